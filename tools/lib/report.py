@@ -70,9 +70,10 @@ def static_checks(run, t):
 
 
 def expected_suites(repo):
-    """Suite names declared in kunit/*.c: each must report results."""
+    """Suite names declared in kunit/ and sim/: each must report results."""
     names = set()
-    for path in glob.glob(os.path.join(repo, "kunit", "*.c")):
+    for path in (glob.glob(os.path.join(repo, "kunit", "*.c")) +
+                 glob.glob(os.path.join(repo, "sim", "*_test.c"))):
         names.update(re.findall(r'\.name\s*=\s*"(irdma_\w+)"', read(path, "")))
     return names
 
