@@ -147,7 +147,7 @@
 #define IRDMA_CQPWQE_OPCODE		GENMASK_ULL(37, 32)
 #define IRDMA_CQPWQE_VALID		BIT_ULL(63)
 
-/**
+/*
  * enum irdma_cqp_opcode - CQP work request opcodes (header word 3, 37:32)
  */
 enum irdma_cqp_opcode {
@@ -596,7 +596,7 @@ enum irdma_cqp_opcode {
 #define IRDMA_TCPS_FIN_WAIT_2		10
 #define IRDMA_TCPS_TIME_WAIT		11
 
-/**
+/*
  * enum irdma_ae_code - asynchronous event codes (AEQE_AECODE)
  */
 enum irdma_ae_code {
@@ -750,7 +750,7 @@ enum irdma_ae_code {
 #define IRDMA_SQWQE_LPBLSIZE		GENMASK_ULL(45, 44)	/* word 3 */
 #define IRDMA_SQWQE_HPAGESIZE		GENMASK_ULL(47, 46)	/* word 3 */
 
-/**
+/*
  * enum irdma_wqe_op - SQ WQE opcodes (SQWQE_OPCODE) and CQE ops (CQE_OP)
  */
 enum irdma_wqe_op {
