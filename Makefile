@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# irdma: RDMA provider for Intel Ethernet 800 Series (E810) and X722.
+#
+# Inside a kernel tree (drivers/infiniband/hw/irdma) this file is read by
+# Kbuild. Run directly at the top of this repository, it offers developer
+# targets that drive the VM harness in tools/irdma-vm.
+
+ifneq ($(KERNELRELEASE),)
+
+obj-$(CONFIG_INFINIBAND_IRDMA) += irdma.o
+
+ccflags-y += -D'pr_fmt(fmt)=KBUILD_MODNAME ": " fmt'
+# Only this driver is built with UBSAN checks in the test kernel.
+UBSAN_SANITIZE := y
+# tools/irdma-vm coverage sets IRDMA_GCOV=1 to profile the driver with gcov.
+ifeq ($(IRDMA_GCOV),1)
+GCOV_PROFILE := y
+endif
+
+irdma-y := main.o \
+	   icrdma_if.o \
+	   i40iw_if.o
+
+irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/main_test.o
+
+else
+
+IRDMA_VM := $(CURDIR)/tools/irdma-vm
+
+all:
+	$(IRDMA_VM) build
+
+check:
+	$(IRDMA_VM) test
+
+demo:
+	$(IRDMA_VM) demo
+
+shell:
+	$(IRDMA_VM) shell
+
+.PHONY: all check demo shell
+
+endif

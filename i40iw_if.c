@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: binding to i40e, the parent driver of X722 (gen1) functions.
+ *
+ * i40e creates the auxiliary device "i40e.iwarp" and describes the function
+ * in struct i40e_info; the engine itself is driven through the i40e client
+ * interface.
+ */
+#include <linux/module.h>
+#include <linux/net/intel/i40e_client.h>
+
+#include "main.h"
+
+/* Identifies this driver to i40e in the client calls below. */
+static struct i40e_client irdma_i40e_client = {
+	.name = "irdma",
+	.type = I40E_CLIENT_IWARP,
+};
+
+static int irdma_i40e_request_reset(struct irdma_func *fn)
+{
+	struct i40e_info *ldev = fn->parent;
+
+	ldev->ops->request_reset(ldev, &irdma_i40e_client,
+				 I40E_CLIENT_RESET_LEVEL_PF);
+	return 0;
+}
+
+static int irdma_i40e_vsi_filter(struct irdma_func *fn, u16 vsi_id,
+				 bool enable)
+{
+	struct i40e_info *ldev = fn->parent;
+
+	return ldev->ops->update_vsi_ctxt(ldev, &irdma_i40e_client, false, 0,
+					  enable ? I40E_CLIENT_VSI_FLAG_TCP_ENABLE : 0,
+					  I40E_CLIENT_VSI_FLAG_TCP_ENABLE);
+}
+
+/* X722 has no RDMA work-scheduler nodes in the LAN scheduler. */
+static const struct irdma_func_ops irdma_i40e_ops = {
+	.request_reset = irdma_i40e_request_reset,
+	.vsi_filter = irdma_i40e_vsi_filter,
+};
+
+static int irdma_i40e_probe(struct auxiliary_device *adev,
+			    const struct auxiliary_device_id *id)
+{
+	struct i40e_auxiliary_device *i40e_adev =
+		container_of(adev, struct i40e_auxiliary_device, aux_dev);
+	struct i40e_info *ldev = i40e_adev->ldev;
+	struct irdma_func *fn;
+
+	/* Freed by the driver core when probe fails or the device unbinds. */
+	fn = devm_kzalloc(&adev->dev, sizeof(*fn), GFP_KERNEL);
+	if (!fn)
+		return -ENOMEM;
+	fn->adev = adev;
+	fn->dma_dev = &ldev->pcidev->dev;
+	fn->hw_addr = ldev->hw_addr;
+	fn->msix = ldev->msix_entries;
+	fn->msix_count = ldev->msix_count;
+	fn->netdev = ldev->netdev;
+	fn->fn_id = ldev->fid;
+	fn->gen = IRDMA_GEN_1;
+	fn->protocol = IRDMA_PROTOCOL_IWARP;
+	fn->ops = &irdma_i40e_ops;
+	fn->parent = ldev;
+	auxiliary_set_drvdata(adev, fn);
+	return irdma_func_probe(fn);
+}
+
+static const struct auxiliary_device_id irdma_i40e_id_table[] = {
+	{ .name = "i40e.iwarp", },
+	{}
+};
+MODULE_DEVICE_TABLE(auxiliary, irdma_i40e_id_table);
+
+struct auxiliary_driver irdma_i40e_drv = {
+	.name = "gen_1",
+	.id_table = irdma_i40e_id_table,
+	.probe = irdma_i40e_probe,
+};

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: binding to ice, the parent driver of E810 (gen2) functions.
+ *
+ * ice creates one auxiliary device per PF, named "ice.iwarp" or "ice.roce"
+ * after the protocol chosen with devlink. In 6.1 the device only carries a
+ * pointer to the PF, so this file, and no other, reads struct ice_pf.
+ */
+#include <linux/module.h>
+
+#include "../../../net/ethernet/intel/ice/ice.h"
+#include "main.h"
+
+static int irdma_ice_qset_add(struct irdma_func *fn, u16 qs_handle, u8 tc,
+			      u32 *teid)
+{
+	struct iidc_rdma_qset_params qset = {
+		.qs_handle = qs_handle,
+		.vport_id = fn->vsi_id,
+		.tc = tc,
+	};
+	int ret;
+
+	ret = ice_add_rdma_qset(fn->parent, &qset);
+	if (!ret)
+		*teid = qset.teid;
+	return ret;
+}
+
+static int irdma_ice_qset_del(struct irdma_func *fn, u16 qs_handle, u8 tc,
+			      u32 teid)
+{
+	struct iidc_rdma_qset_params qset = {
+		.teid = teid,
+		.qs_handle = qs_handle,
+		.vport_id = fn->vsi_id,
+		.tc = tc,
+	};
+
+	return ice_del_rdma_qset(fn->parent, &qset);
+}
+
+static int irdma_ice_request_reset(struct irdma_func *fn)
+{
+	return ice_rdma_request_reset(fn->parent, IIDC_PFR);
+}
+
+static int irdma_ice_vsi_filter(struct irdma_func *fn, u16 vsi_id,
+				bool enable)
+{
+	return ice_rdma_update_vsi_filter(fn->parent, vsi_id, enable);
+}
+
+static const struct irdma_func_ops irdma_ice_ops = {
+	.qset_add = irdma_ice_qset_add,
+	.qset_del = irdma_ice_qset_del,
+	.request_reset = irdma_ice_request_reset,
+	.vsi_filter = irdma_ice_vsi_filter,
+};
+
+/**
+ * irdma_ice_protocol - RDMA protocol of an ice auxiliary device
+ * @id: the id-table entry the device matched
+ *
+ * Return: the protocol that the device name announces.
+ */
+enum irdma_protocol irdma_ice_protocol(const struct auxiliary_device_id *id)
+{
+	return strcmp(id->name, "ice.roce") ?
+	       IRDMA_PROTOCOL_IWARP : IRDMA_PROTOCOL_ROCEV2;
+}
+
+static int irdma_ice_probe(struct auxiliary_device *adev,
+			   const struct auxiliary_device_id *id)
+{
+	struct iidc_auxiliary_dev *iadev =
+		container_of(adev, struct iidc_auxiliary_dev, adev);
+	struct ice_pf *pf = iadev->pf;
+	struct irdma_func *fn;
+	struct ice_vsi *vsi;
+
+	vsi = ice_get_main_vsi(pf);
+	if (!vsi)
+		return -EIO;
+	/* Freed by the driver core when probe fails or the device unbinds. */
+	fn = devm_kzalloc(&adev->dev, sizeof(*fn), GFP_KERNEL);
+	if (!fn)
+		return -ENOMEM;
+	fn->adev = adev;
+	fn->dma_dev = &pf->pdev->dev;
+	fn->hw_addr = pf->hw.hw_addr;
+	fn->msix = &pf->msix_entries[pf->rdma_base_vector];
+	fn->msix_count = pf->num_rdma_msix;
+	fn->netdev = vsi->netdev;
+	fn->fn_id = pf->hw.pf_id;
+	fn->vsi_id = vsi->vsi_num;
+	fn->gen = IRDMA_GEN_2;
+	fn->protocol = irdma_ice_protocol(id);
+	fn->ops = &irdma_ice_ops;
+	fn->parent = pf;
+	auxiliary_set_drvdata(adev, fn);
+	return irdma_func_probe(fn);
+}
+
+static const struct auxiliary_device_id irdma_ice_id_table[] = {
+	{ .name = "ice.iwarp", },
+	{ .name = "ice.roce", },
+	{}
+};
+MODULE_DEVICE_TABLE(auxiliary, irdma_ice_id_table);
+
+/* ice looks the event handler up through this wrapper of the driver. */
+struct iidc_auxiliary_drv irdma_ice_drv = {
+	.adrv = {
+		.name = "gen_2",
+		.id_table = irdma_ice_id_table,
+		.probe = irdma_ice_probe,
+	},
+};

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: module entry points and the parent-independent probe of an RDMA
+ * function.
+ *
+ * Each parent driver (ice for E810, i40e for X722) creates an auxiliary
+ * device for the RDMA function it owns. A small binding per parent
+ * (icrdma_if.c, i40iw_if.c) turns that device into a struct irdma_func and
+ * hands it to irdma_func_probe(); nothing below that point knows the parent.
+ */
+#include <linux/module.h>
+
+#include "main.h"
+
+MODULE_ALIAS("i40iw");
+MODULE_DESCRIPTION("RDMA provider for Intel Ethernet 800 Series and X722");
+MODULE_LICENSE("Dual BSD/GPL");
+
+/**
+ * irdma_func_validate - check a function description from a binding
+ * @fn: the description
+ *
+ * A binding copies its parent's view of the function; reject one that the
+ * rest of the driver could not use rather than fail obscurely later.
+ *
+ * Return: 0 if @fn is usable, -EINVAL otherwise.
+ */
+int irdma_func_validate(const struct irdma_func *fn)
+{
+	if (!fn->adev || !fn->dma_dev || !fn->hw_addr || !fn->netdev ||
+	    !fn->ops)
+		return -EINVAL;
+	/* One vector for the control queues and AEQ, at least one for a CEQ. */
+	if (!fn->msix || fn->msix_count < 2)
+		return -EINVAL;
+	switch (fn->gen) {
+	case IRDMA_GEN_1:
+		return fn->protocol == IRDMA_PROTOCOL_IWARP ? 0 : -EINVAL;
+	case IRDMA_GEN_2:
+		return fn->protocol == IRDMA_PROTOCOL_IWARP ||
+		       fn->protocol == IRDMA_PROTOCOL_ROCEV2 ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+/**
+ * irdma_func_probe - bring up the RDMA engine of a function
+ * @fn: the function, as its binding described it
+ *
+ * Context: process context, from the binding's probe; may sleep.
+ * Return: 0 once the function is driven, a negative errno otherwise. This
+ * build cannot initialise the engine yet, so a valid function is refused
+ * with -EOPNOTSUPP and nothing is left behind.
+ */
+int irdma_func_probe(struct irdma_func *fn)
+{
+	struct device *dev = &fn->adev->dev;
+	int ret;
+
+	ret = irdma_func_validate(fn);
+	if (ret) {
+		dev_err(dev, "unusable RDMA function description from the parent driver\n");
+		return ret;
+	}
+	dev_warn(dev, "RDMA engine bring-up (gen%d, %s) is not implemented yet; not binding\n",
+		 fn->gen, fn->protocol == IRDMA_PROTOCOL_IWARP ? "iWARP" : "RoCEv2");
+	return -EOPNOTSUPP;
+}
+
+/* Every parent binding; registered in this order, unregistered in reverse. */
+static struct auxiliary_driver *const irdma_bindings[] = {
+	&irdma_ice_drv.adrv,
+	&irdma_i40e_drv,
+};
+
+static void irdma_unregister_bindings(unsigned int count)
+{
+	while (count--)
+		auxiliary_driver_unregister(irdma_bindings[count]);
+}
+
+static int __init irdma_init_module(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(irdma_bindings); i++) {
+		ret = auxiliary_driver_register(irdma_bindings[i]);
+		if (ret) {
+			pr_err("cannot register auxiliary driver %s: %d\n",
+			       irdma_bindings[i]->name, ret);
+			goto err_unregister;
+		}
+	}
+	return 0;
+
+err_unregister:
+	irdma_unregister_bindings(i);
+	return ret;
+}
+
+static void __exit irdma_exit_module(void)
+{
+	irdma_unregister_bindings(ARRAY_SIZE(irdma_bindings));
+}
+
+module_init(irdma_init_module);
+module_exit(irdma_exit_module);

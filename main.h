@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * irdma: the description of one RDMA function, as a parent driver hands it
+ * over, and the device object that the rest of the driver hangs off.
+ */
+#ifndef IRDMA_MAIN_H
+#define IRDMA_MAIN_H
+
+#include <linux/auxiliary_bus.h>
+#include <linux/device.h>
+#include <linux/net/intel/iidc.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+#include <rdma/ib_verbs.h>
+
+/**
+ * enum irdma_hw_gen - generation of the RDMA engine behind a function
+ * @IRDMA_GEN_1: X722, bound through i40e; iWARP only
+ * @IRDMA_GEN_2: E810, bound through ice (or the simulator); iWARP or RoCEv2
+ */
+enum irdma_hw_gen {
+	IRDMA_GEN_1 = 1,
+	IRDMA_GEN_2 = 2,
+};
+
+/**
+ * enum irdma_protocol - the one RDMA protocol a function runs
+ * @IRDMA_PROTOCOL_IWARP: iWARP (RFC 5040/5041/5044)
+ * @IRDMA_PROTOCOL_ROCEV2: RoCEv2
+ */
+enum irdma_protocol {
+	IRDMA_PROTOCOL_IWARP,
+	IRDMA_PROTOCOL_ROCEV2,
+};
+
+struct irdma_func;
+
+/**
+ * struct irdma_func_ops - what the driver may ask of the parent driver
+ * @qset_add: attach a work-scheduler node (@qs_handle, traffic class @tc) to
+ *	the parent's transmit scheduler; the parent returns its handle in @teid
+ * @qset_del: detach a node added by @qset_add
+ * @request_reset: ask the parent to reset the function (the engine hung)
+ * @vsi_filter: let RDMA traffic of VSI @vsi_id through (@enable) or not
+ *
+ * Every op may sleep. A binding that cannot do one leaves it NULL, and the
+ * caller treats that as -EOPNOTSUPP.
+ */
+struct irdma_func_ops {
+	int (*qset_add)(struct irdma_func *fn, u16 qs_handle, u8 tc, u32 *teid);
+	int (*qset_del)(struct irdma_func *fn, u16 qs_handle, u8 tc, u32 teid);
+	int (*request_reset)(struct irdma_func *fn);
+	int (*vsi_filter)(struct irdma_func *fn, u16 vsi_id, bool enable);
+};
+
+/**
+ * struct irdma_func - one RDMA function, independent of its parent driver
+ * @adev: the auxiliary device the binding was probed with
+ * @dma_dev: device used for DMA mappings and interrupts (the PCI function)
+ * @hw_addr: start of the function's register space (BAR0 mapping)
+ * @msix: the parent's MSI-X entries reserved for RDMA
+ * @msix_count: number of entries in @msix
+ * @netdev: the Ethernet interface this function shares its port with
+ * @fn_id: PCI function (PF) number as the engine knows it
+ * @vsi_id: the parent's main VSI number
+ * @gen: engine generation
+ * @protocol: RDMA protocol the parent enabled for this function
+ * @ops: calls back into the parent
+ * @parent: the parent's own handle (struct ice_pf, struct i40e_info, ...);
+ *	only the binding that set it may look inside
+ *
+ * A binding fills this from its parent's data in probe and passes it to
+ * irdma_func_probe(). Nothing below the bindings knows which parent it has.
+ * The structure lives as long as the binding's driver data.
+ */
+struct irdma_func {
+	struct auxiliary_device *adev;
+	struct device *dma_dev;
+	u8 __iomem *hw_addr;
+	struct msix_entry *msix;
+	u32 msix_count;
+	struct net_device *netdev;
+	u16 fn_id;
+	u16 vsi_id;
+	enum irdma_hw_gen gen;
+	enum irdma_protocol protocol;
+	const struct irdma_func_ops *ops;
+	void *parent;
+};
+
+/**
+ * struct irdma_device - the RDMA device registered for one function
+ * @ibdev: the RDMA core's device; must stay first for ib_alloc_device()
+ * @fn: the function this device drives
+ */
+struct irdma_device {
+	struct ib_device ibdev;
+	struct irdma_func *fn;
+};
+
+static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct irdma_device, ibdev);
+}
+
+int irdma_func_validate(const struct irdma_func *fn);
+int irdma_func_probe(struct irdma_func *fn);
+void irdma_func_remove(struct irdma_func *fn);
+
+enum irdma_protocol irdma_ice_protocol(const struct auxiliary_device_id *id);
+
+extern struct iidc_auxiliary_drv irdma_ice_drv;
+extern struct auxiliary_driver irdma_i40e_drv;
+
+#endif /* IRDMA_MAIN_H */
