@@ -24,6 +24,10 @@ irdma-y := main.o \
 
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/main_test.o
 
+# hardware interface: data path, control plane, HMC, PBLE
+irdma-y += uk.o
+irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o
+
 else
 
 IRDMA_VM := $(CURDIR)/tools/irdma-vm
