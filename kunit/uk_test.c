@@ -11,12 +11,12 @@
 
 #include "../uk.h"
 
-#define V63		(1ULL << 63)
-#define SIG		(1ULL << 62)
+#define V63		BIT_ULL(63)
+#define SIG		BIT_ULL(62)
 #define OPC(x)		((u64)(x) << 32)
 #define ADDL(x)		((u64)(x) << 38)
-#define IMMF		(1ULL << 47)
-#define INLF		(1ULL << 57)
+#define IMMF		BIT_ULL(47)
+#define INLF		BIT_ULL(57)
 #define INLEN(x)	((u64)(x) << 48)
 /* gen2 fragment descriptor word with valid bit set */
 #define FRAG2(len, key)	(V63 | (u64)(len) << 32 | (key))
@@ -465,6 +465,7 @@ static void irdma_uk_sq_pads_chunk_with_nops(struct kunit *test)
 
 static void irdma_uk_sq_full_returns_enomem(struct kunit *test)
 {
+	struct irdma_uk_wr wr = { .inv_stag = 1 };
 	struct uk_fixture *f = test->priv;
 	unsigned int i;
 
@@ -472,8 +473,7 @@ static void irdma_uk_sq_full_returns_enomem(struct kunit *test)
 	for (i = 0; i < UK_SQ_SIZE - 1; i++)
 		KUNIT_ASSERT_EQ(test, irdma_uk_post_nop(&f->qp, i, true), 0);
 	KUNIT_EXPECT_EQ(test, irdma_uk_post_nop(&f->qp, 99, true), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, irdma_uk_post_local_inv(&f->qp,
-			&(struct irdma_uk_wr){}), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, irdma_uk_post_local_inv(&f->qp, &wr), -ENOMEM);
 }
 
 /* Device side of the test: write a successful SQ CQE for @wqe_idx. */
