@@ -800,12 +800,17 @@ static void irdma_uk_cqe_decode_ext(const __le64 *ext,
 static const __le64 *irdma_uk_cqe_ext(const struct irdma_uk_cq *cq)
 {
 	u32 next = (cq->head + 1) % cq->size;
-	u8 pol = next ? cq->pol : !cq->pol;
+	u8 pol = cq->pol;
 	const __le64 *ext;
 
-	if (cq->ext64)
-		return irdma_uk_cqe_at(cq, cq->head) + 4;
-	ext = irdma_uk_cqe_at(cq, next);
+	if (cq->ext64) {
+		ext = irdma_uk_cqe_at(cq, cq->head) + 4;
+	} else {
+		ext = irdma_uk_cqe_at(cq, next);
+		if (!next)
+			pol ^= 1;
+	}
+	/* the extension carries its own valid bit in its last word */
 	if (FIELD_GET(IRDMA_CQE_VALID, irdma_wqe_get(ext, 3)) != pol)
 		return NULL;
 	return ext;

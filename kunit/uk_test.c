@@ -600,6 +600,26 @@ static void irdma_uk_cq_poll_extended_cqe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->cq.head, 2U);
 }
 
+static void irdma_uk_cq_poll_ext64_cqe(struct kunit *test)
+{
+	struct uk_fixture *f = test->priv;
+	__le64 *raw = f->cq.ring;
+	struct irdma_uk_cqe cqe;
+
+	f->cq.ext64 = true;
+	raw[3] = cpu_to_le64(V63 | 1ULL << 50 | 5ULL << 32);
+	raw[4] = cpu_to_le64(0x1234);
+	/* second half not written yet */
+	KUNIT_EXPECT_EQ(test, irdma_uk_cq_peek(&f->cq, &cqe), -ENOENT);
+	raw[7] = cpu_to_le64(V63 | 1ULL << 62);
+	KUNIT_ASSERT_EQ(test, irdma_uk_cq_poll(&f->cq, &cqe), 0);
+	KUNIT_EXPECT_EQ(test, cqe.imm, 0x1234U);
+	KUNIT_EXPECT_EQ(test, cqe.wqe_idx, 5U);
+	/* a 64-byte CQE is one slot */
+	KUNIT_EXPECT_EQ(test, f->cq.head, 1U);
+	KUNIT_EXPECT_EQ(test, irdma_uk_cq_poll(&f->cq, &cqe), -ENOENT);
+}
+
 static void irdma_uk_qp_complete_flush_all(struct kunit *test)
 {
 	struct uk_fixture *f = test->priv;
@@ -700,6 +720,7 @@ static struct kunit_case irdma_uk_cases[] = {
 	KUNIT_CASE(irdma_uk_cq_poll_stale_lap_is_empty),
 	KUNIT_CASE(irdma_uk_cq_peek_decodes_fields),
 	KUNIT_CASE(irdma_uk_cq_poll_extended_cqe),
+	KUNIT_CASE(irdma_uk_cq_poll_ext64_cqe),
 	KUNIT_CASE(irdma_uk_qp_complete_flush_all),
 	KUNIT_CASE(irdma_uk_qp_complete_rejects_bad_index),
 	KUNIT_CASE(irdma_uk_ring_sq_db_writes_qp_id),
