@@ -618,6 +618,100 @@ int irdma_uk_post_recv(struct irdma_uk_qp *qp, u64 wr_id,
 	return 0;
 }
 
+/*
+ * Connection WQEs: the iWARP CM places them in the quanta kept at the start
+ * of the SQ (conn_quanta) before the QP goes to RTS. The device executes
+ * them in order once the QP is in RTS.
+ */
+
+/**
+ * irdma_uk_conn_lsmm - write the LSMM WQE (MPA reply) at quantum 0
+ * @qp: the QP; needs at least one connection quantum
+ * @addr: IOVA of the MPA frame
+ * @len: its length
+ * @stag: STag covering it
+ *
+ * A streaming send that waits for the peer's first FPDU.
+ *
+ * Return: 0 or -EINVAL when the QP keeps no connection quantum.
+ */
+int irdma_uk_conn_lsmm(struct irdma_uk_qp *qp, u64 addr, u32 len, u32 stag)
+{
+	struct irdma_uk_sge sge = { .addr = addr, .len = len, .lkey = stag };
+	__le64 *wqe = irdma_uk_sq_quantum(qp, 0);
+
+	if (!qp->conn_quanta || len > IRDMA_UK_MAX_FRAG_LEN)
+		return -EINVAL;
+	irdma_uk_set_frag(qp->hw_rev, wqe, 0, &sge, qp->sq_pol);
+	irdma_wqe_set(wqe, 2, 0);
+	irdma_uk_wqe_commit(wqe, FIELD_PREP(IRDMA_SQWQE_OPCODE, IRDMA_WQEOP_SEND) |
+			    FIELD_PREP(IRDMA_SQWQE_STREAMMODE, 1) |
+			    FIELD_PREP(IRDMA_SQWQE_WAITFORRCVPDU, 1) |
+			    FIELD_PREP(IRDMA_SQWQE_VALID, qp->sq_pol));
+	return 0;
+}
+
+/**
+ * irdma_uk_conn_rtr - write the ready-to-receive WQE at quantum 0
+ * @qp: the QP; needs at least one connection quantum
+ * @read: a zero-length RDMA read (MPA RTR "read" mode) rather than a
+ *	zero-length RDMA write
+ *
+ * The STags of the zero-length read are never used for data; the values
+ * are arbitrary but fixed so that traces are recognisable.
+ *
+ * Return: 0 or -EINVAL when the QP keeps no connection quantum.
+ */
+int irdma_uk_conn_rtr(struct irdma_uk_qp *qp, bool read)
+{
+	struct irdma_uk_sge sge = { .lkey = read ? IRDMA_UK_RTR_LOCAL_STAG : 0 };
+	__le64 *wqe = irdma_uk_sq_quantum(qp, 0);
+	u64 hdr = FIELD_PREP(IRDMA_SQWQE_VALID, qp->sq_pol);
+
+	if (!qp->conn_quanta)
+		return -EINVAL;
+	irdma_uk_set_frag(qp->hw_rev, wqe, 0, &sge, qp->sq_pol);
+	irdma_wqe_set(wqe, 2, 0);
+	if (read)
+		hdr |= FIELD_PREP(IRDMA_SQWQE_OPCODE, IRDMA_WQEOP_RDMA_READ) |
+		       FIELD_PREP(IRDMA_SQWQE_REMSTAG, IRDMA_UK_RTR_REMOTE_STAG);
+	else
+		hdr |= FIELD_PREP(IRDMA_SQWQE_OPCODE, IRDMA_WQEOP_RDMA_WRITE);
+	irdma_uk_wqe_commit(wqe, hdr);
+	return 0;
+}
+
+/**
+ * irdma_uk_conn_rts_ae - ask for an AE once the connection WQEs have run
+ * @qp: the QP; needs three connection quanta
+ *
+ * Quantum 1 becomes a locally fenced NOP, quantum 2 the GEN_RTS_AE WQE,
+ * which makes the device raise LLP_CONNECTION_ESTABLISHED (gen2).
+ *
+ * Return: 0 or -EINVAL when the QP keeps fewer than three quanta.
+ */
+int irdma_uk_conn_rts_ae(struct irdma_uk_qp *qp)
+{
+	__le64 *nop = irdma_uk_sq_quantum(qp, 1);
+	__le64 *gen = irdma_uk_sq_quantum(qp, 2);
+
+	if (qp->conn_quanta < 3)
+		return -EINVAL;
+	irdma_wqe_set(nop, 0, 0);
+	irdma_wqe_set(nop, 1, 0);
+	irdma_wqe_set(nop, 2, 0);
+	irdma_uk_wqe_commit(nop, FIELD_PREP(IRDMA_SQWQE_OPCODE, IRDMA_WQEOP_NOP) |
+			    FIELD_PREP(IRDMA_SQWQE_LOCALFENCE, 1) |
+			    FIELD_PREP(IRDMA_SQWQE_VALID, qp->sq_pol));
+	irdma_wqe_set(gen, 0, 0);
+	irdma_wqe_set(gen, 1, 0);
+	irdma_wqe_set(gen, 2, 0);
+	irdma_uk_wqe_commit(gen,
+			    FIELD_PREP(IRDMA_SQWQE_OPCODE, IRDMA_WQEOP_GEN_RTS_AE) |
+			    FIELD_PREP(IRDMA_SQWQE_VALID, qp->sq_pol));
+	return 0;
+}
+
 /**
  * irdma_uk_ring_sq_db - tell the device about newly posted SQ WQEs
  * @qp: the QP

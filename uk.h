@@ -22,6 +22,9 @@
 #define IRDMA_UK_MAX_QUANTA		8
 /* Largest single fragment length (31 bits in the gen2 fragment word) */
 #define IRDMA_UK_MAX_FRAG_LEN		0x7fffffffU
+/* STags of the zero-length RTR read (never used for data) */
+#define IRDMA_UK_RTR_LOCAL_STAG		0xabcd
+#define IRDMA_UK_RTR_REMOTE_STAG	0x1234
 
 struct irdma_mmio;
 
@@ -350,6 +353,9 @@ int irdma_uk_post_fastreg(struct irdma_uk_qp *qp,
 int irdma_uk_post_nop(struct irdma_uk_qp *qp, u64 wr_id, bool signaled);
 int irdma_uk_post_recv(struct irdma_uk_qp *qp, u64 wr_id,
 		       const struct irdma_uk_sge *sg, u32 num_sge);
+int irdma_uk_conn_lsmm(struct irdma_uk_qp *qp, u64 addr, u32 len, u32 stag);
+int irdma_uk_conn_rtr(struct irdma_uk_qp *qp, bool read);
+int irdma_uk_conn_rts_ae(struct irdma_uk_qp *qp);
 void irdma_uk_ring_sq_db(struct irdma_uk_qp *qp);
 int irdma_uk_qp_complete(struct irdma_uk_qp *qp,
 			 const struct irdma_uk_cqe *cqe,

@@ -704,6 +704,37 @@ static void irdma_uk_qp_init_conn_quanta(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 3), 0ULL);
 }
 
+static void irdma_uk_conn_wqes_layout(struct kunit *test)
+{
+	struct uk_fixture *f = test->priv;
+
+	KUNIT_ASSERT_EQ(test, uk_qp_setup(test, f, 2), 0);
+	KUNIT_EXPECT_EQ(test, irdma_uk_conn_lsmm(&f->qp, 0x9000, 28, 0x42),
+			-EINVAL);
+	f->qp.conn_quanta = 3;
+	KUNIT_ASSERT_EQ(test, irdma_uk_qp_init(&f->qp), 0);
+	KUNIT_ASSERT_EQ(test, irdma_uk_conn_lsmm(&f->qp, 0x9000, 28, 0x42), 0);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 0), 0x9000ULL);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 1), FRAG2(28, 0x42));
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 3),
+			V63 | BIT_ULL(59) | BIT_ULL(58) | OPC(3));
+	KUNIT_ASSERT_EQ(test, irdma_uk_conn_rts_ae(&f->qp), 0);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq + 4, 3),
+			V63 | BIT_ULL(61) | OPC(0x0c));
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq + 8, 3), V63 | OPC(0x30));
+	KUNIT_ASSERT_EQ(test, irdma_uk_conn_rtr(&f->qp, true), 0);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 1), V63 | 0xabcd);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 3), V63 | OPC(1) | 0x1234);
+	KUNIT_ASSERT_EQ(test, irdma_uk_conn_rtr(&f->qp, false), 0);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 1), V63);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 3), V63 | OPC(0));
+	/* ordinary posting starts after the connection quanta */
+	KUNIT_EXPECT_EQ(test, f->qp.sq_head, 3U);
+	f->qp.conn_quanta = 1;
+	KUNIT_EXPECT_EQ(test, irdma_uk_conn_rts_ae(&f->qp), -EINVAL);
+}
+
 static struct kunit_case irdma_uk_cases[] = {
 	KUNIT_CASE_PARAM(irdma_uk_sq_quanta_by_frags, uk_quanta_gen_params),
 	KUNIT_CASE(irdma_uk_inline_quanta_limits),
@@ -726,6 +757,7 @@ static struct kunit_case irdma_uk_cases[] = {
 	KUNIT_CASE(irdma_uk_ring_sq_db_writes_qp_id),
 	KUNIT_CASE(irdma_uk_cq_arm_sets_shadow_and_db),
 	KUNIT_CASE(irdma_uk_qp_init_conn_quanta),
+	KUNIT_CASE(irdma_uk_conn_wqes_layout),
 	{}
 };
 
