@@ -148,7 +148,14 @@ def e2e(run, t):
 
 
 def guest_finished(boot, job, t):
+    run = os.path.dirname(boot)
+    wanted = read(os.path.join(run, "guests"), None)
+    if wanted is not None and job not in wanted.split():
+        t.skip(f"guest/{job}", "not booted in this run (--guest)")
+        return False
     if not os.path.isdir(boot):
+        if wanted is not None:
+            t.fail(f"guest/{job}", "the guest left no results directory")
         return False
     if os.path.exists(os.path.join(boot, "done")):
         return True
