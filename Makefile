@@ -22,6 +22,9 @@ irdma-y := main.o \
 	   icrdma_if.o \
 	   i40iw_if.o
 
+irdma-y += cm.o trace.o
+CFLAGS_trace.o := -I$(src)
+
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/main_test.o
 
 # hardware interface: data path, control plane, HMC, PBLE
