@@ -2121,7 +2121,8 @@ static void irdma_handle_rst_pkt(struct irdma_cm_node *node)
 	cm_stat(node->core, RST_RX);
 	switch (node->state) {
 	case IRDMA_CM_STATE_MPAREQ_SENT:
-		if (node->mpa_rev == 2 && !node->v1_retry_done) {
+		if (node->mpa_rev == 2 && !node->v1_retry_done &&
+		    node->core->cfg.v1_fallback) {
 			irdma_cm_v1_fallback(node);
 			break;
 		}
@@ -2155,10 +2156,10 @@ static void irdma_handle_syn_pkt(struct irdma_cm_node *node,
 {
 	switch (node->state) {
 	case IRDMA_CM_STATE_LISTENING:
-		if (irdma_handle_tcp_options(node, seg))
-			return;
 		node->tcp.irs = seg->seq;
 		node->tcp.rcv_nxt = seg->seq + 1;
+		if (irdma_handle_tcp_options(node, seg))
+			return;
 		if (irdma_cm_conn_resources(node)) {
 			irdma_passive_open_err(node, false);
 			return;
@@ -2189,10 +2190,10 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *node,
 		irdma_active_open_err(node, true, -ECONNRESET);
 		return;
 	}
-	if (irdma_handle_tcp_options(node, seg))
-		return;
 	node->tcp.irs = seg->seq;
 	node->tcp.rcv_nxt = seg->seq + 1;
+	if (irdma_handle_tcp_options(node, seg))
+		return;
 	irdma_cm_ack_advance(node, seg->ack);
 	irdma_cm_set_state(node, IRDMA_CM_STATE_MPAREQ_SENT);
 	if (irdma_send_mpa_request(node))
@@ -2212,6 +2213,8 @@ static void irdma_cm_rx_request(struct irdma_cm_node *node)
 		cm_stat(node->core, MPA_BAD);
 		irdma_cm_uncount_pending(node);
 		node->peer_reset = true;
+		/* answer in the peer's revision, v1 if it has none we know */
+		node->mpa_rev = mp.rev == 2 ? 2 : 1;
 		irdma_send_mpa_reject(node, NULL, 0);
 		return;
 	}
@@ -3533,6 +3536,7 @@ static void irdma_cm_default_config(struct irdma_cm_config *cfg)
 	cfg->max_ird = 64;
 	cfg->max_ord = 64;
 	cfg->retrans_max = IRDMA_CM_DEFAULT_RETRANS_MAX;
+	cfg->v1_fallback = true;
 }
 
 /**

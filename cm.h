@@ -279,6 +279,7 @@ struct irdma_cm_clock {
  * @max_ord: device maximum ORD
  * @retrans_max: retransmissions before a connection is abandoned
  * @gen1: build complete Ethernet frames (X722) instead of AH based frames
+ * @v1_fallback: retry once with MPA v1 when a v2 request is answered by RST
  * @mac: our MAC address
  */
 struct irdma_cm_config {
@@ -294,6 +295,7 @@ struct irdma_cm_config {
 	u32 max_ord;
 	u32 retrans_max;
 	bool gen1;
+	bool v1_fallback;
 	u8 mac[ETH_ALEN];
 };
 

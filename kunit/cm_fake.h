@@ -13,7 +13,7 @@
 #include <linux/random.h>
 
 #define CMT_QPS		8
-#define CMT_IDS		24
+#define CMT_IDS		64
 #define CMT_EVENTS	64
 #define CMT_ACTIONS	16
 #define CMT_START	((unsigned long)-300000)
@@ -145,6 +145,7 @@ struct cmt_id {
  * @pdata: private data
  * @pdata_len: its length
  * @provider_data: provider_data field
+ * @taken: already matched by an expectation
  */
 struct cmt_event {
 	struct cmt_id *id;
@@ -155,6 +156,7 @@ struct cmt_event {
 	u8 pdata[256];
 	u8 pdata_len;
 	void *provider_data;
+	bool taken;
 };
 
 enum cmt_action_kind {
@@ -917,7 +919,10 @@ static int cmt_reject(struct cmt_id *c, const void *pdata, u8 len)
 	return rc;
 }
 
-/* Pop the next recorded event; fail unless it matches. */
+/*
+ * Take the oldest event not yet matched (for @id if given: order is only
+ * defined per iw_cm id) and check it.
+ */
 static struct cmt_event *cmt_expect_event(struct cmt_env *env,
 					  struct cmt_id *id,
 					  enum iw_cm_event_type type,
@@ -925,25 +930,32 @@ static struct cmt_event *cmt_expect_event(struct cmt_env *env,
 {
 	struct kunit *test = env->test;
 	struct cmt_event *e;
+	int i;
 
-	if (env->ev_head >= env->ev_tail) {
-		KUNIT_FAIL(test, "expected event %d, none recorded", type);
-		return NULL;
+	for (i = env->ev_head; i < env->ev_tail; i++) {
+		e = &env->ev[i];
+		if (e->taken || (id && e->id != id))
+			continue;
+		e->taken = true;
+		KUNIT_EXPECT_EQ(test, e->type, type);
+		KUNIT_EXPECT_EQ(test, e->status, status);
+		while (env->ev_head < env->ev_tail && env->ev[env->ev_head].taken)
+			env->ev_head++;
+		return e;
 	}
-	e = &env->ev[env->ev_head++];
-	KUNIT_EXPECT_EQ(test, e->type, type);
-	KUNIT_EXPECT_EQ(test, e->status, status);
-	if (id)
-		KUNIT_EXPECT_PTR_EQ(test, e->id, id);
-	return e;
+	KUNIT_FAIL(test, "expected event %d (status %d), none recorded", type,
+		   status);
+	return NULL;
 }
 
 static void cmt_expect_no_event(struct cmt_env *env)
 {
-	KUNIT_EXPECT_EQ_MSG(env->test, env->ev_tail, env->ev_head,
-			    "unexpected event %d",
-			    env->ev_head < env->ev_tail ?
-			    env->ev[env->ev_head].type : 0);
+	int i;
+
+	for (i = env->ev_head; i < env->ev_tail; i++)
+		if (!env->ev[i].taken)
+			KUNIT_FAIL(env->test, "unexpected event %d status %d",
+				   env->ev[i].type, env->ev[i].status);
 }
 
 /* The child id iw_cm made for the last CONNECT_REQUEST. */

@@ -638,7 +638,6 @@ static void cmt_step_event(struct cmt_sctx *sc, const struct cmt_step *st)
 	if (e && st->arg == IW_CM_EVENT_CONNECT_REQUEST) {
 		sc->child = cmt_child_of(sc->env, e);
 		KUNIT_EXPECT_NOT_NULL(sc->env->test, sc->child);
-		KUNIT_EXPECT_EQ(sc->env->test, e->pdata_len, 3);
 	}
 }
 
@@ -969,6 +968,7 @@ static void irdma_cm_wire_listener_destroyed(struct kunit *test)
 	struct cmt_event *e;
 	int rc;
 
+	env->a.core->cfg.v1_fallback = false;
 	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
 	KUNIT_ASSERT_EQ(test, rc, 0);
 	c1 = cmt_id_new(&env->a);
@@ -976,7 +976,7 @@ static void irdma_cm_wire_listener_destroyed(struct kunit *test)
 	cmt_pump(env);
 	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
 	child = cmt_child_of(env, e);
-	/* the second one stays in SYN_RCVD: its ACK is lost */
+	/* the second one never gets through: its SYN is lost */
 	c2 = cmt_id_new(&env->a);
 	env->a.blackhole = true;
 	KUNIT_ASSERT_EQ(test, cmt_connect(c2, false, 1, 6001, 2, 4000, &cp), 0);
@@ -1062,6 +1062,7 @@ static void irdma_cm_wire_accept_qp_errors(struct kunit *test)
 	struct cmt_event *e;
 	int i, rc;
 
+	env->a.core->cfg.v1_fallback = false;
 	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
 	KUNIT_ASSERT_EQ(test, rc, 0);
 	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
@@ -1122,12 +1123,10 @@ static void irdma_cm_wire_if_notify(struct kunit *test)
 	cmt_pump(env);
 	cmt_expect_event(env, NULL, IW_CM_EVENT_ESTABLISHED, 0);
 	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
-	/* a request still in the handshake on the same address */
+	/* an attempt that never gets an answer, untouched by the teardown */
 	pend = cmt_id_new(&env->a);
-	env->a.blackhole = true;
-	KUNIT_ASSERT_EQ(test, cmt_connect(pend, false, 1, 6001, 2, 4000, &cp),
+	KUNIT_ASSERT_EQ(test, cmt_connect(pend, false, 1, 6001, 2, 4001, &cp),
 			0);
-	env->a.blackhole = false;
 	cmt_pump(env);
 	irdma_if_notify(env->b.core, &addr, true, false);
 	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 1);
