@@ -10,6 +10,7 @@
 #define IRDMA_KUNIT_CM_FAKE_H
 
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/random.h>
 
 #define CMT_QPS		8

@@ -1192,6 +1192,41 @@ static void irdma_cm_wire_cleanup_busy(struct kunit *test)
 	env->a.core->clk = &cmt_clock;
 }
 
+/*
+ * The default time source (jiffies and the core timer) and the default
+ * VLAN lookup through the netdevs, with a real one-second retransmission.
+ */
+static void irdma_cm_wire_real_clock(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct irdma_cm_hw_ops *ops;
+	struct cmt_id *c4, *c6;
+
+	ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	*ops = cmt_hw_ops;
+	ops->get_vlan = NULL;
+	env->a.core->ops = ops;
+	env->a.core->clk = &irdma_cm_jiffies_clock;
+	env->a.peer = NULL;
+	c4 = cmt_id_new(&env->a);
+	c6 = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(c4, false, 1, 6000, 2, 4000, &cp), 0);
+	KUNIT_ASSERT_EQ(test, cmt_connect(c6, true, 1, 6000, 2, 4000, &cp), 0);
+	KUNIT_EXPECT_EQ(test, env->a.tx, 2U);
+	msleep(1500);
+	KUNIT_EXPECT_GE(test, env->a.tx, 4U);
+	irdma_cm_teardown_connections(env->a.core, NULL, false);
+	cmt_pump(env);
+	cmt_expect_event(env, c4, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
+	cmt_expect_event(env, c6, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
+	KUNIT_EXPECT_FALSE(test, env->a.core->timer_armed);
+	del_timer_sync(&env->a.core->tcp_timer);
+	env->a.core->clk = &cmt_clock;
+	env->a.core->ops = &cmt_hw_ops;
+}
+
 static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE_PARAM(irdma_cm_wire_connect_accept_close,
 			 cmt_wire_gen_params),
@@ -1203,6 +1238,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_cm_wire_if_notify),
 	KUNIT_CASE(irdma_cm_wire_wildcard_netdev),
 	KUNIT_CASE(irdma_cm_wire_cleanup_busy),
+	KUNIT_CASE(irdma_cm_wire_real_clock),
 	{}
 };
 
