@@ -363,8 +363,9 @@ static void irdma_form_cm_frame_gen1_gen2(struct kunit *test)
 {
 	struct irdma_cm_node *node = cmt_bare_node(test, true);
 	struct irdma_cm_seg seg;
-	u32 len, seq = node->tcp.snd_nxt;
+	u32 len, l4, seq = node->tcp.snd_nxt;
 	struct iphdr *iph;
+	__sum16 sum;
 	u8 *buf;
 
 	node->ci.vlan_id = 9;
@@ -379,13 +380,12 @@ static void irdma_form_cm_frame_gen1_gen2(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seg.optlen, 8U);
 	KUNIT_EXPECT_EQ(test, seg.ci.loc_port, 5000);
 	iph = (struct iphdr *)(buf + VLAN_ETH_HLEN);
-	KUNIT_EXPECT_EQ(test, ip_fast_csum(iph, iph->ihl), 0);
-	KUNIT_EXPECT_EQ(test, csum_tcpudp_magic(iph->saddr, iph->daddr,
-						len - VLAN_ETH_HLEN - 20,
-						IPPROTO_TCP,
-						csum_partial(buf + VLAN_ETH_HLEN + 20,
-							     len - VLAN_ETH_HLEN - 20,
-							     0)), 0);
+	KUNIT_EXPECT_EQ(test, (__force u16)ip_fast_csum(iph, iph->ihl), 0);
+	l4 = len - VLAN_ETH_HLEN - sizeof(*iph);
+	sum = csum_tcpudp_magic(iph->saddr, iph->daddr, l4, IPPROTO_TCP,
+				csum_partial(buf + VLAN_ETH_HLEN + sizeof(*iph),
+					     l4, 0));
+	KUNIT_EXPECT_EQ(test, (__force u16)sum, 0);
 	kfree(buf);
 	buf = irdma_form_ah_cm_frame(node, TCPHDR_ACK | TCPHDR_FIN, cmt_hi, 3,
 				     &len);
@@ -492,15 +492,16 @@ static void irdma_cm_helpers_addresses(struct kunit *test)
 	u32 a6[4] = { 0x20010db8, 0, 0, 7 };
 
 	irdma_get_cmevent_info(node, &ev);
-	KUNIT_EXPECT_EQ(test, ((struct sockaddr_in *)&ev.local_addr)->sin_port,
-			htons(4000));
 	KUNIT_EXPECT_EQ(test,
-			((struct sockaddr_in *)&ev.remote_addr)->sin_addr.s_addr,
-			htonl(0xc0000202));
+			ntohs(((struct sockaddr_in *)&ev.local_addr)->sin_port),
+			4000);
+	KUNIT_EXPECT_EQ(test,
+			ntohl(((struct sockaddr_in *)&ev.remote_addr)->sin_addr.s_addr),
+			0xc0000202);
 	irdma_fill_sockaddr6(a6, 99, &ev.local_addr);
 	s6 = (struct sockaddr_in6 *)&ev.local_addr;
 	KUNIT_EXPECT_EQ(test, s6->sin6_family, AF_INET6);
-	KUNIT_EXPECT_EQ(test, s6->sin6_addr.s6_addr32[3], htonl(7));
+	KUNIT_EXPECT_EQ(test, ntohl(s6->sin6_addr.s6_addr32[3]), 7U);
 	KUNIT_EXPECT_TRUE(test, irdma_ipv6_is_lpb(a6, a6));
 	node->tcp.rcv_nxt = 77;
 	node->ird = 5;
