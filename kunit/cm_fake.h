@@ -497,6 +497,7 @@ static void cmt_record(struct cmt_env *env, struct cmt_id *c,
 		return;
 	}
 	r = &env->ev[env->ev_tail++];
+	memset(r, 0, sizeof(*r));
 	r->id = c;
 	r->type = ev->event;
 	r->status = ev->status;
@@ -785,18 +786,23 @@ static void cmt_advance(struct cmt_env *env, u32 ms)
 static void cmt_check_core(struct kunit *test, struct cmt_core *cc)
 {
 	struct irdma_cm_core *core = cc->core;
+	char name = cc == &cc->env->a ? 'a' : 'b';
 	int i;
 
-	KUNIT_EXPECT_EQ(test, atomic_read(&core->node_cnt), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&core->listener_cnt), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&core->event_cnt), 0);
-	KUNIT_EXPECT_TRUE(test, list_empty(&core->timer_nodes));
-	KUNIT_EXPECT_EQ(test, cc->syn_filters, 0);
-	KUNIT_EXPECT_EQ(test, cc->est_filters, 0);
-	KUNIT_EXPECT_EQ(test, cc->ports, 0);
-	KUNIT_EXPECT_EQ(test, cc->ahs, 0);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&core->node_cnt), 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&core->listener_cnt), 0, "core %c",
+			    name);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&core->event_cnt), 0, "core %c",
+			    name);
+	KUNIT_EXPECT_TRUE_MSG(test, list_empty(&core->timer_nodes), "core %c",
+			      name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->syn_filters, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->est_filters, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->ports, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->ahs, 0, "core %c", name);
 	for (i = 0; i < CMT_QPS; i++)
-		KUNIT_EXPECT_EQ(test, cc->qps[i].refs, 0);
+		KUNIT_EXPECT_EQ_MSG(test, cc->qps[i].refs, 0, "core %c qp %d",
+				    name, i);
 }
 
 /* After every case: settle, then nothing may be left anywhere. */
@@ -944,8 +950,13 @@ static struct cmt_event *cmt_expect_event(struct cmt_env *env,
 			env->ev_head++;
 		return e;
 	}
-	KUNIT_FAIL(test, "expected event %d (status %d), none recorded", type,
-		   status);
+	KUNIT_FAIL(test, "expected event %d (status %d) for id %ld, none recorded",
+		   type, status, id ? (long)(id - env->ids) : -1L);
+	for (i = 0; i < env->ev_tail; i++)
+		kunit_info(test, "event log %d: id %ld type %d status %d%s\n",
+			   i, (long)(env->ev[i].id - env->ids),
+			   env->ev[i].type, env->ev[i].status,
+			   env->ev[i].taken ? " (matched)" : "");
 	return NULL;
 }
 

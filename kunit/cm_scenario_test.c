@@ -453,7 +453,7 @@ static const struct cmt_script cmt_scripts[] = {
 	SCRIPT("data in MPAREQ_RCVD ignored", SUB(p_reqrcvd),
 	       IN_P(F_PA, 1 + LREQ, 1, S_REQ_V1), NONE(),
 	       STATE(IRDMA_CM_STATE_MPAREQ_RCVD), CALL(C_REJECT, 0),
-	       OUT_ANY(F_PA | F_F, 1, 0), IN(F_R, 1 + LREQ, 0),
+	       OUT_ANY(F_PA | F_F, 1, 1 + LREQ), IN(F_R, 1 + LREQ, 0),
 	       CALL(C_UNLISTEN, 0)),
 	SCRIPT_BL("backlog full drops syn", 1, CALL(C_LISTEN, 0),
 		  IN_O(F_S, 0, 0, S_OPT), OUT(F_SA, 0, 1),
@@ -569,6 +569,16 @@ static int cmt_step_call(struct cmt_sctx *sc, const struct cmt_step *st)
 	struct cmt_conn bad = cmt_acc16;
 	int rc = 0;
 
+	switch (st->arg) {
+	case C_ACCEPT:
+	case C_ACCEPT_BADQP:
+	case C_REJECT:
+		if (!sc->child) {
+			KUNIT_FAIL(env->test, "no connect request to answer");
+			return -ENOENT;
+		}
+		break;
+	}
 	switch (st->arg) {
 	case C_LISTEN:
 		sc->lid = cmt_listen(&env->a, false, 1, 4000, sc->backlog, &rc);
@@ -909,6 +919,30 @@ static void irdma_cm_wire_reject(struct kunit *test)
 }
 
 /* A ULP handler error or a full iw_cm queue on each event. */
+/* The next events of @c: at most one DISCONNECT, then exactly one CLOSE. */
+static void cmt_expect_close(struct cmt_env *env, struct cmt_id *c)
+{
+	struct cmt_event *e = NULL;
+	int i, closes = 0, discs = 0;
+
+	for (i = env->ev_head; i < env->ev_tail; i++) {
+		e = &env->ev[i];
+		if (e->taken || e->id != c)
+			continue;
+		e->taken = true;
+		if (e->type == IW_CM_EVENT_DISCONNECT && !closes)
+			discs++;
+		else if (e->type == IW_CM_EVENT_CLOSE)
+			closes++;
+		else
+			KUNIT_FAIL(env->test, "event %d before CLOSE", e->type);
+	}
+	KUNIT_EXPECT_LE(env->test, discs, 1);
+	KUNIT_EXPECT_EQ(env->test, closes, 1);
+	while (env->ev_head < env->ev_tail && env->ev[env->ev_head].taken)
+		env->ev_head++;
+}
+
 static void irdma_cm_wire_ulp_errors(struct kunit *test)
 {
 	struct cmt_env *env = test->priv;
@@ -951,9 +985,15 @@ static void irdma_cm_wire_ulp_errors(struct kunit *test)
 	cmt_pump(env);
 	cmt_expect_event(env, child, IW_CM_EVENT_ESTABLISHED, 0);
 	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
-	/* CLOSE arrives in DESTROYING for both: dropped by iw_cm */
-	cmt_expect_event(env, NULL, IW_CM_EVENT_CLOSE, -ECONNRESET);
+	/*
+	 * Both ids are DESTROYING and iw_cm drops what reaches them, but the
+	 * CM still owes each one CLOSE (a DISCONNECT may come first when the
+	 * peer's reset is seen before the local abort).
+	 */
 	cmt_advance(env, 1000);
+	cmt_expect_close(env, child);
+	cmt_expect_close(env, cid);
+	cmt_expect_no_event(env);
 	KUNIT_EXPECT_EQ(test, child->refs, 0);
 	KUNIT_EXPECT_EQ(test, cid->refs, 0);
 	cmt_unlisten(lid);
@@ -1104,6 +1144,7 @@ static void irdma_cm_wire_if_notify(struct kunit *test)
 	struct cmt_env *env = test->priv;
 	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
 	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	struct cmt_conn pp = { .qpn = 3, .ird = 2, .ord = 2 };
 	u32 addr = 0xc0000202, other = 0xc0000209;
 	struct cmt_id *lid, *cid, *pend;
 	struct cmt_event *e;
@@ -1125,7 +1166,7 @@ static void irdma_cm_wire_if_notify(struct kunit *test)
 	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
 	/* an attempt that never gets an answer, untouched by the teardown */
 	pend = cmt_id_new(&env->a);
-	KUNIT_ASSERT_EQ(test, cmt_connect(pend, false, 1, 6001, 2, 4001, &cp),
+	KUNIT_ASSERT_EQ(test, cmt_connect(pend, false, 1, 6001, 2, 4001, &pp),
 			0);
 	cmt_pump(env);
 	irdma_if_notify(env->b.core, &addr, true, false);
