@@ -295,6 +295,28 @@ static u16 irdma_cm_addr_vlan(struct irdma_cm_core *core,
 	return irdma_get_vlan_mac_ipv6(core, ci->loc_addr, NULL);
 }
 
+/*
+ * The MAC of the next hop behind @dst. A neighbour not yet resolved is
+ * kicked and -EAGAIN returned; the caller retries.
+ */
+static int irdma_cm_neigh_mac(struct dst_entry *dst, const void *daddr,
+			      u8 *mac)
+{
+	struct neighbour *n = dst_neigh_lookup(dst, daddr);
+	int err = 0;
+
+	if (!n)
+		return -ENODATA;
+	if (!(n->nud_state & NUD_VALID)) {
+		neigh_event_send(n, NULL);
+		err = -EAGAIN;
+	} else {
+		neigh_ha_snapshot(mac, n, n->dev);
+	}
+	neigh_release(n);
+	return err;
+}
+
 /**
  * irdma_addr_resolve_neigh - next hop MAC of an IPv4 destination
  * @core: CM core
@@ -311,26 +333,13 @@ int irdma_addr_resolve_neigh(struct irdma_cm_core *core, u32 src, u32 dst,
 			     u8 *mac)
 {
 	__be32 dst_be = htonl(dst);
-	struct neighbour *neigh;
 	struct rtable *rt;
-	int err = 0;
+	int err;
 
 	rt = ip_route_output(&init_net, dst_be, htonl(src), 0, 0);
 	if (IS_ERR(rt))
 		return PTR_ERR(rt);
-	neigh = dst_neigh_lookup(&rt->dst, &dst_be);
-	if (!neigh) {
-		err = -ENODATA;
-		goto err_put_rt;
-	}
-	if (neigh->nud_state & NUD_VALID) {
-		neigh_ha_snapshot(mac, neigh, neigh->dev);
-	} else {
-		neigh_event_send(neigh, NULL);
-		err = -EAGAIN;
-	}
-	neigh_release(neigh);
-err_put_rt:
+	err = irdma_cm_neigh_mac(&rt->dst, &dst_be, mac);
 	ip_rt_put(rt);
 	return err;
 }
@@ -362,28 +371,15 @@ int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *core, const u32 *src,
 				  const u32 *dst, u8 *mac)
 {
 	struct in6_addr s, d;
-	struct neighbour *neigh;
 	struct dst_entry *dst_e;
-	int err = 0;
+	int err;
 
 	irdma_copy_ip_htonl(s.in6_u.u6_addr32, src);
 	irdma_copy_ip_htonl(d.in6_u.u6_addr32, dst);
 	dst_e = irdma_get_dst_ipv6(&s, &d);
 	if (IS_ERR(dst_e))
 		return PTR_ERR(dst_e);
-	neigh = dst_neigh_lookup(dst_e, &d);
-	if (!neigh) {
-		err = -ENODATA;
-		goto err_put_dst;
-	}
-	if (neigh->nud_state & NUD_VALID) {
-		neigh_ha_snapshot(mac, neigh, neigh->dev);
-	} else {
-		neigh_event_send(neigh, NULL);
-		err = -EAGAIN;
-	}
-	neigh_release(neigh);
-err_put_dst:
+	err = irdma_cm_neigh_mac(dst_e, &d, mac);
 	dst_release(dst_e);
 	return err;
 }
@@ -1693,7 +1689,10 @@ static void irdma_cm_event_established(struct irdma_cm_node *node)
 	irdma_cm_mark_connected(node);
 }
 
-/* Abort a passive request iw_cm did not take. */
+/*
+ * Abort a passive request that iw_cm did not take or failed to accept:
+ * reset it and give up the ULP reference.
+ */
 static void irdma_cm_abort_request(struct irdma_cm_node *node)
 {
 	unsigned long flags;
@@ -3260,20 +3259,6 @@ static int irdma_cm_accept_locked(struct irdma_cm_node *node,
 	return 0;
 }
 
-/* Accept failed: reset the request and give up the ULP reference. */
-static void irdma_cm_accept_abort(struct irdma_cm_node *node)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&node->lock, flags);
-	if (!node->tcp_ref_dropped)
-		irdma_send_reset(node);
-	irdma_cm_uncount_pending(node);
-	irdma_cm_free_tcp(node);
-	irdma_cm_node_unlock(node, flags);
-	irdma_cm_unlink_ulp(node);
-}
-
 /**
  * irdma_accept - iw_cm passive accept of a CONNECT_REQUEST
  * @cm_id: the new iw_cm id (provider_data is the node)
@@ -3325,7 +3310,7 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 err_abort:
 	cm_stat(core, ACCEPT_ERR);
 	cm_id->provider_data = NULL;
-	irdma_cm_accept_abort(node);
+	irdma_cm_abort_request(node);
 	return err;
 }
 
