@@ -24,6 +24,11 @@ irdma-y := main.o \
 
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/main_test.o
 
+# The simulator (sim/, irdma_sim.ko) and the binding that claims its
+# functions; the binding is part of irdma.ko whether irdma_sim is y or m.
+obj-$(CONFIG_INFINIBAND_IRDMA_SIM) += sim/
+irdma-$(if $(CONFIG_INFINIBAND_IRDMA_SIM),y) += sim_if.o
+
 else
 
 IRDMA_VM := $(CURDIR)/tools/irdma-vm

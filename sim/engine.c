@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim: the engine's poll loop.
+ *
+ * Hardware reacts to register writes at once; the simulator notices them
+ * by polling the register space once per jiffy (at once again while CQP
+ * commands are still queued). One tick, under eng_lock: CQP create or
+ * destroy requests, CQ arm requests, returned AEQEs, queued CQP commands,
+ * then interrupt vectors the driver re-enabled.
+ */
+#include "isim.h"
+
+static void isim_engine_tick(struct work_struct *work)
+{
+	struct isim_func *f = container_of(to_delayed_work(work),
+					   struct isim_func, tick);
+	bool more;
+
+	mutex_lock(&f->eng_lock);
+	if (!f->running) {
+		mutex_unlock(&f->eng_lock);
+		return;
+	}
+	isim_cqp_poll_ctx(f);
+	isim_cq_poll_arm(f);
+	isim_aeq_poll_alloc(f);
+	more = isim_cqp_run(f, ISIM_CQP_BUDGET);
+	isim_irq_service(f);
+	mutex_unlock(&f->eng_lock);
+	queue_delayed_work(isim_wq, &f->tick, more ? 0 : 1);
+}
+
+/* drop every object; registers are left alone. Caller holds eng_lock. */
+static void isim_engine_clear(struct isim_func *f)
+{
+	int i;
+
+	lockdep_assert_held(&f->eng_lock);
+	isim_cqp_reset(f);
+	isim_cq_reset(f);
+	isim_eq_reset(f);
+	isim_hmc_reset(f);
+	for (i = 0; i < ISIM_NUM_VECTORS; i++)
+		f->vec[i].pending = false;
+}
+
+/**
+ * isim_engine_init - set up the engine state of a new function
+ * @f: function
+ */
+void isim_engine_init(struct isim_func *f)
+{
+	mutex_init(&f->eng_lock);
+	xa_init(&f->cqs);
+	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
+	mutex_lock(&f->eng_lock);
+	isim_engine_clear(f);
+	mutex_unlock(&f->eng_lock);
+}
+
+/**
+ * isim_engine_start - start polling the register space
+ * @f: function
+ */
+void isim_engine_start(struct isim_func *f)
+{
+	mutex_lock(&f->eng_lock);
+	f->running = true;
+	mutex_unlock(&f->eng_lock);
+	queue_delayed_work(isim_wq, &f->tick, 0);
+}
+
+/**
+ * isim_engine_stop - stop polling and free every engine object
+ * @f: function
+ *
+ * Whatever the driver left behind (it should have destroyed everything)
+ * is dropped, as a function reset would.
+ */
+void isim_engine_stop(struct isim_func *f)
+{
+	mutex_lock(&f->eng_lock);
+	f->running = false;
+	mutex_unlock(&f->eng_lock);
+	cancel_delayed_work_sync(&f->tick);
+	mutex_lock(&f->eng_lock);
+	isim_engine_clear(f);
+	mutex_unlock(&f->eng_lock);
+	xa_destroy(&f->cqs);
+}
+
+/**
+ * isim_engine_reset - function-level reset of the engine
+ * @f: function
+ *
+ * Every object is dropped and the register space returns to its power-on
+ * state. The driver must be unbound (see isim_func_reset()).
+ */
+void isim_engine_reset(struct isim_func *f)
+{
+	mutex_lock(&f->eng_lock);
+	isim_engine_clear(f);
+	isim_regs_reset(f);
+	mutex_unlock(&f->eng_lock);
+}
