@@ -10,6 +10,25 @@
  */
 #include "isim.h"
 
+/**
+ * isim_engine_poll - one pass of the engine over the register space
+ * @f: function
+ *
+ * Return: true if CQP commands are still queued.
+ */
+bool isim_engine_poll(struct isim_func *f)
+{
+	bool more;
+
+	lockdep_assert_held(&f->eng_lock);
+	isim_cqp_poll_ctx(f);
+	isim_cq_poll_arm(f);
+	isim_aeq_poll_alloc(f);
+	more = isim_cqp_run(f, ISIM_CQP_BUDGET);
+	isim_irq_service(f);
+	return more;
+}
+
 static void isim_engine_tick(struct work_struct *work)
 {
 	struct isim_func *f = container_of(to_delayed_work(work),
@@ -21,11 +40,7 @@ static void isim_engine_tick(struct work_struct *work)
 		mutex_unlock(&f->eng_lock);
 		return;
 	}
-	isim_cqp_poll_ctx(f);
-	isim_cq_poll_arm(f);
-	isim_aeq_poll_alloc(f);
-	more = isim_cqp_run(f, ISIM_CQP_BUDGET);
-	isim_irq_service(f);
+	more = isim_engine_poll(f);
 	mutex_unlock(&f->eng_lock);
 	queue_delayed_work(isim_wq, &f->tick, more ? 0 : 1);
 }
@@ -103,3 +118,7 @@ void isim_engine_reset(struct isim_func *f)
 	isim_regs_reset(f);
 	mutex_unlock(&f->eng_lock);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "engine_test.c"
+#endif

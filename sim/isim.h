@@ -372,6 +372,7 @@ void isim_op_query_features(struct isim_func *f, const u64 *wqe,
 			    struct isim_res *res);
 
 /* engine.c */
+bool isim_engine_poll(struct isim_func *f);
 void isim_engine_init(struct isim_func *f);
 void isim_engine_start(struct isim_func *f);
 void isim_engine_stop(struct isim_func *f);
