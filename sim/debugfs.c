@@ -74,6 +74,33 @@ static void isim_show_queues(struct seq_file *s, struct isim_func *f)
 			   f->vec[i].virq, f->vec[i].pending, f->vec[i].fired);
 }
 
+static unsigned long isim_xa_count(struct xarray *xa)
+{
+	unsigned long i, n = 0;
+	void *entry;
+
+	xa_for_each(xa, i, entry)
+		n++;
+	return n;
+}
+
+static void isim_show_objects(struct seq_file *s, struct isim_func *f)
+{
+	struct isim_qp *qp;
+	unsigned long id;
+
+	seq_printf(s, "objects: qps=%lu stags=%lu ahs=%lu qhash=%u apbvt_ports=%u arp=%lu ws_nodes=%u stats=%u\n",
+		   isim_xa_count(&f->qps), isim_xa_count(&f->stags),
+		   isim_xa_count(&f->ahs), f->conn.nqhash,
+		   bitmap_weight(f->conn.apbvt, 65536),
+		   isim_xa_count(&f->conn.arp),
+		   bitmap_weight(f->conn.ws, ISIM_WS_NODES),
+		   bitmap_weight(f->conn.stats, ISIM_STATS_INSTANCES));
+	xa_for_each(&f->qps, id, qp)
+		seq_printf(s, "qp %lu: type=%u state=%u suspended=%d modifies=%llu\n",
+			   id, qp->type, qp->state, qp->suspended, qp->modifies);
+}
+
 static int isim_state_show(struct seq_file *s, void *unused)
 {
 	struct isim_func *f = s->private;
@@ -91,6 +118,7 @@ static int isim_state_show(struct seq_file *s, void *unused)
 	isim_show_cqp(s, f);
 	isim_show_hmc(s, f);
 	isim_show_queues(s, f);
+	isim_show_objects(s, f);
 	mutex_unlock(&f->eng_lock);
 	return 0;
 }

@@ -52,6 +52,9 @@ static void isim_engine_clear(struct isim_func *f)
 
 	lockdep_assert_held(&f->eng_lock);
 	isim_cqp_reset(f);
+	isim_qp_reset(f);
+	isim_stag_reset(f);
+	isim_conn_reset(f);
 	isim_cq_reset(f);
 	isim_eq_reset(f);
 	isim_hmc_reset(f);
@@ -62,15 +65,25 @@ static void isim_engine_clear(struct isim_func *f)
 /**
  * isim_engine_init - set up the engine state of a new function
  * @f: function
+ *
+ * Return: 0 or -ENOMEM.
  */
-void isim_engine_init(struct isim_func *f)
+int isim_engine_init(struct isim_func *f)
 {
+	int err;
+
 	mutex_init(&f->eng_lock);
 	xa_init(&f->cqs);
+	xa_init(&f->qps);
+	xa_init(&f->stags);
 	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
+	err = isim_conn_init(f);
+	if (err)
+		return err;
 	mutex_lock(&f->eng_lock);
 	isim_engine_clear(f);
 	mutex_unlock(&f->eng_lock);
+	return 0;
 }
 
 /**
@@ -101,7 +114,22 @@ void isim_engine_stop(struct isim_func *f)
 	mutex_lock(&f->eng_lock);
 	isim_engine_clear(f);
 	mutex_unlock(&f->eng_lock);
+}
+
+/**
+ * isim_engine_exit - free the engine state; polling has stopped
+ * @f: function
+ */
+void isim_engine_exit(struct isim_func *f)
+{
+	mutex_lock(&f->eng_lock);
+	isim_engine_clear(f);
+	mutex_unlock(&f->eng_lock);
+	isim_conn_exit(f);
 	xa_destroy(&f->cqs);
+	xa_destroy(&f->qps);
+	xa_destroy(&f->stags);
+	mutex_destroy(&f->eng_lock);
 }
 
 /**

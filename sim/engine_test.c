@@ -73,7 +73,12 @@ static int isim_test_init(struct kunit *test)
 		KUNIT_FAIL(test, "no interrupt domain");
 		return -ENOMEM;
 	}
-	isim_engine_init(f);
+	if (isim_engine_init(f)) {
+		isim_irq_exit(f);
+		isim_regs_exit(f);
+		KUNIT_FAIL(test, "no engine state");
+		return -ENOMEM;
+	}
 	test->priv = t;
 	return 0;
 }
@@ -83,6 +88,7 @@ static void isim_test_exit(struct kunit *test)
 	struct isim_test *t = test->priv;
 
 	isim_engine_stop(t->f);
+	isim_engine_exit(t->f);
 	isim_irq_exit(t->f);
 	isim_regs_exit(t->f);
 }
@@ -492,6 +498,126 @@ static void isim_aeq_full_loses_event(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, le64_to_cpu(t->eq[1]) & ISIM_AEQE_VALID);
 }
 
+/* commit @n objects of kind @obj at HMC offset 0, nothing else */
+static void isim_t_commit(struct kunit *test, unsigned int obj, u32 n)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	memset(t->buf, 0, ISIM_FPM_BUF_BYTES);
+	t->buf[obj] = cpu_to_le64(n);
+	w[4] = isim_t_bus(t, t->buf);
+	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+/* back SD 0 with a PD page (t->eq) whose first PD is t->page */
+static void isim_t_back_sd0(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	t->eq[0] = cpu_to_le64(isim_t_bus(t, t->page) | ISIM_PDE_VALID);
+	w[0] = ISIM_SDCMD_WRITE;
+	w[1] = isim_t_bus(t, t->eq) | ISIM_SDDATA_VALID;
+	isim_t_run(t, ISIM_OP_UPDATE_SDS, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+static void isim_t_qp_cmd(struct isim_test *t, u32 op, u32 id, u32 type)
+{
+	u64 w[8] = {};
+
+	w[2] = isim_t_bus(t, t->buf);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QP_HDR_ID, id) |
+			  FIELD_PREP(ISIM_QP_HDR_TYPE, type);
+	isim_t_run(t, op, w);
+}
+
+static void isim_qp_create_copies_context_to_hmc(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u8 *slot = (u8 *)t->page + 512;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_QP, 4);
+	/* the commit buffer is free again: use it as the QP host context */
+	memset(t->buf, 0x5a, ISIM_QP_HOST_CTX_BYTES);
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 1, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_HMC_UNBACKED);
+
+	isim_t_back_sd0(test);
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 1, ISIM_QP_TYPE_ROCE_RC);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_FIELD);
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 4, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_ID);
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 1, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_NULL(test, memchr_inv(slot, 0x5a, ISIM_QP_HOST_CTX_BYTES));
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 1, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	isim_t_qp_cmd(t, ISIM_OP_DESTROY_QP, 1, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_qp_cmd(t, ISIM_OP_DESTROY_QP, 1, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
+}
+
+static void isim_conn_tables_refuse_duplicates(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 port[8] = {}, qh[8] = {};
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_HTE, 16);
+	port[2] = 4791;
+	port[ISIM_WQE_HDR] = ISIM_APBVT_HDR_ADD;
+	isim_t_run(t, ISIM_OP_MANAGE_APBVT, port);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_run(t, ISIM_OP_MANAGE_APBVT, port);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	port[ISIM_WQE_HDR] = 0;
+	isim_t_run(t, ISIM_OP_MANAGE_APBVT, port);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_run(t, ISIM_OP_MANAGE_APBVT, port);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
+
+	/* a listener filter on 192.0.2.1:5000 for QP 1 */
+	qh[1] = FIELD_PREP(ISIM_QH_W1_DPORT, 5000) |
+		FIELD_PREP(ISIM_QH_W1_QPN, 1);
+	qh[6] = 0xc0000201;
+	qh[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QH_HDR_TYPE, ISIM_QH_TCP_SYN) |
+			   ISIM_QH_HDR_IPV4 |
+			   FIELD_PREP(ISIM_QH_HDR_MANAGE, ISIM_QH_ADD);
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, qh);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, qh);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	KUNIT_EXPECT_EQ(test, t->f->conn.nqhash, 1U);
+	qh[ISIM_WQE_HDR] &= ~ISIM_QH_HDR_MANAGE;
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, qh);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, t->f->conn.nqhash, 0U);
+}
+
+static void isim_cqp_handles_in_op_return_value(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 ws[8] = {};
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_ccq(test, 8);
+	isim_t_run(t, ISIM_OP_ALLOC_MAC, NULL);
+	isim_t_run(t, ISIM_OP_ALLOC_MAC, NULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->ccq[1 * 4 + 2]), 0ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->ccq[2 * 4 + 2]), 1ULL);
+	ws[ISIM_WQE_HDR] = FIELD_PREP(ISIM_WS_HDR_NODE, 7) |
+			   FIELD_PREP(ISIM_WS_HDR_OP, ISIM_WS_ADD);
+	isim_t_run(t, ISIM_OP_WS_NODE, ws);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->ccq[3 * 4 + 2]), 7ULL);
+	isim_t_run(t, ISIM_OP_WS_NODE, ws);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+}
+
 static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
 			 isim_ctx_gen_params),
@@ -507,6 +633,9 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_hmc_pble_through_paged_sd),
 	KUNIT_CASE(isim_aeq_event_raises_vector),
 	KUNIT_CASE(isim_aeq_full_loses_event),
+	KUNIT_CASE(isim_qp_create_copies_context_to_hmc),
+	KUNIT_CASE(isim_conn_tables_refuse_duplicates),
+	KUNIT_CASE(isim_cqp_handles_in_op_return_value),
 	{}
 };
 

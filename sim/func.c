@@ -27,10 +27,12 @@ int isim_func_probe(struct isim_func *f)
 	err = isim_irq_init(f);
 	if (err)
 		goto err_regs_exit;
-	isim_engine_init(f);
-	err = isim_netdev_init(f);
+	err = isim_engine_init(f);
 	if (err)
 		goto err_irq_exit;
+	err = isim_netdev_init(f);
+	if (err)
+		goto err_engine_exit;
 	isim_debugfs_init(f);
 	isim_engine_start(f);
 	isim_wire_link(f);
@@ -44,6 +46,8 @@ err_wire_unlink:
 	isim_engine_stop(f);
 	isim_debugfs_exit(f);
 	isim_netdev_exit(f);
+err_engine_exit:
+	isim_engine_exit(f);
 err_irq_exit:
 	isim_irq_exit(f);
 err_regs_exit:
@@ -65,6 +69,7 @@ void isim_func_remove(struct isim_func *f)
 	isim_engine_stop(f);
 	isim_debugfs_exit(f);
 	isim_netdev_exit(f);
+	isim_engine_exit(f);
 	isim_irq_exit(f);
 	isim_regs_exit(f);
 }

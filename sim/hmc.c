@@ -354,3 +354,40 @@ int isim_hmc_pble(struct isim_func *f, u32 idx, u64 *pa)
 	*pa = le64_to_cpu(v);
 	return *pa ? 0 : -ENOENT;
 }
+
+/**
+ * isim_hmc_obj_write - store an object context in the HMC
+ * @f: function
+ * @obj: object kind (enum isim_hmc_obj)
+ * @idx: object index
+ * @buf: context
+ * @len: bytes, at most the object size
+ *
+ * Return: 0, -ENOENT if the index is outside the committed count or its
+ * memory is not backed by an SD and PD, -EFAULT on a DMA fault.
+ */
+int isim_hmc_obj_write(struct isim_func *f, unsigned int obj, u32 idx,
+		       const void *buf, size_t len)
+{
+	struct isim_hmc *h = &f->hmc;
+	size_t chunk;
+	u64 off, addr;
+	int err;
+
+	if (!h->committed || idx >= h->cnt[obj] ||
+	    len > BIT_ULL(h->size_log[obj]))
+		return -ENOENT;
+	off = h->base[obj] + ((u64)idx << h->size_log[obj]);
+	while (len) {
+		chunk = min_t(size_t, len, ISIM_PD_BYTES - off % ISIM_PD_BYTES);
+		err = isim_hmc_resolve(f, off, &addr);
+		if (!err)
+			err = isim_dma_write(f, addr, buf, chunk);
+		if (err)
+			return err;
+		off += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}

@@ -87,6 +87,108 @@ struct isim_cq {
 };
 
 /**
+ * struct isim_qp - a QP the engine knows
+ * @id: QP id
+ * @type: QP type from the create command
+ * @state: state the last create or modify asked for
+ * @suspended: SUSPEND_QP completed and no RESUME_QP yet
+ * @ctx_pa: bus address of the driver's QP host context
+ * @shadow_pa: bus address of the QP's doorbell shadow area
+ * @modifies: MODIFY_QP commands applied
+ */
+struct isim_qp {
+	u32 id;
+	u8 type;
+	u8 state;
+	bool suspended;
+	u64 ctx_pa;
+	u64 shadow_pa;
+	u64 modifies;
+};
+
+/**
+ * struct isim_stag - an MR or MW STag index
+ * @index: STag index (the STag without its key)
+ * @key: key byte of the registered STag
+ * @pd: protection domain
+ * @len: length in bytes
+ * @va: virtual address or first-byte offset
+ * @rights: access rights
+ * @mr: a memory region (else a memory window)
+ * @registered: REG_MR, not only ALLOC_STAG
+ * @remote: remote access enabled
+ */
+struct isim_stag {
+	u32 index;
+	u8 key;
+	u32 pd;
+	u64 len;
+	u64 va;
+	u8 rights;
+	bool mr;
+	bool registered;
+	bool remote;
+};
+
+/**
+ * struct isim_qhash - one quad-hash filter
+ * @node: in isim_func.qhash
+ * @type: TCP SYN (listener), TCP established (4-tuple), ...
+ * @ipv4: addresses are IPv4 (word 3 of each address)
+ * @vlan: VLAN id, or 0xffff for none
+ * @loc_addr: local address, network words as the driver wrote them
+ * @rem_addr: remote address (established entries)
+ * @loc_port: local port
+ * @rem_port: remote port (established entries)
+ * @qpn: QP that receives matching segments
+ * @qset: scheduler qset handle
+ */
+struct isim_qhash {
+	struct list_head node;
+	u8 type;
+	bool ipv4;
+	u16 vlan;
+	u32 loc_addr[4];
+	u32 rem_addr[4];
+	u16 loc_port;
+	u16 rem_port;
+	u32 qpn;
+	u16 qset;
+};
+
+/**
+ * struct isim_ah - an address handle, as the driver described it
+ * @index: AH index
+ * @wqe: the create/modify WQE, kept for the transmit path
+ */
+struct isim_ah {
+	u32 index;
+	u64 wqe[ISIM_CQP_WQE_WORDS];
+};
+
+/**
+ * struct isim_conn - connection steering tables of the function
+ * @apbvt: local TCP ports open for accelerated connections
+ * @qhash: quad-hash filters (struct isim_qhash)
+ * @nqhash: entries in @qhash
+ * @arp: valid ARP cache entries by index (xa_mk_value of the MAC)
+ * @lmac: local MAC table
+ * @lmac_used: entries of @lmac handed out by ALLOC_LOCAL_MAC
+ * @ws: work-scheduler node ids in use
+ * @stats: statistics instances in use
+ */
+struct isim_conn {
+	unsigned long *apbvt;
+	struct list_head qhash;
+	u32 nqhash;
+	struct xarray arp;
+	u64 lmac[ISIM_LMAC_ENTRIES];
+	unsigned long lmac_used;
+	DECLARE_BITMAP(ws, ISIM_WS_NODES);
+	DECLARE_BITMAP(stats, ISIM_STATS_INSTANCES);
+};
+
+/**
  * struct isim_eq - a CEQ or the AEQ
  * @ring: element ring
  * @live: created and not destroyed
@@ -238,6 +340,10 @@ struct isim_wire {
  * @cqp: control QP
  * @hmc: host memory cache layout
  * @cqs: CQs by id (struct isim_cq)
+ * @qps: QPs by id (struct isim_qp)
+ * @stags: STags by index (struct isim_stag)
+ * @ahs: address handles by index (struct isim_ah)
+ * @conn: connection steering tables
  * @ceq: CEQs by id
  * @aeq: the AEQ
  * @vec: interrupt vectors
@@ -267,6 +373,10 @@ struct isim_func {
 	struct isim_cqp cqp;
 	struct isim_hmc hmc;
 	struct xarray cqs;
+	struct xarray qps;
+	struct xarray stags;
+	struct xarray ahs;
+	struct isim_conn conn;
 	struct isim_eq ceq[ISIM_MAX_CEQS];
 	struct isim_eq aeq;
 	struct isim_vec vec[ISIM_NUM_VECTORS];
@@ -331,6 +441,8 @@ void isim_irq_service(struct isim_func *f);
 /* hmc.c */
 void isim_hmc_reset(struct isim_func *f);
 int isim_hmc_pble(struct isim_func *f, u32 idx, u64 *pa);
+int isim_hmc_obj_write(struct isim_func *f, unsigned int obj, u32 idx,
+		       const void *buf, size_t len);
 void isim_op_query_fpm(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res);
 void isim_op_commit_fpm(struct isim_func *f, const u64 *wqe,
@@ -363,6 +475,57 @@ void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
 void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 
+/* qp.c */
+void isim_qp_reset(struct isim_func *f);
+void isim_op_create_qp(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_destroy_qp(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_flush_wqes(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_suspend_qp(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_resume_qp(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+
+/* stag.c */
+void isim_stag_reset(struct isim_func *f);
+void isim_op_alloc_stag(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_reg_mr(struct isim_func *f, const u64 *wqe,
+		    struct isim_res *res);
+void isim_op_dealloc_stag(struct isim_func *f, const u64 *wqe,
+			  struct isim_res *res);
+
+/* conn.c */
+int isim_conn_init(struct isim_func *f);
+void isim_conn_exit(struct isim_func *f);
+void isim_conn_reset(struct isim_func *f);
+void isim_op_manage_apbvt(struct isim_func *f, const u64 *wqe,
+			  struct isim_res *res);
+void isim_op_manage_qhash(struct isim_func *f, const u64 *wqe,
+			  struct isim_res *res);
+void isim_op_manage_arp(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_alloc_mac(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_manage_mac(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_create_ah(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_modify_ah(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_destroy_ah(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_ws_node(struct isim_func *f, const u64 *wqe,
+		     struct isim_res *res);
+void isim_op_manage_stats(struct isim_func *f, const u64 *wqe,
+			  struct isim_res *res);
+void isim_op_up_map(struct isim_func *f, const u64 *wqe,
+		    struct isim_res *res);
+
 /* cqp.c */
 void isim_cqp_reset(struct isim_func *f);
 void isim_cqp_poll_ctx(struct isim_func *f);
@@ -373,9 +536,10 @@ void isim_op_query_features(struct isim_func *f, const u64 *wqe,
 
 /* engine.c */
 bool isim_engine_poll(struct isim_func *f);
-void isim_engine_init(struct isim_func *f);
+int isim_engine_init(struct isim_func *f);
 void isim_engine_start(struct isim_func *f);
 void isim_engine_stop(struct isim_func *f);
+void isim_engine_exit(struct isim_func *f);
 void isim_engine_reset(struct isim_func *f);
 
 /* netdev.c */

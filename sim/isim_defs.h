@@ -295,4 +295,124 @@ enum isim_hmc_obj {
 #define ISIM_FEAT_QSETS_MAX		26
 #define ISIM_HW_REV_GEN2		2
 
+/* ---- QP create / modify / destroy ---- */
+/* word 2: QP host context PA; word 5: QP shadow area PA */
+#define ISIM_QP_HDR_ID			GENMASK_ULL(23, 0)
+#define ISIM_QP_HDR_ORD_VALID		BIT_ULL(42)
+#define ISIM_QP_HDR_TCPCTX_VALID	BIT_ULL(43)
+#define ISIM_QP_HDR_CACHED_VALID	BIT_ULL(44)
+#define ISIM_QP_HDR_VIRT		BIT_ULL(45)
+#define ISIM_QP_HDR_LOOPBACK		BIT_ULL(46)
+#define ISIM_QP_HDR_CQ_VALID		BIT_ULL(47)
+#define ISIM_QP_HDR_TYPE		GENMASK_ULL(50, 48)
+#define ISIM_QP_HDR_MAC_VALID		BIT_ULL(51)
+#define ISIM_QP_HDR_MSS_CHANGE		BIT_ULL(52)
+#define ISIM_QP_HDR_IGNORE_MW		BIT_ULL(54)
+#define ISIM_QP_HDR_DEL_HASH		BIT_ULL(55)
+#define ISIM_QP_HDR_TERM_ACT		GENMASK_ULL(57, 56)
+#define ISIM_QP_HDR_RESET_CONN		BIT_ULL(58)
+#define ISIM_QP_HDR_ARP_VALID		BIT_ULL(59)
+#define ISIM_QP_HDR_NEXT_STATE		GENMASK_ULL(62, 60)
+#define ISIM_QP_HOST_CTX_BYTES		256
+#define ISIM_QP_TYPE_IWARP		1
+#define ISIM_QP_TYPE_UDA		2
+#define ISIM_QP_TYPE_ROCE_RC		3
+#define ISIM_QP_TYPE_ROCE_UD		4
+#define ISIM_QPS_INVALID		0
+#define ISIM_QPS_IDLE			1
+#define ISIM_QPS_RTS			2
+#define ISIM_QPS_CLOSING		3
+#define ISIM_QPS_RTR			4
+#define ISIM_QPS_TERMINATE		5
+#define ISIM_QPS_ERROR			6
+
+/* FLUSH_WQES / generate AE (one opcode), SUSPEND_QP, RESUME_QP */
+#define ISIM_FL_W1_AE_CODE		GENMASK_ULL(15, 0)
+#define ISIM_FL_W1_AE_SRC		GENMASK_ULL(19, 16)
+#define ISIM_FL_HDR_GEN_AE		BIT_ULL(59)
+#define ISIM_FL_HDR_USER_CODE		BIT_ULL(60)
+#define ISIM_FL_HDR_SQ			BIT_ULL(61)
+#define ISIM_FL_HDR_RQ			BIT_ULL(62)
+#define ISIM_RESUME_W2_QSET		GENMASK_ULL(31, 0)
+#define ISIM_AE_QP_SUSPENDED		0x0900
+
+/* ---- STags (ALLOC_STAG, REG_MR, DEALLOC_STAG) ---- */
+/* REG_MR word 0: VA or FBO; word 4: single-page PA; word 5: HMC fn */
+#define ISIM_STAG_W1_LEN		GENMASK_ULL(45, 0)
+#define ISIM_STAG_W1_PD			GENMASK_ULL(63, 46)
+#define ISIM_STAG_W2_KEY		GENMASK_ULL(7, 0)
+#define ISIM_STAG_W2_INDEX		GENMASK_ULL(31, 8)
+#define ISIM_STAG_W6_FIRST_PBLE		GENMASK_ULL(27, 0)
+#define ISIM_STAG_HDR_MW_TYPE2		BIT_ULL(42)
+#define ISIM_STAG_HDR_MR		BIT_ULL(43)
+#define ISIM_STAG_HDR_PBL_LEVELS	GENMASK_ULL(45, 44)
+#define ISIM_STAG_HDR_PAGE_SIZE		GENMASK_ULL(47, 46)
+#define ISIM_STAG_HDR_RIGHTS		GENMASK_ULL(52, 48)
+#define ISIM_STAG_HDR_REMOTE		BIT_ULL(53)
+#define ISIM_STAG_HDR_VA_BASED		BIT_ULL(59)
+
+/* ---- connection steering: APBVT, quad hash, ARP cache, MAC table ---- */
+#define ISIM_APBVT_W2_PORT		GENMASK_ULL(15, 0)
+#define ISIM_APBVT_HDR_ADD		BIT_ULL(62)
+
+/* qhash: word 0 MAC; word 1 ports and QP; word 2 qset, VLAN */
+#define ISIM_QH_W1_DPORT		GENMASK_ULL(15, 0)
+#define ISIM_QH_W1_SPORT		GENMASK_ULL(31, 16)
+#define ISIM_QH_W1_QPN			GENMASK_ULL(49, 32)
+#define ISIM_QH_W2_QSET			GENMASK_ULL(9, 0)
+#define ISIM_QH_W2_VLAN			GENMASK_ULL(43, 32)
+/* words 4/5: source address, 6/7: destination address */
+#define ISIM_QH_HDR_TYPE		GENMASK_ULL(44, 42)
+#define ISIM_QH_HDR_VLAN_VALID		BIT_ULL(59)
+#define ISIM_QH_HDR_IPV4		BIT_ULL(60)
+#define ISIM_QH_HDR_MANAGE		GENMASK_ULL(62, 61)
+#define ISIM_QH_DELETE			0
+#define ISIM_QH_ADD			1
+#define ISIM_QH_MODIFY			2
+#define ISIM_QH_TCP_ESTABLISHED		1
+#define ISIM_QH_TCP_SYN			2
+#define ISIM_QH_ROCEV2_HW		6
+
+#define ISIM_ARP_HDR_INDEX		GENMASK_ULL(11, 0)
+#define ISIM_ARP_HDR_VALID		BIT_ULL(42)
+#define ISIM_ARP_HDR_PERMANENT		BIT_ULL(43)
+/* word 2: MAC address in the low 48 bits */
+#define ISIM_MAC_BITS			GENMASK_ULL(47, 0)
+
+#define ISIM_LMAC_HDR_INDEX		GENMASK_ULL(5, 0)
+#define ISIM_LMAC_HDR_FREE		BIT_ULL(62)
+#define ISIM_LMAC_ENTRIES		16
+
+/* ---- address handles ---- */
+/* word 0: destination MAC << 16; word 1: PD low, TC; word 2: ARP, PD hi */
+#define ISIM_AH_W1_PD_LO		GENMASK_ULL(63, 48)
+#define ISIM_AH_W2_ARP			GENMASK_ULL(63, 48)
+#define ISIM_AH_W2_PD_HI		GENMASK_ULL(21, 20)
+#define ISIM_AH_HDR_INDEX		GENMASK_ULL(16, 0)
+#define ISIM_AH_HDR_IPV4		BIT_ULL(59)
+#define ISIM_AH_HDR_VLAN		BIT_ULL(60)
+#define ISIM_AH_HDR_LOOPBACK		BIT_ULL(62)
+#define ISIM_AH_MAX			BIT(17)
+
+/* ---- work scheduler nodes, statistics instances, UP map ---- */
+#define ISIM_WS_HDR_NODE		GENMASK_ULL(9, 0)
+#define ISIM_WS_HDR_PARENT		GENMASK_ULL(25, 16)
+#define ISIM_WS_HDR_OP			GENMASK_ULL(53, 52)
+#define ISIM_WS_HDR_TC			GENMASK_ULL(58, 56)
+#define ISIM_WS_HDR_LEAF		BIT_ULL(61)
+#define ISIM_WS_HDR_ENABLE		BIT_ULL(62)
+#define ISIM_WS_ADD			0
+#define ISIM_WS_MODIFY			1
+#define ISIM_WS_DELETE			2
+#define ISIM_WS_NODES			1024
+
+#define ISIM_STATS_HDR_INDEX		GENMASK_ULL(6, 0)
+#define ISIM_STATS_HDR_USE_FN		BIT_ULL(60)
+#define ISIM_STATS_HDR_USE_INST		BIT_ULL(61)
+#define ISIM_STATS_HDR_ALLOC		BIT_ULL(62)
+#define ISIM_STATS_W5_FN		GENMASK_ULL(5, 0)
+#define ISIM_STATS_INSTANCES		128
+
+#define ISIM_UPMAP_W5_FN		GENMASK_ULL(5, 0)
+
 #endif /* _ISIM_DEFS_H_ */
