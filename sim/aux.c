@@ -122,7 +122,11 @@ static void isim_aux_unplug(struct isim_func *f)
 	f->iadev = NULL;
 }
 
-static void isim_aux_reset_work(struct work_struct *work)
+/**
+ * isim_aux_reset_work - function reset: unplug, reset the engine, replug
+ * @work: the function's reset_work
+ */
+void isim_aux_reset_work(struct work_struct *work)
 {
 	struct isim_func *f = container_of(work, struct isim_func, reset_work);
 	int err;
@@ -149,8 +153,6 @@ int isim_aux_init(struct isim_func *f)
 {
 	int err;
 
-	mutex_init(&f->aux_lock);
-	INIT_WORK(&f->reset_work, isim_aux_reset_work);
 	mutex_lock(&f->aux_lock);
 	err = isim_aux_plug(f);
 	mutex_unlock(&f->aux_lock);

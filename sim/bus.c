@@ -90,6 +90,8 @@ static struct isim_func *isim_dev_register(u32 id,
 	f->dev.id = id;
 	f->dev.release = isim_dev_release;
 	f->dev.dma_mask = &f->dev.coherent_dma_mask;
+	mutex_init(&f->aux_lock);
+	INIT_WORK(&f->reset_work, isim_aux_reset_work);
 	device_initialize(&f->dev);
 	/* from here on isim_dev_release frees f and its ID */
 	err = dma_set_mask_and_coherent(&f->dev, DMA_BIT_MASK(64));

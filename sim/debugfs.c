@@ -9,6 +9,7 @@
  *   delay_ms          delay every frame this function transmits
  *   stall_cqp         while Y, queued CQP commands are not executed
  *   raise_ae          write "CODE [SOURCE [ID [CTX]]]" to post an AE
+ *   reset             write anything: function reset, as after a PF reset
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -154,6 +155,23 @@ static const struct file_operations isim_raise_ae_fops = {
 	.llseek = no_llseek,
 };
 
+static ssize_t isim_reset_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	struct isim_func *f = file->private_data;
+
+	queue_work(isim_wq, &f->reset_work);
+	flush_work(&f->reset_work);
+	return len;
+}
+
+static const struct file_operations isim_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = isim_reset_write,
+	.llseek = no_llseek,
+};
+
 static void isim_debugfs_fail_knobs(struct isim_func *f)
 {
 	char name[32];
@@ -185,6 +203,7 @@ void isim_debugfs_init(struct isim_func *f)
 	debugfs_create_bool("stall_cqp", 0600, f->ddir, &f->faults.stall);
 	debugfs_create_file("raise_ae", 0200, f->ddir, f,
 			    &isim_raise_ae_fops);
+	debugfs_create_file("reset", 0200, f->ddir, f, &isim_reset_fops);
 }
 
 /**

@@ -549,6 +549,7 @@ void isim_wire_link(struct isim_func *f);
 void isim_wire_unlink(struct isim_func *f);
 
 /* aux.c */
+void isim_aux_reset_work(struct work_struct *work);
 int isim_aux_init(struct isim_func *f);
 void isim_aux_exit(struct isim_func *f);
 

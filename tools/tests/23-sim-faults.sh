@@ -17,7 +17,7 @@ for op in create_qp modify_qp destroy_qp create_cq destroy_cq alloc_stag \
 	  create_ah destroy_ah manage_arp nop; do
 	[ -w $dbg/fail_$op ] || fail "no fail_$op knob"
 done
-for k in drop_frames delay_ms stall_cqp raise_ae state; do
+for k in drop_frames delay_ms stall_cqp raise_ae reset state; do
 	[ -e $dbg/$k ] || fail "no $k"
 done
 
@@ -34,5 +34,13 @@ out=$( { echo garbage >$dbg/raise_ae; } 2>&1) && fail "garbage accepted"
 
 grep -q "^cqp: live=0" $dbg/state || fail "CQP live without a driver"
 grep -q "^vector 0: irq=[1-9]" $dbg/state || fail "vector 0 has no IRQ"
+
+# a function reset replugs the auxiliary device, as ice does on PF reset
+aux=/sys/bus/auxiliary/devices/irdma_sim.func.4
+[ -e $aux ] || fail "no auxiliary device"
+echo 1 >$dbg/reset || fail "reset refused"
+[ -e $aux ] || fail "auxiliary device not back after the reset"
+grep -q "^hmc: committed=0 sds_valid=0" $dbg/state ||
+	fail "HMC state survived the reset"
 echo 4 >/sys/bus/irdma_sim/del_device || fail "delete 4"
 echo "knobs present and checked"
