@@ -618,6 +618,91 @@ static void isim_cqp_handles_in_op_return_value(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
 }
 
+/* CEQ 0 on vector 1 and the CCQ reporting to it */
+static void isim_t_ceq0(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	w[2] = 8;
+	w[4] = isim_t_bus(t, t->eq);
+	isim_t_run(t, ISIM_OP_CREATE_CEQ, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_wr32(t->f, ISIM_REG_CEQCTL(0), ISIM_EQCTL_CAUSE_ENA |
+		  FIELD_PREP(ISIM_EQCTL_VECTOR, 1));
+	isim_t_ccq(test, 8);
+}
+
+static void isim_cq_armed_completion_writes_ceqe(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	int irq = t->f->irqs[1];
+	u64 e;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_ceq0(test);
+	KUNIT_ASSERT_EQ(test, request_irq(irq, isim_t_irq, 0, "isim-test", t),
+			0);
+	isim_wr32(t->f, ISIM_REG_DYN_CTL(1), ISIM_DYN_CTL_INTENA);
+	/* not armed: a completion writes no CEQE */
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[0]), 0ULL);
+
+	/* armed by the CQARM doorbell */
+	isim_wr32(t->f, ISIM_REG_CQARM, 0);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	e = le64_to_cpu(t->eq[0]);
+	KUNIT_EXPECT_TRUE(test, e & ISIM_CEQE_VALID);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CEQE_CTX, e), 0x1234ULL);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t->irq_done, HZ),
+			0UL);
+
+	/* one event per arm */
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[1]), 0ULL);
+
+	/* armed through the shadow area's sequence number */
+	t->shadow[ISIM_CQSA_ARM_WORD] =
+		cpu_to_le64(FIELD_PREP(ISIM_CQSA_ARM_SEQ, 1) |
+			    ISIM_CQSA_ARM_NEXT);
+	isim_t_poll(t);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_TRUE(test, le64_to_cpu(t->eq[1]) & ISIM_CEQE_VALID);
+	/* vector 1 masked itself after the first event */
+	KUNIT_EXPECT_TRUE(test, t->f->vec[1].pending);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->irq_hits), 1);
+	free_irq(irq, t);
+}
+
+static void isim_cq_overflow_raises_ae(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+	int i;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_aeq(test);
+	/* a CCQ of 4 with overflow checks; the driver consumes nothing */
+	w[0] = 4;
+	w[1] = 0x1234;
+	w[4] = isim_t_bus(t, t->ccq);
+	w[5] = isim_t_bus(t, t->shadow);
+	w[ISIM_WQE_HDR] = ISIM_CQ_HDR_CHK_OVERFLOW;
+	isim_t_run(t, ISIM_OP_CREATE_CQ, w);
+	for (i = 0; i < 4; i++)
+		isim_t_run(t, ISIM_OP_NOP, NULL);
+	/* completions 0..2 fit, the fourth would overwrite unconsumed CQE 0 */
+	KUNIT_EXPECT_EQ(test, t->f->aeq.posted, 2ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_AEQE_CODE, le64_to_cpu(t->eq[1])),
+			(u64)ISIM_AE_CQ_OPERATION_ERROR);
+	/* the driver consumes two: completions flow again */
+	t->shadow[0] = cpu_to_le64(2);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, t->f->aeq.posted, 2ULL);
+	KUNIT_EXPECT_EQ(test, ((struct isim_cq *)xa_load(&t->f->cqs, 0))->cqes,
+			4ULL);
+}
+
 static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
 			 isim_ctx_gen_params),
@@ -636,6 +721,8 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_qp_create_copies_context_to_hmc),
 	KUNIT_CASE(isim_conn_tables_refuse_duplicates),
 	KUNIT_CASE(isim_cqp_handles_in_op_return_value),
+	KUNIT_CASE(isim_cq_armed_completion_writes_ceqe),
+	KUNIT_CASE(isim_cq_overflow_raises_ae),
 	{}
 };
 
