@@ -45,6 +45,14 @@ check_gone() {
 	[ ! -e $dbg/irdma_sim$1 ] || fail "debugfs of irdma_sim$1 still there"
 }
 
+# irdma's binding sees the function: it either drives it or, until
+# bring-up exists, refuses it with a message naming the device
+bus_write new_device "0" || fail "first create"
+aux=/sys/bus/auxiliary/devices/irdma_sim.func.0
+[ -e $aux/driver ] || dmesg | grep -q "irdma irdma_sim.func.0: " ||
+	fail "irdma's binding did not probe irdma_sim.func.0"
+bus_write del_device 0 || fail "first delete"
+
 for i in $(seq 1 50); do
 	bus_write new_device "0 iwarp" || fail "round $i: create 0"
 	bus_write new_device "1 roce" || fail "round $i: create 1"
