@@ -3,12 +3,15 @@
  * irdma_sim: the engine's poll loop.
  *
  * Hardware reacts to register writes at once; the simulator notices them
- * by polling the register space once per jiffy (at once again while CQP
- * commands are still queued). One tick, under eng_lock: CQP create or
- * destroy requests, CQ arm requests, returned AEQEs, queued CQP commands,
- * then interrupt vectors the driver re-enabled.
+ * by polling the register space: once per jiffy while the CQP exists (and
+ * at once again while CQP commands are still queued), every 10 ms before.
+ * One tick, under eng_lock: CQP create or destroy requests, CQ arm
+ * requests, returned AEQEs, queued CQP commands, then interrupt vectors
+ * the driver re-enabled.
  */
 #include "isim.h"
+
+#define ISIM_IDLE_MS	10
 
 /**
  * isim_engine_poll - one pass of the engine over the register space
@@ -33,6 +36,7 @@ static void isim_engine_tick(struct work_struct *work)
 {
 	struct isim_func *f = container_of(to_delayed_work(work),
 					   struct isim_func, tick);
+	unsigned long delay;
 	bool more;
 
 	mutex_lock(&f->eng_lock);
@@ -41,8 +45,10 @@ static void isim_engine_tick(struct work_struct *work)
 		return;
 	}
 	more = isim_engine_poll(f);
+	/* a function no driver has opened needs no fast polling */
+	delay = more ? 0 : f->cqp.live ? 1 : msecs_to_jiffies(ISIM_IDLE_MS);
 	mutex_unlock(&f->eng_lock);
-	queue_delayed_work(isim_wq, &f->tick, more ? 0 : 1);
+	queue_delayed_work(isim_wq, &f->tick, delay);
 }
 
 /* drop every object; registers are left alone. Caller holds eng_lock. */
