@@ -49,7 +49,7 @@ check_gone() {
 # bring-up exists, refuses it with a message naming the device
 bus_write new_device "0" || fail "first create"
 aux=/sys/bus/auxiliary/devices/irdma_sim.func.0
-[ -e $aux/driver ] || dmesg | grep -q "irdma irdma_sim.func.0: " ||
+[ -e $aux/driver ] || dmesg | grep -q " irdma_sim.func.0: " ||
 	fail "irdma's binding did not probe irdma_sim.func.0"
 bus_write del_device 0 || fail "first delete"
 

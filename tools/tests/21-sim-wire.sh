@@ -26,8 +26,8 @@ ip -n simB addr add 192.0.2.2/24 dev isim7
 ip -n simA link set isim6 up && ip -n simB link set isim7 up ||
 	fail "cannot bring the netdevs up"
 
-ip netns exec simB tcpdump -n -i isim7 -c 2 -w /tmp/sim-wire.pcap icmp \
-	>/dev/null 2>&1 &
+ip netns exec simB timeout 30 tcpdump -Z root -n -i isim7 -c 2 \
+	-w /tmp/sim-wire.pcap icmp >/dev/null 2>&1 &
 cap=$!
 sleep 2
 ip netns exec simA ping -c 3 -W 2 192.0.2.2 || fail "no ping across the wire"
