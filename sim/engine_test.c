@@ -162,10 +162,9 @@ static u32 isim_t_minor(struct isim_test *t)
 			 isim_rd32(t->f, ISIM_REG_CQPERRCODES));
 }
 
-/* create the CCQ (CQ 0) with @size CQEs on CEQ 0 */
-static void isim_t_ccq(struct kunit *test, u32 size)
+/* post CREATE_CQ for the CCQ (CQ 0) with @size CQEs on CEQ 0 */
+static void isim_t_ccq_post(struct isim_test *t, u32 size)
 {
-	struct isim_test *t = test->priv;
 	u64 w[8] = {};
 
 	w[0] = size;
@@ -174,6 +173,13 @@ static void isim_t_ccq(struct kunit *test, u32 size)
 	w[5] = isim_t_bus(t, t->shadow);
 	w[ISIM_WQE_HDR] = ISIM_CQ_HDR_CEQ_VALID;
 	isim_t_run(t, ISIM_OP_CREATE_CQ, w);
+}
+
+static void isim_t_ccq(struct kunit *test, u32 size)
+{
+	struct isim_test *t = test->priv;
+
+	isim_t_ccq_post(t, size);
 	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
 }
 
@@ -312,7 +318,8 @@ static void isim_cqp_error_completion_in_ccq(struct kunit *test)
 	isim_t_cqp_ok(test, 2);
 	isim_t_ccq(test, 8);
 	/* a second CQ 0 cannot exist */
-	isim_t_ccq(test, 8);
+	isim_t_ccq_post(t, 8);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
 	w3 = le64_to_cpu(t->ccq[1 * 4 + 3]);
 	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
 	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_ERROR);
