@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest-side jobs and helpers, sourced by tools/guest/init and by the guest
+# tests in tools/tests (as "$IRDMA_REPO/tools/guest/lib.sh").
+
+# modprobe from the test kernel's module root.
+kmod() {
+	/sbin/modprobe -d "$IRDMA_MODROOT" "$@"
+}
+
+# The RDMA core and the parents irdma binds to.
+IRDMA_STACK="ib_core ib_uverbs iw_cm rdma_cm rdma_ucm ice i40e"
+
+load_stack() {
+	local m
+
+	for m in $IRDMA_STACK; do
+		kmod "$m" || { echo "cannot load $m"; return 1; }
+	done
+}
+
+# Unload what is loaded of irdma and the stack, innermost first.
+unload_all() {
+	local m
+
+	for m in irdma_sim irdma rdma_ucm rdma_cm iw_cm ib_uverbs ice i40e ib_core; do
+		grep -q "^$m " /proc/modules && rmmod "$m"
+	done
+	return 0
+}
+
+# kmemleak reports objects unreferenced for 5 s or more: wait, then scan
+# twice so that objects freed in flight are not reported.
+kmemleak_scan() {
+	local f=/sys/kernel/debug/kmemleak
+
+	[ -w $f ] || return 0
+	sleep 6
+	echo scan >$f
+	echo scan >$f
+	cat $f
+}
+
+# Forget what kmemleak suspects from boot, before our code runs.
+kmemleak_baseline() {
+	local f=/sys/kernel/debug/kmemleak
+
+	[ -w $f ] || return 0
+	echo scan >$f
+	echo clear >$f
+}
+
+finish_guest() {
+	kmemleak_scan >"$IRDMA_OUT/kmemleak.txt" 2>&1
+	dmesg >"$IRDMA_OUT/dmesg.txt"
+	touch "$IRDMA_OUT/done"
+}
+
+# KUnit: irdma.ko runs its suites when it is loaded; keep each suite's KTAP.
+job_kunit() {
+	local d suite
+
+	kmemleak_baseline
+	load_stack || return 1
+	kmod irdma || echo "modprobe irdma failed: $?"
+	mkdir -p "$IRDMA_OUT/kunit"
+	for d in /sys/kernel/debug/kunit/*/; do
+		suite=$(basename "$d")
+		cp "$d/results" "$IRDMA_OUT/kunit/$suite.ktap"
+	done
+	ls "$IRDMA_OUT/kunit"
+	unload_all
+	# gcov keeps the counters of an unloaded module; take the driver's.
+	if [ -d /sys/kernel/debug/gcov ]; then
+		mkdir -p "$IRDMA_OUT/gcov"
+		find /sys/kernel/debug/gcov -path '*infiniband/hw/irdma/*' \
+			-name '*.gcda' -exec cp {} "$IRDMA_OUT/gcov/" \;
+	fi
+}
+
+# Guest tests: tools/tests/*.sh, each in its own process with a timeout.
+# 0 = pass, 77 = skip (the script prints why), anything else = fail.
+job_e2e() {
+	local t name rc t0 res="$IRDMA_OUT/e2e.tsv"
+
+	kmemleak_baseline
+	mkdir -p "$IRDMA_OUT/e2e"
+	: >"$res"
+	for t in "$IRDMA_REPO"/tools/tests/*.sh; do
+		[ -e "$t" ] || continue
+		name=$(basename "$t" .sh)
+		if [ -n "$IRDMA_ONLY" ] && ! [[ $name =~ $IRDMA_ONLY ]]; then
+			continue
+		fi
+		echo "=== $name"
+		t0=$(date +%s)
+		timeout -k 10 600 bash "$t" >"$IRDMA_OUT/e2e/$name.log" 2>&1
+		rc=$?
+		printf '%s\t%s\t%s\n' "$name" "$rc" "$(($(date +%s) - t0))" >>"$res"
+		unload_all >/dev/null 2>&1
+	done
+}
+
+job_demo() {
+	bash "$IRDMA_REPO/tools/guest/demo.sh"
+}
+
+job_shell() {
+	load_stack
+	kmod irdma
+	cat >/dev/ttyS0 <<EOF
+
+irdma-vm shell: kernel $(uname -r), stack and irdma loaded.
+Modules: modprobe -d \$IRDMA_MODROOT <name> (also the kernel's autoload).
+Driver source: \$IRDMA_REPO. Leave with 'poweroff' or Ctrl-D.
+EOF
+	cd "$IRDMA_REPO" || true
+	setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
+}
+
+# For tests: fail with a message.
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# For tests: skip with a reason.
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}

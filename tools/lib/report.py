@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Turn the results of an irdma-vm test run into one verdict.
+
+Usage: report.py RUN_DIR REPO
+
+RUN_DIR holds static/*.txt (one file per static check), and one directory
+per guest boot (kunit/, e2e/) with the guest's console.log, job.rc, done,
+kmemleak.txt and the job's own results. Every check prints one line; a
+failing check prints why. The last line is "N passed, N failed" (with
+", N skipped" when something was skipped); the exit code is 1 if anything
+failed.
+"""
+import glob
+import os
+import re
+import sys
+
+# Lines in a guest log that mean the kernel found a bug. Any of them fails
+# the run, whatever the tests said.
+BAD_LOG = re.compile(
+    r"BUG: |KASAN|UBSAN|WARNING: |------------\[ cut here \]|"
+    r"Oops|general protection fault|Kernel panic|kernel BUG at|"
+    r"possible circular locking|possible recursive locking|"
+    r"inconsistent lock state|suspicious RCU usage|"
+    r"INFO: task .* blocked for more than|watchdog: BUG: soft lockup|"
+    r"unreferenced object|memory leaks|"
+    r"Call Trace:")
+# Boot-time lines that match the patterns above but report no bug.
+BENIGN_LOG = re.compile(r"KernelAddressSanitizer initialized|kasan: ")
+TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
+
+
+class Tally:
+    def __init__(self):
+        self.passed = self.failed = self.skipped = 0
+
+    def ok(self, name, note=""):
+        self.passed += 1
+        print(f"PASS  {name}{'  (' + note + ')' if note else ''}")
+
+    def fail(self, name, why=""):
+        self.failed += 1
+        print(f"FAIL  {name}")
+        for line in why.rstrip().splitlines():
+            print(f"      | {line}")
+
+    def skip(self, name, why):
+        self.skipped += 1
+        print(f"SKIP  {name}  ({why})")
+
+
+def read(path, default=None):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def static_checks(run, t):
+    for path in sorted(glob.glob(os.path.join(run, "static", "*.txt"))):
+        name = "static/" + os.path.basename(path)[:-4]
+        text = read(path, "")
+        rc = read(path[:-4] + ".rc", "1").strip()
+        if rc == "0":
+            t.ok(name)
+        else:
+            t.fail(name, text[-6000:])
+
+
+def expected_suites(repo):
+    """Suite names declared in kunit/*.c: each must report results."""
+    names = set()
+    for path in glob.glob(os.path.join(repo, "kunit", "*.c")):
+        names.update(re.findall(r'\.name\s*=\s*"(irdma_\w+)"', read(path, "")))
+    return names
+
+
+def ktap_cases(text):
+    """Yield (status, name, directive, log) for each test case of a suite.
+
+    A suite's KTAP has its cases at one indentation level (four spaces);
+    parameters of a parameterised case sit deeper and are folded into the
+    case's own line.
+    """
+    log = []
+    for line in text.splitlines():
+        m = re.match(r"^    (not ok|ok) \d+ (?:- )?([^#]*?)\s*(?:#\s*(.*))?$", line)
+        if m:
+            yield m.group(1), m.group(2), (m.group(3) or ""), log
+            log = []
+        else:
+            log.append(line)
+
+
+def kunit(run, repo, t):
+    boot = os.path.join(run, "kunit")
+    if not guest_finished(boot, "kunit", t):
+        return
+    found = set()
+    for path in sorted(glob.glob(os.path.join(boot, "kunit", "*.ktap"))):
+        suite = os.path.basename(path)[:-5]
+        if not suite.startswith("irdma"):
+            continue
+        found.add(suite)
+        text = read(path, "")
+        cases = 0
+        for status, name, directive, log in ktap_cases(text):
+            cases += 1
+            full = f"kunit/{suite}.{name}"
+            if directive.upper().startswith("SKIP"):
+                t.skip(full, directive[4:].strip() or "no reason given")
+            elif status == "ok":
+                t.ok(full)
+            else:
+                t.fail(full, "\n".join(log[-40:]))
+        if cases == 0:
+            t.fail(f"kunit/{suite}", "suite reported no test cases:\n" + text[-3000:])
+        elif not re.search(r"^(not ok|ok) \d+ (- )?" + re.escape(suite) + r"\b",
+                           text, re.M):
+            t.fail(f"kunit/{suite}", "suite did not complete")
+    for suite in sorted(expected_suites(repo) - found):
+        t.fail(f"kunit/{suite}", "suite declared in kunit/ but no results: "
+               "it did not run (irdma.ko failed to load?)")
+
+
+def e2e(run, t):
+    boot = os.path.join(run, "e2e")
+    if not guest_finished(boot, "e2e", t):
+        return
+    rows = read(os.path.join(boot, "e2e.tsv"), "")
+    if not rows.strip():
+        t.fail("e2e", "no guest test ran")
+        return
+    for row in rows.splitlines():
+        name, rc, secs = row.split("\t")
+        out = read(os.path.join(boot, "e2e", name + ".log"), "")
+        if rc == "0":
+            t.ok(f"e2e/{name}", f"{secs} s")
+        elif rc == "77":
+            reasons = [l for l in out.splitlines() if l.startswith("SKIP")]
+            t.skip(f"e2e/{name}", reasons[-1] if reasons else "no reason given")
+        else:
+            why = f"exit {rc}" + (" (timeout)" if rc in ("124", "137") else "")
+            t.fail(f"e2e/{name}", why + "\n" + "\n".join(out.splitlines()[-40:]))
+
+
+def guest_finished(boot, job, t):
+    if not os.path.isdir(boot):
+        return False
+    if os.path.exists(os.path.join(boot, "done")):
+        return True
+    console = read(os.path.join(boot, "console.log"), "")
+    t.fail(f"guest/{job}", "the guest did not finish its job (crash, hang or "
+           "timeout); last console lines:\n" + "\n".join(console.splitlines()[-60:]))
+    return False
+
+
+def log_scan(run, t):
+    for boot in ("kunit", "e2e"):
+        d = os.path.join(run, boot)
+        if not os.path.isdir(d):
+            continue
+        console = read(os.path.join(d, "console.log"), "")
+        lines = [TIMESTAMP.sub("", l) for l in console.splitlines()]
+        hits = [i for i, l in enumerate(lines)
+                if BAD_LOG.search(l) and not BENIGN_LOG.search(l)]
+        leaks = read(os.path.join(d, "kmemleak.txt"), "").strip()
+        if not hits and not leaks:
+            t.ok(f"logscan/{boot}", "no KASAN/UBSAN/lockdep/WARN/BUG/Oops/kmemleak")
+            continue
+        report = []
+        if hits:
+            first = max(hits[0] - 5, 0)
+            report += lines[first:first + 80]
+        if leaks:
+            report += ["kmemleak:"] + leaks.splitlines()[:60]
+        t.fail(f"logscan/{boot}", "\n".join(report))
+
+
+def main():
+    run, repo = sys.argv[1], sys.argv[2]
+    t = Tally()
+    static_checks(run, t)
+    kunit(run, repo, t)
+    e2e(run, t)
+    log_scan(run, t)
+    tail = f", {t.skipped} skipped" if t.skipped else ""
+    print(f"{t.passed} passed, {t.failed} failed{tail}")
+    return 1 if t.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
