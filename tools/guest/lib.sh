@@ -63,6 +63,8 @@ job_kunit() {
 	kmemleak_baseline
 	load_stack || return 1
 	kmod irdma || echo "modprobe irdma failed: $?"
+	# irdma_sim's own suite (irdma_sim_engine) runs when it loads
+	kmod irdma_sim 2>/dev/null || echo "no irdma_sim: $?"
 	mkdir -p "$IRDMA_OUT/kunit"
 	for d in /sys/kernel/debug/kunit/*/; do
 		suite=$(basename "$d")
