@@ -32,6 +32,11 @@ irdma-y += uk.o ctrl.o hmc.o pble.o
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o kunit/ctrl_test.o \
 					    kunit/hmc_test.o kunit/pble_test.o
 
+# The simulator (sim/, irdma_sim.ko) and the binding that claims its
+# functions; the binding is part of irdma.ko whether irdma_sim is y or m.
+obj-$(CONFIG_INFINIBAND_IRDMA_SIM) += sim/
+irdma-$(if $(CONFIG_INFINIBAND_IRDMA_SIM),y) += sim_if.o
+
 else
 
 IRDMA_VM := $(CURDIR)/tools/irdma-vm

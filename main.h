@@ -115,5 +115,6 @@ enum irdma_protocol irdma_ice_protocol(const struct auxiliary_device_id *id);
 
 extern struct iidc_auxiliary_drv irdma_ice_drv;
 extern struct auxiliary_driver irdma_i40e_drv;
+extern struct auxiliary_driver irdma_sim_drv;
 
 #endif /* IRDMA_MAIN_H */
