@@ -22,12 +22,20 @@ irdma-y := main.o \
 	   icrdma_if.o \
 	   i40iw_if.o
 
+irdma-y += cm.o trace.o
+CFLAGS_trace.o := -I$(src)
+
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/main_test.o
 
 # hardware interface: data path, control plane, HMC, PBLE
 irdma-y += uk.o ctrl.o hmc.o pble.o
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o kunit/ctrl_test.o \
 					    kunit/hmc_test.o kunit/pble_test.o
+
+# The simulator (sim/, irdma_sim.ko) and the binding that claims its
+# functions; the binding is part of irdma.ko whether irdma_sim is y or m.
+obj-$(CONFIG_INFINIBAND_IRDMA_SIM) += sim/
+irdma-$(if $(CONFIG_INFINIBAND_IRDMA_SIM),y) += sim_if.o
 
 else
 

@@ -71,6 +71,9 @@ int irdma_func_probe(struct irdma_func *fn)
 static struct auxiliary_driver *const irdma_bindings[] = {
 	&irdma_ice_drv.adrv,
 	&irdma_i40e_drv,
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_SIM)
+	&irdma_sim_drv,
+#endif
 };
 
 static void irdma_unregister_bindings(unsigned int count)

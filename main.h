@@ -13,6 +13,8 @@
 #include <linux/pci.h>
 #include <rdma/ib_verbs.h>
 
+#include "cm.h"
+
 /**
  * enum irdma_hw_gen - generation of the RDMA engine behind a function
  * @IRDMA_GEN_1: X722, bound through i40e; iWARP only
@@ -92,10 +94,12 @@ struct irdma_func {
  * struct irdma_device - the RDMA device registered for one function
  * @ibdev: the RDMA core's device; must stay first for ib_alloc_device()
  * @fn: the function this device drives
+ * @cm_core: the iWARP connection manager of this device
  */
 struct irdma_device {
 	struct ib_device ibdev;
 	struct irdma_func *fn;
+	struct irdma_cm_core cm_core;
 };
 
 static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
@@ -111,5 +115,6 @@ enum irdma_protocol irdma_ice_protocol(const struct auxiliary_device_id *id);
 
 extern struct iidc_auxiliary_drv irdma_ice_drv;
 extern struct auxiliary_driver irdma_i40e_drv;
+extern struct auxiliary_driver irdma_sim_drv;
 
 #endif /* IRDMA_MAIN_H */

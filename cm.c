@@ -1,0 +1,3617 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Copyright (c) 2026 The irdma project authors */
+/*
+ * iWARP connection manager: a small software TCP that runs the three-way
+ * handshake and the MPA exchange over the ILQ, then hands the connection to
+ * a QP, and reports every step to iw_cm. Documentation/cm.rst describes the
+ * state machine, timers, locks and references.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/unaligned/packed_struct.h>
+#include <asm/unaligned.h>
+#include <net/addrconf.h>
+#include <net/checksum.h>
+#include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/neighbour.h>
+#include <net/route.h>
+#include <net/secure_seq.h>
+#include <net/tcp.h>
+
+#include "main.h"
+#include "trace.h"
+
+#define cm_dbg(core, fmt, ...) \
+	ibdev_dbg(&(core)->iwdev->ibdev, "CM: " fmt, ##__VA_ARGS__)
+#define cm_stat(core, name) \
+	atomic64_inc(&(core)->stats[IRDMA_CM_STAT_##name])
+
+#define IRDMA_CM_COLLECT_MAX	32
+#define IRDMA_CM_TCP_OPT_MAX	8
+#define IRDMA_CM_L2L3_MAX	(VLAN_ETH_HLEN + sizeof(struct ipv6hdr))
+
+static const char irdma_mpa_key_req[IRDMA_MPA_KEY_LEN] = "MPA ID Req Frame";
+static const char irdma_mpa_key_rep[IRDMA_MPA_KEY_LEN] = "MPA ID Rep Frame";
+
+/**
+ * struct irdma_cm_seg - a parsed TCP segment, seen from the receiver
+ * @ci: addressing (local = destination of the frame)
+ * @smac: source MAC
+ * @seq: sequence number
+ * @ack: acknowledgment number
+ * @wnd: window field
+ * @flags: TCP flag byte
+ * @opts: TCP options
+ * @optlen: their length
+ * @data: payload
+ * @datalen: payload length
+ */
+struct irdma_cm_seg {
+	struct irdma_cm_info ci;
+	u8 smac[ETH_ALEN];
+	u32 seq;
+	u32 ack;
+	u16 wnd;
+	u8 flags;
+	const u8 *opts;
+	u32 optlen;
+	const u8 *data;
+	u32 datalen;
+};
+
+/**
+ * struct irdma_mpa_parsed - syntax of a received MPA frame
+ * @flags: flag byte
+ * @rev: revision
+ * @v2: RFC 6581 block present
+ * @ird_word: IRD word of the block
+ * @ord_word: ORD word of the block
+ * @ulp_off: offset of the ULP private data
+ * @ulp_len: its length
+ */
+struct irdma_mpa_parsed {
+	u8 flags;
+	u8 rev;
+	bool v2;
+	u16 ird_word;
+	u16 ord_word;
+	u16 ulp_off;
+	u16 ulp_len;
+};
+
+enum irdma_mpa_kind {
+	IRDMA_MPA_KIND_REQ,
+	IRDMA_MPA_KIND_REP,
+	IRDMA_MPA_KIND_REJ,
+};
+
+static void irdma_cm_timer_sync(struct irdma_cm_node *node);
+static void irdma_cm_free_tcp(struct irdma_cm_node *node);
+static void irdma_create_event(struct irdma_cm_node *node,
+			       enum irdma_cm_ev_kind kind, int status);
+
+static struct irdma_cm_core *irdma_cm_core_of(struct ib_device *ibdev)
+{
+	return &to_iwdev(ibdev)->cm_core;
+}
+
+static unsigned long irdma_cm_now(struct irdma_cm_core *core)
+{
+	return core->clk->now(core);
+}
+
+static bool irdma_cm_node_get(struct irdma_cm_node *node)
+{
+	return refcount_inc_not_zero(&node->refcnt);
+}
+
+/* Drop a reference later, when node->lock is released. */
+static void irdma_cm_defer_put(struct irdma_cm_node *node)
+{
+	lockdep_assert_held(&node->lock);
+	node->deferred_puts++;
+}
+
+static void irdma_cm_node_unlock(struct irdma_cm_node *node,
+				 unsigned long flags)
+	__releases(&node->lock)
+{
+	u8 puts = node->deferred_puts;
+
+	node->deferred_puts = 0;
+	spin_unlock_irqrestore(&node->lock, flags);
+	while (puts--)
+		irdma_rem_ref_cm_node(node);
+}
+
+static void irdma_cm_set_state(struct irdma_cm_node *node,
+			       enum irdma_cm_node_state state)
+{
+	lockdep_assert_held(&node->lock);
+	trace_irdma_cm_state(node, node->ci.loc_port, node->ci.rem_port,
+			     node->state, state);
+	node->state = state;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Addresses                                                              */
+
+static void irdma_copy_ip_ntohl(u32 *dst, const __be32 *src)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		dst[i] = ntohl(src[i]);
+}
+
+static void irdma_copy_ip_htonl(__be32 *dst, const u32 *src)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		dst[i] = htonl(src[i]);
+}
+
+/* The addressing of a node as the qhash and context writers want it. */
+static void irdma_get_addr_info(struct irdma_cm_node *node,
+				struct irdma_cm_info *ci)
+{
+	*ci = node->ci;
+}
+
+static void irdma_fill_sockaddr4(const u32 *addr, u16 port,
+				 struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(addr[0]);
+	sin->sin_port = htons(port);
+}
+
+static void irdma_fill_sockaddr6(const u32 *addr, u16 port,
+				 struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+	sin6->sin6_family = AF_INET6;
+	irdma_copy_ip_htonl(sin6->sin6_addr.in6_u.u6_addr32, addr);
+	sin6->sin6_port = htons(port);
+}
+
+static bool irdma_ipv4_is_lpb(u32 loc_addr, u32 rem_addr)
+{
+	return ipv4_is_loopback(htonl(rem_addr)) || loc_addr == rem_addr;
+}
+
+static bool irdma_ipv6_is_lpb(const u32 *loc_addr, const u32 *rem_addr)
+{
+	struct in6_addr a;
+
+	irdma_copy_ip_htonl(a.in6_u.u6_addr32, rem_addr);
+	return ipv6_addr_loopback(&a) || !memcmp(loc_addr, rem_addr, 16);
+}
+
+static bool irdma_addr_is_any(const u32 *addr, bool ipv4)
+{
+	return ipv4 ? !addr[0] : !(addr[0] | addr[1] | addr[2] | addr[3]);
+}
+
+static bool irdma_addr_eq(const u32 *a, const u32 *b, bool ipv4)
+{
+	return ipv4 ? a[0] == b[0] : !memcmp(a, b, 16);
+}
+
+/* Convert the mapped addresses of an iw_cm id into host order info. */
+static int irdma_cm_id_addrs(struct iw_cm_id *cm_id, struct irdma_cm_info *ci,
+			     bool want_remote)
+{
+	struct sockaddr_in *l4 = (struct sockaddr_in *)&cm_id->m_local_addr;
+	struct sockaddr_in *r4 = (struct sockaddr_in *)&cm_id->m_remote_addr;
+	struct sockaddr_in6 *l6 = (struct sockaddr_in6 *)&cm_id->m_local_addr;
+	struct sockaddr_in6 *r6 = (struct sockaddr_in6 *)&cm_id->m_remote_addr;
+
+	memset(ci, 0, sizeof(*ci));
+	ci->vlan_id = IRDMA_CM_NO_VLAN;
+	if (l4->sin_family == AF_INET) {
+		if (want_remote && r4->sin_family != AF_INET)
+			return -EAFNOSUPPORT;
+		ci->ipv4 = true;
+		ci->loc_addr[0] = ntohl(l4->sin_addr.s_addr);
+		ci->loc_port = ntohs(l4->sin_port);
+		ci->rem_addr[0] = ntohl(r4->sin_addr.s_addr);
+		ci->rem_port = ntohs(r4->sin_port);
+	} else if (l6->sin6_family == AF_INET6) {
+		if (want_remote && r6->sin6_family != AF_INET6)
+			return -EAFNOSUPPORT;
+		irdma_copy_ip_ntohl(ci->loc_addr, l6->sin6_addr.in6_u.u6_addr32);
+		ci->loc_port = ntohs(l6->sin6_port);
+		irdma_copy_ip_ntohl(ci->rem_addr, r6->sin6_addr.in6_u.u6_addr32);
+		ci->rem_port = ntohs(r6->sin6_port);
+	} else {
+		return -EAFNOSUPPORT;
+	}
+	if (!ci->loc_port || (want_remote && !ci->rem_port))
+		return -EINVAL;
+	return 0;
+}
+
+static u16 irdma_get_vlan_ipv4(struct irdma_cm_core *core, u32 addr)
+{
+	struct net_device *ndev;
+	u16 vlan = IRDMA_CM_NO_VLAN;
+
+	if (core->ops->get_vlan)
+		return core->ops->get_vlan(core, &addr, true);
+	ndev = ip_dev_find(&init_net, htonl(addr));
+	if (!ndev)
+		return vlan;
+	if (is_vlan_dev(ndev))
+		vlan = vlan_dev_vlan_id(ndev);
+	dev_put(ndev);
+	return vlan;
+}
+
+static u16 irdma_get_vlan_mac_ipv6(struct irdma_cm_core *core, const u32 *addr,
+				   u8 *mac)
+{
+	u16 vlan = IRDMA_CM_NO_VLAN;
+	struct net_device *ndev;
+	struct in6_addr a;
+
+	if (core->ops->get_vlan)
+		return core->ops->get_vlan(core, addr, false);
+	if (!IS_ENABLED(CONFIG_IPV6))
+		return vlan;
+	irdma_copy_ip_htonl(a.in6_u.u6_addr32, addr);
+	rcu_read_lock();
+	for_each_netdev_rcu(&init_net, ndev) {
+		if (!ipv6_chk_addr(&init_net, &a, ndev, 1))
+			continue;
+		if (is_vlan_dev(ndev))
+			vlan = vlan_dev_vlan_id(ndev);
+		if (mac)
+			ether_addr_copy(mac, ndev->dev_addr);
+		break;
+	}
+	rcu_read_unlock();
+	return vlan;
+}
+
+static u16 irdma_cm_addr_vlan(struct irdma_cm_core *core,
+			      const struct irdma_cm_info *ci)
+{
+	if (ci->ipv4)
+		return irdma_get_vlan_ipv4(core, ci->loc_addr[0]);
+	return irdma_get_vlan_mac_ipv6(core, ci->loc_addr, NULL);
+}
+
+/*
+ * The MAC of the next hop behind @dst. A neighbour not yet resolved is
+ * kicked and -EAGAIN returned; the caller retries.
+ */
+static int irdma_cm_neigh_mac(struct dst_entry *dst, const void *daddr,
+			      u8 *mac)
+{
+	struct neighbour *n = dst_neigh_lookup(dst, daddr);
+	int err = 0;
+
+	if (!n)
+		return -ENODATA;
+	if (!(n->nud_state & NUD_VALID)) {
+		neigh_event_send(n, NULL);
+		err = -EAGAIN;
+	} else {
+		neigh_ha_snapshot(mac, n, n->dev);
+	}
+	neigh_release(n);
+	return err;
+}
+
+/**
+ * irdma_addr_resolve_neigh - next hop MAC of an IPv4 destination
+ * @core: CM core
+ * @src: source address, host order
+ * @dst: destination address, host order
+ * @mac: filled with the neighbour's MAC
+ *
+ * Helper for the arp_resolve op of the hardware layer. An unresolved
+ * neighbour is kicked and -EAGAIN returned.
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_addr_resolve_neigh(struct irdma_cm_core *core, u32 src, u32 dst,
+			     u8 *mac)
+{
+	__be32 dst_be = htonl(dst);
+	struct rtable *rt;
+	int err;
+
+	rt = ip_route_output(&init_net, dst_be, htonl(src), 0, 0);
+	if (IS_ERR(rt))
+		return PTR_ERR(rt);
+	err = irdma_cm_neigh_mac(&rt->dst, &dst_be, mac);
+	ip_rt_put(rt);
+	return err;
+}
+
+static struct dst_entry *irdma_get_dst_ipv6(const struct in6_addr *src,
+					    const struct in6_addr *dst)
+{
+	struct flowi6 fl6 = {};
+
+	if (!IS_ENABLED(CONFIG_IPV6) || !ipv6_stub->ipv6_dst_lookup_flow)
+		return ERR_PTR(-EAFNOSUPPORT);
+	fl6.daddr = *dst;
+	fl6.saddr = *src;
+	if (ipv6_addr_type(dst) & IPV6_ADDR_LINKLOCAL)
+		return ERR_PTR(-EINVAL);
+	return ipv6_stub->ipv6_dst_lookup_flow(&init_net, NULL, &fl6, NULL);
+}
+
+/**
+ * irdma_addr_resolve_neigh_ipv6 - next hop MAC of an IPv6 destination
+ * @core: CM core
+ * @src: source address, host order words
+ * @dst: destination address, host order words
+ * @mac: filled with the neighbour's MAC
+ *
+ * Return: 0, -EAGAIN while resolution runs, or a negative errno.
+ */
+int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *core, const u32 *src,
+				  const u32 *dst, u8 *mac)
+{
+	struct in6_addr s, d;
+	struct dst_entry *dst_e;
+	int err;
+
+	irdma_copy_ip_htonl(s.in6_u.u6_addr32, src);
+	irdma_copy_ip_htonl(d.in6_u.u6_addr32, dst);
+	dst_e = irdma_get_dst_ipv6(&s, &d);
+	if (IS_ERR(dst_e))
+		return PTR_ERR(dst_e);
+	err = irdma_cm_neigh_mac(dst_e, &d, mac);
+	dst_release(dst_e);
+	return err;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Frame building                                                         */
+
+/**
+ * irdma_free_sqbuf - free a CM frame buffer
+ * @buf: buffer from a frame builder, may be NULL
+ */
+void irdma_free_sqbuf(u8 *buf)
+{
+	kfree(buf);
+}
+
+static u8 irdma_cm_put_tcp_opts(struct irdma_cm_node *node, u8 *opt)
+{
+	put_unaligned_be32(TCPOPT_MSS << 24 | TCPOLEN_MSS << 16 |
+			   node->tcp.mss, opt);
+	if (!node->tcp.ws_ok)
+		return TCPOLEN_MSS;
+	put_unaligned_be32(TCPOPT_NOP << 24 | TCPOPT_WINDOW << 16 |
+			   TCPOLEN_WINDOW << 8 | node->tcp.rcv_wscale, opt + 4);
+	return TCPOLEN_MSS + 4;
+}
+
+static void irdma_cm_tcp_csum(struct irdma_cm_node *node, struct tcphdr *th,
+			      u32 l4len)
+{
+	struct in6_addr s, d;
+	__wsum sum;
+
+	th->check = 0;
+	sum = csum_partial(th, l4len, 0);
+	if (node->ci.ipv4) {
+		th->check = csum_tcpudp_magic(htonl(node->ci.loc_addr[0]),
+					      htonl(node->ci.rem_addr[0]),
+					      l4len, IPPROTO_TCP, sum);
+		return;
+	}
+	irdma_copy_ip_htonl(s.in6_u.u6_addr32, node->ci.loc_addr);
+	irdma_copy_ip_htonl(d.in6_u.u6_addr32, node->ci.rem_addr);
+	th->check = csum_ipv6_magic(&s, &d, l4len, IPPROTO_TCP, sum);
+}
+
+/* Write the TCP header, options and payload; return the L4 length. */
+static u32 irdma_cm_put_tcp(struct irdma_cm_node *node, u8 *p, u8 flags,
+			    const u8 *pay, u32 paylen)
+{
+	struct tcphdr *th = (struct tcphdr *)p;
+	u8 optlen = 0;
+	u32 wnd;
+
+	memset(th, 0, sizeof(*th));
+	if (flags & TCPHDR_SYN)
+		optlen = irdma_cm_put_tcp_opts(node, p + sizeof(*th));
+	th->source = htons(node->ci.loc_port);
+	th->dest = htons(node->ci.rem_port);
+	th->seq = htonl(node->tcp.snd_nxt);
+	if (flags & TCPHDR_ACK)
+		th->ack_seq = htonl(node->tcp.rcv_nxt);
+	th->doff = (sizeof(*th) + optlen) / 4;
+	tcp_flag_byte(th) = flags;
+	wnd = node->tcp.rcv_wnd;
+	if (!(flags & TCPHDR_SYN))
+		wnd >>= node->tcp.rcv_wscale;
+	th->window = htons(min_t(u32, wnd, U16_MAX));
+	if (paylen)
+		memcpy(p + sizeof(*th) + optlen, pay, paylen);
+	irdma_cm_tcp_csum(node, th, sizeof(*th) + optlen + paylen);
+	return sizeof(*th) + optlen + paylen;
+}
+
+static void irdma_cm_advance_snd(struct irdma_cm_node *node, u8 flags,
+				 u32 paylen)
+{
+	node->tcp.snd_nxt += paylen + !!(flags & TCPHDR_SYN) +
+			     !!(flags & TCPHDR_FIN);
+}
+
+/* Ethernet, optional 802.1Q and IP headers in front of an L4 segment. */
+static u32 irdma_cm_put_l2l3(struct irdma_cm_node *node, u8 *p, u32 l4len)
+{
+	struct irdma_cm_core *core = node->core;
+	struct ethhdr *eth = (struct ethhdr *)p;
+	__be16 proto = htons(node->ci.ipv4 ? ETH_P_IP : ETH_P_IPV6);
+	u32 off = ETH_HLEN;
+
+	ether_addr_copy(eth->h_dest, node->rem_mac);
+	ether_addr_copy(eth->h_source, core->cfg.mac);
+	eth->h_proto = proto;
+	if (node->ci.vlan_id != IRDMA_CM_NO_VLAN) {
+		struct vlan_hdr *vh = (struct vlan_hdr *)(p + ETH_HLEN);
+
+		eth->h_proto = htons(ETH_P_8021Q);
+		vh->h_vlan_TCI = htons((node->ci.vlan_id & VLAN_VID_MASK) |
+				       node->ci.user_pri << VLAN_PRIO_SHIFT);
+		vh->h_vlan_encapsulated_proto = proto;
+		off += VLAN_HLEN;
+	}
+	if (node->ci.ipv4) {
+		struct iphdr *iph = (struct iphdr *)(p + off);
+
+		memset(iph, 0, sizeof(*iph));
+		iph->version = 4;
+		iph->ihl = 5;
+		iph->tos = node->ci.tos;
+		iph->tot_len = htons(sizeof(*iph) + l4len);
+		iph->frag_off = htons(IP_DF);
+		iph->ttl = 64;
+		iph->protocol = IPPROTO_TCP;
+		iph->saddr = htonl(node->ci.loc_addr[0]);
+		iph->daddr = htonl(node->ci.rem_addr[0]);
+		iph->check = ip_fast_csum(iph, iph->ihl);
+		return off + sizeof(*iph);
+	}
+	{
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(p + off);
+
+		memset(ip6, 0, sizeof(*ip6));
+		ip6_flow_hdr(ip6, node->ci.tos, 0);
+		ip6->payload_len = htons(l4len);
+		ip6->nexthdr = IPPROTO_TCP;
+		ip6->hop_limit = 64;
+		irdma_copy_ip_htonl(ip6->saddr.in6_u.u6_addr32,
+				    node->ci.loc_addr);
+		irdma_copy_ip_htonl(ip6->daddr.in6_u.u6_addr32,
+				    node->ci.rem_addr);
+	}
+	return off + sizeof(struct ipv6hdr);
+}
+
+static u32 irdma_cm_l2l3_len(struct irdma_cm_node *node)
+{
+	return ETH_HLEN + (node->ci.vlan_id != IRDMA_CM_NO_VLAN ? VLAN_HLEN : 0) +
+	       (node->ci.ipv4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr));
+}
+
+/*
+ * Gen2 frame: the TCP segment only; the hardware prepends L2/L3 from the
+ * node's address handle. Advances snd_nxt.
+ */
+static u8 *irdma_form_ah_cm_frame(struct irdma_cm_node *node, u8 flags,
+				  const u8 *pay, u32 paylen, u32 *len)
+{
+	u32 size = sizeof(struct tcphdr) + IRDMA_CM_TCP_OPT_MAX + paylen;
+	u8 *buf;
+
+	buf = kzalloc(size, GFP_ATOMIC);
+	if (!buf)
+		return NULL;
+	*len = irdma_cm_put_tcp(node, buf, flags, pay, paylen);
+	irdma_cm_advance_snd(node, flags, paylen);
+	return buf;
+}
+
+/* Gen1 frame: a complete Ethernet frame for the UDA ILQ. */
+static u8 *irdma_form_uda_cm_frame(struct irdma_cm_node *node, u8 flags,
+				   const u8 *pay, u32 paylen, u32 *len)
+{
+	u32 hlen = irdma_cm_l2l3_len(node);
+	u32 l4len;
+	u8 *buf;
+
+	buf = kzalloc(hlen + sizeof(struct tcphdr) + IRDMA_CM_TCP_OPT_MAX +
+		      paylen, GFP_ATOMIC);
+	if (!buf)
+		return NULL;
+	l4len = irdma_cm_put_tcp(node, buf + hlen, flags, pay, paylen);
+	irdma_cm_put_l2l3(node, buf, l4len);
+	*len = hlen + l4len;
+	irdma_cm_advance_snd(node, flags, paylen);
+	return buf;
+}
+
+static u8 *irdma_cm_form_frame(struct irdma_cm_node *node, u8 flags,
+			       const u8 *pay, u32 paylen, u32 *len)
+{
+	if (node->core->cfg.gen1)
+		return irdma_form_uda_cm_frame(node, flags, pay, paylen, len);
+	return irdma_form_ah_cm_frame(node, flags, pay, paylen, len);
+}
+
+static void irdma_cm_xmit(struct irdma_cm_node *node, const u8 *buf, u32 len,
+			  u8 flags)
+{
+	struct irdma_cm_core *core = node->core;
+
+	trace_irdma_cm_frame_tx(node, flags, node->tcp.snd_nxt,
+				node->tcp.rcv_nxt, len);
+	cm_stat(core, FRAMES_TX);
+	if (flags & TCPHDR_RST)
+		cm_stat(core, RST_TX);
+	core->ops->xmit(core, node, buf, len);
+}
+
+/* Send a segment that is not retransmitted. */
+static int irdma_cm_send_once(struct irdma_cm_node *node, u8 flags)
+{
+	u32 len;
+	u8 *buf;
+
+	lockdep_assert_held(&node->lock);
+	buf = irdma_cm_form_frame(node, flags, NULL, 0, &len);
+	if (!buf)
+		return -ENOMEM;
+	irdma_cm_xmit(node, buf, len, flags);
+	irdma_free_sqbuf(buf);
+	return 0;
+}
+
+static int irdma_send_reset(struct irdma_cm_node *node)
+{
+	return irdma_cm_send_once(node, TCPHDR_RST | TCPHDR_ACK);
+}
+
+static int irdma_send_ack(struct irdma_cm_node *node)
+{
+	return irdma_cm_send_once(node, TCPHDR_ACK);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Timers                                                                 */
+
+static void irdma_cm_rearm(struct irdma_cm_core *core)
+{
+	struct irdma_cm_node *node;
+	unsigned long due = 0;
+	bool any = false;
+
+	lockdep_assert_held(&core->timer_lock);
+	list_for_each_entry(node, &core->timer_nodes, timer_link) {
+		if (node->rtx.buf && (!any || time_before(node->rtx.due, due))) {
+			due = node->rtx.due;
+			any = true;
+		}
+		if (node->tw_pending && (!any || time_before(node->tw_due, due))) {
+			due = node->tw_due;
+			any = true;
+		}
+	}
+	if (any && (!core->timer_armed || core->timer_due != due))
+		core->clk->arm(core, due);
+	core->timer_armed = any;
+	core->timer_due = due;
+}
+
+/* Keep node->timer_link in step with its entries; the list holds a ref. */
+static void irdma_cm_timer_sync(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	bool pending, listed;
+
+	lockdep_assert_held(&node->lock);
+	lockdep_assert_held(&core->timer_lock);
+	pending = node->rtx.buf || node->tw_pending;
+	listed = !list_empty(&node->timer_link);
+	if (pending && !listed) {
+		refcount_inc(&node->refcnt);
+		list_add_tail(&node->timer_link, &core->timer_nodes);
+	} else if (!pending && listed) {
+		list_del_init(&node->timer_link);
+		irdma_cm_defer_put(node);
+	}
+	irdma_cm_rearm(core);
+}
+
+static void irdma_free_retrans_entry(struct irdma_cm_node *node)
+{
+	lockdep_assert_held(&node->core->timer_lock);
+	irdma_free_sqbuf(node->rtx.buf);
+	node->rtx.buf = NULL;
+	node->rtx.len = 0;
+}
+
+static void irdma_cleanup_retrans_entry(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	spin_lock(&core->timer_lock);
+	irdma_free_retrans_entry(node);
+	irdma_cm_timer_sync(node);
+	spin_unlock(&core->timer_lock);
+}
+
+static void irdma_cm_cancel_time_wait(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	spin_lock(&core->timer_lock);
+	node->tw_pending = false;
+	irdma_cm_timer_sync(node);
+	spin_unlock(&core->timer_lock);
+}
+
+/*
+ * Arm a timer entry. With @buf the frame is transmitted now and kept for
+ * retransmission (replacing any older one); without it the node gets its
+ * TIME_WAIT entry.
+ */
+static int irdma_schedule_cm_timer(struct irdma_cm_node *node, u8 *buf,
+				   u32 len, u8 flags)
+{
+	struct irdma_cm_core *core = node->core;
+	unsigned long now = irdma_cm_now(core);
+
+	lockdep_assert_held(&node->lock);
+	if (buf)
+		irdma_cm_xmit(node, buf, len, flags);
+	spin_lock(&core->timer_lock);
+	if (buf) {
+		irdma_free_retrans_entry(node);
+		node->rtx.buf = buf;
+		node->rtx.len = len;
+		node->rtx.end_seq = node->tcp.snd_nxt;
+		node->rtx.count = 0;
+		node->rtx.timeout_ms = IRDMA_CM_RETRANS_FIRST_MS;
+		node->rtx.due = now + msecs_to_jiffies(IRDMA_CM_RETRANS_FIRST_MS);
+	} else {
+		node->tw_pending = true;
+		node->tw_due = now + msecs_to_jiffies(IRDMA_CM_TIME_WAIT_MS);
+	}
+	irdma_cm_timer_sync(node);
+	spin_unlock(&core->timer_lock);
+	return 0;
+}
+
+/* Build a segment and send it with retransmission. */
+static int irdma_cm_send_rtx(struct irdma_cm_node *node, u8 flags,
+			     const u8 *pay, u32 paylen)
+{
+	u32 len;
+	u8 *buf;
+
+	buf = irdma_cm_form_frame(node, flags, pay, paylen, &len);
+	if (!buf)
+		return -ENOMEM;
+	return irdma_schedule_cm_timer(node, buf, len, flags);
+}
+
+static int irdma_send_syn(struct irdma_cm_node *node, bool synack)
+{
+	u8 flags = TCPHDR_SYN | (synack ? TCPHDR_ACK : 0);
+
+	return irdma_cm_send_rtx(node, flags, NULL, 0);
+}
+
+static int irdma_send_fin(struct irdma_cm_node *node)
+{
+	return irdma_cm_send_rtx(node, TCPHDR_FIN | TCPHDR_ACK, NULL, 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* MPA                                                                    */
+
+static u32 irdma_cm_ulp_pdata_max(struct irdma_cm_node *node)
+{
+	return IRDMA_MPA_MAX_PDATA - (node->mpa_rev == 2 ? IRDMA_MPA_V2_RTR_LEN : 0);
+}
+
+static void irdma_mpa_put_key(u8 *hdr, enum irdma_mpa_kind kind)
+{
+	memcpy(hdr, kind == IRDMA_MPA_KIND_REQ ? irdma_mpa_key_req :
+	       irdma_mpa_key_rep, IRDMA_MPA_KEY_LEN);
+}
+
+/* RFC 5044 header; returns its length. */
+static u32 irdma_build_mpa_v1(struct irdma_cm_node *node, u8 *hdr,
+			      enum irdma_mpa_kind kind, u16 ulp_len)
+{
+	u8 flags = 0;
+
+	irdma_mpa_put_key(hdr, kind);
+	if (kind == IRDMA_MPA_KIND_REJ)
+		flags |= IRDMA_MPA_FLAG_REJECT;
+	else if (node->mpa_crc)
+		flags |= IRDMA_MPA_FLAG_CRC;
+	hdr[16] = flags;
+	hdr[17] = 1;
+	put_unaligned_be16(ulp_len, hdr + 18);
+	return IRDMA_MPA_HDR_LEN;
+}
+
+static u16 irdma_mpa_rtr_bit(enum irdma_cm_rdma0 op)
+{
+	switch (op) {
+	case IRDMA_CM_RDMA0_WRITE:
+		return IRDMA_MPA_ORD_WRITE0;
+	case IRDMA_CM_RDMA0_READ:
+		return IRDMA_MPA_ORD_READ0;
+	default:
+		return 0;
+	}
+}
+
+/* RFC 6581 header plus the IRD/ORD block; returns its length. */
+static u32 irdma_build_mpa_v2(struct irdma_cm_node *node, u8 *hdr,
+			      enum irdma_mpa_kind kind, u16 ulp_len)
+{
+	u16 ird = min_t(u32, node->ird, IRDMA_MPA_IRD_ORD_VAL);
+	u16 ord = min_t(u32, node->ord, IRDMA_MPA_IRD_ORD_VAL);
+	u8 flags = IRDMA_MPA_FLAG_ENHANCED;
+
+	irdma_mpa_put_key(hdr, kind);
+	if (kind == IRDMA_MPA_KIND_REJ)
+		flags |= IRDMA_MPA_FLAG_REJECT;
+	else if (node->mpa_crc)
+		flags |= IRDMA_MPA_FLAG_CRC;
+	if (node->p2p && kind == IRDMA_MPA_KIND_REQ) {
+		ird |= IRDMA_MPA_IRD_P2P;
+		ord |= node->rtr_offer;
+	} else if (node->p2p && kind == IRDMA_MPA_KIND_REP) {
+		ird |= IRDMA_MPA_IRD_P2P;
+		ord |= irdma_mpa_rtr_bit(node->rdma0);
+	}
+	hdr[16] = flags;
+	hdr[17] = 2;
+	put_unaligned_be16(ulp_len + IRDMA_MPA_V2_RTR_LEN, hdr + 18);
+	put_unaligned_be16(ird, hdr + 20);
+	put_unaligned_be16(ord, hdr + 22);
+	return IRDMA_MPA_HDR_LEN + IRDMA_MPA_V2_RTR_LEN;
+}
+
+/*
+ * Build a complete MPA request, reply or reject with ULP private data into
+ * a new buffer. Returns the buffer (kfree) and its length in @len.
+ */
+static u8 *irdma_cm_build_mpa_frame(struct irdma_cm_node *node,
+				    enum irdma_mpa_kind kind,
+				    const void *pdata, u16 pdata_len, u32 *len)
+{
+	u32 hlen;
+	u8 *buf;
+
+	buf = kzalloc(IRDMA_MPA_HDR_LEN + IRDMA_MPA_V2_RTR_LEN + pdata_len,
+		      GFP_ATOMIC);
+	if (!buf)
+		return NULL;
+	if (node->mpa_rev == 2)
+		hlen = irdma_build_mpa_v2(node, buf, kind, pdata_len);
+	else
+		hlen = irdma_build_mpa_v1(node, buf, kind, pdata_len);
+	if (pdata_len)
+		memcpy(buf + hlen, pdata, pdata_len);
+	*len = hlen + pdata_len;
+	return buf;
+}
+
+static int irdma_send_mpa_request(struct irdma_cm_node *node)
+{
+	u32 len;
+	u8 *mpa;
+	int err;
+
+	mpa = irdma_cm_build_mpa_frame(node, IRDMA_MPA_KIND_REQ, node->pdata,
+				       node->pdata_len, &len);
+	if (!mpa)
+		return -ENOMEM;
+	err = irdma_cm_send_rtx(node, TCPHDR_ACK | TCPHDR_PSH, mpa, len);
+	kfree(mpa);
+	return err;
+}
+
+/* MPA reject and our FIN in one segment; the node moves to FIN_WAIT1. */
+static int irdma_send_mpa_reject(struct irdma_cm_node *node,
+				 const void *pdata, u8 pdata_len)
+{
+	u32 len;
+	u8 *mpa;
+	int err;
+
+	mpa = irdma_cm_build_mpa_frame(node, IRDMA_MPA_KIND_REJ, pdata,
+				       pdata_len, &len);
+	if (!mpa)
+		return -ENOMEM;
+	err = irdma_cm_send_rtx(node, TCPHDR_ACK | TCPHDR_PSH | TCPHDR_FIN,
+				mpa, len);
+	kfree(mpa);
+	if (!err)
+		irdma_cm_set_state(node, IRDMA_CM_STATE_FIN_WAIT1);
+	return err;
+}
+
+/*
+ * Bytes needed for the MPA frame starting at @buf, or a negative errno
+ * when the header already shows it is unacceptable.
+ */
+static int irdma_mpa_frame_need(const u8 *buf, u32 len)
+{
+	u16 pd_len;
+
+	if (len < IRDMA_MPA_HDR_LEN)
+		return IRDMA_MPA_HDR_LEN;
+	pd_len = get_unaligned_be16(buf + 18);
+	if (pd_len > IRDMA_MPA_MAX_PDATA)
+		return -EMSGSIZE;
+	return IRDMA_MPA_HDR_LEN + pd_len;
+}
+
+/*
+ * Check the syntax of one complete MPA frame. A passive node expects a
+ * request, an active node a reply or reject.
+ */
+static int irdma_parse_mpa(struct irdma_cm_node *node, const u8 *buf, u32 len,
+			   struct irdma_mpa_parsed *mp)
+{
+	const char *key = node->active ? irdma_mpa_key_rep : irdma_mpa_key_req;
+	int need = irdma_mpa_frame_need(buf, len);
+
+	if (need < 0)
+		return need;
+	if (len < IRDMA_MPA_HDR_LEN || len != need)
+		return -EBADMSG;
+	if (memcmp(buf, key, IRDMA_MPA_KEY_LEN))
+		return -EBADMSG;
+	memset(mp, 0, sizeof(*mp));
+	mp->flags = buf[16];
+	mp->rev = buf[17];
+	if (mp->rev < 1 || mp->rev > 2 || mp->rev > node->core->cfg.mpa_rev)
+		return -EPROTONOSUPPORT;
+	if (node->active && mp->rev > node->mpa_rev)
+		return -EPROTONOSUPPORT;
+	mp->ulp_off = IRDMA_MPA_HDR_LEN;
+	mp->ulp_len = len - IRDMA_MPA_HDR_LEN;
+	if (mp->rev == 2 && (mp->flags & IRDMA_MPA_FLAG_ENHANCED)) {
+		if (mp->ulp_len < IRDMA_MPA_V2_RTR_LEN)
+			return -EPROTO;
+		mp->v2 = true;
+		mp->ird_word = get_unaligned_be16(buf + 20);
+		mp->ord_word = get_unaligned_be16(buf + 22);
+		mp->ulp_off += IRDMA_MPA_V2_RTR_LEN;
+		mp->ulp_len -= IRDMA_MPA_V2_RTR_LEN;
+	}
+	if (mp->flags & IRDMA_MPA_FLAG_MARKERS)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static u32 irdma_mpa_ird_ord_val(u16 word, u32 dflt)
+{
+	u16 v = word & IRDMA_MPA_IRD_ORD_VAL;
+
+	return v == IRDMA_MPA_NO_IRD_ORD ? dflt : v;
+}
+
+/* Clamp IRD/ORD to the device and to what the RTR needs. */
+static void irdma_record_ird_ord(struct irdma_cm_node *node, u32 ird, u32 ord)
+{
+	struct irdma_cm_config *cfg = &node->core->cfg;
+
+	node->ird = min(ird, cfg->max_ird);
+	node->ord = min(ord, cfg->max_ord);
+	if (node->p2p && node->active && (node->rtr_offer & IRDMA_MPA_ORD_READ0))
+		node->ord = max_t(u32, node->ord, 1);
+}
+
+static enum irdma_cm_rdma0 irdma_mpa_pick_rtr(struct irdma_cm_node *node,
+					      u16 offer)
+{
+	bool w = offer & IRDMA_MPA_ORD_WRITE0, r = offer & IRDMA_MPA_ORD_READ0;
+
+	if (w && r)
+		return node->core->cfg.rtr_pref == IRDMA_CM_RDMA0_READ ?
+		       IRDMA_CM_RDMA0_READ : IRDMA_CM_RDMA0_WRITE;
+	if (w)
+		return IRDMA_CM_RDMA0_WRITE;
+	if (r)
+		return IRDMA_CM_RDMA0_READ;
+	return IRDMA_CM_RDMA0_NONE;
+}
+
+/*
+ * Relaxed RFC 6581 negotiation. Responder (at accept): clamp our ORD to the
+ * initiator's IRD, raise our IRD to its ORD if the device allows. Initiator
+ * (on the reply): raise our IRD to the responder's ORD or fail, lower our ORD
+ * to its IRD, and use the RTR op the reply selected.
+ */
+static int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *node)
+{
+	u32 max_ird = node->core->cfg.max_ird;
+
+	if (!node->p2p)
+		return 0;
+	if (!node->active) {
+		node->ord = min(node->ord, node->peer_ird);
+		if (node->ird < node->peer_ord) {
+			if (node->peer_ord > max_ird)
+				return -ENOMEM;
+			node->ird = node->peer_ord;
+		}
+		if (node->rdma0 == IRDMA_CM_RDMA0_READ && !node->ird)
+			node->ird = 1;
+		return 0;
+	}
+	if (node->peer_ord > node->ird) {
+		if (node->peer_ord > max_ird)
+			return -ENOMEM;
+		node->ird = node->peer_ord;
+	}
+	node->ord = min(node->ord, node->peer_ird);
+	if (node->rdma0 == IRDMA_CM_RDMA0_READ && !node->ord)
+		node->ord = 1;
+	return 0;
+}
+
+/* Record what a parsed request (passive) or reply (active) announces. */
+static int irdma_mpa_apply(struct irdma_cm_node *node,
+			   const struct irdma_mpa_parsed *mp)
+{
+	struct irdma_cm_config *cfg = &node->core->cfg;
+	u16 offer;
+
+	node->mpa_crc = (mp->flags & IRDMA_MPA_FLAG_CRC) || node->mpa_crc;
+	node->rx_pdata_off = mp->ulp_off;
+	node->rx_pdata_len = mp->ulp_len;
+	if (!node->active)
+		node->mpa_rev = mp->rev;
+	if (!mp->v2) {
+		node->p2p = false;
+		node->rdma0 = IRDMA_CM_RDMA0_NONE;
+		node->peer_ird = cfg->max_ird;
+		node->peer_ord = cfg->max_ord;
+		if (!node->active)
+			node->mpa_rev = 1;
+		return 0;
+	}
+	node->peer_ird = irdma_mpa_ird_ord_val(mp->ird_word, cfg->max_ird);
+	node->peer_ord = irdma_mpa_ird_ord_val(mp->ord_word, cfg->max_ord);
+	offer = mp->ord_word & (IRDMA_MPA_ORD_WRITE0 | IRDMA_MPA_ORD_READ0);
+	if (!node->active) {
+		node->p2p = cfg->p2p && (mp->ird_word & IRDMA_MPA_IRD_P2P);
+		node->rtr_offer = offer;
+		node->rdma0 = node->p2p ? irdma_mpa_pick_rtr(node, offer) :
+			      IRDMA_CM_RDMA0_NONE;
+		if (node->p2p && node->rdma0 == IRDMA_CM_RDMA0_NONE)
+			return -EPROTO;
+		return 0;
+	}
+	if (!(mp->ird_word & IRDMA_MPA_IRD_P2P) || !node->p2p) {
+		node->p2p = false;
+		node->rdma0 = IRDMA_CM_RDMA0_NONE;
+		return 0;
+	}
+	if (hweight16(offer) != 1 || !(offer & node->rtr_offer))
+		return -EPROTO;
+	node->rdma0 = irdma_mpa_pick_rtr(node, offer);
+	if (mp->flags & IRDMA_MPA_FLAG_REJECT)
+		return 0;
+	return irdma_negotiate_mpa_v2_ird_ord(node);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Ports, filters, address handles                                        */
+
+/**
+ * struct irdma_cm_apbvt - use count of one local port
+ * @hnode: in core->apbvt_ht
+ * @port: local port
+ * @users: listeners and nodes using it
+ */
+struct irdma_cm_apbvt {
+	struct hlist_node hnode;
+	u16 port;
+	u32 users;
+};
+
+static int irdma_cm_apbvt_get(struct irdma_cm_core *core, u16 port)
+{
+	struct irdma_cm_apbvt *e;
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&core->apbvt_lock, flags);
+	hash_for_each_possible(core->apbvt_ht, e, hnode, port) {
+		if (e->port == port) {
+			e->users++;
+			goto out_unlock;
+		}
+	}
+	e = kzalloc(sizeof(*e), GFP_ATOMIC);
+	if (!e) {
+		err = -ENOMEM;
+		goto out_unlock;
+	}
+	err = core->ops->apbvt(core, port, true);
+	if (err) {
+		kfree(e);
+		goto out_unlock;
+	}
+	e->port = port;
+	e->users = 1;
+	hash_add(core->apbvt_ht, &e->hnode, port);
+out_unlock:
+	spin_unlock_irqrestore(&core->apbvt_lock, flags);
+	return err;
+}
+
+static void irdma_cm_apbvt_put(struct irdma_cm_core *core, u16 port)
+{
+	struct irdma_cm_apbvt *e;
+	unsigned long flags;
+
+	spin_lock_irqsave(&core->apbvt_lock, flags);
+	hash_for_each_possible(core->apbvt_ht, e, hnode, port) {
+		if (e->port != port)
+			continue;
+		if (!--e->users) {
+			hash_del(&e->hnode);
+			core->ops->apbvt(core, port, false);
+			kfree(e);
+		}
+		break;
+	}
+	spin_unlock_irqrestore(&core->apbvt_lock, flags);
+}
+
+static int irdma_cm_create_ah(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	if (!core->ops->ah_create)
+		return 0;
+	return core->ops->ah_create(core, node);
+}
+
+static void irdma_cm_free_ah(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	if (node->ah && core->ops->ah_free)
+		core->ops->ah_free(core, node);
+	node->ah = NULL;
+}
+
+/* APBVT, 4-tuple qhash and AH of a new connection. */
+static int irdma_cm_conn_resources(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_info ci;
+	int err;
+
+	err = irdma_cm_apbvt_get(core, node->ci.loc_port);
+	if (err)
+		return err;
+	node->apbvt_set = true;
+	irdma_get_addr_info(node, &ci);
+	err = core->ops->qhash(core, &ci, false, true);
+	if (err)
+		return err;
+	node->qhash_set = true;
+	return irdma_cm_create_ah(node);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Nodes                                                                  */
+
+static u32 irdma_cm_hkey(const struct irdma_cm_info *ci)
+{
+	return (u32)ci->loc_port << 16 | ci->rem_port;
+}
+
+static bool irdma_cm_info_match(const struct irdma_cm_info *a,
+				const struct irdma_cm_info *b)
+{
+	return a->loc_port == b->loc_port && a->rem_port == b->rem_port &&
+	       a->ipv4 == b->ipv4 && a->vlan_id == b->vlan_id &&
+	       irdma_addr_eq(a->loc_addr, b->loc_addr, a->ipv4) &&
+	       irdma_addr_eq(a->rem_addr, b->rem_addr, a->ipv4);
+}
+
+/* RCU lookup of a connection; returns it with a reference, or NULL. */
+static struct irdma_cm_node *irdma_find_node(struct irdma_cm_core *core,
+					     const struct irdma_cm_info *ci)
+{
+	struct irdma_cm_node *node, *found = NULL;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(core->conn_ht, node, hnode,
+				   irdma_cm_hkey(ci)) {
+		if (irdma_cm_info_match(&node->ci, ci) &&
+		    irdma_cm_node_get(node)) {
+			found = node;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+static int irdma_add_hte_node(struct irdma_cm_core *core,
+			      struct irdma_cm_node *node)
+{
+	struct irdma_cm_node *other;
+	unsigned long flags;
+
+	spin_lock_irqsave(&core->ht_lock, flags);
+	hash_for_each_possible(core->conn_ht, other, hnode,
+			       irdma_cm_hkey(&node->ci)) {
+		if (irdma_cm_info_match(&other->ci, &node->ci)) {
+			spin_unlock_irqrestore(&core->ht_lock, flags);
+			return -EADDRINUSE;
+		}
+	}
+	hash_add_rcu(core->conn_ht, &node->hnode, irdma_cm_hkey(&node->ci));
+	spin_unlock_irqrestore(&core->ht_lock, flags);
+	return 0;
+}
+
+static void irdma_cm_unhash(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	unsigned long flags;
+
+	spin_lock_irqsave(&core->ht_lock, flags);
+	if (!hlist_unhashed(&node->hnode))
+		hash_del_rcu(&node->hnode);
+	spin_unlock_irqrestore(&core->ht_lock, flags);
+}
+
+static u32 irdma_cm_isn(const struct irdma_cm_info *ci)
+{
+	__be32 l[4], r[4];
+
+	irdma_copy_ip_htonl(l, ci->loc_addr);
+	irdma_copy_ip_htonl(r, ci->rem_addr);
+	if (ci->ipv4)
+		return secure_tcp_seq(l[0], r[0], htons(ci->loc_port),
+				      htons(ci->rem_port));
+#if IS_ENABLED(CONFIG_IPV6)
+	return secure_tcpv6_seq(l, r, htons(ci->loc_port), htons(ci->rem_port));
+#else
+	return get_random_u32();
+#endif
+}
+
+static void irdma_cm_node_init_tcp(struct irdma_cm_node *node)
+{
+	struct irdma_cm_config *cfg = &node->core->cfg;
+	u32 hdrs = node->ci.ipv4 ? 40 : 60;
+
+	node->tcp.rcv_wnd = cfg->rcv_wnd;
+	node->tcp.rcv_wscale = cfg->rcv_wscale;
+	node->tcp.ws_ok = true;
+	node->tcp.mss = cfg->mtu > hdrs ? cfg->mtu - hdrs : IRDMA_CM_DEFAULT_MSS;
+	node->tcp.snd_nxt = irdma_cm_isn(&node->ci);
+	node->tcp.snd_una = node->tcp.snd_nxt;
+}
+
+static void irdma_cm_event_handler(struct work_struct *work);
+static void irdma_disconnect_worker(struct work_struct *work);
+
+static struct irdma_cm_node *irdma_cm_node_alloc(struct irdma_cm_core *core,
+						 const struct irdma_cm_info *ci)
+{
+	struct irdma_cm_node *node;
+	int i;
+
+	node = kzalloc(sizeof(*node), GFP_ATOMIC);
+	if (!node)
+		return NULL;
+	refcount_set(&node->refcnt, 1);
+	spin_lock_init(&node->lock);
+	INIT_LIST_HEAD(&node->timer_link);
+	INIT_HLIST_NODE(&node->hnode);
+	INIT_WORK(&node->disc_work, irdma_disconnect_worker);
+	for (i = 0; i < IRDMA_CM_EV_COUNT; i++) {
+		INIT_WORK(&node->events[i].work, irdma_cm_event_handler);
+		node->events[i].node = node;
+		node->events[i].kind = i;
+	}
+	node->core = core;
+	node->ci = *ci;
+	node->arp_idx = -1;
+	node->mpa_rev = core->cfg.mpa_rev;
+	node->mpa_crc = core->cfg.crc;
+	node->p2p = core->cfg.p2p && node->mpa_rev == 2;
+	node->rtr_offer = core->cfg.rtr_offer;
+	node->ird = core->cfg.max_ird;
+	node->ord = core->cfg.max_ord;
+	return node;
+}
+
+/*
+ * Allocate, address and hash a node (atomic). @mac is the peer MAC when the
+ * frame that created the node carried it.
+ */
+static struct irdma_cm_node *
+irdma_make_cm_node(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
+		   struct irdma_cm_listener *listener, const u8 *mac)
+{
+	struct irdma_cm_node *node;
+	int err;
+
+	node = irdma_cm_node_alloc(core, ci);
+	if (!node)
+		return ERR_PTR(-ENOMEM);
+	irdma_cm_node_init_tcp(node);
+	node->loopback = ci->ipv4 ?
+		irdma_ipv4_is_lpb(ci->loc_addr[0], ci->rem_addr[0]) :
+		irdma_ipv6_is_lpb(ci->loc_addr, ci->rem_addr);
+	if (mac)
+		ether_addr_copy(node->rem_mac, mac);
+	err = core->ops->arp_resolve(core, ci, node->rem_mac, !!mac);
+	if (err < 0)
+		goto err_free;
+	node->arp_idx = err;
+	node->listener = listener;
+	err = irdma_add_hte_node(core, node);
+	if (err)
+		goto err_free;
+	atomic_inc(&core->node_cnt);
+	cm_stat(core, NODES_CREATED);
+	return node;
+
+err_free:
+	kfree(node);
+	return ERR_PTR(err);
+}
+
+static void irdma_cm_listener_put(struct irdma_cm_listener *listener);
+
+/* Undo everything a node still holds; the node is unreachable. */
+static void irdma_cm_destroy_node(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_info ci;
+
+	WARN_ON_ONCE(!list_empty(&node->timer_link) || node->rtx.buf);
+	if (node->qhash_set) {
+		irdma_get_addr_info(node, &ci);
+		core->ops->qhash(core, &ci, false, false);
+	}
+	if (node->apbvt_set)
+		irdma_cm_apbvt_put(core, node->ci.loc_port);
+	irdma_cm_free_ah(node);
+	if (node->qp) {
+		if (core->ops->qp_link)
+			core->ops->qp_link(core, node->qp, NULL);
+		core->ops->qp_put(core, node->qp);
+	}
+	if (node->cm_id)
+		node->cm_id->rem_ref(node->cm_id);
+	if (node->listener) {
+		if (node->pending_counted)
+			atomic_dec(&node->listener->pending);
+		irdma_cm_listener_put(node->listener);
+	}
+	irdma_free_lsmm_rsrc(node);
+	atomic_dec(&core->node_cnt);
+	cm_stat(core, NODES_FREED);
+}
+
+/**
+ * irdma_rem_ref_cm_node - drop a reference to a connection node
+ * @node: node, may be NULL
+ *
+ * The last reference releases what the node holds and frees it after an RCU
+ * grace period. Safe in atomic context.
+ */
+void irdma_rem_ref_cm_node(struct irdma_cm_node *node)
+{
+	if (!node || !refcount_dec_and_test(&node->refcnt))
+		return;
+	irdma_cm_unhash(node);
+	irdma_cm_destroy_node(node);
+	kfree_rcu(node, rcu);
+}
+
+/* The software TCP is finished: unhash and drop the TCP reference. */
+static void irdma_cm_free_tcp(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	lockdep_assert_held(&node->lock);
+	if (node->tcp_ref_dropped)
+		return;
+	spin_lock(&core->timer_lock);
+	irdma_free_retrans_entry(node);
+	node->tw_pending = false;
+	irdma_cm_timer_sync(node);
+	spin_unlock(&core->timer_lock);
+	node->tcp_ref_dropped = true;
+	if (node->state != IRDMA_CM_STATE_LISTENER_DESTROYED)
+		irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSED);
+	irdma_cm_unhash(node);
+	irdma_cm_defer_put(node);
+}
+
+/* Stop counting a passive request against the listener's backlog. */
+static void irdma_cm_uncount_pending(struct irdma_cm_node *node)
+{
+	if (node->pending_counted && node->listener) {
+		atomic_dec(&node->listener->pending);
+		node->pending_counted = false;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Events                                                                 */
+
+static void irdma_cm_post_event(struct irdma_cm_event *ev)
+{
+	struct irdma_cm_node *node = ev->node;
+
+	refcount_inc(&node->refcnt);
+	atomic_inc(&node->core->event_cnt);
+	queue_work(node->core->event_wq, &ev->work);
+}
+
+/* Post an event once per kind; a node holds a slot for each kind. */
+static void irdma_create_event(struct irdma_cm_node *node,
+			       enum irdma_cm_ev_kind kind, int status)
+{
+	struct irdma_cm_event *ev = &node->events[kind];
+
+	lockdep_assert_held(&node->lock);
+	if (ev->used) {
+		cm_stat(node->core, EVENTS_LOST);
+		return;
+	}
+	ev->used = true;
+	ev->status = status;
+	irdma_cm_post_event(ev);
+}
+
+static void irdma_get_cmevent_info(struct irdma_cm_node *node,
+				   struct iw_cm_event *ev)
+{
+	struct irdma_cm_info *ci = &node->ci;
+
+	if (ci->ipv4) {
+		irdma_fill_sockaddr4(ci->loc_addr, ci->loc_port, &ev->local_addr);
+		irdma_fill_sockaddr4(ci->rem_addr, ci->rem_port,
+				     &ev->remote_addr);
+	} else {
+		irdma_fill_sockaddr6(ci->loc_addr, ci->loc_port, &ev->local_addr);
+		irdma_fill_sockaddr6(ci->rem_addr, ci->rem_port,
+				     &ev->remote_addr);
+	}
+}
+
+static void irdma_cm_event_pdata(struct irdma_cm_node *node,
+				 struct iw_cm_event *ev)
+{
+	u16 len = node->rx_pdata_len;
+
+	if (!len)
+		return;
+	if (len > IRDMA_MPA_ULP_PDATA_MAX) {
+		cm_stat(node->core, PDATA_TRUNCATED);
+		len = IRDMA_MPA_ULP_PDATA_MAX;
+	}
+	ev->private_data = node->mpa_rx + node->rx_pdata_off;
+	ev->private_data_len = len;
+}
+
+/**
+ * irdma_send_cm_event - deliver one event to iw_cm
+ * @cm_node: connection
+ * @cm_id: iw_cm id to deliver to
+ * @type: event type
+ * @status: event status
+ *
+ * Called from the event workqueue without CM locks held. ird/ord follow
+ * rdma_cm's reading: for CONNECT_REQUEST the peer's IRD/ORD, for
+ * CONNECT_REPLY and ESTABLISHED our ORD in .ird and our IRD in .ord.
+ *
+ * Return: the iw_cm handler's return value.
+ */
+int irdma_send_cm_event(struct irdma_cm_node *cm_node, struct iw_cm_id *cm_id,
+			enum iw_cm_event_type type, int status)
+{
+	struct irdma_cm_core *core = cm_node->core;
+	struct iw_cm_event ev = {};
+	int ret;
+
+	ev.event = type;
+	ev.status = status;
+	irdma_get_cmevent_info(cm_node, &ev);
+	switch (type) {
+	case IW_CM_EVENT_CONNECT_REQUEST:
+		ev.provider_data = cm_node;
+		ev.ird = min_t(u32, cm_node->peer_ird, U8_MAX);
+		ev.ord = min_t(u32, cm_node->peer_ord, U8_MAX);
+		irdma_cm_event_pdata(cm_node, &ev);
+		break;
+	case IW_CM_EVENT_CONNECT_REPLY:
+		irdma_cm_event_pdata(cm_node, &ev);
+		fallthrough;
+	case IW_CM_EVENT_ESTABLISHED:
+		ev.ird = min_t(u32, cm_node->ord, U8_MAX);
+		ev.ord = min_t(u32, cm_node->ird, U8_MAX);
+		break;
+	default:
+		break;
+	}
+	trace_irdma_cm_upcall(cm_node, cm_id, type, status);
+	cm_stat(core, UPCALLS);
+	ret = cm_id->event_handler(cm_id, &ev);
+	if (ret)
+		cm_stat(core, UPCALL_ERR);
+	return ret;
+}
+
+/* Take the iw_cm id, QP and ULP reference away from a node. */
+static void irdma_cm_unlink_ulp(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	struct iw_cm_id *cm_id;
+	unsigned long flags;
+	bool ulp_ref;
+	void *qp;
+
+	spin_lock_irqsave(&node->lock, flags);
+	cm_id = node->cm_id;
+	qp = node->qp;
+	ulp_ref = node->ulp_ref;
+	node->cm_id = NULL;
+	node->qp = NULL;
+	node->ulp_ref = false;
+	clear_bit(IRDMA_CM_DISC_PEER_FIN, &node->disc_causes);
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (qp) {
+		if (core->ops->qp_link)
+			core->ops->qp_link(core, qp, NULL);
+		core->ops->qp_put(core, qp);
+	}
+	if (cm_id) {
+		cm_id->provider_data = NULL;
+		cm_id->rem_ref(cm_id);
+	}
+	if (ulp_ref)
+		irdma_rem_ref_cm_node(node);
+}
+
+static void irdma_cm_link_ulp(struct irdma_cm_node *node,
+			      struct iw_cm_id *cm_id, void *qp)
+{
+	struct irdma_cm_core *core = node->core;
+
+	lockdep_assert_held(&node->lock);
+	cm_id->add_ref(cm_id);
+	cm_id->provider_data = node;
+	node->cm_id = cm_id;
+	node->qp = qp;
+	if (core->ops->qp_link)
+		core->ops->qp_link(core, qp, node);
+}
+
+/* CONNECT_REPLY with an error, then forget the ULP. */
+static void irdma_event_connect_error(struct irdma_cm_node *node, int status)
+{
+	struct iw_cm_id *cm_id;
+	unsigned long flags;
+
+	spin_lock_irqsave(&node->lock, flags);
+	cm_id = node->cm_id;
+	node->disc_causes = 0;
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (!cm_id)
+		return;
+	cm_stat(node->core, CONNECT_ERR);
+	irdma_send_cm_event(node, cm_id, IW_CM_EVENT_CONNECT_REPLY, status);
+	irdma_cm_unlink_ulp(node);
+}
+
+static void irdma_init_tcp_ctx(struct irdma_cm_node *node,
+			       struct irdma_cm_tcp_ctx *ctx)
+{
+	struct irdma_cm_tcp *tcp = &node->tcp;
+
+	memset(ctx, 0, sizeof(*ctx));
+	irdma_get_addr_info(node, &ctx->ci);
+	ether_addr_copy(ctx->rem_mac, node->rem_mac);
+	ether_addr_copy(ctx->loc_mac, node->core->cfg.mac);
+	ctx->arp_idx = node->arp_idx;
+	ctx->snd_nxt = tcp->snd_nxt;
+	ctx->snd_una = tcp->snd_una;
+	ctx->rcv_nxt = tcp->rcv_nxt;
+	ctx->snd_wnd = tcp->snd_wnd;
+	ctx->rcv_wnd = tcp->rcv_wnd;
+	ctx->snd_wscale = tcp->snd_wscale;
+	ctx->rcv_wscale = tcp->rcv_wscale;
+	ctx->mss = tcp->mss;
+	ctx->cwnd = 2 * tcp->mss;
+	ctx->ttl = 64;
+	ctx->rexmit_thresh = 8;
+	ctx->ird = node->ird;
+	ctx->ord = node->ord;
+	ctx->rdma0 = node->p2p ? node->rdma0 : IRDMA_CM_RDMA0_NONE;
+	ctx->crc = node->mpa_crc;
+	ctx->p2p = node->p2p;
+	ctx->active = node->active;
+}
+
+/*
+ * Snapshot the context the QP needs and mark the node offloaded: from now on
+ * the QP owns the TCP connection and ILQ segments for it are dropped.
+ */
+static void irdma_cm_init_tsa_conn(struct irdma_cm_node *node,
+				   struct irdma_cm_tcp_ctx *ctx)
+{
+	lockdep_assert_held(&node->lock);
+	irdma_init_tcp_ctx(node, ctx);
+	spin_lock(&node->core->timer_lock);
+	irdma_free_retrans_entry(node);
+	irdma_cm_timer_sync(node);
+	spin_unlock(&node->core->timer_lock);
+	irdma_cm_set_state(node, IRDMA_CM_STATE_OFFLOADED);
+}
+
+/* Program and start the QP of an offloaded node (process context). */
+static int irdma_cm_start_qp(struct irdma_cm_node *node, void *qp,
+			     const struct irdma_cm_tcp_ctx *ctx)
+{
+	struct irdma_cm_core *core = node->core;
+	int err;
+
+	err = core->ops->qp_set_ctx(core, qp, ctx);
+	if (err)
+		return err;
+	if (!ctx->active && node->lsmm_buf) {
+		err = core->ops->qp_post_lsmm(core, qp, node->lsmm_buf,
+					      node->lsmm_len);
+		if (err)
+			return err;
+	}
+	if (ctx->active && ctx->rdma0 != IRDMA_CM_RDMA0_NONE) {
+		err = core->ops->qp_post_rtr(core, qp, ctx->rdma0);
+		if (err)
+			return err;
+	}
+	return core->ops->qp_to_rts(core, qp);
+}
+
+static void irdma_cm_mark_connected(struct irdma_cm_node *node)
+{
+	unsigned long flags;
+	bool requeue;
+
+	spin_lock_irqsave(&node->lock, flags);
+	node->ulp_connected = true;
+	requeue = node->disc_causes && node->cm_id;
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (requeue && irdma_cm_node_get(node) &&
+	    !queue_work(node->core->event_wq, &node->disc_work))
+		irdma_rem_ref_cm_node(node);
+}
+
+/* Abort an offloaded node whose QP could not be started. */
+static void irdma_cm_abort_offloaded(struct irdma_cm_node *node)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&node->lock, flags);
+	irdma_send_reset(node);
+	irdma_cm_free_tcp(node);
+	irdma_cm_node_unlock(node, flags);
+}
+
+/* Active side: the reply was accepted; start the QP and tell iw_cm. */
+static void irdma_cm_event_connected(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_tcp_ctx ctx;
+	struct iw_cm_id *cm_id;
+	unsigned long flags;
+	void *qp;
+	int err;
+
+	spin_lock_irqsave(&node->lock, flags);
+	cm_id = node->cm_id;
+	qp = node->qp;
+	if (node->state != IRDMA_CM_STATE_OFFLOADED || !cm_id || !qp) {
+		spin_unlock_irqrestore(&node->lock, flags);
+		return;
+	}
+	irdma_init_tcp_ctx(node, &ctx);
+	spin_unlock_irqrestore(&node->lock, flags);
+	err = irdma_cm_start_qp(node, qp, &ctx);
+	if (err) {
+		cm_dbg(core, "QP start failed %d\n", err);
+		core->ops->qp_to_err(core, qp);
+		irdma_cm_abort_offloaded(node);
+		irdma_event_connect_error(node, -ECONNRESET);
+		return;
+	}
+	irdma_cm_free_ah(node);
+	cm_stat(core, CONNECTS);
+	irdma_send_cm_event(node, cm_id, IW_CM_EVENT_CONNECT_REPLY, 0);
+	irdma_cm_mark_connected(node);
+}
+
+/* Passive side: ESTABLISHED after a successful accept. */
+static void irdma_cm_event_established(struct irdma_cm_node *node)
+{
+	struct iw_cm_id *cm_id;
+	unsigned long flags;
+
+	spin_lock_irqsave(&node->lock, flags);
+	cm_id = node->cm_id;
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (!cm_id)
+		return;
+	irdma_send_cm_event(node, cm_id, IW_CM_EVENT_ESTABLISHED, 0);
+	irdma_cm_mark_connected(node);
+}
+
+/*
+ * Abort a passive request that iw_cm did not take or failed to accept:
+ * reset it and give up the ULP reference.
+ */
+static void irdma_cm_abort_request(struct irdma_cm_node *node)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&node->lock, flags);
+	if (!node->tcp_ref_dropped)
+		irdma_send_reset(node);
+	irdma_cm_uncount_pending(node);
+	irdma_cm_free_tcp(node);
+	irdma_cm_node_unlock(node, flags);
+	irdma_cm_unlink_ulp(node);
+}
+
+/* CONNECT_REQUEST to the listener; iw_cm refusing it aborts the node. */
+static void irdma_cm_event_request(struct irdma_cm_node *node)
+{
+	struct irdma_cm_listener *listener = node->listener;
+	struct irdma_cm_core *core = node->core;
+	struct iw_cm_id *cm_id = NULL;
+	unsigned long flags;
+	bool deliver;
+
+	spin_lock_irqsave(&core->listen_lock, flags);
+	if (listener && listener->state == IRDMA_CM_LISTENER_ACTIVE)
+		cm_id = listener->cm_id;
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+
+	spin_lock_irqsave(&node->lock, flags);
+	deliver = cm_id && node->state == IRDMA_CM_STATE_MPAREQ_RCVD;
+	if (deliver) {
+		refcount_inc(&node->refcnt);
+		node->ulp_ref = true;
+	}
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (!deliver) {
+		irdma_cm_abort_request(node);
+		return;
+	}
+	if (irdma_send_cm_event(node, cm_id, IW_CM_EVENT_CONNECT_REQUEST, 0))
+		irdma_cm_abort_request(node);
+}
+
+static void irdma_cm_event_handler(struct work_struct *work)
+{
+	struct irdma_cm_event *ev = container_of(work, struct irdma_cm_event,
+						 work);
+	struct irdma_cm_node *node = ev->node;
+
+	switch (ev->kind) {
+	case IRDMA_CM_EV_MPA_REQ:
+		irdma_cm_event_request(node);
+		break;
+	case IRDMA_CM_EV_CONNECTED:
+		irdma_cm_event_connected(node);
+		break;
+	case IRDMA_CM_EV_MPA_REJECT:
+		irdma_event_connect_error(node, -ECONNREFUSED);
+		break;
+	case IRDMA_CM_EV_ABORTED:
+		irdma_event_connect_error(node, ev->status);
+		break;
+	case IRDMA_CM_EV_ESTABLISHED:
+		irdma_cm_event_established(node);
+		break;
+	default:
+		break;
+	}
+	atomic_dec(&node->core->event_cnt);
+	irdma_rem_ref_cm_node(node);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Teardown of connected nodes                                            */
+
+/**
+ * irdma_free_lsmm_rsrc - release the MPA reply buffer of a node
+ * @node: connection
+ */
+void irdma_free_lsmm_rsrc(struct irdma_cm_node *node)
+{
+	kfree(node->lsmm_buf);
+	node->lsmm_buf = NULL;
+}
+
+/* The close action of each state; TCP states already closing finish alone. */
+static void irdma_cm_close(struct irdma_cm_node *node)
+{
+	lockdep_assert_held(&node->lock);
+	switch (node->state) {
+	case IRDMA_CM_STATE_SYN_SENT:
+	case IRDMA_CM_STATE_SYN_RCVD:
+	case IRDMA_CM_STATE_LISTENING:
+	case IRDMA_CM_STATE_ESTABLISHED:
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+	case IRDMA_CM_STATE_MPAREQ_RCVD:
+		irdma_send_reset(node);
+		irdma_cm_free_tcp(node);
+		break;
+	case IRDMA_CM_STATE_FIN_WAIT1:
+	case IRDMA_CM_STATE_FIN_WAIT2:
+	case IRDMA_CM_STATE_CLOSING:
+	case IRDMA_CM_STATE_LAST_ACK:
+	case IRDMA_CM_STATE_TIME_WAIT:
+	case IRDMA_CM_STATE_MPAREJ_RCVD:
+		break;
+	default:
+		irdma_cm_free_tcp(node);
+		break;
+	}
+}
+
+/* After the final CLOSE: end the software side and release the ULP. */
+static void irdma_qp_disconnect(struct irdma_cm_node *node, void *qp)
+{
+	struct irdma_cm_core *core = node->core;
+	unsigned long flags;
+
+	if (qp)
+		core->ops->qp_to_err(core, qp);
+	spin_lock_irqsave(&node->lock, flags);
+	irdma_cm_close(node);
+	irdma_cm_node_unlock(node, flags);
+	irdma_cm_unlink_ulp(node);
+	cm_stat(core, DISCONNECTS);
+}
+
+/* Peer reset: DISCONNECT(-ECONNRESET) unless already sent, then CLOSE. */
+static void irdma_cm_event_reset(struct irdma_cm_node *node,
+				 struct iw_cm_id *cm_id, bool disc)
+{
+	if (disc)
+		irdma_send_cm_event(node, cm_id, IW_CM_EVENT_DISCONNECT,
+				    -ECONNRESET);
+	irdma_send_cm_event(node, cm_id, IW_CM_EVENT_CLOSE, -ECONNRESET);
+}
+
+static int irdma_cm_close_status(unsigned long causes)
+{
+	if (causes & BIT(IRDMA_CM_DISC_PEER_RST))
+		return -ECONNRESET;
+	if (causes & BIT(IRDMA_CM_DISC_TIMEOUT))
+		return -ETIMEDOUT;
+	if (causes & BIT(IRDMA_CM_DISC_LOCAL_ERR))
+		return -ECONNRESET;
+	return 0;
+}
+
+/*
+ * Turn the accumulated causes into DISCONNECT and one CLOSE. Before the
+ * connection was reported up the causes wait for irdma_cm_mark_connected.
+ */
+static void irdma_cm_disconn_true(struct irdma_cm_node *node)
+{
+	unsigned long causes, flags, ends;
+	bool disc = false, close = false;
+	struct iw_cm_id *cm_id;
+	void *qp;
+
+	ends = BIT(IRDMA_CM_DISC_CLOSED) | BIT(IRDMA_CM_DISC_PEER_RST) |
+	       BIT(IRDMA_CM_DISC_LOCAL_ERR) | BIT(IRDMA_CM_DISC_TIMEOUT);
+	spin_lock_irqsave(&node->lock, flags);
+	cm_id = node->cm_id;
+	qp = node->qp;
+	if (!cm_id || !node->ulp_connected) {
+		spin_unlock_irqrestore(&node->lock, flags);
+		return;
+	}
+	causes = xchg(&node->disc_causes, 0);
+	if ((causes & (BIT(IRDMA_CM_DISC_PEER_FIN) |
+		       BIT(IRDMA_CM_DISC_PEER_RST))) && !node->disc_sent) {
+		node->disc_sent = true;
+		disc = true;
+	}
+	if ((causes & ends) && !node->close_sent) {
+		node->close_sent = true;
+		close = true;
+	}
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (close && (causes & BIT(IRDMA_CM_DISC_PEER_RST))) {
+		irdma_cm_event_reset(node, cm_id, disc);
+	} else {
+		if (disc)
+			irdma_send_cm_event(node, cm_id,
+					    IW_CM_EVENT_DISCONNECT, 0);
+		if (close)
+			irdma_send_cm_event(node, cm_id, IW_CM_EVENT_CLOSE,
+					    irdma_cm_close_status(causes));
+	}
+	if (close)
+		irdma_qp_disconnect(node, qp);
+}
+
+static void irdma_disconnect_worker(struct work_struct *work)
+{
+	struct irdma_cm_node *node = container_of(work, struct irdma_cm_node,
+						  disc_work);
+
+	irdma_cm_disconn_true(node);
+	irdma_rem_ref_cm_node(node);
+}
+
+/**
+ * irdma_cm_disconn - report the end of an offloaded connection
+ * @node: connection, linked to its QP
+ * @cause: what the layer below saw
+ *
+ * Callable from any context while the QP is linked to @node (see the
+ * qp_link op). The upcalls run on the CM workqueue.
+ */
+void irdma_cm_disconn(struct irdma_cm_node *node,
+		      enum irdma_cm_disc_cause cause)
+{
+	struct irdma_cm_core *core = node->core;
+
+	set_bit(cause, &node->disc_causes);
+	if (!irdma_cm_node_get(node))
+		return;
+	if (!queue_work(core->event_wq, &node->disc_work))
+		irdma_rem_ref_cm_node(node);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Receive state machine                                                  */
+
+static void irdma_active_open_err(struct irdma_cm_node *node, bool reset,
+				  int status)
+{
+	lockdep_assert_held(&node->lock);
+	if (reset)
+		irdma_send_reset(node);
+	irdma_create_event(node, IRDMA_CM_EV_ABORTED, status);
+	irdma_cm_free_tcp(node);
+}
+
+static void irdma_passive_open_err(struct irdma_cm_node *node, bool reset)
+{
+	lockdep_assert_held(&node->lock);
+	if (reset)
+		irdma_send_reset(node);
+	irdma_cm_uncount_pending(node);
+	node->peer_reset = true;
+	irdma_cm_free_tcp(node);
+}
+
+static void irdma_cm_open_err(struct irdma_cm_node *node, bool reset,
+			      int status)
+{
+	if (node->active)
+		irdma_active_open_err(node, reset, status);
+	else
+		irdma_passive_open_err(node, reset);
+}
+
+/* Parse the options of a SYN or SYN-ACK. */
+static int irdma_process_options(struct irdma_cm_node *node, const u8 *opt,
+				 u32 optlen)
+{
+	u16 min_mss = node->ci.ipv4 ? IRDMA_CM_MIN_MSS_V4 : IRDMA_CM_MIN_MSS_V6;
+	bool have_ws = false, have_mss = false;
+	u32 i = 0;
+
+	while (i < optlen) {
+		u8 kind = opt[i], len;
+
+		if (kind == TCPOPT_EOL)
+			break;
+		if (kind == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= optlen)
+			return -EINVAL;
+		len = opt[i + 1];
+		if (len < 2 || i + len > optlen)
+			return -EINVAL;
+		if (kind == TCPOPT_MSS) {
+			u16 mss;
+
+			if (len != TCPOLEN_MSS)
+				return -EINVAL;
+			mss = get_unaligned_be16(opt + i + 2);
+			if (mss < min_mss)
+				return -EINVAL;
+			node->tcp.mss = min(node->tcp.mss, mss);
+			have_mss = true;
+		} else if (kind == TCPOPT_WINDOW) {
+			if (len != TCPOLEN_WINDOW ||
+			    opt[i + 2] > IRDMA_CM_MAX_WSCALE)
+				return -EINVAL;
+			node->tcp.snd_wscale = opt[i + 2];
+			have_ws = true;
+		}
+		i += len;
+	}
+	if (!have_mss)
+		node->tcp.mss = min_t(u16, node->tcp.mss, IRDMA_CM_DEFAULT_MSS);
+	if (!have_ws) {
+		node->tcp.ws_ok = false;
+		node->tcp.snd_wscale = 0;
+		node->tcp.rcv_wscale = 0;
+	}
+	return 0;
+}
+
+/* Options and window of a SYN/SYN-ACK; bad options reset the attempt. */
+static int irdma_handle_tcp_options(struct irdma_cm_node *node,
+				    const struct irdma_cm_seg *seg)
+{
+	int err = irdma_process_options(node, seg->opts, seg->optlen);
+
+	if (err) {
+		cm_dbg(node->core, "bad TCP options\n");
+		cm_stat(node->core, RX_MALFORMED);
+		irdma_cm_open_err(node, true, -ECONNRESET);
+		return err;
+	}
+	node->tcp.snd_wnd = seg->wnd;
+	return 0;
+}
+
+/* SYN-ACK must acknowledge exactly our SYN. */
+static int irdma_check_syn(struct irdma_cm_node *node,
+			   const struct irdma_cm_seg *seg)
+{
+	return seg->ack == node->tcp.snd_nxt ? 0 : -EINVAL;
+}
+
+/*
+ * -ERANGE: the ACK field acknowledges something not sent (or too old);
+ * -EAGAIN: the segment is not the next one in sequence.
+ */
+static int irdma_check_seq(struct irdma_cm_node *node,
+			   const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_tcp *tcp = &node->tcp;
+	u32 wnd = max_t(u32, tcp->rcv_wnd, 1);
+
+	if (before(seg->ack, tcp->snd_una) || after(seg->ack, tcp->snd_nxt))
+		return -ERANGE;
+	if (seg->datalen || (seg->flags & TCPHDR_FIN))
+		return seg->seq == tcp->rcv_nxt ? 0 : -EAGAIN;
+	if (before(seg->seq, tcp->rcv_nxt) ||
+	    !before(seg->seq, tcp->rcv_nxt + wnd))
+		return -EAGAIN;
+	return 0;
+}
+
+static void irdma_cm_ack_advance(struct irdma_cm_node *node, u32 ack)
+{
+	struct irdma_cm_core *core = node->core;
+
+	if (after(ack, node->tcp.snd_una))
+		node->tcp.snd_una = ack;
+	spin_lock(&core->timer_lock);
+	if (node->rtx.buf && !before(ack, node->rtx.end_seq)) {
+		irdma_free_retrans_entry(node);
+		irdma_cm_timer_sync(node);
+	}
+	spin_unlock(&core->timer_lock);
+}
+
+static void irdma_cm_enter_time_wait(struct irdma_cm_node *node)
+{
+	irdma_cm_set_state(node, IRDMA_CM_STATE_TIME_WAIT);
+	irdma_schedule_cm_timer(node, NULL, 0, 0);
+}
+
+/* Peer FIN, in sequence (after any data of the same segment). */
+static void irdma_handle_fin_pkt(struct irdma_cm_node *node)
+{
+	node->tcp.rcv_nxt++;
+	switch (node->state) {
+	case IRDMA_CM_STATE_SYN_RCVD:
+	case IRDMA_CM_STATE_ESTABLISHED:
+	case IRDMA_CM_STATE_MPAREQ_RCVD:
+	case IRDMA_CM_STATE_MPAREJ_RCVD:
+		if (!node->active) {
+			node->peer_reset = true;
+			irdma_cm_uncount_pending(node);
+		}
+		irdma_cm_set_state(node, IRDMA_CM_STATE_LAST_ACK);
+		irdma_send_fin(node);
+		break;
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+		irdma_active_open_err(node, true, -ECONNRESET);
+		break;
+	case IRDMA_CM_STATE_FIN_WAIT1:
+		irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSING);
+		irdma_send_ack(node);
+		break;
+	case IRDMA_CM_STATE_FIN_WAIT2:
+		irdma_send_ack(node);
+		irdma_cm_enter_time_wait(node);
+		break;
+	default:
+		node->tcp.rcv_nxt--;
+		break;
+	}
+}
+
+/* Peer RST (already validated). */
+static void irdma_handle_rst_pkt(struct irdma_cm_node *node);
+
+static void irdma_cm_v1_fallback(struct irdma_cm_node *node)
+{
+	cm_stat(node->core, V1_FALLBACK);
+	irdma_cleanup_retrans_entry(node);
+	node->v1_retry_done = true;
+	node->mpa_rev = 1;
+	node->p2p = false;
+	node->rdma0 = IRDMA_CM_RDMA0_NONE;
+	node->tcp.ws_ok = true;
+	node->tcp.rcv_wscale = node->core->cfg.rcv_wscale;
+	node->tcp.rcv_nxt = 0;
+	node->tcp.snd_nxt = irdma_cm_isn(&node->ci) + 0x10000;
+	node->tcp.snd_una = node->tcp.snd_nxt;
+	node->mpa_rx_len = 0;
+	irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_SENT);
+	if (irdma_send_syn(node, false))
+		irdma_active_open_err(node, false, -ENOMEM);
+}
+
+static void irdma_handle_rst_pkt(struct irdma_cm_node *node)
+{
+	cm_stat(node->core, RST_RX);
+	switch (node->state) {
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+		if (node->mpa_rev == 2 && !node->v1_retry_done &&
+		    node->core->cfg.v1_fallback) {
+			irdma_cm_v1_fallback(node);
+			break;
+		}
+		fallthrough;
+	case IRDMA_CM_STATE_SYN_SENT:
+		irdma_active_open_err(node, false, -ECONNRESET);
+		break;
+	case IRDMA_CM_STATE_SYN_RCVD:
+	case IRDMA_CM_STATE_ESTABLISHED:
+	case IRDMA_CM_STATE_MPAREQ_RCVD:
+	case IRDMA_CM_STATE_LISTENING:
+		irdma_passive_open_err(node, false);
+		break;
+	default:
+		irdma_cm_free_tcp(node);
+		break;
+	}
+}
+
+static bool irdma_cm_rst_valid(struct irdma_cm_node *node,
+			       const struct irdma_cm_seg *seg)
+{
+	if (node->state == IRDMA_CM_STATE_SYN_SENT)
+		return (seg->flags & TCPHDR_ACK) && seg->ack == node->tcp.snd_nxt;
+	return seg->seq == node->tcp.rcv_nxt;
+}
+
+/* Pure SYN. A new passive node is in LISTENING. */
+static void irdma_handle_syn_pkt(struct irdma_cm_node *node,
+				 const struct irdma_cm_seg *seg)
+{
+	switch (node->state) {
+	case IRDMA_CM_STATE_LISTENING:
+		node->tcp.irs = seg->seq;
+		node->tcp.rcv_nxt = seg->seq + 1;
+		if (irdma_handle_tcp_options(node, seg))
+			return;
+		if (irdma_cm_conn_resources(node)) {
+			irdma_passive_open_err(node, false);
+			return;
+		}
+		irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_RCVD);
+		if (irdma_send_syn(node, true))
+			irdma_passive_open_err(node, false);
+		break;
+	case IRDMA_CM_STATE_SYN_SENT:
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+		irdma_active_open_err(node, true, -ECONNRESET);
+		break;
+	default:
+		/* a retransmitted SYN: our own retransmission answers it */
+		break;
+	}
+}
+
+static void irdma_handle_synack_pkt(struct irdma_cm_node *node,
+				    const struct irdma_cm_seg *seg)
+{
+	if (node->state != IRDMA_CM_STATE_SYN_SENT) {
+		if (node->state == IRDMA_CM_STATE_MPAREQ_RCVD)
+			irdma_passive_open_err(node, true);
+		return;
+	}
+	if (irdma_check_syn(node, seg)) {
+		irdma_active_open_err(node, true, -ECONNRESET);
+		return;
+	}
+	node->tcp.irs = seg->seq;
+	node->tcp.rcv_nxt = seg->seq + 1;
+	if (irdma_handle_tcp_options(node, seg))
+		return;
+	irdma_cm_ack_advance(node, seg->ack);
+	irdma_cm_set_state(node, IRDMA_CM_STATE_MPAREQ_SENT);
+	if (irdma_send_mpa_request(node))
+		irdma_active_open_err(node, true, -ENOMEM);
+}
+
+/* A complete MPA request arrived on a passive node. */
+static void irdma_cm_rx_request(struct irdma_cm_node *node)
+{
+	struct irdma_mpa_parsed mp;
+	int err;
+
+	err = irdma_parse_mpa(node, node->mpa_rx, node->mpa_rx_len, &mp);
+	if (!err)
+		err = irdma_mpa_apply(node, &mp);
+	if (err == -EPROTONOSUPPORT || err == -EOPNOTSUPP || err == -EPROTO) {
+		cm_stat(node->core, MPA_BAD);
+		irdma_cm_uncount_pending(node);
+		node->peer_reset = true;
+		/* answer in the peer's revision, v1 if it has none we know */
+		node->mpa_rev = mp.rev == 2 ? 2 : 1;
+		irdma_send_mpa_reject(node, NULL, 0);
+		return;
+	}
+	if (err) {
+		cm_stat(node->core, MPA_BAD);
+		irdma_passive_open_err(node, true);
+		return;
+	}
+	cm_stat(node->core, MPA_REQ_RX);
+	irdma_send_ack(node);
+	irdma_cm_set_state(node, IRDMA_CM_STATE_MPAREQ_RCVD);
+	irdma_create_event(node, IRDMA_CM_EV_MPA_REQ, 0);
+}
+
+/* A complete MPA reply or reject arrived on an active node. */
+static void irdma_cm_rx_reply(struct irdma_cm_node *node)
+{
+	struct irdma_mpa_parsed mp;
+	int err;
+
+	err = irdma_parse_mpa(node, node->mpa_rx, node->mpa_rx_len, &mp);
+	if (!err)
+		err = irdma_mpa_apply(node, &mp);
+	if (err) {
+		cm_stat(node->core, MPA_BAD);
+		irdma_active_open_err(node, true, -ECONNRESET);
+		return;
+	}
+	if (mp.flags & IRDMA_MPA_FLAG_REJECT) {
+		cm_stat(node->core, MPA_REJ_RX);
+		irdma_send_ack(node);
+		irdma_cm_set_state(node, IRDMA_CM_STATE_MPAREJ_RCVD);
+		irdma_create_event(node, IRDMA_CM_EV_MPA_REJECT, -ECONNREFUSED);
+		return;
+	}
+	cm_stat(node->core, MPA_REP_RX);
+	irdma_cleanup_retrans_entry(node);
+	irdma_cm_set_state(node, IRDMA_CM_STATE_OFFLOADED);
+	irdma_create_event(node, IRDMA_CM_EV_CONNECTED, 0);
+}
+
+/*
+ * Collect MPA bytes (a request or reply may span segments); returns true
+ * when the payload was consumed.
+ */
+static bool irdma_handle_rcv_mpa(struct irdma_cm_node *node,
+				 const struct irdma_cm_seg *seg)
+{
+	u32 room = IRDMA_MPA_MAX_FRAME - node->mpa_rx_len;
+	int need;
+
+	if (seg->datalen > room) {
+		irdma_cm_open_err(node, true, -ECONNRESET);
+		return false;
+	}
+	memcpy(node->mpa_rx + node->mpa_rx_len, seg->data, seg->datalen);
+	node->mpa_rx_len += seg->datalen;
+	node->tcp.rcv_nxt += seg->datalen;
+	need = irdma_mpa_frame_need(node->mpa_rx, node->mpa_rx_len);
+	if (need < 0 || node->mpa_rx_len > need) {
+		cm_stat(node->core, MPA_BAD);
+		irdma_cm_open_err(node, true, -ECONNRESET);
+		return false;
+	}
+	if (node->mpa_rx_len < need) {
+		if (!node->active)
+			irdma_send_ack(node);
+		return true;
+	}
+	if (node->active)
+		irdma_cm_rx_reply(node);
+	else
+		irdma_cm_rx_request(node);
+	return true;
+}
+
+/* Payload of an in-sequence segment; returns true if it was consumed. */
+static bool irdma_cm_rx_data(struct irdma_cm_node *node,
+			     const struct irdma_cm_seg *seg)
+{
+	switch (node->state) {
+	case IRDMA_CM_STATE_ESTABLISHED:
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+		return irdma_handle_rcv_mpa(node, seg);
+	default:
+		cm_stat(node->core, RX_DROPPED);
+		return false;
+	}
+}
+
+/* Our FIN (or anything outstanding) was acknowledged. */
+static void irdma_cm_ack_state(struct irdma_cm_node *node)
+{
+	bool all = node->tcp.snd_una == node->tcp.snd_nxt;
+
+	switch (node->state) {
+	case IRDMA_CM_STATE_SYN_RCVD:
+		if (all)
+			irdma_cm_set_state(node, IRDMA_CM_STATE_ESTABLISHED);
+		break;
+	case IRDMA_CM_STATE_FIN_WAIT1:
+		if (all)
+			irdma_cm_set_state(node, IRDMA_CM_STATE_FIN_WAIT2);
+		break;
+	case IRDMA_CM_STATE_CLOSING:
+		if (all)
+			irdma_cm_enter_time_wait(node);
+		break;
+	case IRDMA_CM_STATE_LAST_ACK:
+		if (all)
+			irdma_cm_free_tcp(node);
+		break;
+	default:
+		break;
+	}
+}
+
+static void irdma_handle_ack_pkt(struct irdma_cm_node *node,
+				 const struct irdma_cm_seg *seg)
+{
+	int err = irdma_check_seq(node, seg);
+	bool consumed = true;
+
+	if (err) {
+		cm_stat(node->core, RX_BAD_SEQ);
+		if (err == -ERANGE && node->state == IRDMA_CM_STATE_SYN_RCVD)
+			irdma_passive_open_err(node, true);
+		else if (node->state != IRDMA_CM_STATE_SYN_SENT)
+			irdma_send_ack(node);
+		return;
+	}
+	if (node->state == IRDMA_CM_STATE_SYN_SENT)
+		return;
+	irdma_cm_ack_advance(node, seg->ack);
+	node->tcp.snd_wnd = (u32)seg->wnd << node->tcp.snd_wscale;
+	irdma_cm_ack_state(node);
+	if (seg->datalen)
+		consumed = irdma_cm_rx_data(node, seg);
+	if (consumed && (seg->flags & TCPHDR_FIN) &&
+	    node->state != IRDMA_CM_STATE_OFFLOADED &&
+	    node->state != IRDMA_CM_STATE_CLOSED)
+		irdma_handle_fin_pkt(node);
+}
+
+/* Dispatch one segment: RST, then SYN / SYN-ACK, then ACK (+data, FIN). */
+static void irdma_process_pkt(struct irdma_cm_node *node,
+			      const struct irdma_cm_seg *seg)
+{
+	u8 f = seg->flags;
+
+	lockdep_assert_held(&node->lock);
+	if (node->tcp_ref_dropped)
+		return;
+	if (f & TCPHDR_RST) {
+		if (irdma_cm_rst_valid(node, seg))
+			irdma_handle_rst_pkt(node);
+		else
+			cm_stat(node->core, RX_BAD_SEQ);
+		return;
+	}
+	if ((f & TCPHDR_SYN) && (f & TCPHDR_FIN)) {
+		cm_stat(node->core, RX_MALFORMED);
+		return;
+	}
+	if ((f & TCPHDR_SYN) && !(f & TCPHDR_ACK))
+		irdma_handle_syn_pkt(node, seg);
+	else if (f & TCPHDR_SYN)
+		irdma_handle_synack_pkt(node, seg);
+	else if (f & TCPHDR_ACK)
+		irdma_handle_ack_pkt(node, seg);
+	else
+		cm_stat(node->core, RX_DROPPED);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Frame parsing and the ILQ receive entry                                */
+
+static int irdma_cm_parse_tcp(const u8 *p, u32 len, struct irdma_cm_seg *seg)
+{
+	const struct tcphdr *th = (const struct tcphdr *)p;
+	u32 doff;
+
+	if (len < sizeof(*th))
+		return -EINVAL;
+	doff = th->doff * 4;
+	if (doff < sizeof(*th) || doff > len)
+		return -EINVAL;
+	seg->ci.rem_port = ntohs(th->source);
+	seg->ci.loc_port = ntohs(th->dest);
+	seg->seq = ntohl(th->seq);
+	seg->ack = ntohl(th->ack_seq);
+	seg->wnd = ntohs(th->window);
+	seg->flags = tcp_flag_byte(th) & (TCPHDR_FIN | TCPHDR_SYN | TCPHDR_RST |
+					  TCPHDR_PSH | TCPHDR_ACK | TCPHDR_URG);
+	seg->opts = p + sizeof(*th);
+	seg->optlen = doff - sizeof(*th);
+	seg->data = p + doff;
+	seg->datalen = len - doff;
+	if (!seg->ci.rem_port || !seg->ci.loc_port)
+		return -EINVAL;
+	return 0;
+}
+
+static int irdma_cm_parse_ipv4(const u8 *p, u32 len, struct irdma_cm_seg *seg)
+{
+	const struct iphdr *iph = (const struct iphdr *)p;
+	u32 ihl, tot;
+
+	if (len < sizeof(*iph) || iph->version != 4)
+		return -EINVAL;
+	ihl = iph->ihl * 4;
+	tot = ntohs(iph->tot_len);
+	if (ihl < sizeof(*iph) || tot < ihl || tot > len)
+		return -EINVAL;
+	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
+		return -EPROTONOSUPPORT;
+	seg->ci.ipv4 = true;
+	seg->ci.tos = iph->tos;
+	seg->ci.rem_addr[0] = ntohl(iph->saddr);
+	seg->ci.loc_addr[0] = ntohl(iph->daddr);
+	return irdma_cm_parse_tcp(p + ihl, tot - ihl, seg);
+}
+
+static int irdma_cm_parse_ipv6(const u8 *p, u32 len, struct irdma_cm_seg *seg)
+{
+	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)p;
+	u32 plen;
+
+	if (len < sizeof(*ip6) || ip6->version != 6)
+		return -EINVAL;
+	plen = ntohs(ip6->payload_len);
+	if (plen > len - sizeof(*ip6))
+		return -EINVAL;
+	if (ip6->nexthdr != IPPROTO_TCP)
+		return -EPROTONOSUPPORT;
+	seg->ci.ipv4 = false;
+	seg->ci.tos = ipv6_get_dsfield(ip6);
+	irdma_copy_ip_ntohl(seg->ci.rem_addr, ip6->saddr.in6_u.u6_addr32);
+	irdma_copy_ip_ntohl(seg->ci.loc_addr, ip6->daddr.in6_u.u6_addr32);
+	return irdma_cm_parse_tcp(p + sizeof(*ip6), plen, seg);
+}
+
+/* Parse Ethernet / 802.1Q / IP / TCP of an ILQ frame. */
+static int irdma_cm_parse_frame(const u8 *p, u32 len,
+				const struct irdma_cm_rx_info *rxi,
+				struct irdma_cm_seg *seg)
+{
+	const struct ethhdr *eth = (const struct ethhdr *)p;
+	u32 off = ETH_HLEN;
+	u16 proto, tci;
+	bool tagged;
+
+	memset(seg, 0, sizeof(*seg));
+	if (len < ETH_HLEN)
+		return -EINVAL;
+	ether_addr_copy(seg->smac, eth->h_source);
+	proto = ntohs(eth->h_proto);
+	tagged = rxi && rxi->vlan_valid;
+	tci = tagged ? rxi->vlan_tci : 0;
+	if (proto == ETH_P_8021Q) {
+		if (len < VLAN_ETH_HLEN)
+			return -EINVAL;
+		tci = get_unaligned_be16(p + ETH_HLEN);
+		proto = get_unaligned_be16(p + ETH_HLEN + 2);
+		off = VLAN_ETH_HLEN;
+		tagged = true;
+	}
+	seg->ci.vlan_id = tagged ? tci & VLAN_VID_MASK : IRDMA_CM_NO_VLAN;
+	seg->ci.user_pri = tagged ? tci >> VLAN_PRIO_SHIFT : 0;
+	if (proto == ETH_P_IP)
+		return irdma_cm_parse_ipv4(p + off, len - off, seg);
+	if (proto == ETH_P_IPV6)
+		return irdma_cm_parse_ipv6(p + off, len - off, seg);
+	return -EPROTONOSUPPORT;
+}
+
+static struct irdma_cm_listener *
+irdma_find_listener(struct irdma_cm_core *core, const struct irdma_cm_info *ci);
+
+/* A segment without a node: only a pure SYN to a listener makes one. */
+static int irdma_cm_rx_new(struct irdma_cm_core *core,
+			   const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_listener *listener;
+	struct irdma_cm_node *node;
+	unsigned long flags;
+
+	if ((seg->flags & (TCPHDR_SYN | TCPHDR_ACK | TCPHDR_RST | TCPHDR_FIN)) !=
+	    TCPHDR_SYN) {
+		cm_stat(core, RX_NO_NODE);
+		return -ENOENT;
+	}
+	cm_stat(core, SYN_RX);
+	listener = irdma_find_listener(core, &seg->ci);
+	if (!listener) {
+		cm_stat(core, RX_NO_NODE);
+		return -ENOENT;
+	}
+	if (atomic_inc_return(&listener->pending) > listener->backlog) {
+		cm_stat(core, BACKLOG_DROP);
+		atomic_dec(&listener->pending);
+		irdma_cm_listener_put(listener);
+		return -EBUSY;
+	}
+	node = irdma_make_cm_node(core, &seg->ci, listener, seg->smac);
+	if (IS_ERR(node)) {
+		atomic_dec(&listener->pending);
+		irdma_cm_listener_put(listener);
+		return PTR_ERR(node);
+	}
+	node->pending_counted = true;
+	node->ci.tos = listener->cm_id->tos_set ? listener->cm_id->tos :
+		       seg->ci.tos;
+	spin_lock_irqsave(&node->lock, flags);
+	irdma_cm_set_state(node, IRDMA_CM_STATE_LISTENING);
+	irdma_handle_syn_pkt(node, seg);
+	irdma_cm_node_unlock(node, flags);
+	return 0;
+}
+
+/**
+ * irdma_receive_ilq - process one CM frame received on the ILQ
+ * @core: CM core
+ * @frame: frame starting at the Ethernet header
+ * @len: frame length
+ * @rxi: receive metadata, may be NULL
+ *
+ * Safe in softirq context; the frame is only read during the call.
+ *
+ * Return: 0 if the frame was used, a negative errno if it was dropped.
+ */
+int irdma_receive_ilq(struct irdma_cm_core *core, const void *frame, u32 len,
+		      const struct irdma_cm_rx_info *rxi)
+{
+	struct irdma_cm_node *node;
+	struct irdma_cm_seg seg;
+	unsigned long flags;
+	int err;
+
+	cm_stat(core, FRAMES_RX);
+	if (rxi && rxi->csum_err) {
+		cm_stat(core, RX_MALFORMED);
+		return -EBADMSG;
+	}
+	err = irdma_cm_parse_frame(frame, len, rxi, &seg);
+	if (err) {
+		cm_stat(core, RX_MALFORMED);
+		return err;
+	}
+	node = irdma_find_node(core, &seg.ci);
+	trace_irdma_cm_frame_rx(node, seg.flags, seg.seq, seg.ack, seg.datalen);
+	if (!node)
+		return irdma_cm_rx_new(core, &seg);
+	spin_lock_irqsave(&node->lock, flags);
+	if (node->state == IRDMA_CM_STATE_OFFLOADED) {
+		cm_stat(core, RX_OFFLOADED);
+		err = -EALREADY;
+	} else {
+		irdma_process_pkt(node, &seg);
+	}
+	irdma_cm_node_unlock(node, flags);
+	irdma_rem_ref_cm_node(node);
+	return err;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Timer entries                                                          */
+
+/* Collect nodes with a due entry (with a reference each). */
+static int irdma_timer_list_prep(struct irdma_cm_core *core,
+				 struct irdma_cm_node **nodes, unsigned long now)
+{
+	struct irdma_cm_node *node;
+	unsigned long flags;
+	int n = 0;
+
+	spin_lock_irqsave(&core->timer_lock, flags);
+	list_for_each_entry(node, &core->timer_nodes, timer_link) {
+		bool due = (node->rtx.buf && !time_before(now, node->rtx.due)) ||
+			   (node->tw_pending && !time_before(now, node->tw_due));
+
+		if (!due || !irdma_cm_node_get(node))
+			continue;
+		nodes[n++] = node;
+		if (n == IRDMA_CM_COLLECT_MAX)
+			break;
+	}
+	spin_unlock_irqrestore(&core->timer_lock, flags);
+	return n;
+}
+
+static void irdma_retrans_expired(struct irdma_cm_node *node)
+{
+	cm_stat(node->core, RETRANS_EXPIRED);
+	switch (node->state) {
+	case IRDMA_CM_STATE_SYN_SENT:
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+		irdma_active_open_err(node, true, -ETIMEDOUT);
+		break;
+	case IRDMA_CM_STATE_SYN_RCVD:
+		irdma_passive_open_err(node, true);
+		break;
+	default:
+		if (!node->active)
+			node->peer_reset = true;
+		irdma_send_reset(node);
+		irdma_cm_free_tcp(node);
+		break;
+	}
+}
+
+/* TIME_WAIT is over: the node's TCP is done. */
+static void irdma_handle_close_entry(struct irdma_cm_node *node)
+{
+	irdma_cm_cancel_time_wait(node);
+	irdma_cm_free_tcp(node);
+}
+
+static void irdma_cm_retransmit(struct irdma_cm_node *node, unsigned long now)
+{
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_retrans *r = &node->rtx;
+
+	spin_lock(&core->timer_lock);
+	r->count++;
+	r->timeout_ms = min_t(u32, r->timeout_ms * 2, IRDMA_CM_RETRANS_CAP_MS);
+	r->due = now + msecs_to_jiffies(r->timeout_ms);
+	irdma_cm_timer_sync(node);
+	spin_unlock(&core->timer_lock);
+	cm_stat(core, RETRANS);
+	irdma_cm_xmit(node, r->buf, r->len, 0);
+}
+
+/* Run the due entries of one node (node->lock held). */
+static void irdma_cm_node_timers(struct irdma_cm_node *node, unsigned long now)
+{
+	struct irdma_cm_core *core = node->core;
+	bool rtx_due, tw_due;
+
+	lockdep_assert_held(&node->lock);
+	spin_lock(&core->timer_lock);
+	rtx_due = node->rtx.buf && !time_before(now, node->rtx.due);
+	tw_due = node->tw_pending && !time_before(now, node->tw_due);
+	spin_unlock(&core->timer_lock);
+	if (rtx_due) {
+		if (node->state == IRDMA_CM_STATE_OFFLOADED ||
+		    node->tcp_ref_dropped)
+			irdma_cleanup_retrans_entry(node);
+		else if (node->rtx.count >= core->cfg.retrans_max)
+			irdma_retrans_expired(node);
+		else
+			irdma_cm_retransmit(node, now);
+	}
+	if (tw_due)
+		irdma_handle_close_entry(node);
+}
+
+/**
+ * irdma_cm_timer_tick - run every due retransmission and TIME_WAIT entry
+ * @core: CM core
+ *
+ * Called by the core timer, or by KUnit after advancing its clock.
+ */
+void irdma_cm_timer_tick(struct irdma_cm_core *core)
+{
+	struct irdma_cm_node *nodes[IRDMA_CM_COLLECT_MAX];
+	unsigned long now = irdma_cm_now(core), flags;
+	int i, n;
+
+	do {
+		n = irdma_timer_list_prep(core, nodes, now);
+		for (i = 0; i < n; i++) {
+			spin_lock_irqsave(&nodes[i]->lock, flags);
+			irdma_cm_node_timers(nodes[i], now);
+			irdma_cm_node_unlock(nodes[i], flags);
+			irdma_rem_ref_cm_node(nodes[i]);
+		}
+	} while (n == IRDMA_CM_COLLECT_MAX);
+	spin_lock_irqsave(&core->timer_lock, flags);
+	core->timer_armed = false;
+	irdma_cm_rearm(core);
+	spin_unlock_irqrestore(&core->timer_lock, flags);
+}
+
+static unsigned long irdma_cm_clock_jiffies(struct irdma_cm_core *core)
+{
+	return jiffies;
+}
+
+static void irdma_cm_clock_arm(struct irdma_cm_core *core,
+			       unsigned long expires)
+{
+	mod_timer(&core->tcp_timer, expires);
+}
+
+static const struct irdma_cm_clock irdma_cm_jiffies_clock = {
+	.now = irdma_cm_clock_jiffies,
+	.arm = irdma_cm_clock_arm,
+};
+
+static void irdma_cm_timer_fn(struct timer_list *t)
+{
+	struct irdma_cm_core *core = from_timer(core, t, tcp_timer);
+
+	irdma_cm_timer_tick(core);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Listeners                                                              */
+
+static void irdma_cm_listener_put(struct irdma_cm_listener *listener)
+{
+	struct irdma_cm_core *core;
+
+	if (!listener || !refcount_dec_and_test(&listener->refcnt))
+		return;
+	core = listener->core;
+	irdma_cm_apbvt_put(core, listener->ci.loc_port);
+	listener->cm_id->rem_ref(listener->cm_id);
+	atomic_dec(&core->listener_cnt);
+	kfree(listener);
+}
+
+static bool irdma_listener_takes(const struct irdma_cm_listener *l,
+				 const struct irdma_cm_info *ci)
+{
+	if (l->state != IRDMA_CM_LISTENER_ACTIVE ||
+	    l->ci.loc_port != ci->loc_port)
+		return false;
+	if (l->ci.ipv4 != ci->ipv4 && !(l->dual_stack && ci->ipv4))
+		return false;
+	if (l->wildcard)
+		return true;
+	return l->ci.ipv4 == ci->ipv4 && l->ci.vlan_id == ci->vlan_id &&
+	       irdma_addr_eq(l->ci.loc_addr, ci->loc_addr, ci->ipv4);
+}
+
+/* An exact listener wins over a wildcard one; returned with a reference. */
+static struct irdma_cm_listener *
+irdma_find_listener(struct irdma_cm_core *core, const struct irdma_cm_info *ci)
+{
+	struct irdma_cm_listener *l, *found = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&core->listen_lock, flags);
+	list_for_each_entry(l, &core->listen_list, list) {
+		if (!irdma_listener_takes(l, ci))
+			continue;
+		if (!found || found->wildcard)
+			found = l;
+	}
+	if (found)
+		refcount_inc(&found->refcnt);
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	return found;
+}
+
+static bool irdma_listener_clash(const struct irdma_cm_listener *a,
+				 const struct irdma_cm_listener *b)
+{
+	if (a->ci.loc_port != b->ci.loc_port || a->ci.ipv4 != b->ci.ipv4)
+		return false;
+	return a->wildcard || b->wildcard ||
+	       irdma_addr_eq(a->ci.loc_addr, b->ci.loc_addr, a->ci.ipv4);
+}
+
+/* Allocate a listener and list it unless the address is taken. */
+static struct irdma_cm_listener *
+irdma_make_listen_node(struct irdma_cm_core *core, struct iw_cm_id *cm_id,
+		       const struct irdma_cm_info *ci, int backlog)
+{
+	struct irdma_cm_listener *listener, *l;
+	unsigned long flags;
+
+	listener = kzalloc(sizeof(*listener), GFP_KERNEL);
+	if (!listener)
+		return ERR_PTR(-ENOMEM);
+	refcount_set(&listener->refcnt, 1);
+	INIT_LIST_HEAD(&listener->children);
+	listener->core = core;
+	listener->cm_id = cm_id;
+	listener->ci = *ci;
+	listener->wildcard = irdma_addr_is_any(ci->loc_addr, ci->ipv4);
+	listener->dual_stack = listener->wildcard && !ci->ipv4 &&
+			       !cm_id->afonly;
+	listener->backlog = backlog > 0 ? backlog : IRDMA_CM_DEFAULT_BACKLOG;
+	listener->state = IRDMA_CM_LISTENER_ACTIVE;
+	spin_lock_irqsave(&core->listen_lock, flags);
+	list_for_each_entry(l, &core->listen_list, list) {
+		if (irdma_listener_clash(l, listener)) {
+			spin_unlock_irqrestore(&core->listen_lock, flags);
+			kfree(listener);
+			return ERR_PTR(-EADDRINUSE);
+		}
+	}
+	list_add_tail(&listener->list, &core->listen_list);
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	atomic_inc(&core->listener_cnt);
+	return listener;
+}
+
+static int irdma_cm_add_child(struct irdma_cm_listener *listener,
+			      const u32 *addr, bool ipv4, u16 vlan, gfp_t gfp)
+{
+	struct irdma_cm_core *core = listener->core;
+	struct irdma_cm_listen_child *child;
+	unsigned long flags;
+	int err;
+
+	child = kzalloc(sizeof(*child), gfp);
+	if (!child)
+		return -ENOMEM;
+	child->ci = listener->ci;
+	child->ci.ipv4 = ipv4;
+	memcpy(child->ci.loc_addr, addr, ipv4 ? 4 : 16);
+	child->ci.vlan_id = vlan;
+	err = core->ops->qhash(core, &child->ci, true, true);
+	if (err) {
+		kfree(child);
+		return err;
+	}
+	spin_lock_irqsave(&core->listen_lock, flags);
+	list_add_tail(&child->list, &listener->children);
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	return 0;
+}
+
+static bool irdma_cm_dev_is_ours(struct irdma_cm_core *core,
+				 struct net_device *dev)
+{
+	if (!core->netdev)
+		return false;
+	return dev == core->netdev ||
+	       (is_vlan_dev(dev) && vlan_dev_real_dev(dev) == core->netdev);
+}
+
+static u16 irdma_cm_dev_vlan(struct net_device *dev)
+{
+	return is_vlan_dev(dev) ? vlan_dev_vlan_id(dev) : IRDMA_CM_NO_VLAN;
+}
+
+/* One SYN filter per IPv4 address of our netdev and its VLANs (rtnl). */
+static int irdma_add_mqh_4(struct irdma_cm_core *core,
+			   struct irdma_cm_listener *listener)
+{
+	const struct in_ifaddr *ifa;
+	struct net_device *dev;
+	struct in_device *idev;
+	int n = 0;
+
+	ASSERT_RTNL();
+	for_each_netdev(&init_net, dev) {
+		if (!irdma_cm_dev_is_ours(core, dev))
+			continue;
+		idev = __in_dev_get_rtnl(dev);
+		if (!idev)
+			continue;
+		in_dev_for_each_ifa_rtnl(ifa, idev) {
+			u32 a = ntohl(ifa->ifa_address);
+
+			if (!irdma_cm_add_child(listener, &a, true,
+						irdma_cm_dev_vlan(dev), GFP_KERNEL))
+				n++;
+		}
+	}
+	return n;
+}
+
+/* The same for IPv6; a netdev without IPv6 is skipped, not the end. */
+static int irdma_add_mqh_6(struct irdma_cm_core *core,
+			   struct irdma_cm_listener *listener)
+{
+	struct inet6_dev *idev;
+	struct inet6_ifaddr *ifp;
+	struct net_device *dev;
+	u32 a[4];
+	int n = 0;
+
+	ASSERT_RTNL();
+	if (!IS_ENABLED(CONFIG_IPV6))
+		return 0;
+	for_each_netdev(&init_net, dev) {
+		if (!irdma_cm_dev_is_ours(core, dev))
+			continue;
+		idev = __in6_dev_get(dev);
+		if (!idev)
+			continue;
+		read_lock_bh(&idev->lock);
+		list_for_each_entry(ifp, &idev->addr_list, if_list) {
+			irdma_copy_ip_ntohl(a, ifp->addr.in6_u.u6_addr32);
+			if (!irdma_cm_add_child(listener, a, false,
+						irdma_cm_dev_vlan(dev), GFP_ATOMIC))
+				n++;
+		}
+		read_unlock_bh(&idev->lock);
+	}
+	return n;
+}
+
+static void irdma_add_mqh(struct irdma_cm_core *core,
+			  struct irdma_cm_listener *listener)
+{
+	rtnl_lock();
+	if (listener->ci.ipv4 || listener->dual_stack)
+		irdma_add_mqh_4(core, listener);
+	if (!listener->ci.ipv4)
+		irdma_add_mqh_6(core, listener);
+	rtnl_unlock();
+}
+
+static void irdma_del_multiple_qhash(struct irdma_cm_core *core,
+				     struct irdma_cm_listener *listener)
+{
+	struct irdma_cm_listen_child *child, *tmp;
+	unsigned long flags;
+	LIST_HEAD(gone);
+
+	spin_lock_irqsave(&core->listen_lock, flags);
+	list_splice_init(&listener->children, &gone);
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	list_for_each_entry_safe(child, tmp, &gone, list) {
+		core->ops->qhash(core, &child->ci, true, false);
+		list_del(&child->list);
+		kfree(child);
+	}
+	if (listener->qhash_set) {
+		core->ops->qhash(core, &listener->ci, true, false);
+		listener->qhash_set = false;
+	}
+}
+
+typedef bool (*irdma_cm_match_fn)(struct irdma_cm_node *node, const void *arg);
+
+/* Collect up to IRDMA_CM_COLLECT_MAX hashed nodes matching @match. */
+static int irdma_cm_collect(struct irdma_cm_core *core, irdma_cm_match_fn match,
+			    const void *arg, struct irdma_cm_node **nodes)
+{
+	struct irdma_cm_node *node;
+	int bkt, n = 0;
+
+	rcu_read_lock();
+	hash_for_each_rcu(core->conn_ht, bkt, node, hnode) {
+		if (!match(node, arg) || !irdma_cm_node_get(node))
+			continue;
+		nodes[n++] = node;
+		if (n == IRDMA_CM_COLLECT_MAX)
+			break;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+static bool irdma_cm_match_listener(struct irdma_cm_node *node,
+				    const void *arg)
+{
+	return READ_ONCE(node->listener) == arg &&
+	       READ_ONCE(node->state) != IRDMA_CM_STATE_LISTENER_DESTROYED;
+}
+
+static int irdma_reset_list_prep(struct irdma_cm_core *core,
+				 struct irdma_cm_listener *listener,
+				 struct irdma_cm_node **nodes)
+{
+	return irdma_cm_collect(core, irdma_cm_match_listener, listener, nodes);
+}
+
+/* Abort one not yet accepted request of a listener being destroyed. */
+static void irdma_cm_listener_abort_node(struct irdma_cm_node *node)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&node->lock, flags);
+	if (node->listener && node->state != IRDMA_CM_STATE_OFFLOADED) {
+		if (!node->tcp_ref_dropped && node->state <= IRDMA_CM_STATE_MPAREQ_RCVD)
+			irdma_send_reset(node);
+		irdma_cm_uncount_pending(node);
+		node->peer_reset = true;
+		irdma_cm_free_tcp(node);
+		irdma_cm_set_state(node, IRDMA_CM_STATE_LISTENER_DESTROYED);
+	}
+	irdma_cm_node_unlock(node, flags);
+}
+
+/*
+ * Abort the listener's pending requests (those handed to iw_cm stay until
+ * it rejects them), then drop the listing reference.
+ */
+static void irdma_dec_refcnt_listen(struct irdma_cm_core *core,
+				    struct irdma_cm_listener *listener)
+{
+	struct irdma_cm_node *nodes[IRDMA_CM_COLLECT_MAX];
+	int i, n, rounds = 0;
+
+	do {
+		n = irdma_reset_list_prep(core, listener, nodes);
+		for (i = 0; i < n; i++) {
+			irdma_cm_listener_abort_node(nodes[i]);
+			irdma_rem_ref_cm_node(nodes[i]);
+		}
+	} while (n == IRDMA_CM_COLLECT_MAX && ++rounds < 1024);
+	irdma_cm_listener_put(listener);
+}
+
+static void irdma_cm_del_listen(struct irdma_cm_core *core,
+				struct irdma_cm_listener *listener)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&core->listen_lock, flags);
+	listener->state = IRDMA_CM_LISTENER_PASSIVE;
+	list_del(&listener->list);
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	irdma_del_multiple_qhash(core, listener);
+	irdma_dec_refcnt_listen(core, listener);
+}
+
+/**
+ * irdma_create_listen - iw_cm listen on the mapped local address
+ * @cm_id: listening iw_cm id
+ * @backlog: pending request limit (0: default)
+ *
+ * Return: 0, -EADDRINUSE for an address already listened on, or an errno.
+ */
+int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
+{
+	struct irdma_cm_core *core = irdma_cm_core_of(cm_id->device);
+	struct irdma_cm_listener *listener;
+	struct irdma_cm_info ci;
+	unsigned long flags;
+	int err;
+
+	err = irdma_cm_id_addrs(cm_id, &ci, false);
+	if (err)
+		goto err_count;
+	memset(ci.rem_addr, 0, sizeof(ci.rem_addr));
+	ci.rem_port = 0;
+	if (!irdma_addr_is_any(ci.loc_addr, ci.ipv4))
+		ci.vlan_id = irdma_cm_addr_vlan(core, &ci);
+	ci.tos = cm_id->tos;
+	listener = irdma_make_listen_node(core, cm_id, &ci, backlog);
+	if (IS_ERR(listener)) {
+		err = PTR_ERR(listener);
+		goto err_count;
+	}
+	err = irdma_cm_apbvt_get(core, ci.loc_port);
+	if (err)
+		goto err_unlist;
+	if (listener->wildcard) {
+		irdma_add_mqh(core, listener);
+	} else {
+		err = core->ops->qhash(core, &listener->ci, true, true);
+		if (err)
+			goto err_apbvt;
+		listener->qhash_set = true;
+	}
+	cm_id->add_ref(cm_id);
+	cm_id->provider_data = listener;
+	cm_stat(core, LISTENS);
+	return 0;
+
+err_apbvt:
+	irdma_cm_apbvt_put(core, ci.loc_port);
+err_unlist:
+	irdma_del_multiple_qhash(core, listener);
+	spin_lock_irqsave(&core->listen_lock, flags);
+	list_del(&listener->list);
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	atomic_dec(&core->listener_cnt);
+	kfree(listener);
+err_count:
+	cm_stat(core, LISTEN_ERR);
+	return err;
+}
+
+/**
+ * irdma_destroy_listen - stop an iw_cm listen
+ * @cm_id: listening iw_cm id
+ *
+ * Requests not yet accepted are reset. The listener keeps its cm_id
+ * reference until the last request created from it is gone.
+ *
+ * Return: 0 or -EINVAL for an id that is not listening.
+ */
+int irdma_destroy_listen(struct iw_cm_id *cm_id)
+{
+	struct irdma_cm_core *core = irdma_cm_core_of(cm_id->device);
+	struct irdma_cm_listener *listener = cm_id->provider_data;
+
+	if (!listener)
+		return -EINVAL;
+	cm_id->provider_data = NULL;
+	irdma_cm_del_listen(core, listener);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* iw_cm connect, accept, reject                                          */
+
+static int irdma_cm_check_conn_param(struct irdma_cm_core *core,
+				     const struct iw_cm_conn_param *p)
+{
+	u32 max_pd = IRDMA_MPA_MAX_PDATA -
+		     (core->cfg.mpa_rev == 2 ? IRDMA_MPA_V2_RTR_LEN : 0);
+
+	if (p->ird > core->cfg.max_ird || p->ord > core->cfg.max_ord)
+		return -EINVAL;
+	if (p->private_data_len > max_pd ||
+	    (p->private_data_len && !p->private_data))
+		return -EINVAL;
+	return 0;
+}
+
+/* Active node: addressing, ISN, IRD/ORD and the request's private data. */
+static struct irdma_cm_node *
+irdma_create_cm_node(struct irdma_cm_core *core, struct irdma_cm_info *ci,
+		     struct iw_cm_id *cm_id, const struct iw_cm_conn_param *p)
+{
+	struct irdma_cm_node *node;
+
+	ci->vlan_id = irdma_cm_addr_vlan(core, ci);
+	ci->tos = cm_id->tos_set ? cm_id->tos : 0;
+	node = irdma_make_cm_node(core, ci, NULL, NULL);
+	if (IS_ERR(node))
+		return node;
+	node->active = true;
+	irdma_record_ird_ord(node, p->ird, p->ord);
+	node->pdata_len = p->private_data_len;
+	if (p->private_data_len)
+		memcpy(node->pdata, p->private_data, p->private_data_len);
+	return node;
+}
+
+/* Tear down a node that never produced an event. */
+static void irdma_cm_discard_node(struct irdma_cm_node *node)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&node->lock, flags);
+	irdma_cm_free_tcp(node);
+	irdma_cm_node_unlock(node, flags);
+}
+
+/**
+ * irdma_connect - iw_cm active open
+ * @cm_id: iw_cm id (m_local_addr / m_remote_addr are used)
+ * @conn_param: QP, IRD/ORD and private data
+ *
+ * Return: 0 when the SYN is on its way (events follow), or an errno, in
+ * which case no event is ever raised and no reference is kept.
+ */
+int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
+{
+	struct irdma_cm_core *core = irdma_cm_core_of(cm_id->device);
+	struct irdma_cm_node *node;
+	struct irdma_cm_info ci;
+	unsigned long flags;
+	void *qp;
+	int err;
+
+	err = irdma_cm_id_addrs(cm_id, &ci, true);
+	if (!err)
+		err = irdma_cm_check_conn_param(core, conn_param);
+	if (err)
+		goto err_count;
+	qp = core->ops->qp_lookup(core, conn_param->qpn);
+	if (!qp) {
+		err = -EINVAL;
+		goto err_count;
+	}
+	node = irdma_create_cm_node(core, &ci, cm_id, conn_param);
+	if (IS_ERR(node)) {
+		err = PTR_ERR(node);
+		goto err_put_qp;
+	}
+	err = irdma_cm_conn_resources(node);
+	if (err)
+		goto err_node;
+	spin_lock_irqsave(&node->lock, flags);
+	irdma_cm_link_ulp(node, cm_id, qp);
+	refcount_inc(&node->refcnt);
+	node->ulp_ref = true;
+	irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_SENT);
+	err = irdma_send_syn(node, false);
+	if (err)
+		irdma_cm_free_tcp(node);
+	irdma_cm_node_unlock(node, flags);
+	if (err) {
+		irdma_cm_unlink_ulp(node);
+		goto err_count;
+	}
+	return 0;
+
+err_node:
+	irdma_cm_discard_node(node);
+err_put_qp:
+	core->ops->qp_put(core, qp);
+err_count:
+	cm_stat(core, CONNECT_ERR);
+	return err;
+}
+
+/* Validate an accept and negotiate IRD/ORD (node->lock held). */
+static int irdma_cm_accept_check(struct irdma_cm_node *node,
+				 const struct iw_cm_conn_param *p)
+{
+	struct irdma_cm_core *core = node->core;
+
+	lockdep_assert_held(&node->lock);
+	if (node->state == IRDMA_CM_STATE_LISTENER_DESTROYED || node->active ||
+	    !node->ulp_ref)
+		return -EINVAL;
+	if (node->peer_reset || node->state != IRDMA_CM_STATE_MPAREQ_RCVD)
+		return -ECONNRESET;
+	if (p->ird > core->cfg.max_ird || p->ord > core->cfg.max_ord)
+		return -EINVAL;
+	if (p->private_data_len > irdma_cm_ulp_pdata_max(node) ||
+	    (p->private_data_len && !p->private_data))
+		return -EINVAL;
+	node->ird = p->ird;
+	node->ord = p->ord;
+	return irdma_negotiate_mpa_v2_ird_ord(node);
+}
+
+/* Build the reply, link the ULP and hand TCP to the QP (node->lock held). */
+static int irdma_cm_accept_locked(struct irdma_cm_node *node,
+				  struct iw_cm_id *cm_id, void *qp,
+				  const struct iw_cm_conn_param *p,
+				  struct irdma_cm_tcp_ctx *ctx)
+{
+	struct irdma_cm_listener *listener = node->listener;
+
+	node->lsmm_buf = irdma_cm_build_mpa_frame(node, IRDMA_MPA_KIND_REP,
+						  p->private_data,
+						  p->private_data_len,
+						  &node->lsmm_len);
+	if (!node->lsmm_buf)
+		return -ENOMEM;
+	irdma_cm_link_ulp(node, cm_id, qp);
+	irdma_cm_uncount_pending(node);
+	WRITE_ONCE(node->listener, NULL);
+	irdma_cm_listener_put(listener);
+	irdma_cm_init_tsa_conn(node, ctx);
+	return 0;
+}
+
+/**
+ * irdma_accept - iw_cm passive accept of a CONNECT_REQUEST
+ * @cm_id: the new iw_cm id (provider_data is the node)
+ * @conn_param: QP, IRD/ORD and reply private data
+ *
+ * The reply goes out as the QP's first message; ESTABLISHED follows.
+ *
+ * Return: 0 or an errno (-ECONNRESET if the peer went away); after an
+ * error no event is raised and the request is reset.
+ */
+int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
+{
+	struct irdma_cm_node *node = cm_id->provider_data;
+	struct irdma_cm_tcp_ctx ctx;
+	struct irdma_cm_core *core;
+	unsigned long flags;
+	void *qp;
+	int err;
+
+	if (!node)
+		return -EINVAL;
+	core = node->core;
+	qp = core->ops->qp_lookup(core, conn_param->qpn);
+	if (!qp) {
+		err = -EINVAL;
+		goto err_abort;
+	}
+	spin_lock_irqsave(&node->lock, flags);
+	err = irdma_cm_accept_check(node, conn_param);
+	if (!err)
+		err = irdma_cm_accept_locked(node, cm_id, qp, conn_param, &ctx);
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (err) {
+		core->ops->qp_put(core, qp);
+		goto err_abort;
+	}
+	err = irdma_cm_start_qp(node, qp, &ctx);
+	if (err) {
+		core->ops->qp_to_err(core, qp);
+		goto err_abort;
+	}
+	irdma_cm_free_ah(node);
+	cm_stat(core, ACCEPTS);
+	spin_lock_irqsave(&node->lock, flags);
+	irdma_create_event(node, IRDMA_CM_EV_ESTABLISHED, 0);
+	spin_unlock_irqrestore(&node->lock, flags);
+	return 0;
+
+err_abort:
+	cm_stat(core, ACCEPT_ERR);
+	cm_id->provider_data = NULL;
+	irdma_cm_abort_request(node);
+	return err;
+}
+
+static int irdma_cm_reject(struct irdma_cm_node *node, const void *pdata,
+			   u8 pdata_len)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&node->lock, flags);
+	if (!node->ulp_ref || node->active) {
+		spin_unlock_irqrestore(&node->lock, flags);
+		return -EINVAL;
+	}
+	irdma_cm_uncount_pending(node);
+	if (node->state == IRDMA_CM_STATE_MPAREQ_RCVD && !node->peer_reset) {
+		err = irdma_send_mpa_reject(node, pdata, pdata_len);
+		if (err) {
+			irdma_send_reset(node);
+			irdma_cm_free_tcp(node);
+		}
+	}
+	irdma_cm_node_unlock(node, flags);
+	irdma_cm_unlink_ulp(node);
+	cm_stat(node->core, REJECTS);
+	return 0;
+}
+
+/**
+ * irdma_reject - iw_cm reject of a CONNECT_REQUEST
+ * @cm_id: iw_cm id of the request (provider_data is the node)
+ * @pdata: private data for the MPA reject
+ * @pdata_len: its length
+ *
+ * Sends the MPA reject and our FIN; TCP closes on its own afterwards.
+ *
+ * Return: 0, or -EINVAL for an id without a pending request.
+ */
+int irdma_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len)
+{
+	struct irdma_cm_node *node = cm_id->provider_data;
+
+	if (!node || (pdata_len && !pdata))
+		return -EINVAL;
+	cm_id->provider_data = NULL;
+	return irdma_cm_reject(node, pdata, pdata_len);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Address changes and teardown                                           */
+
+/**
+ * struct irdma_cm_addr_match - address filter for teardown
+ * @addr: local address, host order words
+ * @ipv4: family
+ * @all: match every node
+ */
+struct irdma_cm_addr_match {
+	const u32 *addr;
+	bool ipv4;
+	bool all;
+};
+
+static bool irdma_cm_match_addr(struct irdma_cm_node *node, const void *arg)
+{
+	const struct irdma_cm_addr_match *m = arg;
+
+	if (m->all)
+		return true;
+	return node->ci.ipv4 == m->ipv4 &&
+	       irdma_addr_eq(node->ci.loc_addr, m->addr, m->ipv4);
+}
+
+static int irdma_teardown_list_prep(struct irdma_cm_core *core,
+				    const struct irdma_cm_addr_match *m,
+				    struct irdma_cm_node **nodes)
+{
+	return irdma_cm_collect(core, irdma_cm_match_addr, m, nodes);
+}
+
+/* Force one node down: offloaded ones through their QP, others by RST. */
+static void irdma_cm_teardown_node(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	unsigned long flags;
+	void *qp = NULL;
+
+	spin_lock_irqsave(&node->lock, flags);
+	if (node->state == IRDMA_CM_STATE_OFFLOADED) {
+		qp = node->qp;
+		if (!qp)
+			irdma_cm_free_tcp(node);
+	} else if (node->state != IRDMA_CM_STATE_CLOSED) {
+		irdma_cm_open_err(node, node->state <= IRDMA_CM_STATE_MPAREQ_RCVD,
+				  -ECONNRESET);
+		irdma_cm_free_tcp(node);
+	}
+	irdma_cm_node_unlock(node, flags);
+	if (qp) {
+		core->ops->qp_to_err(core, qp);
+		irdma_cm_disconn(node, IRDMA_CM_DISC_LOCAL_ERR);
+		spin_lock_irqsave(&node->lock, flags);
+		irdma_cm_free_tcp(node);
+		irdma_cm_node_unlock(node, flags);
+	}
+}
+
+/**
+ * irdma_cm_teardown_connections - abort connections on a local address
+ * @core: CM core
+ * @addr: local address (host order words), or NULL for every connection
+ * @ipv4: family of @addr
+ */
+void irdma_cm_teardown_connections(struct irdma_cm_core *core,
+				   const u32 *addr, bool ipv4)
+{
+	struct irdma_cm_addr_match m = { .addr = addr, .ipv4 = ipv4,
+					 .all = !addr };
+	struct irdma_cm_node *nodes[IRDMA_CM_COLLECT_MAX];
+	int i, n, rounds = 0;
+
+	do {
+		n = irdma_teardown_list_prep(core, &m, nodes);
+		for (i = 0; i < n; i++) {
+			irdma_cm_teardown_node(nodes[i]);
+			irdma_rem_ref_cm_node(nodes[i]);
+		}
+	} while (n == IRDMA_CM_COLLECT_MAX && ++rounds < 1024);
+}
+
+/* Add or remove the SYN filter of one listener for one address. */
+static void irdma_qhash_ctrl(struct irdma_cm_core *core,
+			     struct irdma_cm_listener *listener,
+			     const u32 *addr, bool ipv4, bool ifup)
+{
+	struct irdma_cm_listen_child *child, *tmp;
+	unsigned long flags;
+	LIST_HEAD(gone);
+
+	if (!listener->wildcard || (listener->ci.ipv4 != ipv4 &&
+				    !(listener->dual_stack && ipv4)))
+		return;
+	if (ifup) {
+		irdma_cm_add_child(listener, addr, ipv4,
+				   irdma_cm_addr_vlan(core, &listener->ci),
+				   GFP_ATOMIC);
+		return;
+	}
+	spin_lock_irqsave(&core->listen_lock, flags);
+	list_for_each_entry_safe(child, tmp, &listener->children, list) {
+		if (child->ci.ipv4 == ipv4 &&
+		    irdma_addr_eq(child->ci.loc_addr, addr, ipv4))
+			list_move(&child->list, &gone);
+	}
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	list_for_each_entry_safe(child, tmp, &gone, list) {
+		core->ops->qhash(core, &child->ci, true, false);
+		kfree(child);
+	}
+}
+
+/**
+ * irdma_if_notify - a local address appeared or went away
+ * @core: CM core
+ * @addr: the address, host order words
+ * @ipv4: its family
+ * @ifup: added (true) or removed (false)
+ *
+ * Wildcard listeners gain or lose the SYN filter of the address; on removal
+ * the connections using it are torn down.
+ */
+void irdma_if_notify(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
+		     bool ifup)
+{
+	struct irdma_cm_listener *ls[IRDMA_CM_COLLECT_MAX], *l;
+	unsigned long flags;
+	int i, n = 0;
+
+	spin_lock_irqsave(&core->listen_lock, flags);
+	list_for_each_entry(l, &core->listen_list, list) {
+		if (n == IRDMA_CM_COLLECT_MAX)
+			break;
+		refcount_inc(&l->refcnt);
+		ls[n++] = l;
+	}
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	for (i = 0; i < n; i++) {
+		irdma_qhash_ctrl(core, ls[i], addr, ipv4, ifup);
+		irdma_cm_listener_put(ls[i]);
+	}
+	if (!ifup)
+		irdma_cm_teardown_connections(core, addr, ipv4);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Core setup                                                             */
+
+static void irdma_cm_default_config(struct irdma_cm_config *cfg)
+{
+	cfg->mtu = ETH_DATA_LEN;
+	cfg->mpa_rev = 2;
+	cfg->crc = true;
+	cfg->p2p = true;
+	cfg->rtr_offer = IRDMA_MPA_ORD_WRITE0 | IRDMA_MPA_ORD_READ0;
+	cfg->rtr_pref = IRDMA_CM_RDMA0_WRITE;
+	cfg->rcv_wnd = IRDMA_CM_DEFAULT_RCV_WND;
+	cfg->rcv_wscale = IRDMA_CM_DEFAULT_RCV_WSCALE;
+	cfg->max_ird = 64;
+	cfg->max_ord = 64;
+	cfg->retrans_max = IRDMA_CM_DEFAULT_RETRANS_MAX;
+	cfg->v1_fallback = true;
+}
+
+/**
+ * irdma_setup_cm_core - initialise the CM core of a device
+ * @iwdev: device owning the core
+ * @ops: hardware ops (kept by reference)
+ * @ops_priv: private pointer for @ops
+ *
+ * The policy in cm_core.cfg gets defaults the caller may change before the
+ * first listen or connect.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_setup_cm_core(struct irdma_device *iwdev,
+			const struct irdma_cm_hw_ops *ops, void *ops_priv)
+{
+	struct irdma_cm_core *core = &iwdev->cm_core;
+	int i;
+
+	memset(core, 0, sizeof(*core));
+	core->iwdev = iwdev;
+	core->ops = ops;
+	core->ops_priv = ops_priv;
+	core->clk = &irdma_cm_jiffies_clock;
+	irdma_cm_default_config(&core->cfg);
+	spin_lock_init(&core->ht_lock);
+	spin_lock_init(&core->listen_lock);
+	spin_lock_init(&core->apbvt_lock);
+	spin_lock_init(&core->timer_lock);
+	hash_init(core->conn_ht);
+	hash_init(core->apbvt_ht);
+	INIT_LIST_HEAD(&core->listen_list);
+	INIT_LIST_HEAD(&core->timer_nodes);
+	for (i = 0; i < IRDMA_CM_STAT_COUNT; i++)
+		atomic64_set(&core->stats[i], 0);
+	timer_setup(&core->tcp_timer, irdma_cm_timer_fn, 0);
+	core->event_wq = alloc_ordered_workqueue("irdma-cm", WQ_MEM_RECLAIM);
+	if (!core->event_wq)
+		return -ENOMEM;
+	core->ready = true;
+	return 0;
+}
+
+/* Drop every remaining timer entry (the nodes' TCP is abandoned). */
+static void irdma_cm_flush_timers(struct irdma_cm_core *core)
+{
+	struct irdma_cm_node *nodes[IRDMA_CM_COLLECT_MAX];
+	unsigned long flags;
+	int i, n;
+
+	do {
+		n = irdma_timer_list_prep(core, nodes, irdma_cm_now(core) +
+					  MAX_JIFFY_OFFSET / 2);
+		for (i = 0; i < n; i++) {
+			spin_lock_irqsave(&nodes[i]->lock, flags);
+			irdma_cm_free_tcp(nodes[i]);
+			irdma_cm_node_unlock(nodes[i], flags);
+			irdma_rem_ref_cm_node(nodes[i]);
+		}
+	} while (n);
+}
+
+/**
+ * irdma_cleanup_cm_core - stop the CM core of a device
+ * @core: CM core
+ *
+ * Connections still present are aborted; iw_cm must have destroyed its
+ * listeners before.
+ */
+void irdma_cleanup_cm_core(struct irdma_cm_core *core)
+{
+	if (!core->ready)
+		return;
+	irdma_cm_teardown_connections(core, NULL, false);
+	flush_workqueue(core->event_wq);
+	irdma_cm_flush_timers(core);
+	del_timer_sync(&core->tcp_timer);
+	flush_workqueue(core->event_wq);
+	destroy_workqueue(core->event_wq);
+	core->event_wq = NULL;
+	core->ready = false;
+	if (atomic_read(&core->node_cnt) || atomic_read(&core->listener_cnt))
+		ibdev_warn(&core->iwdev->ibdev,
+			   "CM: %d nodes and %d listeners left at cleanup\n",
+			   atomic_read(&core->node_cnt),
+			   atomic_read(&core->listener_cnt));
+}
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/cm_frame_test.c"
+#include "kunit/cm_scenario_test.c"
+#include "kunit/cm_fuzz_test.c"
+#endif

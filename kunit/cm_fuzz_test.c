@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Copyright (c) 2026 The irdma project authors */
+/*
+ * KUnit: seeded, reproducible mutations of valid TCP/MPA segments fed to a
+ * CM core parked in each state (suite irdma_cm_fuzz). The strict iw_cm model
+ * stays armed; after each batch every node, event and timer must be gone.
+ */
+#include "cm_fake.h"
+
+#define CMT_FUZZ_SEED		0x1d3a2026u
+#define CMT_FUZZ_PER_BATCH	1000
+#define CMT_FUZZ_BATCHES	8
+
+/**
+ * struct cmt_fuzz_target - a state to park the core in
+ * @name: state
+ * @steps: script that gets there
+ */
+struct cmt_fuzz_target {
+	const char *name;
+	const struct cmt_step *steps;
+};
+
+#define TARGET(n, ...) { n, (const struct cmt_step[]){ __VA_ARGS__, END() } }
+
+static const struct cmt_fuzz_target cmt_fuzz_targets[] = {
+	TARGET("LISTEN", CALL(C_LISTEN, 0)),
+	TARGET("SYN_SENT", SUB(a_synsent)),
+	TARGET("SYN_RCVD", SUB(p_synrcvd)),
+	TARGET("ESTABLISHED", SUB(p_estab)),
+	TARGET("MPAREQ_SENT", SUB(a_reqsent)),
+	TARGET("MPAREQ_RCVD", SUB(p_reqrcvd)),
+	TARGET("MPAREJ_RCVD", SUB(a_rejrcvd)),
+	TARGET("OFFLOADED", SUB(a_offloaded)),
+	TARGET("FIN_WAIT1", SUB(p_finwait1)),
+	TARGET("FIN_WAIT2", SUB(p_finwait2)),
+	TARGET("CLOSING", SUB(p_closing)),
+	TARGET("LAST_ACK", SUB(p_lastack)),
+	TARGET("TIME_WAIT", SUB(p_timewait)),
+};
+
+static void cmt_fuzz_desc(const struct cmt_fuzz_target *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cmt_fuzz, cmt_fuzz_targets, cmt_fuzz_desc);
+
+static const u32 cmt_fuzz_rel[] = { 0, 1, 2, 1 + LREQ, 2 + LREQ, 1 + LOREQ,
+				    2 + LOREQ, 1 + LREJ, 2 + LOREJ, 21 };
+
+/* One valid segment of the kinds a peer sends, then mutated. */
+static u32 cmt_fuzz_frame(struct cmt_sctx *sc, struct rnd_state *rs, u8 *b)
+{
+	static const u8 flagsets[] = { F_S, F_SA, F_A, F_PA, F_FA, F_R, F_RA,
+				       F_PA | F_F };
+	static const u8 *const pays[] = { S_REQ, S_REP, S_REJ, S_REQ_V1,
+					  S_REQ_A };
+	static const u8 paylens[] = { sizeof(S_REQ), sizeof(S_REP),
+				      sizeof(S_REJ), sizeof(S_REQ_V1),
+				      sizeof(S_REQ_A) };
+	u32 r = prandom_u32_state(rs), p = r % ARRAY_SIZE(pays), len, n, i;
+	struct cmt_raw raw = {
+		.vlan = IRDMA_CM_NO_VLAN, .src = 2, .dst = 1, .sport = 5000,
+		.dport = 4000, .flags = flagsets[(r >> 4) % ARRAY_SIZE(flagsets)],
+		.seq = PISN + cmt_fuzz_rel[(r >> 8) % ARRAY_SIZE(cmt_fuzz_rel)],
+		.ack = sc->isn + cmt_fuzz_rel[(r >> 12) % ARRAY_SIZE(cmt_fuzz_rel)],
+	};
+
+	if (raw.flags & TCPHDR_SYN) {
+		raw.opts = S_OPT;
+		raw.optlen = sizeof(S_OPT);
+	} else if (raw.flags & TCPHDR_PSH) {
+		raw.pay = pays[p];
+		raw.paylen = paylens[p];
+	}
+	len = cmt_raw_build(&raw, b);
+	switch ((r >> 16) % 6) {
+	case 0:		/* flip bytes anywhere past Ethernet */
+		n = 1 + (r >> 20) % 4;
+		for (i = 0; i < n; i++)
+			b[14 + prandom_u32_state(rs) % (len - 14)] ^=
+				1 << (prandom_u32_state(rs) % 8);
+		break;
+	case 1:		/* truncate */
+		len = prandom_u32_state(rs) % (len + 1);
+		break;
+	case 2:		/* any flags */
+		b[14 + 20 + 13] = prandom_u32_state(rs);
+		break;
+	case 3:		/* sequence numbers near the edges */
+		put_unaligned_be32(raw.seq + (s8)(r >> 20), b + 14 + 20 + 4);
+		put_unaligned_be32(raw.ack + (s8)(r >> 24), b + 14 + 20 + 8);
+		break;
+	case 4:		/* payload or option bytes */
+		if (len > 54)
+			b[54 + prandom_u32_state(rs) % (len - 54)] =
+				prandom_u32_state(rs);
+		break;
+	default:	/* as is */
+		break;
+	}
+	return len;
+}
+
+/* Bring the core back to nothing, checking nothing leaked. */
+static void cmt_fuzz_reset(struct cmt_sctx *sc)
+{
+	struct cmt_env *env = sc->env;
+	int i;
+
+	if (sc->lid && sc->lid->state == CMT_LISTEN)
+		cmt_unlisten(sc->lid);
+	irdma_cm_teardown_connections(env->a.core, NULL, false);
+	cmt_advance(env, 120000);
+	for (i = 0; i < CMT_IDS; i++)
+		if (env->ids[i].used && env->ids[i].state == CMT_CONN_RECV &&
+		    env->ids[i].id.provider_data)
+			cmt_reject(&env->ids[i], NULL, 0);
+	cmt_advance(env, 120000);
+	cmt_check_core(env->test, &env->a);
+	for (i = 0; i < CMT_IDS; i++) {
+		KUNIT_EXPECT_EQ(env->test, env->ids[i].refs, 0);
+		env->ids[i].used = false;
+	}
+	cmt_free_list(&env->out);
+	env->ev_head = 0;
+	env->ev_tail = 0;
+	env->nact = 0;
+	memset(sc, 0, sizeof(*sc));
+	sc->env = env;
+}
+
+static void irdma_cm_fuzz_receive(struct kunit *test)
+{
+	const struct cmt_fuzz_target *t = test->param_value;
+	struct cmt_env *env = test->priv;
+	struct cmt_sctx sc = { .env = env };
+	u32 batch, i, len, fed = 0;
+	struct rnd_state rs;
+	u8 *b;
+
+	b = kunit_kzalloc(test, CMT_RAW_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	env->a.peer = NULL;
+	prandom_seed_state(&rs, CMT_FUZZ_SEED ^ (u32)(t - cmt_fuzz_targets));
+	for (batch = 0; batch < CMT_FUZZ_BATCHES; batch++) {
+		cmt_script_exec(&sc, t->steps);
+		env->no_record = true;
+		if (sc.lid)
+			sc.lid->ulp_fail = BIT(IW_CM_EVENT_CONNECT_REQUEST);
+		for (i = 0; i < CMT_FUZZ_PER_BATCH; i++) {
+			len = cmt_fuzz_frame(&sc, &rs, b);
+			irdma_receive_ilq(env->a.core, b, len, NULL);
+			fed++;
+			if ((i & 63) == 63) {
+				cmt_pump(env);
+				cmt_free_list(&env->out);
+			}
+		}
+		cmt_pump(env);
+		env->no_record = false;
+		cmt_fuzz_reset(&sc);
+		if (test->status == KUNIT_FAILURE)
+			break;
+	}
+	kunit_info(test, "fuzz %s: %u mutated segments (seed 0x%x)\n", t->name,
+		   fed, CMT_FUZZ_SEED);
+}
+
+static struct kunit_case irdma_cm_fuzz_cases[] = {
+	KUNIT_CASE_PARAM(irdma_cm_fuzz_receive, cmt_fuzz_gen_params),
+	{}
+};
+
+static struct kunit_suite irdma_cm_fuzz_suite = {
+	.name = "irdma_cm_fuzz",
+	.init = cmt_init,
+	.exit = cmt_exit,
+	.test_cases = irdma_cm_fuzz_cases,
+};
+
+kunit_test_suite(irdma_cm_fuzz_suite);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim: the auxiliary device the driver binds to, and the parent
+ * services it offers (see isim_aux.h).
+ *
+ * A reset request behaves as on ice: the parent unplugs the auxiliary
+ * device (the driver's remove runs), resets the function and plugs it
+ * again (the driver probes a fresh function).
+ */
+#include <linux/slab.h>
+
+#include "isim.h"
+
+#define ISIM_NUM_TCS	8
+#define ISIM_TEID_BASE	0x1000
+
+static struct isim_func *isim_aux_func(struct isim_aux_dev *iadev)
+{
+	return to_isim_func(iadev->adev.dev.parent);
+}
+
+static int isim_aux_qset_add(struct isim_aux_dev *iadev, u16 qs_handle,
+			     u8 tc, u32 *teid)
+{
+	struct isim_func *f = isim_aux_func(iadev);
+
+	if (tc >= ISIM_NUM_TCS)
+		return -EINVAL;
+	atomic_inc(&f->qsets);
+	/* any non-zero handle will do: the wire has no scheduler */
+	*teid = ISIM_TEID_BASE + qs_handle;
+	return 0;
+}
+
+static int isim_aux_qset_del(struct isim_aux_dev *iadev, u16 qs_handle,
+			     u8 tc, u32 teid)
+{
+	struct isim_func *f = isim_aux_func(iadev);
+
+	if (teid != ISIM_TEID_BASE + qs_handle)
+		return -EINVAL;
+	if (atomic_dec_if_positive(&f->qsets) < 0)
+		return -ENOENT;
+	return 0;
+}
+
+static int isim_aux_request_reset(struct isim_aux_dev *iadev)
+{
+	struct isim_func *f = isim_aux_func(iadev);
+
+	queue_work(isim_wq, &f->reset_work);
+	return 0;
+}
+
+static int isim_aux_vsi_filter(struct isim_aux_dev *iadev, u16 vsi_id,
+			       bool enable)
+{
+	struct isim_func *f = isim_aux_func(iadev);
+
+	if (vsi_id != iadev->vsi_id)
+		return -EINVAL;
+	WRITE_ONCE(f->vsi_filter, enable);
+	return 0;
+}
+
+static const struct isim_aux_ops isim_aux_ops = {
+	.qset_add = isim_aux_qset_add,
+	.qset_del = isim_aux_qset_del,
+	.request_reset = isim_aux_request_reset,
+	.vsi_filter = isim_aux_vsi_filter,
+};
+
+static void isim_aux_release(struct device *dev)
+{
+	kfree(to_isim_aux_dev(to_auxiliary_dev(dev)));
+}
+
+static int isim_aux_plug(struct isim_func *f)
+{
+	struct isim_aux_dev *iadev;
+	int err;
+
+	lockdep_assert_held(&f->aux_lock);
+	iadev = kzalloc(sizeof(*iadev), GFP_KERNEL);
+	if (!iadev)
+		return -ENOMEM;
+	iadev->adev.name = ISIM_AUX_DEV_NAME;
+	iadev->adev.id = f->id;
+	iadev->adev.dev.parent = &f->dev;
+	iadev->adev.dev.release = isim_aux_release;
+	iadev->hw_addr = (u8 __iomem __force *)f->regs;
+	iadev->hw_len = ISIM_BAR_LEN;
+	iadev->dma_dev = &f->dev;
+	iadev->netdev = f->netdev;
+	iadev->fn_id = f->id;
+	iadev->vsi_id = f->id;
+	iadev->protocol = f->protocol;
+	iadev->num_vectors = ISIM_NUM_VECTORS;
+	iadev->irqs = f->irqs;
+	iadev->ops = &isim_aux_ops;
+	err = auxiliary_device_init(&iadev->adev);
+	if (err) {
+		kfree(iadev);
+		return err;
+	}
+	err = auxiliary_device_add(&iadev->adev);
+	if (err) {
+		auxiliary_device_uninit(&iadev->adev);
+		return err;
+	}
+	f->iadev = iadev;
+	return 0;
+}
+
+static void isim_aux_unplug(struct isim_func *f)
+{
+	lockdep_assert_held(&f->aux_lock);
+	if (!f->iadev)
+		return;
+	auxiliary_device_delete(&f->iadev->adev);
+	auxiliary_device_uninit(&f->iadev->adev);
+	f->iadev = NULL;
+}
+
+/**
+ * isim_aux_reset_work - function reset: unplug, reset the engine, replug
+ * @work: the function's reset_work
+ */
+void isim_aux_reset_work(struct work_struct *work)
+{
+	struct isim_func *f = container_of(work, struct isim_func, reset_work);
+	int err;
+
+	mutex_lock(&f->aux_lock);
+	if (!f->dying) {
+		isim_aux_unplug(f);
+		isim_engine_reset(f);
+		f->vsi_filter = false;
+		err = isim_aux_plug(f);
+		if (err)
+			dev_err(&f->dev, "replug after reset failed: %d\n", err);
+	}
+	mutex_unlock(&f->aux_lock);
+}
+
+/**
+ * isim_aux_init - plug the function's auxiliary device
+ * @f: function with a running engine
+ *
+ * Return: 0 or a negative errno.
+ */
+int isim_aux_init(struct isim_func *f)
+{
+	int err;
+
+	mutex_lock(&f->aux_lock);
+	err = isim_aux_plug(f);
+	mutex_unlock(&f->aux_lock);
+	return err;
+}
+
+/**
+ * isim_aux_exit - unplug the auxiliary device for good
+ * @f: function
+ *
+ * A reset request still queued is dropped; the driver is unbound on
+ * return.
+ */
+void isim_aux_exit(struct isim_func *f)
+{
+	mutex_lock(&f->aux_lock);
+	f->dying = true;
+	mutex_unlock(&f->aux_lock);
+	cancel_work_sync(&f->reset_work);
+	mutex_lock(&f->aux_lock);
+	isim_aux_unplug(f);
+	mutex_unlock(&f->aux_lock);
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim: completion queues, the control CQ (CCQ) among them.
+ *
+ * The engine writes CQEs at its producer index with the pass's valid bit.
+ * With overflow checking on, it first reads the consumer index the driver
+ * keeps in word 0 of the CQ's shadow area and refuses to overwrite an
+ * unconsumed CQE: the CQE is lost and a CQ_OPERATION_ERROR AE is raised.
+ * A CQ is armed either by a CQARM doorbell carrying its id or by a new arm
+ * sequence number in word 4 of its shadow area; the next CQE then writes a
+ * CEQE to the CQ's CEQ.
+ */
+#include <linux/slab.h>
+
+#include "isim.h"
+
+#define ISIM_CQ_ALIGN	128
+
+static void isim_cq_free_all(struct isim_func *f)
+{
+	struct isim_cq *cq;
+	unsigned long id;
+
+	xa_for_each(&f->cqs, id, cq) {
+		xa_erase(&f->cqs, id);
+		kfree(cq);
+	}
+}
+
+/**
+ * isim_cq_reset - forget every CQ
+ * @f: function
+ */
+void isim_cq_reset(struct isim_func *f)
+{
+	isim_cq_free_all(f);
+}
+
+static u8 isim_cq_read_arm_seq(struct isim_func *f, struct isim_cq *cq)
+{
+	__le64 w;
+
+	if (isim_dma_read(f, cq->shadow_pa + ISIM_CQSA_ARM_WORD * 8, &w,
+			  sizeof(w)))
+		return cq->arm_seq;
+	return FIELD_GET(ISIM_CQSA_ARM_SEQ, le64_to_cpu(w));
+}
+
+static u16 isim_cq_check(struct isim_func *f, const u64 *wqe, u32 id)
+{
+	u64 hdr = wqe[ISIM_WQE_HDR];
+	u32 size = FIELD_GET(ISIM_CQ_W0_SIZE, wqe[0]);
+
+	if (id && (!f->hmc.committed || id >= f->hmc.cnt[ISIM_HMC_CQ]))
+		return ISIM_MIN_BAD_ID;
+	if (xa_load(&f->cqs, id))
+		return ISIM_MIN_EXISTS;
+	if (size < ISIM_CQ_MIN_SIZE || size > ISIM_CQ_MAX_SIZE)
+		return ISIM_MIN_BAD_SIZE;
+	if (FIELD_GET(ISIM_CQ_HDR_PBL_LEVELS, hdr))
+		return ISIM_MIN_UNSUPPORTED;
+	if ((hdr & ISIM_CQ_HDR_CEQ_VALID) &&
+	    FIELD_GET(ISIM_CQ_HDR_CEQ, hdr) >= ISIM_MAX_CEQS)
+		return ISIM_MIN_BAD_ID;
+	if (!(hdr & ISIM_CQ_HDR_VIRT) &&
+	    (!wqe[4] || !IS_ALIGNED(wqe[4], ISIM_CQ_ALIGN)))
+		return ISIM_MIN_BAD_ALIGN;
+	if (!wqe[5] || !IS_ALIGNED(wqe[5], 8))
+		return ISIM_MIN_BAD_ALIGN;
+	return ISIM_MIN_OK;
+}
+
+static void isim_cq_fill(struct isim_cq *cq, const u64 *wqe, u32 id)
+{
+	u64 hdr = wqe[ISIM_WQE_HDR];
+	struct isim_ring *r = &cq->ring;
+
+	cq->id = id;
+	cq->ctx = wqe[1];
+	cq->shadow_pa = wqe[5];
+	cq->ceq_valid = hdr & ISIM_CQ_HDR_CEQ_VALID;
+	cq->ceq = FIELD_GET(ISIM_CQ_HDR_CEQ, hdr);
+	cq->chk_overflow = hdr & ISIM_CQ_HDR_CHK_OVERFLOW;
+	r->size = FIELD_GET(ISIM_CQ_W0_SIZE, wqe[0]);
+	r->elem = hdr & ISIM_CQ_HDR_BIG_CQE ? ISIM_CQE_BIG_BYTES :
+					      ISIM_CQE_BYTES;
+	r->mem.virt = hdr & ISIM_CQ_HDR_VIRT;
+	r->mem.pa = wqe[4];
+	r->mem.first_pble = FIELD_GET(ISIM_CQ_W6_FIRST_PBLE, wqe[6]);
+	r->mem.bytes = r->size * r->elem;
+	r->polarity = 1;
+}
+
+/**
+ * isim_op_create_cq - CREATE_CQ, also used for the CCQ (id 0)
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ */
+void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res)
+{
+	u32 id = FIELD_GET(ISIM_CQ_HDR_ID, wqe[ISIM_WQE_HDR]);
+	struct isim_cq *cq;
+
+	res->minor = isim_cq_check(f, wqe, id);
+	if (res->minor)
+		return;
+	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	if (!cq) {
+		res->minor = ISIM_MIN_BUSY;
+		return;
+	}
+	isim_cq_fill(cq, wqe, id);
+	cq->arm_seq = isim_cq_read_arm_seq(f, cq);
+	if (xa_insert(&f->cqs, id, cq, GFP_KERNEL)) {
+		kfree(cq);
+		res->minor = ISIM_MIN_BUSY;
+	}
+}
+
+/**
+ * isim_op_destroy_cq - DESTROY_CQ
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ */
+void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res)
+{
+	u32 id = FIELD_GET(ISIM_CQ_HDR_ID, wqe[ISIM_WQE_HDR]);
+	struct isim_cq *cq = xa_load(&f->cqs, id);
+
+	if (!cq) {
+		res->minor = ISIM_MIN_NO_OBJECT;
+		return;
+	}
+	if (cq->ctx != wqe[1]) {
+		res->minor = ISIM_MIN_BAD_FIELD;
+		return;
+	}
+	xa_erase(&f->cqs, id);
+	kfree(cq);
+}
+
+static bool isim_cq_full(struct isim_func *f, struct isim_cq *cq)
+{
+	__le64 w;
+	u32 cons;
+
+	if (!cq->chk_overflow)
+		return false;
+	if (isim_dma_read(f, cq->shadow_pa, &w, sizeof(w)))
+		return true;
+	cons = FIELD_GET(ISIM_CQSA_CONSUMER, le64_to_cpu(w)) % cq->ring.size;
+	return (cq->ring.head + 1) % cq->ring.size == cons;
+}
+
+/**
+ * isim_cq_post - write a CQE and, if the CQ is armed, a CEQE
+ * @f: function
+ * @cq_id: CQ id
+ * @cqe: CQE words 0..7 in CPU order (only the first ring.elem/8 are used)
+ *
+ * Return: 0, -ENOENT for an unknown CQ, -ENOSPC on overflow, -EFAULT.
+ */
+int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe)
+{
+	struct isim_cq *cq = xa_load(&f->cqs, cq_id);
+	int err;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (!cq)
+		return -ENOENT;
+	if (isim_cq_full(f, cq)) {
+		cq->overflows++;
+		isim_aeq_post(f, ISIM_AE_CQ_OPERATION_ERROR, ISIM_AE_SRC_CQ,
+			      cq->id, cq->ctx);
+		return -ENOSPC;
+	}
+	err = isim_ring_post(f, &cq->ring, cqe, 3, ISIM_CQE_W3_VALID);
+	if (err)
+		return err;
+	cq->cqes++;
+	if (cq->armed && cq->ceq_valid) {
+		cq->armed = false;
+		isim_ceq_notify(f, cq->ceq, cq->ctx);
+	}
+	return 0;
+}
+
+static void isim_cq_arm(struct isim_func *f, struct isim_cq *cq)
+{
+	cq->armed = true;
+	cq->arm_seq = isim_cq_read_arm_seq(f, cq);
+}
+
+/**
+ * isim_cq_poll_arm - notice CQ arm requests
+ * @f: function
+ *
+ * The CQARM doorbell carries one CQ id; arm requests for two CQs between
+ * two polls would collapse into one, so the shadow-area arm sequence of
+ * every CQ is checked as well.
+ */
+void isim_cq_poll_arm(struct isim_func *f)
+{
+	u32 id = isim_xchg32(f, ISIM_REG_CQARM, ISIM_DB_IDLE);
+	struct isim_cq *cq;
+	unsigned long i;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (id != ISIM_DB_IDLE) {
+		cq = xa_load(&f->cqs, id);
+		if (cq)
+			isim_cq_arm(f, cq);
+		else
+			dev_dbg(&f->dev, "CQARM for unknown CQ %u\n", id);
+	}
+	xa_for_each(&f->cqs, i, cq)
+		if (isim_cq_read_arm_seq(f, cq) != cq->arm_seq)
+			isim_cq_arm(f, cq);
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim: debugfs state and fault injection, one directory per function
+ * under /sys/kernel/debug/irdma_sim/irdma_sim<ID>/.
+ *
+ *   state             engine objects, queues and counters (read)
+ *   fail_<op>         fail the next N CQP commands with that opcode
+ *   drop_frames       drop the next N frames this function transmits
+ *   delay_ms          delay every frame this function transmits
+ *   stall_cqp         while Y, queued CQP commands are not executed
+ *   raise_ae          write "CODE [SOURCE [ID [CTX]]]" to post an AE
+ *   reset             write anything: function reset, as after a PF reset
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "isim.h"
+
+static struct dentry *isim_droot;
+
+static void isim_show_cqp(struct seq_file *s, struct isim_func *f)
+{
+	struct isim_cqp *cqp = &f->cqp;
+	unsigned int op;
+
+	seq_printf(s, "cqp: live=%d size=%u tail=%u polarity=%u done=%llu errors=%llu bad_valid=%llu\n",
+		   cqp->live, cqp->size, cqp->tail, cqp->polarity, cqp->done,
+		   cqp->errors, cqp->bad_valid);
+	for (op = 0; op < ISIM_OP_NUM; op++)
+		if (cqp->op_done[op])
+			seq_printf(s, "  op %-15s done=%u errors=%u\n",
+				   isim_cqp_op_name(op) ?: "?", cqp->op_done[op],
+				   cqp->op_err[op]);
+}
+
+static void isim_show_hmc(struct seq_file *s, struct isim_func *f)
+{
+	struct isim_hmc *h = &f->hmc;
+	unsigned int i, sds = 0;
+
+	for (i = 0; i < ISIM_MAX_SDS; i++)
+		sds += h->sd[i].valid;
+	seq_printf(s, "hmc: committed=%d sds_valid=%u sd_updates=%llu\n",
+		   h->committed, sds, h->sd_updates);
+	if (!h->committed)
+		return;
+	for (i = 0; i < ISIM_HMC_NUM; i++)
+		if (h->cnt[i])
+			seq_printf(s, "  obj %2u count=%u base=0x%llx\n", i,
+				   h->cnt[i], h->base[i]);
+}
+
+static void isim_show_queues(struct seq_file *s, struct isim_func *f)
+{
+	struct isim_cq *cq;
+	unsigned long id;
+	unsigned int i;
+
+	xa_for_each(&f->cqs, id, cq)
+		seq_printf(s, "cq %lu: size=%u head=%u ceq=%d armed=%d cqes=%llu overflows=%llu\n",
+			   id, cq->ring.size, cq->ring.head,
+			   cq->ceq_valid ? cq->ceq : -1, cq->armed, cq->cqes,
+			   cq->overflows);
+	for (i = 0; i < ISIM_MAX_CEQS; i++)
+		if (f->ceq[i].live)
+			seq_printf(s, "ceq %u: size=%u head=%u posted=%llu\n", i,
+				   f->ceq[i].ring.size, f->ceq[i].ring.head,
+				   f->ceq[i].posted);
+	if (f->aeq.live)
+		seq_printf(s, "aeq: size=%u head=%u posted=%llu credits=%llu\n",
+			   f->aeq.ring.size, f->aeq.ring.head, f->aeq.posted,
+			   f->aeq.credits);
+	for (i = 0; i < ISIM_NUM_VECTORS; i++)
+		seq_printf(s, "vector %u: irq=%d pending=%d fired=%llu\n", i,
+			   f->vec[i].virq, f->vec[i].pending, f->vec[i].fired);
+}
+
+static unsigned long isim_xa_count(struct xarray *xa)
+{
+	unsigned long i, n = 0;
+	void *entry;
+
+	xa_for_each(xa, i, entry)
+		n++;
+	return n;
+}
+
+static void isim_show_objects(struct seq_file *s, struct isim_func *f)
+{
+	struct isim_qp *qp;
+	unsigned long id;
+
+	seq_printf(s, "objects: qps=%lu stags=%lu ahs=%lu qhash=%u apbvt_ports=%u arp=%lu ws_nodes=%u stats=%u\n",
+		   isim_xa_count(&f->qps), isim_xa_count(&f->stags),
+		   isim_xa_count(&f->ahs), f->conn.nqhash,
+		   bitmap_weight(f->conn.apbvt, 65536),
+		   isim_xa_count(&f->conn.arp),
+		   bitmap_weight(f->conn.ws, ISIM_WS_NODES),
+		   bitmap_weight(f->conn.stats, ISIM_STATS_INSTANCES));
+	xa_for_each(&f->qps, id, qp)
+		seq_printf(s, "qp %lu: type=%u state=%u suspended=%d modifies=%llu\n",
+			   id, qp->type, qp->state, qp->suspended, qp->modifies);
+}
+
+static int isim_state_show(struct seq_file *s, void *unused)
+{
+	struct isim_func *f = s->private;
+
+	seq_printf(s, "id: %u\nprotocol: %s\nnetdev: %s\n", f->id,
+		   f->protocol == ISIM_AUX_ROCEV2 ? "roce" : "iwarp",
+		   netdev_name(f->netdev));
+	seq_printf(s, "wire: tx=%lld rx=%lld dropped=%lld\n",
+		   (s64)atomic64_read(&f->wire.tx_frames),
+		   (s64)atomic64_read(&f->wire.rx_frames),
+		   (s64)atomic64_read(&f->wire.dropped));
+	seq_printf(s, "qsets: %d\nvsi_filter: %d\n", atomic_read(&f->qsets),
+		   READ_ONCE(f->vsi_filter));
+	mutex_lock(&f->eng_lock);
+	isim_show_cqp(s, f);
+	isim_show_hmc(s, f);
+	isim_show_queues(s, f);
+	isim_show_objects(s, f);
+	mutex_unlock(&f->eng_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(isim_state);
+
+static ssize_t isim_raise_ae_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	struct isim_func *f = file->private_data;
+	u32 code, src = ISIM_AE_SRC_NONE, id = 0;
+	u64 ctx = 0;
+	char buf[64];
+	int err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%i %i %i %lli", &code, &src, &id, &ctx) < 1 ||
+	    code > ISIM_AE_CODE_MAX || src > 0xf)
+		return -EINVAL;
+	mutex_lock(&f->eng_lock);
+	err = isim_aeq_post(f, code, src, id, ctx);
+	mutex_unlock(&f->eng_lock);
+	return err ? err : len;
+}
+
+static const struct file_operations isim_raise_ae_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = isim_raise_ae_write,
+	.llseek = no_llseek,
+};
+
+static ssize_t isim_reset_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	struct isim_func *f = file->private_data;
+
+	queue_work(isim_wq, &f->reset_work);
+	flush_work(&f->reset_work);
+	return len;
+}
+
+static const struct file_operations isim_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = isim_reset_write,
+	.llseek = no_llseek,
+};
+
+static void isim_debugfs_fail_knobs(struct isim_func *f)
+{
+	char name[32];
+	unsigned int op;
+
+	for (op = 0; op < ISIM_OP_NUM; op++) {
+		if (!isim_cqp_op_name(op))
+			continue;
+		snprintf(name, sizeof(name), "fail_%s", isim_cqp_op_name(op));
+		debugfs_create_atomic_t(name, 0600, f->ddir,
+					&f->faults.fail_op[op]);
+	}
+}
+
+/**
+ * isim_debugfs_init - create the function's debugfs directory
+ * @f: function
+ *
+ * debugfs failures are not fatal and leave the function without knobs.
+ */
+void isim_debugfs_init(struct isim_func *f)
+{
+	f->ddir = debugfs_create_dir(dev_name(&f->dev), isim_droot);
+	debugfs_create_file("state", 0400, f->ddir, f, &isim_state_fops);
+	isim_debugfs_fail_knobs(f);
+	debugfs_create_atomic_t("drop_frames", 0600, f->ddir,
+				&f->faults.drop_frames);
+	debugfs_create_u32("delay_ms", 0600, f->ddir, &f->faults.delay_ms);
+	debugfs_create_bool("stall_cqp", 0600, f->ddir, &f->faults.stall);
+	debugfs_create_file("raise_ae", 0200, f->ddir, f,
+			    &isim_raise_ae_fops);
+	debugfs_create_file("reset", 0200, f->ddir, f, &isim_reset_fops);
+}
+
+/**
+ * isim_debugfs_exit - remove the function's debugfs directory
+ * @f: function
+ */
+void isim_debugfs_exit(struct isim_func *f)
+{
+	debugfs_remove(f->ddir);
+	f->ddir = NULL;
+}
+
+/**
+ * isim_debugfs_mod_init - create /sys/kernel/debug/irdma_sim
+ */
+void isim_debugfs_mod_init(void)
+{
+	isim_droot = debugfs_create_dir("irdma_sim", NULL);
+}
+
+/**
+ * isim_debugfs_mod_exit - remove /sys/kernel/debug/irdma_sim
+ */
+void isim_debugfs_mod_exit(void)
+{
+	debugfs_remove(isim_droot);
+}

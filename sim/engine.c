@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim: the engine's poll loop.
+ *
+ * Hardware reacts to register writes at once; the simulator notices them
+ * by polling the register space: once per jiffy while the CQP exists (and
+ * at once again while CQP commands are still queued), every 10 ms before.
+ * One tick, under eng_lock: CQP create or destroy requests, CQ arm
+ * requests, returned AEQEs, queued CQP commands, then interrupt vectors
+ * the driver re-enabled.
+ */
+#include "isim.h"
+
+#define ISIM_IDLE_MS	10
+
+/**
+ * isim_engine_poll - one pass of the engine over the register space
+ * @f: function
+ *
+ * Return: true if CQP commands are still queued.
+ */
+bool isim_engine_poll(struct isim_func *f)
+{
+	bool more;
+
+	lockdep_assert_held(&f->eng_lock);
+	isim_cqp_poll_ctx(f);
+	isim_cq_poll_arm(f);
+	isim_aeq_poll_alloc(f);
+	more = isim_cqp_run(f, ISIM_CQP_BUDGET);
+	isim_irq_service(f);
+	return more;
+}
+
+static void isim_engine_tick(struct work_struct *work)
+{
+	struct isim_func *f = container_of(to_delayed_work(work),
+					   struct isim_func, tick);
+	unsigned long delay;
+	bool more;
+
+	mutex_lock(&f->eng_lock);
+	if (!f->running) {
+		mutex_unlock(&f->eng_lock);
+		return;
+	}
+	more = isim_engine_poll(f);
+	/* a function no driver has opened needs no fast polling */
+	delay = more ? 0 : f->cqp.live ? 1 : msecs_to_jiffies(ISIM_IDLE_MS);
+	mutex_unlock(&f->eng_lock);
+	queue_delayed_work(isim_wq, &f->tick, delay);
+}
+
+/* drop every object; registers are left alone. Caller holds eng_lock. */
+static void isim_engine_clear(struct isim_func *f)
+{
+	int i;
+
+	lockdep_assert_held(&f->eng_lock);
+	isim_cqp_reset(f);
+	isim_qp_reset(f);
+	isim_stag_reset(f);
+	isim_conn_reset(f);
+	isim_cq_reset(f);
+	isim_eq_reset(f);
+	isim_hmc_reset(f);
+	for (i = 0; i < ISIM_NUM_VECTORS; i++)
+		f->vec[i].pending = false;
+}
+
+/**
+ * isim_engine_init - set up the engine state of a new function
+ * @f: function
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int isim_engine_init(struct isim_func *f)
+{
+	int err;
+
+	mutex_init(&f->eng_lock);
+	xa_init(&f->cqs);
+	xa_init(&f->qps);
+	xa_init(&f->stags);
+	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
+	err = isim_conn_init(f);
+	if (err)
+		return err;
+	mutex_lock(&f->eng_lock);
+	isim_engine_clear(f);
+	mutex_unlock(&f->eng_lock);
+	return 0;
+}
+
+/**
+ * isim_engine_start - start polling the register space
+ * @f: function
+ */
+void isim_engine_start(struct isim_func *f)
+{
+	mutex_lock(&f->eng_lock);
+	f->running = true;
+	mutex_unlock(&f->eng_lock);
+	queue_delayed_work(isim_wq, &f->tick, 0);
+}
+
+/**
+ * isim_engine_stop - stop polling and free every engine object
+ * @f: function
+ *
+ * Whatever the driver left behind (it should have destroyed everything)
+ * is dropped, as a function reset would.
+ */
+void isim_engine_stop(struct isim_func *f)
+{
+	mutex_lock(&f->eng_lock);
+	f->running = false;
+	mutex_unlock(&f->eng_lock);
+	cancel_delayed_work_sync(&f->tick);
+	mutex_lock(&f->eng_lock);
+	isim_engine_clear(f);
+	mutex_unlock(&f->eng_lock);
+}
+
+/**
+ * isim_engine_exit - free the engine state; polling has stopped
+ * @f: function
+ */
+void isim_engine_exit(struct isim_func *f)
+{
+	mutex_lock(&f->eng_lock);
+	isim_engine_clear(f);
+	mutex_unlock(&f->eng_lock);
+	isim_conn_exit(f);
+	xa_destroy(&f->cqs);
+	xa_destroy(&f->qps);
+	xa_destroy(&f->stags);
+	mutex_destroy(&f->eng_lock);
+}
+
+/**
+ * isim_engine_reset - function-level reset of the engine
+ * @f: function
+ *
+ * Every object is dropped and the register space returns to its power-on
+ * state. The driver must be unbound (see isim_func_reset()).
+ */
+void isim_engine_reset(struct isim_func *f)
+{
+	mutex_lock(&f->eng_lock);
+	isim_engine_clear(f);
+	isim_regs_reset(f);
+	mutex_unlock(&f->eng_lock);
+}
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "engine_test.c"
+#endif

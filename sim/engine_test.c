@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit tests of the simulated engine, driven the way a driver drives it:
+ * through the register space and host memory only. The test builds a bare
+ * function (no bus, no netdev, no workqueue) and runs the engine's poll
+ * pass by hand, so it depends on no module state.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/dma-direct.h>
+#include <linux/interrupt.h>
+
+/**
+ * struct isim_test - fixture: one bare function and the host memory a
+ * driver would have given it
+ * @f: the function
+ * @ctx: CQP host context
+ * @sq: CQP ring
+ * @ccq: CCQ ring
+ * @shadow: CCQ shadow area
+ * @buf: a command buffer (FPM values, SD entries)
+ * @eq: an event queue ring
+ * @page: a page to point PDs and PBLEs at
+ * @head: driver's CQP producer index
+ * @pol: driver's CQP valid bit
+ * @irq_hits: interrupts received on vector 0
+ * @irq_done: completed by the vector 0 handler
+ */
+struct isim_test {
+	struct isim_func *f;
+	__le64 *ctx, *sq, *ccq, *shadow, *buf, *eq, *page;
+	u32 head;
+	u8 pol;
+	atomic_t irq_hits;
+	struct completion irq_done;
+};
+
+static u64 isim_t_bus(struct isim_test *t, void *va)
+{
+	return phys_to_dma(&t->f->dev, virt_to_phys(va));
+}
+
+static void *isim_t_page(struct kunit *test)
+{
+	/* kmalloc of a power of two is aligned to it */
+	return kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+}
+
+static int isim_test_init(struct kunit *test)
+{
+	struct isim_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct isim_func *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->dev.dma_mask = &f->dev.coherent_dma_mask;
+	f->dev.coherent_dma_mask = DMA_BIT_MASK(64);
+	f->protocol = ISIM_AUX_IWARP;
+	t->f = f;
+	t->pol = 1;
+	init_completion(&t->irq_done);
+	t->ctx = isim_t_page(test);
+	t->sq = isim_t_page(test);
+	t->ccq = isim_t_page(test);
+	t->shadow = isim_t_page(test);
+	t->buf = isim_t_page(test);
+	t->eq = isim_t_page(test);
+	t->page = isim_t_page(test);
+	KUNIT_ASSERT_NOT_NULL(test, t->page);
+	KUNIT_ASSERT_EQ(test, isim_regs_init(f), 0);
+	if (isim_irq_init(f)) {
+		isim_regs_exit(f);
+		KUNIT_FAIL(test, "no interrupt domain");
+		return -ENOMEM;
+	}
+	if (isim_engine_init(f)) {
+		isim_irq_exit(f);
+		isim_regs_exit(f);
+		KUNIT_FAIL(test, "no engine state");
+		return -ENOMEM;
+	}
+	test->priv = t;
+	return 0;
+}
+
+static void isim_test_exit(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+
+	isim_engine_stop(t->f);
+	isim_engine_exit(t->f);
+	isim_irq_exit(t->f);
+	isim_regs_exit(t->f);
+}
+
+static void isim_t_poll(struct isim_test *t)
+{
+	mutex_lock(&t->f->eng_lock);
+	isim_engine_poll(t->f);
+	mutex_unlock(&t->f->eng_lock);
+}
+
+/* write a CQP host context and trigger CQP creation */
+static void isim_t_cqp_open(struct isim_test *t, u32 enc, u64 sq_off,
+			    u32 major, u32 proto)
+{
+	u64 ctx_pa = isim_t_bus(t, t->ctx);
+
+	t->ctx[0] = cpu_to_le64(FIELD_PREP(ISIM_CQPCTX_W0_SQSIZE, enc) |
+				FIELD_PREP(ISIM_CQPCTX_W0_PROTOCOL, proto));
+	t->ctx[1] = cpu_to_le64(isim_t_bus(t, t->sq) + sq_off);
+	t->ctx[3] = cpu_to_le64(0xc0ffee);
+	t->ctx[4] = cpu_to_le64(FIELD_PREP(ISIM_CQPCTX_W4_HW_MAJOR, major));
+	isim_wr32(t->f, ISIM_REG_CCQPHIGH, upper_32_bits(ctx_pa));
+	isim_wr32(t->f, ISIM_REG_CCQPLOW, lower_32_bits(ctx_pa));
+	isim_t_poll(t);
+}
+
+static void isim_t_cqp_ok(struct kunit *test, u32 enc)
+{
+	struct isim_test *t = test->priv;
+
+	isim_t_cqp_open(t, enc, 0, ISIM_CQP_HW_MAJOR_GEN2,
+			ISIM_CQPCTX_PROTO_IWARP);
+	KUNIT_ASSERT_EQ(test, isim_rd32(t->f, ISIM_REG_CCQPSTATUS),
+			(u32)ISIM_CCQPSTATUS_DONE);
+}
+
+/* post one CQP WQE (words 0..7, header in word 3 without valid/opcode) */
+static void isim_t_post(struct isim_test *t, u32 op, const u64 *w,
+			bool valid)
+{
+	__le64 *wqe = t->sq + t->head * ISIM_CQP_WQE_WORDS;
+	u32 size = t->f->cqp.size;
+	u64 hdr;
+	int i;
+
+	for (i = 0; i < ISIM_CQP_WQE_WORDS; i++)
+		wqe[i] = cpu_to_le64(w ? w[i] : 0);
+	hdr = (w ? w[ISIM_WQE_HDR] : 0) | FIELD_PREP(ISIM_HDR_OPCODE, op);
+	if (valid == !!t->pol)
+		hdr |= ISIM_HDR_VALID;
+	wqe[ISIM_WQE_HDR] = cpu_to_le64(hdr);
+	if (++t->head == size) {
+		t->head = 0;
+		t->pol ^= 1;
+	}
+	isim_wr32(t->f, ISIM_REG_CQPDB, t->head);
+}
+
+static void isim_t_run(struct isim_test *t, u32 op, const u64 *w)
+{
+	isim_t_post(t, op, w, true);
+	isim_t_poll(t);
+}
+
+static u32 isim_t_minor(struct isim_test *t)
+{
+	if (!(isim_rd32(t->f, ISIM_REG_CQPTAIL) & ISIM_CQPTAIL_OP_ERR))
+		return 0;
+	return FIELD_GET(ISIM_CQPERR_MINOR,
+			 isim_rd32(t->f, ISIM_REG_CQPERRCODES));
+}
+
+/* post CREATE_CQ for the CCQ (CQ 0) with @size CQEs on CEQ 0 */
+static void isim_t_ccq_post(struct isim_test *t, u32 size)
+{
+	u64 w[8] = {};
+
+	w[0] = size;
+	w[1] = 0x1234;
+	w[4] = isim_t_bus(t, t->ccq);
+	w[5] = isim_t_bus(t, t->shadow);
+	w[ISIM_WQE_HDR] = ISIM_CQ_HDR_CEQ_VALID;
+	isim_t_run(t, ISIM_OP_CREATE_CQ, w);
+}
+
+static void isim_t_ccq(struct kunit *test, u32 size)
+{
+	struct isim_test *t = test->priv;
+
+	isim_t_ccq_post(t, size);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+struct isim_ctx_case {
+	const char *name;
+	u32 enc;
+	u64 sq_off;
+	u32 major;
+	u32 proto;
+	u16 minor;
+};
+
+static const struct isim_ctx_case isim_ctx_cases[] = {
+	{ "good", 2, 0, ISIM_CQP_HW_MAJOR_GEN2, ISIM_CQPCTX_PROTO_IWARP, 0 },
+	{ "size_zero", 0, 0, ISIM_CQP_HW_MAJOR_GEN2, ISIM_CQPCTX_PROTO_IWARP,
+	  ISIM_MIN_BAD_SIZE },
+	{ "size_too_big", 11, 0, ISIM_CQP_HW_MAJOR_GEN2,
+	  ISIM_CQPCTX_PROTO_IWARP, ISIM_MIN_BAD_SIZE },
+	{ "ring_misaligned", 2, 64, ISIM_CQP_HW_MAJOR_GEN2,
+	  ISIM_CQPCTX_PROTO_IWARP, ISIM_MIN_BAD_ALIGN },
+	{ "gen1_context", 2, 0, 0, ISIM_CQPCTX_PROTO_IWARP,
+	  ISIM_MIN_UNSUPPORTED },
+	{ "wrong_protocol", 2, 0, ISIM_CQP_HW_MAJOR_GEN2,
+	  ISIM_CQPCTX_PROTO_ROCE, ISIM_MIN_BAD_FIELD },
+};
+
+static void isim_ctx_case_desc(const struct isim_ctx_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(isim_ctx, isim_ctx_cases, isim_ctx_case_desc);
+
+static void isim_cqp_create_checks_host_context(struct kunit *test)
+{
+	const struct isim_ctx_case *c = test->param_value;
+	struct isim_test *t = test->priv;
+	u32 status;
+
+	isim_t_cqp_open(t, c->enc, c->sq_off, c->major, c->proto);
+	status = isim_rd32(t->f, ISIM_REG_CCQPSTATUS);
+	KUNIT_EXPECT_EQ(test, t->f->cqp.live, !c->minor);
+	if (!c->minor) {
+		KUNIT_EXPECT_EQ(test, status, (u32)ISIM_CCQPSTATUS_DONE);
+		KUNIT_EXPECT_EQ(test, t->f->cqp.size, 8U);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, status, (u32)ISIM_CCQPSTATUS_ERR);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPERRCODES),
+			(u32)(FIELD_PREP(ISIM_CQPERR_MAJOR, ISIM_MAJ_ERR) |
+			      FIELD_PREP(ISIM_CQPERR_MINOR, c->minor)));
+}
+
+static void isim_cqp_destroy_clears_status(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+
+	isim_t_cqp_ok(test, 2);
+	isim_wr32(t->f, ISIM_REG_CCQPHIGH, 0);
+	isim_wr32(t->f, ISIM_REG_CCQPLOW, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_FALSE(test, t->f->cqp.live);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CCQPSTATUS), 0U);
+}
+
+static void isim_cqp_nop_advances_tail(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 1U);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 2U);
+}
+
+static void isim_cqp_unknown_opcode_fails(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_run(t, 0x3f, NULL);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_OPCODE);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQPERR_MAJOR,
+					isim_rd32(t->f, ISIM_REG_CQPERRCODES)),
+			(u32)ISIM_MAJ_ERR);
+	/* the next good command clears the error bit */
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 2U);
+}
+
+static void isim_cqp_stale_valid_bit_waits(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *hdr = &t->sq[ISIM_WQE_HDR];
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_post(t, ISIM_OP_NOP, NULL, false);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 0U);
+	KUNIT_EXPECT_EQ(test, t->f->cqp.bad_valid, 1ULL);
+	*hdr |= cpu_to_le64(ISIM_HDR_VALID);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 1U);
+}
+
+/* CQP and CCQ of four entries: nine commands wrap both twice */
+static void isim_cqp_ccq_completions_wrap(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w3;
+	u32 i;
+
+	isim_t_cqp_ok(test, 1);
+	isim_t_ccq(test, 4);
+	for (i = 1; i <= 9; i++) {
+		isim_t_run(t, ISIM_OP_NOP, NULL);
+		w3 = le64_to_cpu(t->ccq[(i % 4) * 4 + 3]);
+		KUNIT_EXPECT_EQ_MSG(test, !!(w3 & ISIM_CQE_W3_VALID),
+				    (i / 4) % 2 == 0, "completion %u", i);
+		KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX, w3),
+				(u64)(i % 4));
+		KUNIT_EXPECT_FALSE(test, w3 & ISIM_CQE_W3_ERROR);
+		KUNIT_EXPECT_EQ(test, le64_to_cpu(t->ccq[(i % 4) * 4 + 1]),
+				0xc0ffeeULL);
+	}
+	KUNIT_EXPECT_EQ(test, t->f->cqp.polarity, 1);
+	KUNIT_EXPECT_EQ(test, t->f->cqp.tail, 2U);
+}
+
+static void isim_cqp_error_completion_in_ccq(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w3;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_ccq(test, 8);
+	/* a second CQ 0 cannot exist */
+	isim_t_ccq_post(t, 8);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	w3 = le64_to_cpu(t->ccq[1 * 4 + 3]);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_MINOR, w3),
+			(u64)ISIM_MIN_EXISTS);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_MAJOR, w3),
+			(u64)ISIM_MAJ_ERR);
+}
+
+static void isim_cqp_fail_knob_fails_next_n(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+
+	isim_t_cqp_ok(test, 2);
+	atomic_set(&t->f->faults.fail_op[ISIM_OP_NOP], 2);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_INJECTED);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_INJECTED);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, t->f->cqp.op_err[ISIM_OP_NOP], 2U);
+}
+
+static void isim_cqp_stall_holds_commands(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+
+	isim_t_cqp_ok(test, 2);
+	t->f->faults.stall = true;
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 0U);
+	t->f->faults.stall = false;
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 1U);
+}
+
+static void isim_hmc_query_commit_fpm(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {}, qp;
+
+	isim_t_cqp_ok(test, 2);
+	w[4] = isim_t_bus(t, t->buf);
+	isim_t_run(t, ISIM_OP_QUERY_FPM, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	qp = le64_to_cpu(t->buf[1]);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_FPMQ_COUNT, qp), 4096ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_FPMQ_SIZE_LOG, qp), 9ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_FPMQ_MAX_SDS,
+					le64_to_cpu(t->buf[0])),
+			(u64)ISIM_MAX_SDS);
+
+	/* commit: one QP too many */
+	memset(t->buf, 0, ISIM_FPM_BUF_BYTES);
+	t->buf[ISIM_HMC_QP] = cpu_to_le64(4097);
+	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_SIZE);
+	KUNIT_EXPECT_FALSE(test, t->f->hmc.committed);
+
+	t->buf[ISIM_HMC_QP] = cpu_to_le64(64);
+	t->buf[ISIM_HMC_CQ] = cpu_to_le64(64 | FIELD_PREP(ISIM_FPMC_BASE, 64));
+	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_TRUE(test, t->f->hmc.committed);
+	KUNIT_EXPECT_EQ(test, t->f->hmc.base[ISIM_HMC_CQ], 64ULL * 512);
+}
+
+/* PBLEs at HMC offset 0, backed by a paged SD whose first PD is t->page */
+static void isim_hmc_pble_through_paged_sd(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {}, pa = 0;
+
+	isim_t_cqp_ok(test, 2);
+	t->buf[ISIM_HMC_PBLE] = cpu_to_le64(512);
+	w[4] = isim_t_bus(t, t->buf);
+	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, isim_hmc_pble(t->f, 3, &pa), -ENOENT);
+
+	/* PD page (t->eq) entry 0 -> t->page; PBLE 3 holds 0xabc000 */
+	t->eq[0] = cpu_to_le64(isim_t_bus(t, t->page) | ISIM_PDE_VALID);
+	t->page[3] = cpu_to_le64(0xabc000);
+	memset(w, 0, sizeof(w));
+	w[0] = ISIM_SDCMD_WRITE | ISIM_SDCMD_PARTSEL;
+	w[1] = isim_t_bus(t, t->eq) | ISIM_SDDATA_VALID;
+	isim_t_run(t, ISIM_OP_UPDATE_SDS, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, isim_hmc_pble(t->f, 3, &pa), 0);
+	KUNIT_EXPECT_EQ(test, pa, 0xabc000ULL);
+	KUNIT_EXPECT_EQ(test, isim_hmc_pble(t->f, 512, &pa), -ENOENT);
+
+	/* a direct SD must be 2 MiB aligned; bit 12 set never is */
+	w[1] = isim_t_bus(t, t->eq) | SZ_4K | ISIM_SDDATA_VALID |
+	       ISIM_SDDATA_DIRECT;
+	isim_t_run(t, ISIM_OP_UPDATE_SDS, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_ALIGN);
+}
+
+static irqreturn_t isim_t_irq(int irq, void *data)
+{
+	struct isim_test *t = data;
+
+	atomic_inc(&t->irq_hits);
+	complete(&t->irq_done);
+	return IRQ_HANDLED;
+}
+
+static void isim_t_aeq(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	w[2] = 8;
+	w[4] = isim_t_bus(t, t->eq);
+	isim_t_run(t, ISIM_OP_CREATE_AEQ, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_wr32(t->f, ISIM_REG_AEQCTL, ISIM_EQCTL_CAUSE_ENA |
+		  FIELD_PREP(ISIM_EQCTL_VECTOR, 0));
+}
+
+static int isim_t_post_ae(struct isim_test *t, u16 code, u32 qp)
+{
+	int err;
+
+	mutex_lock(&t->f->eng_lock);
+	err = isim_aeq_post(t->f, code, ISIM_AE_SRC_SQ, qp, 0x5555);
+	mutex_unlock(&t->f->eng_lock);
+	return err;
+}
+
+static void isim_aeq_event_raises_vector(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	int irq = t->f->irqs[0];
+	u64 w1;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_aeq(test);
+	KUNIT_ASSERT_EQ(test, request_irq(irq, isim_t_irq, 0, "isim-test", t),
+			0);
+	isim_wr32(t->f, ISIM_REG_DYN_CTL(0), ISIM_DYN_CTL_INTENA);
+	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 0x0102, 0x40001), 0);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t->irq_done, HZ),
+			0UL);
+	w1 = le64_to_cpu(t->eq[1]);
+	KUNIT_EXPECT_TRUE(test, w1 & ISIM_AEQE_VALID);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_AEQE_CODE, w1), 0x102ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_AEQE_ID_LO, w1) |
+			FIELD_GET(ISIM_AEQE_ID_HI, w1) << ISIM_AEQE_ID_LO_BITS,
+			0x40001ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[0]), 0x5555ULL);
+	/* the vector masked itself; a second event waits for re-enable */
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_DYN_CTL(0)), 0U);
+	reinit_completion(&t->irq_done);
+	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 0x0203, 1), 0);
+	KUNIT_EXPECT_TRUE(test, t->f->vec[0].pending);
+	isim_wr32(t->f, ISIM_REG_DYN_CTL(0), ISIM_DYN_CTL_INTENA);
+	isim_t_poll(t);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t->irq_done, HZ),
+			0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->irq_hits), 2);
+	free_irq(irq, t);
+}
+
+static void isim_aeq_full_loses_event(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	int i;
+
+	isim_t_cqp_ok(test, 2);
+	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 1, 1), -ENOENT);
+	isim_t_aeq(test);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 1, i), 0);
+	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 1, 8), -ENOSPC);
+	/* the driver hands three back through AEQALLOC */
+	isim_wr32(t->f, ISIM_REG_AEQALLOC, 3);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 1, 9), 0);
+	/* second pass: element 0 now carries valid bit 0 */
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(t->eq[1]) & ISIM_AEQE_VALID);
+}
+
+/* commit @n objects of kind @obj at HMC offset 0, nothing else */
+static void isim_t_commit(struct kunit *test, unsigned int obj, u32 n)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	memset(t->buf, 0, ISIM_FPM_BUF_BYTES);
+	t->buf[obj] = cpu_to_le64(n);
+	w[4] = isim_t_bus(t, t->buf);
+	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+/* back SD 0 with a PD page (t->eq) whose first PD is t->page */
+static void isim_t_back_sd0(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	t->eq[0] = cpu_to_le64(isim_t_bus(t, t->page) | ISIM_PDE_VALID);
+	w[0] = ISIM_SDCMD_WRITE;
+	w[1] = isim_t_bus(t, t->eq) | ISIM_SDDATA_VALID;
+	isim_t_run(t, ISIM_OP_UPDATE_SDS, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+static void isim_t_qp_cmd(struct isim_test *t, u32 op, u32 id, u32 type)
+{
+	u64 w[8] = {};
+
+	w[2] = isim_t_bus(t, t->buf);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QP_HDR_ID, id) |
+			  FIELD_PREP(ISIM_QP_HDR_TYPE, type);
+	isim_t_run(t, op, w);
+}
+
+static void isim_qp_create_copies_context_to_hmc(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u8 *slot = (u8 *)t->page + 512;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_QP, 4);
+	/* the commit buffer is free again: use it as the QP host context */
+	memset(t->buf, 0x5a, ISIM_QP_HOST_CTX_BYTES);
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 1, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_HMC_UNBACKED);
+
+	isim_t_back_sd0(test);
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 1, ISIM_QP_TYPE_ROCE_RC);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_FIELD);
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 4, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_ID);
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 1, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_NULL(test, memchr_inv(slot, 0x5a, ISIM_QP_HOST_CTX_BYTES));
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 1, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	isim_t_qp_cmd(t, ISIM_OP_DESTROY_QP, 1, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_qp_cmd(t, ISIM_OP_DESTROY_QP, 1, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
+}
+
+static void isim_conn_tables_refuse_duplicates(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 port[8] = {}, qh[8] = {};
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_HTE, 16);
+	port[2] = 4791;
+	port[ISIM_WQE_HDR] = ISIM_APBVT_HDR_ADD;
+	isim_t_run(t, ISIM_OP_MANAGE_APBVT, port);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_run(t, ISIM_OP_MANAGE_APBVT, port);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	port[ISIM_WQE_HDR] = 0;
+	isim_t_run(t, ISIM_OP_MANAGE_APBVT, port);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_run(t, ISIM_OP_MANAGE_APBVT, port);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
+
+	/* a listener filter on 192.0.2.1:5000 for QP 1 */
+	qh[1] = FIELD_PREP(ISIM_QH_W1_DPORT, 5000) |
+		FIELD_PREP(ISIM_QH_W1_QPN, 1);
+	qh[6] = 0xc0000201;
+	qh[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QH_HDR_TYPE, ISIM_QH_TCP_SYN) |
+			   ISIM_QH_HDR_IPV4 |
+			   FIELD_PREP(ISIM_QH_HDR_MANAGE, ISIM_QH_ADD);
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, qh);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, qh);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	KUNIT_EXPECT_EQ(test, t->f->conn.nqhash, 1U);
+	qh[ISIM_WQE_HDR] &= ~ISIM_QH_HDR_MANAGE;
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, qh);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, t->f->conn.nqhash, 0U);
+}
+
+static void isim_cqp_handles_in_op_return_value(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 ws[8] = {};
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_ccq(test, 8);
+	isim_t_run(t, ISIM_OP_ALLOC_MAC, NULL);
+	isim_t_run(t, ISIM_OP_ALLOC_MAC, NULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->ccq[1 * 4 + 2]), 0ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->ccq[2 * 4 + 2]), 1ULL);
+	ws[ISIM_WQE_HDR] = FIELD_PREP(ISIM_WS_HDR_NODE, 7) |
+			   FIELD_PREP(ISIM_WS_HDR_OP, ISIM_WS_ADD);
+	isim_t_run(t, ISIM_OP_WS_NODE, ws);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->ccq[3 * 4 + 2]), 7ULL);
+	isim_t_run(t, ISIM_OP_WS_NODE, ws);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+}
+
+/* CEQ 0 on vector 1 and the CCQ reporting to it */
+static void isim_t_ceq0(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	w[2] = 8;
+	w[4] = isim_t_bus(t, t->eq);
+	isim_t_run(t, ISIM_OP_CREATE_CEQ, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_wr32(t->f, ISIM_REG_CEQCTL(0), ISIM_EQCTL_CAUSE_ENA |
+		  FIELD_PREP(ISIM_EQCTL_VECTOR, 1));
+	isim_t_ccq(test, 8);
+}
+
+static void isim_cq_armed_completion_writes_ceqe(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	int irq = t->f->irqs[1];
+	u64 e;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_ceq0(test);
+	KUNIT_ASSERT_EQ(test, request_irq(irq, isim_t_irq, 0, "isim-test", t),
+			0);
+	isim_wr32(t->f, ISIM_REG_DYN_CTL(1), ISIM_DYN_CTL_INTENA);
+	/* not armed: a completion writes no CEQE */
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[0]), 0ULL);
+
+	/* armed by the CQARM doorbell */
+	isim_wr32(t->f, ISIM_REG_CQARM, 0);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	e = le64_to_cpu(t->eq[0]);
+	KUNIT_EXPECT_TRUE(test, e & ISIM_CEQE_VALID);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CEQE_CTX, e), 0x1234ULL);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t->irq_done, HZ),
+			0UL);
+
+	/* one event per arm */
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[1]), 0ULL);
+
+	/* armed through the shadow area's sequence number */
+	t->shadow[ISIM_CQSA_ARM_WORD] =
+		cpu_to_le64(FIELD_PREP(ISIM_CQSA_ARM_SEQ, 1) |
+			    ISIM_CQSA_ARM_NEXT);
+	isim_t_poll(t);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_TRUE(test, le64_to_cpu(t->eq[1]) & ISIM_CEQE_VALID);
+	/* vector 1 masked itself after the first event */
+	KUNIT_EXPECT_TRUE(test, t->f->vec[1].pending);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->irq_hits), 1);
+	free_irq(irq, t);
+}
+
+static void isim_cq_overflow_raises_ae(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+	int i;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_aeq(test);
+	/* a CCQ of 4 with overflow checks; the driver consumes nothing */
+	w[0] = 4;
+	w[1] = 0x1234;
+	w[4] = isim_t_bus(t, t->ccq);
+	w[5] = isim_t_bus(t, t->shadow);
+	w[ISIM_WQE_HDR] = ISIM_CQ_HDR_CHK_OVERFLOW;
+	isim_t_run(t, ISIM_OP_CREATE_CQ, w);
+	for (i = 0; i < 4; i++)
+		isim_t_run(t, ISIM_OP_NOP, NULL);
+	/* completions 0..2 fit, the fourth would overwrite unconsumed CQE 0 */
+	KUNIT_EXPECT_EQ(test, t->f->aeq.posted, 2ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_AEQE_CODE, le64_to_cpu(t->eq[1])),
+			(u64)ISIM_AE_CQ_OPERATION_ERROR);
+	/* the driver consumes two: completions flow again */
+	t->shadow[0] = cpu_to_le64(2);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, t->f->aeq.posted, 2ULL);
+	KUNIT_EXPECT_EQ(test, ((struct isim_cq *)xa_load(&t->f->cqs, 0))->cqes,
+			4ULL);
+}
+
+static struct kunit_case isim_engine_cases[] = {
+	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
+			 isim_ctx_gen_params),
+	KUNIT_CASE(isim_cqp_destroy_clears_status),
+	KUNIT_CASE(isim_cqp_nop_advances_tail),
+	KUNIT_CASE(isim_cqp_unknown_opcode_fails),
+	KUNIT_CASE(isim_cqp_stale_valid_bit_waits),
+	KUNIT_CASE(isim_cqp_ccq_completions_wrap),
+	KUNIT_CASE(isim_cqp_error_completion_in_ccq),
+	KUNIT_CASE(isim_cqp_fail_knob_fails_next_n),
+	KUNIT_CASE(isim_cqp_stall_holds_commands),
+	KUNIT_CASE(isim_hmc_query_commit_fpm),
+	KUNIT_CASE(isim_hmc_pble_through_paged_sd),
+	KUNIT_CASE(isim_aeq_event_raises_vector),
+	KUNIT_CASE(isim_aeq_full_loses_event),
+	KUNIT_CASE(isim_qp_create_copies_context_to_hmc),
+	KUNIT_CASE(isim_conn_tables_refuse_duplicates),
+	KUNIT_CASE(isim_cqp_handles_in_op_return_value),
+	KUNIT_CASE(isim_cq_armed_completion_writes_ceqe),
+	KUNIT_CASE(isim_cq_overflow_raises_ae),
+	{}
+};
+
+static struct kunit_suite isim_engine_suite = {
+	.name = "irdma_sim_engine",
+	.init = isim_test_init,
+	.exit = isim_test_exit,
+	.test_cases = isim_engine_cases,
+};
+
+kunit_test_suite(isim_engine_suite);

@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * irdma_sim: private definitions of the simulated gen2 RDMA engine.
+ *
+ * One struct isim_func per simulated PCI function. Each feature lives in
+ * its own file with an _init/_exit pair declared here.
+ */
+#ifndef _ISIM_H_
+#define _ISIM_H_
+
+#include <linux/bitfield.h>
+#include <linux/device.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include "isim_aux.h"
+#include "isim_defs.h"
+
+#define ISIM_MAX_ID		63	/* the ID is also the HMC function id */
+#define ISIM_NUM_VECTORS	5	/* vector 0 for the AEQ, then CEQs */
+#define ISIM_MAX_CEQS		32
+#define ISIM_MAX_SDS		128
+#define ISIM_CQP_BUDGET		64	/* CQP WQEs per engine tick */
+
+struct isim_func;
+struct dentry;
+
+/**
+ * struct isim_qmem - a queue ring as the engine addresses it
+ * @pa: bus address of the ring when it is physically contiguous
+ * @first_pble: first PBLE index when the ring is virtually mapped
+ * @bytes: ring length in bytes
+ * @virt: the ring is described by single-level PBLEs in the HMC
+ */
+struct isim_qmem {
+	u64 pa;
+	u32 first_pble;
+	u32 bytes;
+	bool virt;
+};
+
+/**
+ * struct isim_ring - producer state of a ring the engine writes
+ * @mem: where the ring is
+ * @size: number of elements
+ * @elem: bytes per element
+ * @head: index of the next element the engine writes
+ * @polarity: valid bit the engine writes on this pass
+ */
+struct isim_ring {
+	struct isim_qmem mem;
+	u32 size;
+	u32 elem;
+	u32 head;
+	u8 polarity;
+};
+
+/**
+ * struct isim_cq - a completion queue known to the engine (the CCQ too)
+ * @id: CQ id (the CCQ is 0)
+ * @ring: CQE ring
+ * @ctx: CQ context value echoed in CEQEs and AEQEs
+ * @shadow_pa: bus address of the CQ shadow area
+ * @ceq: CEQ notified when the CQ is armed, if @ceq_valid
+ * @ceq_valid: the CQ reports to a CEQ
+ * @chk_overflow: check the consumer index before writing a CQE
+ * @armed: the driver asked for an event on the next CQE
+ * @arm_seq: arm sequence number last seen in the shadow area
+ * @cqes: CQEs written
+ * @overflows: CQEs dropped because the ring was full
+ */
+struct isim_cq {
+	u32 id;
+	struct isim_ring ring;
+	u64 ctx;
+	u64 shadow_pa;
+	u16 ceq;
+	bool ceq_valid;
+	bool chk_overflow;
+	bool armed;
+	u8 arm_seq;
+	u64 cqes;
+	u64 overflows;
+};
+
+/**
+ * struct isim_qp - a QP the engine knows
+ * @id: QP id
+ * @type: QP type from the create command
+ * @state: state the last create or modify asked for
+ * @suspended: SUSPEND_QP completed and no RESUME_QP yet
+ * @ctx_pa: bus address of the driver's QP host context
+ * @shadow_pa: bus address of the QP's doorbell shadow area
+ * @modifies: MODIFY_QP commands applied
+ */
+struct isim_qp {
+	u32 id;
+	u8 type;
+	u8 state;
+	bool suspended;
+	u64 ctx_pa;
+	u64 shadow_pa;
+	u64 modifies;
+};
+
+/**
+ * struct isim_stag - an MR or MW STag index
+ * @index: STag index (the STag without its key)
+ * @key: key byte of the registered STag
+ * @pd: protection domain
+ * @len: length in bytes
+ * @va: virtual address or first-byte offset
+ * @rights: access rights
+ * @mr: a memory region (else a memory window)
+ * @registered: REG_MR, not only ALLOC_STAG
+ * @remote: remote access enabled
+ */
+struct isim_stag {
+	u32 index;
+	u8 key;
+	u32 pd;
+	u64 len;
+	u64 va;
+	u8 rights;
+	bool mr;
+	bool registered;
+	bool remote;
+};
+
+/**
+ * struct isim_qhash - one quad-hash filter
+ * @node: in isim_func.qhash
+ * @type: TCP SYN (listener), TCP established (4-tuple), ...
+ * @ipv4: addresses are IPv4 (word 3 of each address)
+ * @vlan: VLAN id, or 0xffff for none
+ * @loc_addr: local address, network words as the driver wrote them
+ * @rem_addr: remote address (established entries)
+ * @loc_port: local port
+ * @rem_port: remote port (established entries)
+ * @qpn: QP that receives matching segments
+ * @qset: scheduler qset handle
+ */
+struct isim_qhash {
+	struct list_head node;
+	u8 type;
+	bool ipv4;
+	u16 vlan;
+	u32 loc_addr[4];
+	u32 rem_addr[4];
+	u16 loc_port;
+	u16 rem_port;
+	u32 qpn;
+	u16 qset;
+};
+
+/**
+ * struct isim_ah - an address handle, as the driver described it
+ * @index: AH index
+ * @wqe: the create/modify WQE, kept for the transmit path
+ */
+struct isim_ah {
+	u32 index;
+	u64 wqe[ISIM_CQP_WQE_WORDS];
+};
+
+/**
+ * struct isim_conn - connection steering tables of the function
+ * @apbvt: local TCP ports open for accelerated connections
+ * @qhash: quad-hash filters (struct isim_qhash)
+ * @nqhash: entries in @qhash
+ * @arp: valid ARP cache entries by index (xa_mk_value of the MAC)
+ * @lmac: local MAC table
+ * @lmac_used: entries of @lmac handed out by ALLOC_LOCAL_MAC
+ * @ws: work-scheduler node ids in use
+ * @stats: statistics instances in use
+ */
+struct isim_conn {
+	unsigned long *apbvt;
+	struct list_head qhash;
+	u32 nqhash;
+	struct xarray arp;
+	u64 lmac[ISIM_LMAC_ENTRIES];
+	unsigned long lmac_used;
+	DECLARE_BITMAP(ws, ISIM_WS_NODES);
+	DECLARE_BITMAP(stats, ISIM_STATS_INSTANCES);
+};
+
+/**
+ * struct isim_eq - a CEQ or the AEQ
+ * @ring: element ring
+ * @live: created and not destroyed
+ * @posted: elements written
+ * @credits: AEQ only: elements the driver handed back through AEQALLOC
+ */
+struct isim_eq {
+	struct isim_ring ring;
+	bool live;
+	u64 posted;
+	u64 credits;
+};
+
+/**
+ * struct isim_sd - one segment descriptor of the function's HMC
+ * @addr: bus address of the 2 MiB page (direct) or of the PD page (paged)
+ * @valid: the SD is backed
+ * @direct: @addr is a 2 MiB page rather than a page-descriptor page
+ */
+struct isim_sd {
+	u64 addr;
+	bool valid;
+	bool direct;
+};
+
+/**
+ * struct isim_hmc - host memory cache layout
+ * @max: per-object maximum count reported by QUERY_FPM
+ * @size_log: per-object log2 of the object size
+ * @cnt: per-object count the driver committed
+ * @base: per-object byte offset in the HMC the driver committed
+ * @committed: COMMIT_FPM succeeded at least once
+ * @sd: segment descriptors
+ * @sd_updates: SD entries written
+ */
+struct isim_hmc {
+	u32 max[ISIM_HMC_NUM];
+	u8 size_log[ISIM_HMC_NUM];
+	u32 cnt[ISIM_HMC_NUM];
+	u64 base[ISIM_HMC_NUM];
+	bool committed;
+	struct isim_sd sd[ISIM_MAX_SDS];
+	u64 sd_updates;
+};
+
+/**
+ * struct isim_cqp - control QP state
+ * @live: created through CCQPHIGH:LOW and not destroyed
+ * @ctx_pa: bus address of the host context
+ * @sq_pa: bus address of the WQE ring
+ * @size: ring entries
+ * @tail: index of the next WQE the engine reads
+ * @polarity: valid bit expected at @tail
+ * @cookie: host context word 3, returned in CCQ completions
+ * @protocol: protocol field of the host context
+ * @done: commands completed
+ * @errors: commands completed with an error
+ * @bad_valid: doorbells that pointed past WQEs without the valid bit
+ * @op_done: per opcode, commands completed
+ * @op_err: per opcode, error completions
+ */
+struct isim_cqp {
+	bool live;
+	u64 ctx_pa;
+	u64 sq_pa;
+	u32 size;
+	u32 tail;
+	u8 polarity;
+	u64 cookie;
+	u8 protocol;
+	u64 done;
+	u64 errors;
+	u64 bad_valid;
+	u32 op_done[ISIM_OP_NUM];
+	u32 op_err[ISIM_OP_NUM];
+};
+
+/**
+ * struct isim_vec - one interrupt vector
+ * @virq: Linux IRQ number
+ * @pending: a cause fired while the vector was masked
+ * @fired: interrupts delivered
+ */
+struct isim_vec {
+	int virq;
+	bool pending;
+	u64 fired;
+};
+
+/**
+ * struct isim_faults - fault injection knobs (debugfs)
+ * @fail_op: per CQP opcode, number of next commands to fail
+ * @drop_frames: number of next frames the wire drops
+ * @delay_ms: delay every frame on the wire by this much
+ * @stall: hold CQP commands (no completions) while set
+ */
+struct isim_faults {
+	atomic_t fail_op[ISIM_OP_NUM];
+	atomic_t drop_frames;
+	u32 delay_ms;
+	bool stall;
+};
+
+/**
+ * struct isim_wire - the function's end of a back-to-back Ethernet link
+ * @peer: the other function of the pair, NULL while it does not exist;
+ *	written under isim_bus_lock, read under RCU
+ * @delayq: frames held back by the delay knob
+ * @delay_work: releases @delayq
+ * @tx_frames: frames handed to the peer
+ * @tx_bytes: bytes handed to the peer
+ * @rx_frames: frames received from the peer
+ * @rx_bytes: bytes received from the peer
+ * @dropped: frames dropped (no peer, knob, full delay queue, peer refused)
+ */
+struct isim_wire {
+	struct isim_func __rcu *peer;
+	struct sk_buff_head delayq;
+	struct delayed_work delay_work;
+	atomic64_t tx_frames;
+	atomic64_t tx_bytes;
+	atomic64_t rx_frames;
+	atomic64_t rx_bytes;
+	atomic64_t dropped;
+};
+
+/**
+ * struct isim_func - one simulated gen2 RDMA function
+ * @dev: the function's device on the irdma_sim bus
+ * @id: device ID; 2k and 2k+1 are wired to each other
+ * @protocol: protocol chosen at creation
+ * @regs: RAM-backed register space (ISIM_BAR_LEN bytes)
+ * @irq_domain: simulated interrupt controller of the function
+ * @irq_fwnode: name of @irq_domain
+ * @irqs: Linux IRQ numbers of the vectors, handed to the driver
+ * @netdev: the function's Ethernet netdev
+ * @wire: back-to-back link to the peer function
+ * @aux_lock: protects @iadev, @dying and @vsi_filter against the reset work
+ * @iadev: auxiliary device the driver binds to, NULL while unplugged
+ * @dying: the function is being removed; no more replugging
+ * @vsi_filter: the driver asked for RDMA traffic to reach the engine
+ * @qsets: scheduler qsets the driver attached
+ * @reset_work: replugs the auxiliary device after a reset request
+ * @tick: engine poll
+ * @ddir: debugfs directory
+ * @faults: fault injection knobs
+ * @eng_lock: protects everything below it
+ * @running: the engine polls the register space
+ * @cqp: control QP
+ * @hmc: host memory cache layout
+ * @cqs: CQs by id (struct isim_cq)
+ * @qps: QPs by id (struct isim_qp)
+ * @stags: STags by index (struct isim_stag)
+ * @ahs: address handles by index (struct isim_ah)
+ * @conn: connection steering tables
+ * @ceq: CEQs by id
+ * @aeq: the AEQ
+ * @vec: interrupt vectors
+ */
+struct isim_func {
+	struct device dev;
+	u32 id;
+	enum isim_aux_protocol protocol;
+	void *regs;
+	struct irq_domain *irq_domain;
+	struct fwnode_handle *irq_fwnode;
+	int irqs[ISIM_NUM_VECTORS];
+	struct net_device *netdev;
+	struct isim_wire wire;
+	struct mutex aux_lock; /* see @aux_lock above */
+	struct isim_aux_dev *iadev;
+	bool dying;
+	bool vsi_filter;
+	atomic_t qsets;
+	struct work_struct reset_work;
+	struct delayed_work tick;
+	struct dentry *ddir;
+	struct isim_faults faults;
+
+	struct mutex eng_lock; /* engine state below, see @eng_lock */
+	bool running;
+	struct isim_cqp cqp;
+	struct isim_hmc hmc;
+	struct xarray cqs;
+	struct xarray qps;
+	struct xarray stags;
+	struct xarray ahs;
+	struct isim_conn conn;
+	struct isim_eq ceq[ISIM_MAX_CEQS];
+	struct isim_eq aeq;
+	struct isim_vec vec[ISIM_NUM_VECTORS];
+};
+
+static inline struct isim_func *to_isim_func(struct device *dev)
+{
+	return container_of(dev, struct isim_func, dev);
+}
+
+/**
+ * struct isim_res - result of one CQP command
+ * @minor: 0 for success, else an enum isim_minor
+ * @ret_val: value returned in the completion's op-return word
+ */
+struct isim_res {
+	u16 minor;
+	u32 ret_val;
+};
+
+typedef void (*isim_op_fn)(struct isim_func *f, const u64 *wqe,
+			   struct isim_res *res);
+
+/* bus.c */
+extern struct workqueue_struct *isim_wq;
+extern struct mutex isim_bus_lock;
+
+/* bus.c */
+struct isim_func *isim_func_lookup(u32 id);
+
+/* func.c */
+int isim_func_probe(struct isim_func *f);
+void isim_func_remove(struct isim_func *f);
+void isim_func_reset(struct isim_func *f);
+
+/* regs.c */
+int isim_regs_init(struct isim_func *f);
+void isim_regs_exit(struct isim_func *f);
+void isim_regs_reset(struct isim_func *f);
+u32 isim_rd32(struct isim_func *f, u32 off);
+void isim_wr32(struct isim_func *f, u32 off, u32 val);
+u32 isim_xchg32(struct isim_func *f, u32 off, u32 val);
+void isim_clr32(struct isim_func *f, u32 off, u32 bits);
+
+/* dma.c */
+int isim_dma_read(struct isim_func *f, u64 addr, void *buf, size_t len);
+int isim_dma_write(struct isim_func *f, u64 addr, const void *buf,
+		   size_t len);
+int isim_qmem_read(struct isim_func *f, const struct isim_qmem *qm,
+		   u32 off, void *buf, size_t len);
+int isim_qmem_write(struct isim_func *f, const struct isim_qmem *qm,
+		    u32 off, const void *buf, size_t len);
+int isim_ring_post(struct isim_func *f, struct isim_ring *r, u64 *elem,
+		   unsigned int valid_word, u64 valid_bit);
+
+/* irq.c */
+int isim_irq_init(struct isim_func *f);
+void isim_irq_exit(struct isim_func *f);
+void isim_irq_raise(struct isim_func *f, u32 vec);
+void isim_irq_service(struct isim_func *f);
+
+/* hmc.c */
+void isim_hmc_reset(struct isim_func *f);
+int isim_hmc_pble(struct isim_func *f, u32 idx, u64 *pa);
+int isim_hmc_obj_write(struct isim_func *f, unsigned int obj, u32 idx,
+		       const void *buf, size_t len);
+void isim_op_query_fpm(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_commit_fpm(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_update_sds(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_manage_pmfn(struct isim_func *f, const u64 *wqe,
+			 struct isim_res *res);
+
+/* eq.c */
+void isim_eq_reset(struct isim_func *f);
+void isim_ceq_notify(struct isim_func *f, u16 ceq, u64 ctx);
+int isim_aeq_post(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx);
+void isim_aeq_poll_alloc(struct isim_func *f);
+void isim_op_create_ceq(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_destroy_ceq(struct isim_func *f, const u64 *wqe,
+			 struct isim_res *res);
+void isim_op_create_aeq(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_destroy_aeq(struct isim_func *f, const u64 *wqe,
+			 struct isim_res *res);
+
+/* cq.c */
+void isim_cq_reset(struct isim_func *f);
+int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe);
+void isim_cq_poll_arm(struct isim_func *f);
+void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+
+/* qp.c */
+void isim_qp_reset(struct isim_func *f);
+void isim_op_create_qp(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_destroy_qp(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_flush_wqes(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_suspend_qp(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_resume_qp(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+
+/* stag.c */
+void isim_stag_reset(struct isim_func *f);
+void isim_op_alloc_stag(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_reg_mr(struct isim_func *f, const u64 *wqe,
+		    struct isim_res *res);
+void isim_op_dealloc_stag(struct isim_func *f, const u64 *wqe,
+			  struct isim_res *res);
+
+/* conn.c */
+int isim_conn_init(struct isim_func *f);
+void isim_conn_exit(struct isim_func *f);
+void isim_conn_reset(struct isim_func *f);
+void isim_op_manage_apbvt(struct isim_func *f, const u64 *wqe,
+			  struct isim_res *res);
+void isim_op_manage_qhash(struct isim_func *f, const u64 *wqe,
+			  struct isim_res *res);
+void isim_op_manage_arp(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_alloc_mac(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_manage_mac(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_create_ah(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_modify_ah(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_destroy_ah(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_ws_node(struct isim_func *f, const u64 *wqe,
+		     struct isim_res *res);
+void isim_op_manage_stats(struct isim_func *f, const u64 *wqe,
+			  struct isim_res *res);
+void isim_op_up_map(struct isim_func *f, const u64 *wqe,
+		    struct isim_res *res);
+
+/* cqp.c */
+void isim_cqp_reset(struct isim_func *f);
+void isim_cqp_poll_ctx(struct isim_func *f);
+bool isim_cqp_run(struct isim_func *f, unsigned int budget);
+const char *isim_cqp_op_name(unsigned int op);
+void isim_op_query_features(struct isim_func *f, const u64 *wqe,
+			    struct isim_res *res);
+
+/* engine.c */
+bool isim_engine_poll(struct isim_func *f);
+int isim_engine_init(struct isim_func *f);
+void isim_engine_start(struct isim_func *f);
+void isim_engine_stop(struct isim_func *f);
+void isim_engine_exit(struct isim_func *f);
+void isim_engine_reset(struct isim_func *f);
+
+/* netdev.c */
+int isim_netdev_init(struct isim_func *f);
+void isim_netdev_exit(struct isim_func *f);
+void isim_wire_link(struct isim_func *f);
+void isim_wire_unlink(struct isim_func *f);
+
+/* aux.c */
+void isim_aux_reset_work(struct work_struct *work);
+int isim_aux_init(struct isim_func *f);
+void isim_aux_exit(struct isim_func *f);
+
+/* debugfs.c */
+void isim_debugfs_mod_init(void);
+void isim_debugfs_mod_exit(void);
+void isim_debugfs_init(struct isim_func *f);
+void isim_debugfs_exit(struct isim_func *f);
+
+#endif /* _ISIM_H_ */

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Interface between irdma_sim.ko and the driver binding that claims its
+ * functions (sim_if.c), in the role include/linux/net/intel/iidc.h plays
+ * between ice and irdma. Nothing else is shared: the driver reaches the
+ * simulated engine only through the register space and the DMA memory it
+ * hands over, exactly as it reaches an E810.
+ */
+#ifndef _ISIM_AUX_H_
+#define _ISIM_AUX_H_
+
+#include <linux/auxiliary_bus.h>
+#include <linux/types.h>
+
+struct net_device;
+
+/* the auxiliary device is "irdma_sim.func.<ID>" */
+#define ISIM_AUX_DEV_NAME	"func"
+#define ISIM_AUX_MATCH_NAME	"irdma_sim." ISIM_AUX_DEV_NAME
+
+/**
+ * enum isim_aux_protocol - RDMA protocol a function was created with
+ * @ISIM_AUX_IWARP: iWARP (the default)
+ * @ISIM_AUX_ROCEV2: RoCEv2
+ */
+enum isim_aux_protocol {
+	ISIM_AUX_IWARP,
+	ISIM_AUX_ROCEV2,
+};
+
+struct isim_aux_dev;
+
+/**
+ * struct isim_aux_ops - services of the simulated parent function
+ * @qset_add: attach a scheduler node @qs_handle for traffic class @tc;
+ *	returns the parent's handle for it in @teid
+ * @qset_del: release a node obtained from @qset_add
+ * @request_reset: ask the parent for a function reset. As ice does, the
+ *	simulator then unplugs the auxiliary device (the driver's remove
+ *	runs), resets the engine and its registers, and plugs it again
+ * @vsi_filter: let RDMA traffic of VSI @vsi_id reach the engine, or not
+ *
+ * All may sleep and return 0 or a negative errno. They are valid while the
+ * auxiliary driver is bound.
+ */
+struct isim_aux_ops {
+	int (*qset_add)(struct isim_aux_dev *iadev, u16 qs_handle, u8 tc,
+			u32 *teid);
+	int (*qset_del)(struct isim_aux_dev *iadev, u16 qs_handle, u8 tc,
+			u32 teid);
+	int (*request_reset)(struct isim_aux_dev *iadev);
+	int (*vsi_filter)(struct isim_aux_dev *iadev, u16 vsi_id, bool enable);
+};
+
+/**
+ * struct isim_aux_dev - one simulated gen2 RDMA function
+ * @adev: the auxiliary device the driver binds to
+ * @hw_addr: start of the register space (gen2 PF register map)
+ * @hw_len: length of the register space in bytes
+ * @dma_dev: device to allocate and map DMA memory against
+ * @netdev: the function's Ethernet netdev
+ * @fn_id: function number as the engine knows it (the HMC function id);
+ *	equal to the simulator's device ID
+ * @vsi_id: the function's main VSI number
+ * @protocol: protocol the function was created with
+ * @num_vectors: number of interrupt vectors, vector 0 first
+ * @irqs: Linux IRQ number of each vector, for request_irq(); vector n
+ *	is the one DYN_CTL(n), CEQCTL and AEQCTL name
+ * @ops: parent services
+ *
+ * Lifetime: allocated by the simulator, valid from the driver's probe until
+ * its remove returns. Every field is constant over that time.
+ */
+struct isim_aux_dev {
+	struct auxiliary_device adev;
+	u8 __iomem *hw_addr;
+	resource_size_t hw_len;
+	struct device *dma_dev;
+	struct net_device *netdev;
+	u32 fn_id;
+	u16 vsi_id;
+	enum isim_aux_protocol protocol;
+	u32 num_vectors;
+	const int *irqs;
+	const struct isim_aux_ops *ops;
+};
+
+/**
+ * to_isim_aux_dev - get the simulated function from its auxiliary device
+ * @adev: auxiliary device passed to the driver's probe
+ *
+ * Return: the enclosing isim_aux_dev.
+ */
+static inline struct isim_aux_dev *
+to_isim_aux_dev(struct auxiliary_device *adev)
+{
+	return container_of(adev, struct isim_aux_dev, adev);
+}
+
+#endif /* _ISIM_AUX_H_ */

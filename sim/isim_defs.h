@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * irdma_sim: the simulator's own view of the gen2 (E810) RDMA engine's
+ * hardware interface.
+ *
+ * These definitions are written independently of the driver's headers on
+ * purpose: if the driver and the simulator shared one header, a wrong bit
+ * position would be wrong on both sides and every test would still pass.
+ * Values come from the public datasheet facts (register map, CQP command
+ * formats); the grouping and the names are the simulator's.
+ */
+#ifndef _ISIM_DEFS_H_
+#define _ISIM_DEFS_H_
+
+#include <linux/bits.h>
+#include <linux/sizes.h>
+
+/* ---- PF register map (byte offsets into the 8 MiB register BAR) ---- */
+#define ISIM_BAR_LEN			SZ_8M
+#define ISIM_REG_LBARCTRL		0x0009de74
+#define ISIM_REG_RATE(v)		(0x0015a000 + 4 * (v))
+#define ISIM_REG_CEQCTL(q)		(0x0015c000 + 4 * (q))
+#define ISIM_REG_DYN_CTL(v)		(0x00160000 + 4 * (v))
+#define ISIM_REG_AEQCTL			0x0016cb00
+#define ISIM_REG_PE_CTL1(vsi)		(0x00414000 + 4 * (vsi))
+#define ISIM_REG_CQPDB			0x00500800
+#define ISIM_REG_CQPTAIL		0x00500880
+#define ISIM_REG_CQARM			0x00502c00
+#define ISIM_REG_CQACK			0x00502c80
+#define ISIM_REG_AEQALLOC		0x00502d00
+#define ISIM_REG_WQEALLOC		0x00504400
+#define ISIM_REG_CCQPSTATUS		0x0050a000
+#define ISIM_REG_CCQPLOW		0x0050a080
+#define ISIM_REG_CCQPHIGH		0x0050a100
+#define ISIM_REG_CQPERRCODES		0x0050a200
+#define ISIM_REG_CPUSTATUS(n)		(0x0050ba5c + 4 * (n))
+#define ISIM_REG_PDINV			0x00520300
+#define ISIM_REG_CRITERR		0x00534000
+/* user doorbell pages start 64 KiB below the end of the BAR */
+#define ISIM_DB_PAGES_OFF		(ISIM_BAR_LEN - SZ_64K)
+
+/* register fields */
+#define ISIM_LBARCTRL_DB_SIZE		GENMASK(5, 4)
+#define ISIM_LBARCTRL_DB_SIZE_8M	2
+#define ISIM_CPUSTATUS_READY		0x80
+#define ISIM_CPUSTATUS_NUM		3
+
+#define ISIM_CCQPSTATUS_DONE		BIT(0)
+#define ISIM_CCQPSTATUS_ERR		BIT(31)
+#define ISIM_CQPTAIL_TAIL		GENMASK(10, 0)
+#define ISIM_CQPTAIL_OP_ERR		BIT(31)
+#define ISIM_CQPERR_MINOR		GENMASK(15, 0)
+#define ISIM_CQPERR_MAJOR		GENMASK(31, 16)
+
+#define ISIM_DYN_CTL_INTENA		BIT(0)
+#define ISIM_DYN_CTL_CLEARPBA		BIT(1)
+#define ISIM_DYN_CTL_ITR_IDX		GENMASK(4, 3)
+#define ISIM_DYN_CTL_INTERVAL		GENMASK(16, 5)
+/* CEQCTL and AEQCTL share one layout */
+#define ISIM_EQCTL_VECTOR		GENMASK(10, 0)
+#define ISIM_EQCTL_ITR_IDX		GENMASK(12, 11)
+#define ISIM_EQCTL_CAUSE_ENA		BIT(30)
+
+/* a doorbell register the engine has consumed reads back as this */
+#define ISIM_DB_IDLE			0xffffffffu
+
+/* ---- CQP host context (64 bytes, address written to CCQPHIGH:LOW) ---- */
+#define ISIM_CQPCTX_W0_PROTOCOL		GENMASK_ULL(4, 3)
+#define ISIM_CQPCTX_PROTO_IWARP		1
+#define ISIM_CQPCTX_PROTO_ROCE		2
+#define ISIM_CQPCTX_W0_SQSIZE		GENMASK_ULL(11, 8)
+#define ISIM_CQPCTX_W0_STRUCTVER	GENMASK_ULL(31, 24)
+#define ISIM_CQPCTX_W0_CEQPERVF		GENMASK_ULL(39, 32)
+/* word 1 is the SQ base, 512-byte aligned */
+#define ISIM_CQPCTX_SQ_ALIGN		512
+#define ISIM_CQPCTX_W2_HMC_PROFILE	GENMASK_ULL(2, 0)
+#define ISIM_CQPCTX_W2_VFS		GENMASK_ULL(37, 32)
+/* word 3 is an opaque cookie the engine returns in every CCQ completion */
+#define ISIM_CQPCTX_W4_HW_MINOR		GENMASK_ULL(15, 0)
+#define ISIM_CQPCTX_W4_HW_MAJOR		GENMASK_ULL(31, 16)
+#define ISIM_CQP_HW_MAJOR_GEN2		1
+#define ISIM_CQP_SQSIZE_MIN_ENC		1	/* 4 entries */
+#define ISIM_CQP_SQSIZE_MAX_ENC		10	/* 2048 entries */
+
+/* ---- CQP WQE: 64 bytes, word 3 is the header ---- */
+#define ISIM_CQP_WQE_BYTES		64
+#define ISIM_CQP_WQE_WORDS		8
+#define ISIM_WQE_HDR			3
+#define ISIM_HDR_OPCODE			GENMASK_ULL(37, 32)
+#define ISIM_HDR_VALID			BIT_ULL(63)
+#define ISIM_HDR_BUFLEN			GENMASK_ULL(31, 0)
+
+/* CQP opcodes */
+enum isim_cqp_opcode {
+	ISIM_OP_CREATE_QP		= 0x00,
+	ISIM_OP_MODIFY_QP		= 0x01,
+	ISIM_OP_DESTROY_QP		= 0x02,
+	ISIM_OP_CREATE_CQ		= 0x03,
+	ISIM_OP_MODIFY_CQ		= 0x04,
+	ISIM_OP_DESTROY_CQ		= 0x05,
+	ISIM_OP_ALLOC_STAG		= 0x09,
+	ISIM_OP_REG_MR			= 0x0a,
+	ISIM_OP_QUERY_STAG		= 0x0b,
+	ISIM_OP_REG_SMR			= 0x0c,
+	ISIM_OP_DEALLOC_STAG		= 0x0d,
+	ISIM_OP_MANAGE_MAC		= 0x0e,
+	ISIM_OP_MANAGE_ARP		= 0x0f,
+	ISIM_OP_MANAGE_PUSH		= 0x11,
+	ISIM_OP_QUERY_FEATURES		= 0x12,
+	ISIM_OP_UPLOAD_CTX		= 0x13,
+	ISIM_OP_ALLOC_MAC		= 0x14,
+	ISIM_OP_MANAGE_PMFN		= 0x15,
+	ISIM_OP_CREATE_CEQ		= 0x16,
+	ISIM_OP_DESTROY_CEQ		= 0x18,
+	ISIM_OP_CREATE_AEQ		= 0x19,
+	ISIM_OP_DESTROY_AEQ		= 0x1b,
+	ISIM_OP_CREATE_AH		= 0x1c,
+	ISIM_OP_MODIFY_AH		= 0x1d,
+	ISIM_OP_DESTROY_AH		= 0x1e,
+	ISIM_OP_UPDATE_SDS		= 0x1f,
+	ISIM_OP_QUERY_FPM		= 0x20,
+	ISIM_OP_COMMIT_FPM		= 0x21,
+	ISIM_OP_FLUSH_WQES		= 0x22,	/* also "generate AE" */
+	ISIM_OP_MANAGE_APBVT		= 0x23,
+	ISIM_OP_NOP			= 0x24,
+	ISIM_OP_MANAGE_QHASH		= 0x25,
+	ISIM_OP_CREATE_MCG		= 0x26,
+	ISIM_OP_MODIFY_MCG		= 0x27,
+	ISIM_OP_DESTROY_MCG		= 0x28,
+	ISIM_OP_SUSPEND_QP		= 0x29,
+	ISIM_OP_RESUME_QP		= 0x2a,
+	ISIM_OP_WS_NODE			= 0x2c,
+	ISIM_OP_MANAGE_STATS		= 0x2d,
+	ISIM_OP_GATHER_STATS		= 0x2e,
+	ISIM_OP_UP_MAP			= 0x2f,
+	ISIM_OP_NUM			= 0x40,
+};
+
+/* ---- completion status carried in a CCQ CQE and in CQPERRCODES ---- */
+#define ISIM_MAJ_OK			0x0000
+#define ISIM_MAJ_ERR			0xffff
+/*
+ * Minor codes are the simulator's own: the hardware's are not public.
+ * Documentation/sim.rst lists them.
+ */
+enum isim_minor {
+	ISIM_MIN_OK			= 0x0000,
+	ISIM_MIN_BAD_OPCODE		= 0x0001,
+	ISIM_MIN_BAD_ID			= 0x0002,
+	ISIM_MIN_EXISTS			= 0x0003,
+	ISIM_MIN_NO_OBJECT		= 0x0004,
+	ISIM_MIN_BAD_SIZE		= 0x0005,
+	ISIM_MIN_BAD_ALIGN		= 0x0006,
+	ISIM_MIN_DMA_FAULT		= 0x0007,
+	ISIM_MIN_NOT_READY		= 0x0008,
+	ISIM_MIN_BUSY			= 0x0009,
+	ISIM_MIN_BAD_FIELD		= 0x000a,
+	ISIM_MIN_HMC_UNBACKED		= 0x000b,
+	ISIM_MIN_UNSUPPORTED		= 0x000c,
+	ISIM_MIN_INJECTED		= 0x8001,
+};
+
+/* ---- completion queue element (32 bytes; 64 with the big-CQE bit) ---- */
+#define ISIM_CQE_BYTES			32
+#define ISIM_CQE_BIG_BYTES		64
+/* word 1: CQP cookie (CCQ) or WQE context; word 2: op return value */
+#define ISIM_CQE_W3_MINOR		GENMASK_ULL(15, 0)
+#define ISIM_CQE_W3_MAJOR		GENMASK_ULL(31, 16)
+#define ISIM_CQE_W3_WQEIDX		GENMASK_ULL(46, 32)
+#define ISIM_CQE_W3_ERROR		BIT_ULL(55)
+#define ISIM_CQE_W3_VALID		BIT_ULL(63)
+
+/* CQ shadow area: word 0 is the consumer index, word 4 the arm request */
+#define ISIM_CQSA_CONSUMER		GENMASK_ULL(19, 0)
+#define ISIM_CQSA_ARM_WORD		4
+#define ISIM_CQSA_ARM_NEXT		BIT_ULL(14)
+#define ISIM_CQSA_ARM_NEXT_SE		BIT_ULL(15)
+#define ISIM_CQSA_ARM_SEQ		GENMASK_ULL(17, 16)
+
+/* ---- CQ create / destroy ---- */
+#define ISIM_CQ_W0_SIZE			GENMASK_ULL(20, 0)
+/* word 1: CQ context (written to CEQEs), word 4: ring PA, word 5: shadow */
+#define ISIM_CQ_W6_FIRST_PBLE		GENMASK_ULL(27, 0)
+#define ISIM_CQ_HDR_ID			GENMASK_ULL(18, 0)
+#define ISIM_CQ_HDR_CEQ			GENMASK_ULL(31, 22)
+#define ISIM_CQ_HDR_PBL_LEVELS		GENMASK_ULL(45, 44)
+#define ISIM_CQ_HDR_CHK_OVERFLOW	BIT_ULL(46)
+#define ISIM_CQ_HDR_VIRT		BIT_ULL(47)
+#define ISIM_CQ_HDR_CEQE_ENA		BIT_ULL(48)
+#define ISIM_CQ_HDR_CEQ_VALID		BIT_ULL(49)
+#define ISIM_CQ_HDR_BIG_CQE		BIT_ULL(61)
+#define ISIM_CQ_MIN_SIZE		4
+#define ISIM_CQ_MAX_SIZE		BIT(20)
+
+/* ---- CEQ / AEQ create / destroy ---- */
+#define ISIM_CEQ_W2_SIZE		GENMASK_ULL(21, 0)
+#define ISIM_AEQ_W2_SIZE		GENMASK_ULL(18, 0)
+/* word 4: ring PA, word 6: first PBLE index */
+#define ISIM_EQ_W6_FIRST_PBLE		GENMASK_ULL(27, 0)
+#define ISIM_CEQ_HDR_ID			GENMASK_ULL(9, 0)
+#define ISIM_EQ_HDR_PBL_LEVELS		GENMASK_ULL(45, 44)
+#define ISIM_EQ_HDR_VIRT		BIT_ULL(47)
+#define ISIM_EQ_MIN_SIZE		8
+
+/* CEQ element: 8 bytes */
+#define ISIM_CEQE_BYTES			8
+#define ISIM_CEQE_CTX			GENMASK_ULL(62, 0)
+#define ISIM_CEQE_VALID			BIT_ULL(63)
+
+/* AEQ element: 16 bytes, word 0 the object context, word 1 as below */
+#define ISIM_AEQE_BYTES			16
+#define ISIM_AEQE_ID_LO			GENMASK_ULL(17, 0)
+#define ISIM_AEQE_WQIDX			GENMASK_ULL(32, 18)
+#define ISIM_AEQE_OVERFLOW		BIT_ULL(33)
+#define ISIM_AEQE_CODE			GENMASK_ULL(45, 34)
+#define ISIM_AEQE_ID_HI			BIT_ULL(46)
+#define ISIM_AEQE_SOURCE		GENMASK_ULL(53, 50)
+#define ISIM_AEQE_IWSTATE		GENMASK_ULL(56, 54)
+#define ISIM_AEQE_TCPSTATE		GENMASK_ULL(60, 57)
+#define ISIM_AEQE_VALID			BIT_ULL(63)
+#define ISIM_AEQE_ID_LO_BITS		18
+
+/* AE sources and the codes the simulator raises by itself */
+#define ISIM_AE_SRC_NONE		0x0
+#define ISIM_AE_SRC_RQ			0x1
+#define ISIM_AE_SRC_CQ			0x2
+#define ISIM_AE_SRC_SQ			0x5
+#define ISIM_AE_CQ_OPERATION_ERROR	0x0203
+#define ISIM_AE_CODE_MAX		0xfff
+
+/* ---- HMC: FPM query / commit buffers, one 64-bit slot per object ---- */
+enum isim_hmc_obj {
+	ISIM_HMC_QP, ISIM_HMC_CQ, ISIM_HMC_RSVD, ISIM_HMC_HTE, ISIM_HMC_ARP,
+	ISIM_HMC_APBVT, ISIM_HMC_MR, ISIM_HMC_XF, ISIM_HMC_XFFL, ISIM_HMC_Q1,
+	ISIM_HMC_Q1FL, ISIM_HMC_TIMER, ISIM_HMC_FSIMC, ISIM_HMC_FSIAV,
+	ISIM_HMC_PBLE, ISIM_HMC_RSVD2, ISIM_HMC_RRF, ISIM_HMC_RRFFL,
+	ISIM_HMC_HDR, ISIM_HMC_MD, ISIM_HMC_OOISC, ISIM_HMC_OOISCFFL,
+	ISIM_HMC_NUM
+};
+
+#define ISIM_FPM_BUF_BYTES		176
+/* query buffer: slot 0 carries the SD window, slot 15 the CEQ limits */
+#define ISIM_FPMQ_FIRST_SD		GENMASK_ULL(13, 0)
+#define ISIM_FPMQ_MAX_SDS		GENMASK_ULL(45, 32)
+#define ISIM_FPMQ_COUNT			GENMASK_ULL(31, 0)
+#define ISIM_FPMQ_SIZE_LOG		GENMASK_ULL(63, 32)
+#define ISIM_FPMQ_BLOCK			GENMASK_ULL(63, 32)
+#define ISIM_FPMQ_MAX_CEQS		GENMASK_ULL(9, 0)
+#define ISIM_FPMQ_HT_MULT		GENMASK_ULL(19, 16)
+#define ISIM_FPMQ_TIMER_BUCKET		GENMASK_ULL(47, 32)
+/* query: QP/CQ limits live one slot later than their commit slot */
+#define ISIM_FPMQ_SLOT_MISC		15
+/* commit buffer: count in the low bits, base in 512-byte units above */
+#define ISIM_FPMC_QP_COUNT		GENMASK_ULL(18, 0)
+#define ISIM_FPMC_CQ_COUNT		GENMASK_ULL(19, 0)
+#define ISIM_FPMC_COUNT			GENMASK_ULL(31, 0)
+#define ISIM_FPMC_BASE			GENMASK_ULL(63, 32)
+#define ISIM_FPMC_BASE_UNIT		512
+/* word 2 of both WQEs: the HMC function id; word 4: buffer PA */
+#define ISIM_FPM_W2_FN			GENMASK_ULL(5, 0)
+
+/* ---- segment descriptors ---- */
+#define ISIM_SD_BYTES			SZ_2M
+#define ISIM_PD_BYTES			SZ_4K
+#define ISIM_PD_ENTRIES			512
+#define ISIM_PDE_VALID			BIT_ULL(0)
+#define ISIM_PDE_ADDR			GENMASK_ULL(63, 12)
+#define ISIM_SDCMD_INDEX		GENMASK_ULL(11, 0)
+#define ISIM_SDCMD_PARTSEL		BIT_ULL(15)
+#define ISIM_SDCMD_WRITE		BIT_ULL(31)
+#define ISIM_SDCMD_ENTRY_VALID		BIT_ULL(63)
+#define ISIM_SDDATA_VALID		BIT_ULL(0)
+#define ISIM_SDDATA_DIRECT		BIT_ULL(1)
+#define ISIM_SDDATA_BPCOUNT		GENMASK_ULL(11, 2)
+#define ISIM_SDDATA_ADDR		GENMASK_ULL(63, 12)
+/* UPDATE_SDS: three entries inline, more in a buffer at word 2 */
+#define ISIM_SDS_W2_FN			GENMASK_ULL(5, 0)
+#define ISIM_SDS_W2_BUF			GENMASK_ULL(63, 7)
+#define ISIM_SDS_HDR_MEM_ENTRIES	GENMASK_ULL(3, 0)
+#define ISIM_SDS_INLINE			3
+#define ISIM_SDS_ENTRY_BYTES		16
+
+/* ---- MANAGE_HMC_PM_FUNC_TABLE ---- */
+#define ISIM_PMFN_HDR_VF		GENMASK_ULL(15, 0)
+#define ISIM_PMFN_HDR_FREE		BIT_ULL(62)
+
+/* ---- QUERY_RDMA_FEATURES: one 64-bit record per feature ---- */
+#define ISIM_FEAT_TYPE			GENMASK_ULL(63, 48)
+#define ISIM_FEAT_COUNT			GENMASK_ULL(47, 32)
+#define ISIM_FEAT_INFO			GENMASK_ULL(47, 0)
+#define ISIM_FEAT_FW_MINOR		GENMASK_ULL(15, 0)
+#define ISIM_FEAT_FW_MAJOR		GENMASK_ULL(31, 16)
+#define ISIM_FEAT_FW_INFO		0
+#define ISIM_FEAT_HW_VERSION		1
+#define ISIM_FEAT_QSETS_MAX		26
+#define ISIM_HW_REV_GEN2		2
+
+/* ---- QP create / modify / destroy ---- */
+/* word 2: QP host context PA; word 5: QP shadow area PA */
+#define ISIM_QP_HDR_ID			GENMASK_ULL(23, 0)
+#define ISIM_QP_HDR_ORD_VALID		BIT_ULL(42)
+#define ISIM_QP_HDR_TCPCTX_VALID	BIT_ULL(43)
+#define ISIM_QP_HDR_CACHED_VALID	BIT_ULL(44)
+#define ISIM_QP_HDR_VIRT		BIT_ULL(45)
+#define ISIM_QP_HDR_LOOPBACK		BIT_ULL(46)
+#define ISIM_QP_HDR_CQ_VALID		BIT_ULL(47)
+#define ISIM_QP_HDR_TYPE		GENMASK_ULL(50, 48)
+#define ISIM_QP_HDR_MAC_VALID		BIT_ULL(51)
+#define ISIM_QP_HDR_MSS_CHANGE		BIT_ULL(52)
+#define ISIM_QP_HDR_IGNORE_MW		BIT_ULL(54)
+#define ISIM_QP_HDR_DEL_HASH		BIT_ULL(55)
+#define ISIM_QP_HDR_TERM_ACT		GENMASK_ULL(57, 56)
+#define ISIM_QP_HDR_RESET_CONN		BIT_ULL(58)
+#define ISIM_QP_HDR_ARP_VALID		BIT_ULL(59)
+#define ISIM_QP_HDR_NEXT_STATE		GENMASK_ULL(62, 60)
+#define ISIM_QP_HOST_CTX_BYTES		256
+#define ISIM_QP_TYPE_IWARP		1
+#define ISIM_QP_TYPE_UDA		2
+#define ISIM_QP_TYPE_ROCE_RC		3
+#define ISIM_QP_TYPE_ROCE_UD		4
+#define ISIM_QPS_INVALID		0
+#define ISIM_QPS_IDLE			1
+#define ISIM_QPS_RTS			2
+#define ISIM_QPS_CLOSING		3
+#define ISIM_QPS_RTR			4
+#define ISIM_QPS_TERMINATE		5
+#define ISIM_QPS_ERROR			6
+
+/* FLUSH_WQES / generate AE (one opcode), SUSPEND_QP, RESUME_QP */
+#define ISIM_FL_W1_AE_CODE		GENMASK_ULL(15, 0)
+#define ISIM_FL_W1_AE_SRC		GENMASK_ULL(19, 16)
+#define ISIM_FL_HDR_GEN_AE		BIT_ULL(59)
+#define ISIM_FL_HDR_USER_CODE		BIT_ULL(60)
+#define ISIM_FL_HDR_SQ			BIT_ULL(61)
+#define ISIM_FL_HDR_RQ			BIT_ULL(62)
+#define ISIM_RESUME_W2_QSET		GENMASK_ULL(31, 0)
+#define ISIM_AE_QP_SUSPENDED		0x0900
+
+/* ---- STags (ALLOC_STAG, REG_MR, DEALLOC_STAG) ---- */
+/* REG_MR word 0: VA or FBO; word 4: single-page PA; word 5: HMC fn */
+#define ISIM_STAG_W1_LEN		GENMASK_ULL(45, 0)
+#define ISIM_STAG_W1_PD			GENMASK_ULL(63, 46)
+#define ISIM_STAG_W2_KEY		GENMASK_ULL(7, 0)
+#define ISIM_STAG_W2_INDEX		GENMASK_ULL(31, 8)
+#define ISIM_STAG_W6_FIRST_PBLE		GENMASK_ULL(27, 0)
+#define ISIM_STAG_HDR_MW_TYPE2		BIT_ULL(42)
+#define ISIM_STAG_HDR_MR		BIT_ULL(43)
+#define ISIM_STAG_HDR_PBL_LEVELS	GENMASK_ULL(45, 44)
+#define ISIM_STAG_HDR_PAGE_SIZE		GENMASK_ULL(47, 46)
+#define ISIM_STAG_HDR_RIGHTS		GENMASK_ULL(52, 48)
+#define ISIM_STAG_HDR_REMOTE		BIT_ULL(53)
+#define ISIM_STAG_HDR_VA_BASED		BIT_ULL(59)
+
+/* ---- connection steering: APBVT, quad hash, ARP cache, MAC table ---- */
+#define ISIM_APBVT_W2_PORT		GENMASK_ULL(15, 0)
+#define ISIM_APBVT_HDR_ADD		BIT_ULL(62)
+
+/* qhash: word 0 MAC; word 1 ports and QP; word 2 qset, VLAN */
+#define ISIM_QH_W1_DPORT		GENMASK_ULL(15, 0)
+#define ISIM_QH_W1_SPORT		GENMASK_ULL(31, 16)
+#define ISIM_QH_W1_QPN			GENMASK_ULL(49, 32)
+#define ISIM_QH_W2_QSET			GENMASK_ULL(9, 0)
+#define ISIM_QH_W2_VLAN			GENMASK_ULL(43, 32)
+/* words 4/5: source address, 6/7: destination address */
+#define ISIM_QH_HDR_TYPE		GENMASK_ULL(44, 42)
+#define ISIM_QH_HDR_VLAN_VALID		BIT_ULL(59)
+#define ISIM_QH_HDR_IPV4		BIT_ULL(60)
+#define ISIM_QH_HDR_MANAGE		GENMASK_ULL(62, 61)
+#define ISIM_QH_DELETE			0
+#define ISIM_QH_ADD			1
+#define ISIM_QH_MODIFY			2
+#define ISIM_QH_TCP_ESTABLISHED		1
+#define ISIM_QH_TCP_SYN			2
+#define ISIM_QH_ROCEV2_HW		6
+
+#define ISIM_ARP_HDR_INDEX		GENMASK_ULL(11, 0)
+#define ISIM_ARP_HDR_VALID		BIT_ULL(42)
+#define ISIM_ARP_HDR_PERMANENT		BIT_ULL(43)
+/* word 2: MAC address in the low 48 bits */
+#define ISIM_MAC_BITS			GENMASK_ULL(47, 0)
+
+#define ISIM_LMAC_HDR_INDEX		GENMASK_ULL(5, 0)
+#define ISIM_LMAC_HDR_FREE		BIT_ULL(62)
+#define ISIM_LMAC_ENTRIES		16
+
+/* ---- address handles ---- */
+/* word 0: destination MAC << 16; word 1: PD low, TC; word 2: ARP, PD hi */
+#define ISIM_AH_W1_PD_LO		GENMASK_ULL(63, 48)
+#define ISIM_AH_W2_ARP			GENMASK_ULL(63, 48)
+#define ISIM_AH_W2_PD_HI		GENMASK_ULL(21, 20)
+#define ISIM_AH_HDR_INDEX		GENMASK_ULL(16, 0)
+#define ISIM_AH_HDR_IPV4		BIT_ULL(59)
+#define ISIM_AH_HDR_VLAN		BIT_ULL(60)
+#define ISIM_AH_HDR_LOOPBACK		BIT_ULL(62)
+#define ISIM_AH_MAX			BIT(17)
+
+/* ---- work scheduler nodes, statistics instances, UP map ---- */
+#define ISIM_WS_HDR_NODE		GENMASK_ULL(9, 0)
+#define ISIM_WS_HDR_PARENT		GENMASK_ULL(25, 16)
+#define ISIM_WS_HDR_OP			GENMASK_ULL(53, 52)
+#define ISIM_WS_HDR_TC			GENMASK_ULL(58, 56)
+#define ISIM_WS_HDR_LEAF		BIT_ULL(61)
+#define ISIM_WS_HDR_ENABLE		BIT_ULL(62)
+#define ISIM_WS_ADD			0
+#define ISIM_WS_MODIFY			1
+#define ISIM_WS_DELETE			2
+#define ISIM_WS_NODES			1024
+
+#define ISIM_STATS_HDR_INDEX		GENMASK_ULL(6, 0)
+#define ISIM_STATS_HDR_USE_FN		BIT_ULL(60)
+#define ISIM_STATS_HDR_USE_INST		BIT_ULL(61)
+#define ISIM_STATS_HDR_ALLOC		BIT_ULL(62)
+#define ISIM_STATS_W5_FN		GENMASK_ULL(5, 0)
+#define ISIM_STATS_INSTANCES		128
+
+#define ISIM_UPMAP_W5_FN		GENMASK_ULL(5, 0)
+
+#endif /* _ISIM_DEFS_H_ */

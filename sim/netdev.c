@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim: the function's Ethernet netdev and the wire between a pair.
+ *
+ * Functions 2k and 2k+1 are wired back to back: a frame one transmits is
+ * received by the other's netdev, in whatever namespace it is, like veth.
+ * The wire is perfect unless a debugfs knob drops or delays frames. The
+ * carrier is up while both ends exist.
+ */
+#include <linux/etherdevice.h>
+
+#include "isim.h"
+
+#define ISIM_DELAYQ_MAX		1024
+#define ISIM_MAX_MTU		9000
+
+/* skb->cb of a delayed frame: when it may go */
+struct isim_delay_cb {
+	unsigned long due;
+};
+
+static struct isim_func *isim_ndev_func(struct net_device *nd)
+{
+	return *(struct isim_func **)netdev_priv(nd);
+}
+
+/* hand one frame to the peer; consumes @skb */
+static void isim_wire_deliver(struct isim_func *f, struct sk_buff *skb)
+{
+	unsigned int len = skb->len;
+	struct isim_func *peer;
+	bool sent = false;
+
+	rcu_read_lock();
+	peer = rcu_dereference(f->wire.peer);
+	if (!peer) {
+		kfree_skb(skb);
+	} else if (dev_forward_skb(peer->netdev, skb) == NET_RX_SUCCESS) {
+		atomic64_inc(&peer->wire.rx_frames);
+		atomic64_add(len, &peer->wire.rx_bytes);
+		sent = true;
+	}
+	rcu_read_unlock();
+	if (sent) {
+		atomic64_inc(&f->wire.tx_frames);
+		atomic64_add(len, &f->wire.tx_bytes);
+	} else {
+		atomic64_inc(&f->wire.dropped);
+	}
+}
+
+static void isim_wire_delay_work(struct work_struct *work)
+{
+	struct isim_func *f = container_of(to_delayed_work(work),
+					   struct isim_func, wire.delay_work);
+	struct isim_delay_cb *cb;
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&f->wire.delayq))) {
+		cb = (struct isim_delay_cb *)skb->cb;
+		if (time_before(jiffies, cb->due)) {
+			skb_queue_head(&f->wire.delayq, skb);
+			queue_delayed_work(isim_wq, &f->wire.delay_work,
+					   cb->due - jiffies);
+			return;
+		}
+		isim_wire_deliver(f, skb);
+	}
+}
+
+static void isim_wire_delay(struct isim_func *f, struct sk_buff *skb,
+			    u32 ms)
+{
+	struct isim_delay_cb *cb = (struct isim_delay_cb *)skb->cb;
+
+	if (skb_queue_len(&f->wire.delayq) >= ISIM_DELAYQ_MAX) {
+		atomic64_inc(&f->wire.dropped);
+		kfree_skb(skb);
+		return;
+	}
+	cb->due = jiffies + msecs_to_jiffies(ms);
+	skb_queue_tail(&f->wire.delayq, skb);
+	queue_delayed_work(isim_wq, &f->wire.delay_work,
+			   msecs_to_jiffies(ms));
+}
+
+static netdev_tx_t isim_ndo_xmit(struct sk_buff *skb, struct net_device *nd)
+{
+	struct isim_func *f = isim_ndev_func(nd);
+	u32 ms = READ_ONCE(f->faults.delay_ms);
+
+	if (atomic_dec_if_positive(&f->faults.drop_frames) >= 0) {
+		atomic64_inc(&f->wire.dropped);
+		kfree_skb(skb);
+	} else if (ms) {
+		isim_wire_delay(f, skb, ms);
+	} else {
+		isim_wire_deliver(f, skb);
+	}
+	return NETDEV_TX_OK;
+}
+
+static void isim_ndo_stats(struct net_device *nd,
+			   struct rtnl_link_stats64 *s)
+{
+	struct isim_func *f = isim_ndev_func(nd);
+
+	s->tx_packets = atomic64_read(&f->wire.tx_frames);
+	s->tx_bytes = atomic64_read(&f->wire.tx_bytes);
+	s->rx_packets = atomic64_read(&f->wire.rx_frames);
+	s->rx_bytes = atomic64_read(&f->wire.rx_bytes);
+	s->tx_dropped = atomic64_read(&f->wire.dropped);
+}
+
+static const struct net_device_ops isim_ndo = {
+	.ndo_start_xmit = isim_ndo_xmit,
+	.ndo_get_stats64 = isim_ndo_stats,
+	.ndo_set_mac_address = eth_mac_addr,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+static void isim_ndev_setup(struct net_device *nd)
+{
+	ether_setup(nd);
+	nd->netdev_ops = &isim_ndo;
+	nd->needs_free_netdev = false;
+	nd->min_mtu = ETH_MIN_MTU;
+	nd->max_mtu = ISIM_MAX_MTU;
+	nd->priv_flags |= IFF_LIVE_ADDR_CHANGE;
+}
+
+/**
+ * isim_netdev_init - create and register the function's netdev
+ * @f: function
+ *
+ * The netdev is named isim<ID> and has the locally administered MAC
+ * address 02:00:49:53:00:<ID>.
+ *
+ * Return: 0 or a negative errno.
+ */
+int isim_netdev_init(struct isim_func *f)
+{
+	u8 mac[ETH_ALEN] = { 0x02, 0x00, 0x49, 0x53, 0x00, f->id };
+	char name[IFNAMSIZ];
+	struct net_device *nd;
+	int err;
+
+	skb_queue_head_init(&f->wire.delayq);
+	INIT_DELAYED_WORK(&f->wire.delay_work, isim_wire_delay_work);
+	snprintf(name, sizeof(name), "isim%u", f->id);
+	nd = alloc_netdev(sizeof(f), name, NET_NAME_PREDICTABLE,
+			  isim_ndev_setup);
+	if (!nd)
+		return -ENOMEM;
+	*(struct isim_func **)netdev_priv(nd) = f;
+	eth_hw_addr_set(nd, mac);
+	SET_NETDEV_DEV(nd, &f->dev);
+	netif_carrier_off(nd);
+	err = register_netdev(nd);
+	if (err) {
+		free_netdev(nd);
+		return err;
+	}
+	f->netdev = nd;
+	return 0;
+}
+
+/**
+ * isim_netdev_exit - unregister and free the netdev
+ * @f: function, already unlinked from its peer
+ */
+void isim_netdev_exit(struct isim_func *f)
+{
+	unregister_netdev(f->netdev);
+	/* no transmit can queue a delayed frame any more */
+	cancel_delayed_work_sync(&f->wire.delay_work);
+	skb_queue_purge(&f->wire.delayq);
+	free_netdev(f->netdev);
+	f->netdev = NULL;
+}
+
+/**
+ * isim_wire_link - connect a new function to its pair, if it exists
+ * @f: function
+ *
+ * Caller holds isim_bus_lock.
+ */
+void isim_wire_link(struct isim_func *f)
+{
+	struct isim_func *peer = isim_func_lookup(f->id ^ 1);
+
+	lockdep_assert_held(&isim_bus_lock);
+	if (!peer)
+		return;
+	rcu_assign_pointer(f->wire.peer, peer);
+	rcu_assign_pointer(peer->wire.peer, f);
+	netif_carrier_on(f->netdev);
+	netif_carrier_on(peer->netdev);
+}
+
+/**
+ * isim_wire_unlink - disconnect a function from its pair
+ * @f: function
+ *
+ * On return neither end transmits to the other any more. Caller holds
+ * isim_bus_lock.
+ */
+void isim_wire_unlink(struct isim_func *f)
+{
+	struct isim_func *peer;
+
+	peer = rcu_dereference_protected(f->wire.peer,
+					 lockdep_is_held(&isim_bus_lock));
+	if (!peer)
+		return;
+	RCU_INIT_POINTER(peer->wire.peer, NULL);
+	RCU_INIT_POINTER(f->wire.peer, NULL);
+	netif_carrier_off(peer->netdev);
+	netif_carrier_off(f->netdev);
+	synchronize_net();
+}

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim: QP control commands.
+ *
+ * CREATE_QP and MODIFY_QP hand the engine the bus address of the driver's
+ * QP host context; the engine copies it into the QP's slot of the HMC, as
+ * the adapter does, so a QP whose HMC memory is not backed fails with
+ * HMC_UNBACKED. The engine records the state the driver asked for. SQ/RQ
+ * WQE execution is not modelled yet: a QP here is control-plane state.
+ */
+#include <linux/slab.h>
+
+#include "isim.h"
+
+/**
+ * isim_qp_reset - forget every QP
+ * @f: function
+ */
+void isim_qp_reset(struct isim_func *f)
+{
+	struct isim_qp *qp;
+	unsigned long id;
+
+	xa_for_each(&f->qps, id, qp) {
+		xa_erase(&f->qps, id);
+		kfree(qp);
+	}
+}
+
+/* copy the host context into the QP's HMC slot */
+static u16 isim_qp_load_ctx(struct isim_func *f, u32 id, u64 ctx_pa)
+{
+	u8 ctx[ISIM_QP_HOST_CTX_BYTES];
+	int err;
+
+	if (!ctx_pa || !IS_ALIGNED(ctx_pa, 8))
+		return ISIM_MIN_BAD_ALIGN;
+	if (isim_dma_read(f, ctx_pa, ctx, sizeof(ctx)))
+		return ISIM_MIN_DMA_FAULT;
+	err = isim_hmc_obj_write(f, ISIM_HMC_QP, id, ctx, sizeof(ctx));
+	if (err == -EFAULT)
+		return ISIM_MIN_DMA_FAULT;
+	return err ? ISIM_MIN_HMC_UNBACKED : ISIM_MIN_OK;
+}
+
+static u16 isim_qp_check_new(struct isim_func *f, const u64 *wqe, u32 id)
+{
+	u32 type = FIELD_GET(ISIM_QP_HDR_TYPE, wqe[ISIM_WQE_HDR]);
+	bool roce = f->protocol == ISIM_AUX_ROCEV2;
+
+	if (!f->hmc.committed || id >= f->hmc.cnt[ISIM_HMC_QP])
+		return ISIM_MIN_BAD_ID;
+	if (xa_load(&f->qps, id))
+		return ISIM_MIN_EXISTS;
+	switch (type) {
+	case ISIM_QP_TYPE_IWARP:
+		return roce ? ISIM_MIN_BAD_FIELD : ISIM_MIN_OK;
+	case ISIM_QP_TYPE_ROCE_RC:
+	case ISIM_QP_TYPE_ROCE_UD:
+		return roce ? ISIM_MIN_OK : ISIM_MIN_BAD_FIELD;
+	case ISIM_QP_TYPE_UDA:
+		return ISIM_MIN_OK;
+	}
+	return ISIM_MIN_BAD_FIELD;
+}
+
+/**
+ * isim_op_create_qp - CREATE_QP
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ *
+ * The QP type must fit the function's protocol (UDA, the privileged
+ * queues' type, fits both).
+ */
+void isim_op_create_qp(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res)
+{
+	u32 id = FIELD_GET(ISIM_QP_HDR_ID, wqe[ISIM_WQE_HDR]);
+	struct isim_qp *qp;
+
+	res->minor = isim_qp_check_new(f, wqe, id);
+	if (!res->minor)
+		res->minor = isim_qp_load_ctx(f, id, wqe[2]);
+	if (res->minor)
+		return;
+	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
+	if (!qp) {
+		res->minor = ISIM_MIN_BUSY;
+		return;
+	}
+	qp->id = id;
+	qp->type = FIELD_GET(ISIM_QP_HDR_TYPE, wqe[ISIM_WQE_HDR]);
+	qp->state = FIELD_GET(ISIM_QP_HDR_NEXT_STATE, wqe[ISIM_WQE_HDR]);
+	qp->ctx_pa = wqe[2];
+	qp->shadow_pa = wqe[5];
+	if (xa_insert(&f->qps, id, qp, GFP_KERNEL)) {
+		kfree(qp);
+		res->minor = ISIM_MIN_BUSY;
+	}
+}
+
+static struct isim_qp *isim_qp_of(struct isim_func *f, const u64 *wqe,
+				  struct isim_res *res)
+{
+	struct isim_qp *qp;
+
+	qp = xa_load(&f->qps, FIELD_GET(ISIM_QP_HDR_ID, wqe[ISIM_WQE_HDR]));
+	if (!qp)
+		res->minor = ISIM_MIN_NO_OBJECT;
+	return qp;
+}
+
+/**
+ * isim_op_modify_qp - MODIFY_QP
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ *
+ * The context is copied again and the requested state recorded. The type
+ * cannot change.
+ */
+void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res)
+{
+	struct isim_qp *qp = isim_qp_of(f, wqe, res);
+
+	if (!qp)
+		return;
+	if (FIELD_GET(ISIM_QP_HDR_TYPE, wqe[ISIM_WQE_HDR]) != qp->type) {
+		res->minor = ISIM_MIN_BAD_FIELD;
+		return;
+	}
+	res->minor = isim_qp_load_ctx(f, qp->id, wqe[2]);
+	if (res->minor)
+		return;
+	qp->state = FIELD_GET(ISIM_QP_HDR_NEXT_STATE, wqe[ISIM_WQE_HDR]);
+	qp->ctx_pa = wqe[2];
+	qp->modifies++;
+}
+
+/**
+ * isim_op_destroy_qp - DESTROY_QP
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ */
+void isim_op_destroy_qp(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res)
+{
+	struct isim_qp *qp = isim_qp_of(f, wqe, res);
+
+	if (!qp)
+		return;
+	xa_erase(&f->qps, qp->id);
+	kfree(qp);
+}
+
+/**
+ * isim_op_flush_wqes - FLUSH_WQES, which also generates AEs on request
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ *
+ * With no WQE execution there is nothing to flush yet; the QP moves to
+ * the error state when a queue is flushed, and a requested AE is posted
+ * with the code and source from the WQE.
+ */
+void isim_op_flush_wqes(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res)
+{
+	struct isim_qp *qp = isim_qp_of(f, wqe, res);
+	u64 hdr = wqe[ISIM_WQE_HDR];
+
+	if (!qp)
+		return;
+	if (hdr & (ISIM_FL_HDR_SQ | ISIM_FL_HDR_RQ))
+		qp->state = ISIM_QPS_ERROR;
+	if (hdr & ISIM_FL_HDR_GEN_AE)
+		isim_aeq_post(f, FIELD_GET(ISIM_FL_W1_AE_CODE, wqe[1]),
+			      FIELD_GET(ISIM_FL_W1_AE_SRC, wqe[1]), qp->id, 0);
+}
+
+/**
+ * isim_op_suspend_qp - SUSPEND_QP
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ *
+ * As on the adapter, the end of the suspension is reported by an AE.
+ */
+void isim_op_suspend_qp(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res)
+{
+	struct isim_qp *qp = isim_qp_of(f, wqe, res);
+
+	if (!qp)
+		return;
+	qp->suspended = true;
+	isim_aeq_post(f, ISIM_AE_QP_SUSPENDED, ISIM_AE_SRC_NONE, qp->id, 0);
+}
+
+/**
+ * isim_op_resume_qp - RESUME_QP
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ */
+void isim_op_resume_qp(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res)
+{
+	struct isim_qp *qp = isim_qp_of(f, wqe, res);
+
+	if (!qp)
+		return;
+	if (!qp->suspended)
+		res->minor = ISIM_MIN_BAD_FIELD;
+	qp->suspended = false;
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: binding to irdma_sim, the simulated gen2 (E810) functions.
+ *
+ * irdma_sim creates one auxiliary device per simulated function,
+ * "irdma_sim.func.<ID>", carrying everything the driver needs in
+ * struct isim_aux_dev (sim/isim_aux.h). This file turns it into a
+ * struct irdma_func, as icrdma_if.c does for ice, and nothing below it
+ * can tell the simulator from an E810.
+ *
+ * There is no MODULE_DEVICE_TABLE: irdma is not autoloaded for simulated
+ * functions; whoever creates them loads irdma.
+ */
+#include <linux/module.h>
+
+#include "main.h"
+#include "sim/isim_aux.h"
+
+static struct isim_aux_dev *irdma_sim_parent(struct irdma_func *fn)
+{
+	return fn->parent;
+}
+
+static int irdma_sim_qset_add(struct irdma_func *fn, u16 qs_handle, u8 tc,
+			      u32 *teid)
+{
+	struct isim_aux_dev *iadev = irdma_sim_parent(fn);
+
+	return iadev->ops->qset_add(iadev, qs_handle, tc, teid);
+}
+
+static int irdma_sim_qset_del(struct irdma_func *fn, u16 qs_handle, u8 tc,
+			      u32 teid)
+{
+	struct isim_aux_dev *iadev = irdma_sim_parent(fn);
+
+	return iadev->ops->qset_del(iadev, qs_handle, tc, teid);
+}
+
+static int irdma_sim_request_reset(struct irdma_func *fn)
+{
+	struct isim_aux_dev *iadev = irdma_sim_parent(fn);
+
+	return iadev->ops->request_reset(iadev);
+}
+
+static int irdma_sim_vsi_filter(struct irdma_func *fn, u16 vsi_id,
+				bool enable)
+{
+	struct isim_aux_dev *iadev = irdma_sim_parent(fn);
+
+	return iadev->ops->vsi_filter(iadev, vsi_id, enable);
+}
+
+static const struct irdma_func_ops irdma_sim_ops = {
+	.qset_add = irdma_sim_qset_add,
+	.qset_del = irdma_sim_qset_del,
+	.request_reset = irdma_sim_request_reset,
+	.vsi_filter = irdma_sim_vsi_filter,
+};
+
+/* the simulator's vectors, in the form the parent drivers hand over */
+static struct msix_entry *irdma_sim_msix(struct auxiliary_device *adev,
+					 const struct isim_aux_dev *iadev)
+{
+	struct msix_entry *msix;
+	u32 i;
+
+	msix = devm_kcalloc(&adev->dev, iadev->num_vectors, sizeof(*msix),
+			    GFP_KERNEL);
+	if (!msix)
+		return NULL;
+	for (i = 0; i < iadev->num_vectors; i++) {
+		msix[i].vector = iadev->irqs[i];
+		msix[i].entry = i;
+	}
+	return msix;
+}
+
+static int irdma_sim_probe(struct auxiliary_device *adev,
+			   const struct auxiliary_device_id *id)
+{
+	struct isim_aux_dev *iadev = to_isim_aux_dev(adev);
+	struct irdma_func *fn;
+
+	/* Freed by the driver core when probe fails or the device unbinds. */
+	fn = devm_kzalloc(&adev->dev, sizeof(*fn), GFP_KERNEL);
+	if (!fn)
+		return -ENOMEM;
+	fn->msix = irdma_sim_msix(adev, iadev);
+	if (!fn->msix)
+		return -ENOMEM;
+	fn->adev = adev;
+	fn->dma_dev = iadev->dma_dev;
+	fn->hw_addr = iadev->hw_addr;
+	fn->msix_count = iadev->num_vectors;
+	fn->netdev = iadev->netdev;
+	fn->fn_id = iadev->fn_id;
+	fn->vsi_id = iadev->vsi_id;
+	fn->gen = IRDMA_GEN_2;
+	fn->protocol = iadev->protocol == ISIM_AUX_ROCEV2 ?
+		       IRDMA_PROTOCOL_ROCEV2 : IRDMA_PROTOCOL_IWARP;
+	fn->ops = &irdma_sim_ops;
+	fn->parent = iadev;
+	auxiliary_set_drvdata(adev, fn);
+	return irdma_func_probe(fn);
+}
+
+static const struct auxiliary_device_id irdma_sim_id_table[] = {
+	{ .name = ISIM_AUX_MATCH_NAME, },
+	{}
+};
+
+struct auxiliary_driver irdma_sim_drv = {
+	.name = "sim",
+	.id_table = irdma_sim_id_table,
+	.probe = irdma_sim_probe,
+};
