@@ -22,6 +22,9 @@ irdma-y := main.o \
 	   icrdma_if.o \
 	   i40iw_if.o
 
+# function lifecycle: engine bring-up and the CQP command path
+irdma-y += hw.o utils.o
+
 irdma-y += cm.o trace.o
 CFLAGS_trace.o := -I$(src)
 

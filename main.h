@@ -36,6 +36,7 @@ enum irdma_protocol {
 };
 
 struct irdma_func;
+struct irdma_hw;
 
 /**
  * struct irdma_func_ops - what the driver may ask of the parent driver
@@ -70,6 +71,8 @@ struct irdma_func_ops {
  * @ops: calls back into the parent
  * @parent: the parent's own handle (struct ice_pf, struct i40e_info, ...);
  *	only the binding that set it may look inside
+ * @hw: the running engine, set by irdma_func_probe() once it is up and
+ *	cleared by irdma_func_remove()
  *
  * A binding fills this from its parent's data in probe and passes it to
  * irdma_func_probe(). Nothing below the bindings knows which parent it has.
@@ -88,6 +91,7 @@ struct irdma_func {
 	enum irdma_protocol protocol;
 	const struct irdma_func_ops *ops;
 	void *parent;
+	struct irdma_hw *hw;
 };
 
 /**
