@@ -24,6 +24,7 @@ irdma-y := main.o \
 
 # function lifecycle: engine bring-up and the CQP command path
 irdma-y += hw.o utils.o
+irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/hw_test.o
 
 irdma-y += cm.o trace.o
 CFLAGS_trace.o := -I$(src)
