@@ -69,7 +69,16 @@ int irdma_func_probe(struct irdma_func *fn)
 			"iWARP" : "RoCEv2", ret);
 		return ret;
 	}
+	ret = irdma_ib_register(fn);
+	if (ret) {
+		dev_err(dev, "cannot register the RDMA device: %d\n", ret);
+		goto err_deinit_hw;
+	}
 	return 0;
+
+err_deinit_hw:
+	irdma_hw_deinit(fn);
+	return ret;
 }
 
 /**
@@ -80,6 +89,7 @@ int irdma_func_probe(struct irdma_func *fn)
  */
 void irdma_func_remove(struct irdma_func *fn)
 {
+	irdma_ib_unregister(fn);
 	irdma_hw_deinit(fn);
 }
 

@@ -8,6 +8,7 @@
 
 #include <linux/auxiliary_bus.h>
 #include <linux/device.h>
+#include <linux/idr.h>
 #include <linux/net/intel/iidc.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
@@ -73,6 +74,7 @@ struct irdma_func_ops {
  *	only the binding that set it may look inside
  * @hw: the running engine, set by irdma_func_probe() once it is up and
  *	cleared by irdma_func_remove()
+ * @iwdev: the registered RDMA device, or NULL
  *
  * A binding fills this from its parent's data in probe and passes it to
  * irdma_func_probe(). Nothing below the bindings knows which parent it has.
@@ -92,6 +94,7 @@ struct irdma_func {
 	const struct irdma_func_ops *ops;
 	void *parent;
 	struct irdma_hw *hw;
+	struct irdma_device *iwdev;
 };
 
 /**
@@ -99,11 +102,13 @@ struct irdma_func {
  * @ibdev: the RDMA core's device; must stay first for ib_alloc_device()
  * @fn: the function this device drives
  * @cm_core: the iWARP connection manager of this device
+ * @pd_ida: PD numbers in use
  */
 struct irdma_device {
 	struct ib_device ibdev;
 	struct irdma_func *fn;
 	struct irdma_cm_core cm_core;
+	struct ida pd_ida;
 };
 
 static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
@@ -114,6 +119,8 @@ static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
 int irdma_func_validate(const struct irdma_func *fn);
 int irdma_func_probe(struct irdma_func *fn);
 void irdma_func_remove(struct irdma_func *fn);
+int irdma_ib_register(struct irdma_func *fn);
+void irdma_ib_unregister(struct irdma_func *fn);
 
 enum irdma_protocol irdma_ice_protocol(const struct auxiliary_device_id *id);
 

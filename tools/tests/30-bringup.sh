@@ -35,6 +35,16 @@ bound() {
 	[ -e /sys/bus/auxiliary/devices/irdma_sim.func.$1/driver ]
 }
 
+# number of irdma RDMA devices registered
+ibdevs() {
+	local n=0 d
+
+	for d in /sys/class/infiniband/irdma*; do
+		[ -e "$d" ] && n=$((n + 1))
+	done
+	echo $n
+}
+
 check_up() {
 	bound "$1" || fail "$2: irdma_sim.func.$1 not bound"
 	[ "$(cqp_live "$1")" = 1 ] || fail "$2: function $1 has no CQP"
@@ -85,6 +95,16 @@ echo "2 roce" >$bus/new_device || fail "create 2 (RoCEv2)"
 check_up 2 "create 2"
 echo "functions 0, 1 (iWARP) and 2 (RoCEv2) up"
 
+# the iWARP functions register RDMA devices (RoCEv2 waits for QP1)
+devs=$(rdma dev)
+n=$(grep -c "^[0-9]*: irdma[0-9]*: node_type rnic" <<<"$devs")
+[ "$n" = 2 ] || fail "rdma dev lists $n irdma devices, expected 2: $devs"
+links=$(rdma link)
+grep -q "^link irdma[0-9]*/1 .*netdev isim0" <<<"$links" ||
+	fail "rdma link does not show isim0: $links"
+echo "$devs"
+echo "$links"
+
 # An asynchronous event reaches the driver (logged, checked below).
 echo "0x102 5 7" >$dbg/irdma_sim0/raise_ae || fail "raise_ae refused"
 
@@ -97,15 +117,18 @@ echo "unbind, and deleting a bound function, work"
 
 rmmod irdma || fail "rmmod irdma with function 0 bound"
 check_down 0 "rmmod"
+[ "$(ibdevs)" = 0 ] || fail "RDMA devices left after rmmod irdma"
 
 for i in $(seq 1 10); do
 	kmod irdma || fail "cycle $i: load irdma"
 	echo "1 iwarp" >$bus/new_device || fail "cycle $i: create 1"
 	check_up 0 "cycle $i"
 	check_up 1 "cycle $i"
+	[ "$(ibdevs)" = 2 ] || fail "cycle $i: $(ibdevs) RDMA devices, expected 2"
 	echo 1 >$bus/del_device || fail "cycle $i: delete 1"
 	rmmod irdma || fail "cycle $i: rmmod irdma"
 	check_down 0 "cycle $i"
+	[ "$(ibdevs)" = 0 ] || fail "cycle $i: RDMA devices left after rmmod"
 done
 echo "10 load/unload cycles"
 
