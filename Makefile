@@ -22,6 +22,10 @@ irdma-y := main.o \
 	   icrdma_if.o \
 	   i40iw_if.o
 
+# function lifecycle: engine bring-up and the CQP command path
+irdma-y += hw.o utils.o verbs.o
+irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/hw_test.o
+
 irdma-y += cm.o trace.o
 CFLAGS_trace.o := -I$(src)
 

@@ -87,6 +87,8 @@
 /* CCQPSTATUS: CQP came up (DONE) or failed to (ERR) */
 #define IRDMA_CCQPSTATUS_DONE		BIT(0)
 #define IRDMA_CCQPSTATUS_ERR		BIT(31)
+/* GLPE_CPUSTATUSn: the engine's processors are up */
+#define IRDMA_CPUSTATUS_READY		0x80
 /* CQPTAIL: the engine's consumer index into the CQP SQ */
 #define IRDMA_CQPTAIL_WQTAIL		GENMASK(10, 0)
 #define IRDMA_CQPTAIL_OP_ERR		BIT(31)
@@ -116,6 +118,8 @@
 #define IRDMA_CQPHC_DISABLE_PFPDUS	BIT_ULL(1)
 #define IRDMA_CQPHC_ROCEV2_RTO_POLICY	BIT_ULL(2)
 #define IRDMA_CQPHC_PROTOCOL_USED	GENMASK_ULL(4, 3)
+#define IRDMA_CQP_PROTOCOL_IWARP	1	/* PROTOCOL_USED values */
+#define IRDMA_CQP_PROTOCOL_ROCEV2	2
 #define IRDMA_CQPHC_SQSIZE		GENMASK_ULL(11, 8)	/* log2 */
 #define IRDMA_CQPHC_SVER		GENMASK_ULL(31, 24)
 #define IRDMA_CQPHC_CEQPERVF		GENMASK_ULL(39, 32)
@@ -441,6 +445,8 @@ enum irdma_cqp_opcode {
 #define IRDMA_FPM_QUERY_SIZE_LOG2	GENMASK_ULL(63, 32)
 #define IRDMA_FPM_QUERY_FIRST_SD	GENMASK_ULL(13, 0)	/* word 0 */
 #define IRDMA_FPM_QUERY_MAX_SDS		GENMASK_ULL(45, 32)	/* word 0 */
+#define IRDMA_FPM_QUERY_MISC_WORD	15
+#define IRDMA_FPM_QUERY_MAX_CEQS	GENMASK_ULL(9, 0)	/* word 15 */
 
 /* Segment descriptor (SD) entry data and command, PD entries */
 #define IRDMA_SD_DATA_VALID		BIT_ULL(0)

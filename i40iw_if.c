@@ -69,6 +69,11 @@ static int irdma_i40e_probe(struct auxiliary_device *adev,
 	return irdma_func_probe(fn);
 }
 
+static void irdma_i40e_remove(struct auxiliary_device *adev)
+{
+	irdma_func_remove(auxiliary_get_drvdata(adev));
+}
+
 static const struct auxiliary_device_id irdma_i40e_id_table[] = {
 	{ .name = "i40e.iwarp", },
 	{}
@@ -79,4 +84,5 @@ struct auxiliary_driver irdma_i40e_drv = {
 	.name = "gen_1",
 	.id_table = irdma_i40e_id_table,
 	.probe = irdma_i40e_probe,
+	.remove = irdma_i40e_remove,
 };

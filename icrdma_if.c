@@ -102,6 +102,11 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	return irdma_func_probe(fn);
 }
 
+static void irdma_ice_remove(struct auxiliary_device *adev)
+{
+	irdma_func_remove(auxiliary_get_drvdata(adev));
+}
+
 static const struct auxiliary_device_id irdma_ice_id_table[] = {
 	{ .name = "ice.iwarp", },
 	{ .name = "ice.roce", },
@@ -115,5 +120,6 @@ struct iidc_auxiliary_drv irdma_ice_drv = {
 		.name = "gen_2",
 		.id_table = irdma_ice_id_table,
 		.probe = irdma_ice_probe,
+		.remove = irdma_ice_remove,
 	},
 };

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 
 #include "main.h"
+#include "hw.h"
 
 MODULE_ALIAS("i40iw");
 MODULE_DESCRIPTION("RDMA provider for Intel Ethernet 800 Series and X722");
@@ -48,9 +49,8 @@ int irdma_func_validate(const struct irdma_func *fn)
  * @fn: the function, as its binding described it
  *
  * Context: process context, from the binding's probe; may sleep.
- * Return: 0 once the function is driven, a negative errno otherwise. This
- * build cannot initialise the engine yet, so a valid function is refused
- * with -EOPNOTSUPP and nothing is left behind.
+ * Return: 0 once the function is driven, a negative errno otherwise; on
+ * failure nothing is left behind.
  */
 int irdma_func_probe(struct irdma_func *fn)
 {
@@ -62,9 +62,35 @@ int irdma_func_probe(struct irdma_func *fn)
 		dev_err(dev, "unusable RDMA function description from the parent driver\n");
 		return ret;
 	}
-	dev_warn(dev, "RDMA engine bring-up (gen%d, %s) is not implemented yet; not binding\n",
-		 fn->gen, fn->protocol == IRDMA_PROTOCOL_IWARP ? "iWARP" : "RoCEv2");
-	return -EOPNOTSUPP;
+	ret = irdma_hw_init(fn);
+	if (ret) {
+		dev_err(dev, "RDMA engine bring-up (gen%d, %s) failed: %d\n",
+			fn->gen, fn->protocol == IRDMA_PROTOCOL_IWARP ?
+			"iWARP" : "RoCEv2", ret);
+		return ret;
+	}
+	ret = irdma_ib_register(fn);
+	if (ret) {
+		dev_err(dev, "cannot register the RDMA device: %d\n", ret);
+		goto err_deinit_hw;
+	}
+	return 0;
+
+err_deinit_hw:
+	irdma_hw_deinit(fn);
+	return ret;
+}
+
+/**
+ * irdma_func_remove - stop driving a function, undoing irdma_func_probe()
+ * @fn: a function irdma_func_probe() succeeded on
+ *
+ * Context: process context, from the binding's remove; may sleep.
+ */
+void irdma_func_remove(struct irdma_func *fn)
+{
+	irdma_ib_unregister(fn);
+	irdma_hw_deinit(fn);
 }
 
 /* Every parent binding; registered in this order, unregistered in reverse. */

@@ -8,6 +8,7 @@
 
 #include <linux/auxiliary_bus.h>
 #include <linux/device.h>
+#include <linux/idr.h>
 #include <linux/net/intel/iidc.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
@@ -36,6 +37,7 @@ enum irdma_protocol {
 };
 
 struct irdma_func;
+struct irdma_hw;
 
 /**
  * struct irdma_func_ops - what the driver may ask of the parent driver
@@ -70,6 +72,9 @@ struct irdma_func_ops {
  * @ops: calls back into the parent
  * @parent: the parent's own handle (struct ice_pf, struct i40e_info, ...);
  *	only the binding that set it may look inside
+ * @hw: the running engine, set by irdma_func_probe() once it is up and
+ *	cleared by irdma_func_remove()
+ * @iwdev: the registered RDMA device, or NULL
  *
  * A binding fills this from its parent's data in probe and passes it to
  * irdma_func_probe(). Nothing below the bindings knows which parent it has.
@@ -88,6 +93,8 @@ struct irdma_func {
 	enum irdma_protocol protocol;
 	const struct irdma_func_ops *ops;
 	void *parent;
+	struct irdma_hw *hw;
+	struct irdma_device *iwdev;
 };
 
 /**
@@ -95,11 +102,13 @@ struct irdma_func {
  * @ibdev: the RDMA core's device; must stay first for ib_alloc_device()
  * @fn: the function this device drives
  * @cm_core: the iWARP connection manager of this device
+ * @pd_ida: PD numbers in use
  */
 struct irdma_device {
 	struct ib_device ibdev;
 	struct irdma_func *fn;
 	struct irdma_cm_core cm_core;
+	struct ida pd_ida;
 };
 
 static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
@@ -110,6 +119,8 @@ static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
 int irdma_func_validate(const struct irdma_func *fn);
 int irdma_func_probe(struct irdma_func *fn);
 void irdma_func_remove(struct irdma_func *fn);
+int irdma_ib_register(struct irdma_func *fn);
+void irdma_ib_unregister(struct irdma_func *fn);
 
 enum irdma_protocol irdma_ice_protocol(const struct auxiliary_device_id *id);
 

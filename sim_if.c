@@ -106,6 +106,11 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 	return irdma_func_probe(fn);
 }
 
+static void irdma_sim_remove(struct auxiliary_device *adev)
+{
+	irdma_func_remove(auxiliary_get_drvdata(adev));
+}
+
 static const struct auxiliary_device_id irdma_sim_id_table[] = {
 	{ .name = ISIM_AUX_MATCH_NAME, },
 	{}
@@ -115,4 +120,5 @@ struct auxiliary_driver irdma_sim_drv = {
 	.name = "sim",
 	.id_table = irdma_sim_id_table,
 	.probe = irdma_sim_probe,
+	.remove = irdma_sim_remove,
 };

@@ -90,6 +90,7 @@ static struct isim_func *isim_dev_register(u32 id,
 	f->dev.id = id;
 	f->dev.release = isim_dev_release;
 	f->dev.dma_mask = &f->dev.coherent_dma_mask;
+	f->dev.dma_parms = &f->dma_parms;
 	mutex_init(&f->aux_lock);
 	INIT_WORK(&f->reset_work, isim_aux_reset_work);
 	device_initialize(&f->dev);

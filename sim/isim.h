@@ -318,6 +318,8 @@ struct isim_wire {
 /**
  * struct isim_func - one simulated gen2 RDMA function
  * @dev: the function's device on the irdma_sim bus
+ * @dma_parms: DMA segment limits, as a PCI function has them (the RDMA
+ *	core expects them of the device it maps for)
  * @id: device ID; 2k and 2k+1 are wired to each other
  * @protocol: protocol chosen at creation
  * @regs: RAM-backed register space (ISIM_BAR_LEN bytes)
@@ -350,6 +352,7 @@ struct isim_wire {
  */
 struct isim_func {
 	struct device dev;
+	struct device_dma_parameters dma_parms;
 	u32 id;
 	enum isim_aux_protocol protocol;
 	void *regs;

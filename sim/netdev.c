@@ -8,6 +8,7 @@
  * carrier is up while both ends exist.
  */
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 
 #include "isim.h"
 
@@ -119,10 +120,27 @@ static const struct net_device_ops isim_ndo = {
 	.ndo_validate_addr = eth_validate_addr,
 };
 
+/* an E810 port as the RDMA core sees it: 100 Gb/s full duplex */
+static int isim_get_link_ksettings(struct net_device *nd,
+				   struct ethtool_link_ksettings *cmd)
+{
+	cmd->base.speed = SPEED_100000;
+	cmd->base.duplex = DUPLEX_FULL;
+	cmd->base.port = PORT_DA;
+	cmd->base.autoneg = AUTONEG_DISABLE;
+	return 0;
+}
+
+static const struct ethtool_ops isim_ethtool_ops = {
+	.get_link = ethtool_op_get_link,
+	.get_link_ksettings = isim_get_link_ksettings,
+};
+
 static void isim_ndev_setup(struct net_device *nd)
 {
 	ether_setup(nd);
 	nd->netdev_ops = &isim_ndo;
+	nd->ethtool_ops = &isim_ethtool_ops;
 	nd->needs_free_netdev = false;
 	nd->min_mtu = ETH_MIN_MTU;
 	nd->max_mtu = ISIM_MAX_MTU;

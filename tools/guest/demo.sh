@@ -44,8 +44,9 @@ step "what irdma's binding did with them"
 dmesg | grep -E '^\[[ 0-9.]*\] irdma\.sim' | tail -4 |
 	sed 's/^\[[ 0-9.]*\] //'
 
-step "rdma devices (none until bring-up lands)"
+step "rdma devices and links (iWARP functions get one; RoCEv2 needs QP1 first)"
 rdma dev show || true
+rdma link show || true
 
 step "removing the functions, unloading"
 echo 1 >$bus/del_device

@@ -1,0 +1,886 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: bring-up and tear-down of a function's RDMA engine.
+ *
+ * The stages, in order, each undone by the matching err_ label and by
+ * irdma_hw_deinit() in reverse:
+ *
+ *   1. wait for the engine's processors to report ready;
+ *   2. the control QP (CQP): ring and host context, created by writing
+ *      the context address to CCQPHIGH/LOW;
+ *   3. the CQP's completion queue (CCQ, CQ 0), created through the CQP;
+ *   4. the host memory cache: ask the engine for its object sizes and
+ *      limits (QUERY_FPM), choose counts, commit them (COMMIT_FPM) and
+ *      back the resulting segments with host pages (UPDATE_PE_SDS);
+ *   5. the PBLE pool over the PBLE object;
+ *   6. the AEQ and its interrupt, then one CEQ per remaining vector.
+ *
+ * Event queues are drained in threaded interrupt handlers: the vector
+ * masks itself when it fires, and the thread re-enables it once the queue
+ * is empty.
+ */
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+
+#include "main.h"
+#include "hw.h"
+
+/* CQP host context structure version the driver fills in */
+#define IRDMA_HW_CQP_STRUCT_VER	1
+/* ITR index meaning "no throttling update" in DYN_CTL and xEQCTL */
+#define IRDMA_HW_ITR_NONE	3
+
+static struct device *irdma_hw_adev(struct irdma_hw *hw)
+{
+	return &hw->fn->adev->dev;
+}
+
+/* Poll @reg until (value & @mask) == @want, or time out. */
+static int irdma_hw_poll(struct irdma_hw *hw, u32 reg, u32 mask, u32 want,
+			 u32 *val)
+{
+	unsigned long deadline = jiffies +
+				 msecs_to_jiffies(IRDMA_HW_CQP_TIMEOUT_MS);
+
+	for (;;) {
+		*val = irdma_hw_rd32(hw, reg);
+		if ((*val & mask) == want)
+			return 0;
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+		usleep_range(100, 500);
+	}
+}
+
+/* ---- 1. engine ready ---- */
+
+static int irdma_hw_wait_ready(struct irdma_hw *hw)
+{
+	static const u32 regs[] = { IRDMA_REG_GLPE_CPUSTATUS0,
+				    IRDMA_REG_GLPE_CPUSTATUS1,
+				    IRDMA_REG_GLPE_CPUSTATUS2 };
+	unsigned int i;
+	u32 val;
+
+	for (i = 0; i < ARRAY_SIZE(regs); i++) {
+		if (irdma_hw_poll(hw, regs[i], U32_MAX, IRDMA_CPUSTATUS_READY,
+				  &val)) {
+			dev_err(irdma_hw_adev(hw), "RDMA engine CPU %u not ready (0x%x)\n",
+				i, val);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* ---- 2. control QP ---- */
+
+static void irdma_cqp_free_mem(struct irdma_hw *hw)
+{
+	kfree(hw->cqp_scratch);
+	hw->cqp_scratch = NULL;
+	irdma_dma_free(hw->dev, &hw->cqp_ctx);
+	irdma_dma_free(hw->dev, &hw->cqp_sq);
+}
+
+static int irdma_cqp_alloc_mem(struct irdma_hw *hw)
+{
+	struct irdma_cqp *cqp = &hw->cqp;
+
+	hw->cqp_scratch = kcalloc(IRDMA_HW_CQP_SIZE, sizeof(u64), GFP_KERNEL);
+	if (!hw->cqp_scratch ||
+	    irdma_dma_alloc(hw->dev, &hw->cqp_sq,
+			    IRDMA_HW_CQP_SIZE * IRDMA_CQP_WQE_BYTES) ||
+	    irdma_dma_alloc(hw->dev, &hw->cqp_ctx, IRDMA_CQP_WQE_BYTES)) {
+		irdma_cqp_free_mem(hw);
+		return -ENOMEM;
+	}
+	cqp->sq = hw->cqp_sq.va;
+	cqp->scratch = hw->cqp_scratch;
+	cqp->mmio = &hw->mmio;
+	cqp->db_off = IRDMA_REG_CQPDB;
+	cqp->size = IRDMA_HW_CQP_SIZE;
+	return irdma_cqp_init(cqp);
+}
+
+static int irdma_cqp_fill_ctx(struct irdma_hw *hw)
+{
+	struct irdma_cqp_ctx_info info = {
+		.sq_pa = hw->cqp_sq.pa,
+		.compl_ctx = (uintptr_t)&hw->cqp,
+		.sq_size = IRDMA_HW_CQP_SIZE,
+		.struct_ver = IRDMA_HW_CQP_STRUCT_VER,
+		.hw_rev = hw->fn->gen,
+		.protocol = hw->fn->protocol == IRDMA_PROTOCOL_IWARP ?
+			    IRDMA_CQP_PROTOCOL_IWARP : IRDMA_CQP_PROTOCOL_ROCEV2,
+	};
+
+	return irdma_cqp_ctx_build(hw->cqp_ctx.va, &info);
+}
+
+/* Forget the CQP on the device side: zero the context address. */
+static void irdma_cqp_detach(struct irdma_hw *hw)
+{
+	u32 status;
+
+	irdma_hw_wr32(hw, IRDMA_REG_CCQPHIGH, 0);
+	irdma_hw_wr32(hw, IRDMA_REG_CCQPLOW, 0);
+	if (irdma_hw_poll(hw, IRDMA_REG_CCQPSTATUS,
+			  IRDMA_CCQPSTATUS_DONE | IRDMA_CCQPSTATUS_ERR, 0,
+			  &status))
+		dev_warn(irdma_hw_adev(hw), "CQP still reported (0x%x) after destroy\n",
+			 status);
+}
+
+static int irdma_cqp_start(struct irdma_hw *hw)
+{
+	u32 status;
+	int ret;
+
+	/* CCQPLOW is written last: it starts the engine reading the context */
+	irdma_hw_wr32(hw, IRDMA_REG_CCQPHIGH, upper_32_bits(hw->cqp_ctx.pa));
+	irdma_hw_wr32(hw, IRDMA_REG_CCQPLOW, lower_32_bits(hw->cqp_ctx.pa));
+	ret = irdma_hw_poll(hw, IRDMA_REG_CCQPSTATUS, IRDMA_CCQPSTATUS_DONE,
+			    IRDMA_CCQPSTATUS_DONE, &status);
+	if (!ret)
+		return 0;
+	if (status & IRDMA_CCQPSTATUS_ERR) {
+		status = irdma_hw_rd32(hw, IRDMA_REG_CQPERRCODES);
+		dev_err(irdma_hw_adev(hw), "CQP create failed: major 0x%x minor 0x%x\n",
+			(u32)FIELD_GET(IRDMA_CQPERRCODES_MAJOR, status),
+			(u32)FIELD_GET(IRDMA_CQPERRCODES_MINOR, status));
+		ret = -EIO;
+	} else {
+		dev_err(irdma_hw_adev(hw), "CQP create timed out\n");
+	}
+	irdma_cqp_detach(hw);
+	return ret;
+}
+
+static int irdma_cqp_create(struct irdma_hw *hw)
+{
+	int ret;
+
+	ret = irdma_cqp_alloc_mem(hw);
+	if (ret)
+		return ret;
+	ret = irdma_cqp_fill_ctx(hw);
+	if (!ret)
+		ret = irdma_cqp_start(hw);
+	if (ret)
+		irdma_cqp_free_mem(hw);
+	return ret;
+}
+
+static void irdma_cqp_destroy(struct irdma_hw *hw)
+{
+	irdma_cqp_detach(hw);
+	irdma_cqp_free_mem(hw);
+}
+
+/* ---- 3. CCQ ---- */
+
+static void irdma_ccq_info(struct irdma_hw *hw, struct irdma_cqp_cq_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->ring_pa = hw->ccq_ring.pa;
+	info->shadow_pa = hw->ccq_shadow.pa;
+	info->compl_ctx = (uintptr_t)&hw->ccq;
+	info->size = IRDMA_HW_CCQ_SIZE;
+	info->cq_id = 0;
+	info->hw_rev = hw->fn->gen;
+	info->vsi = hw->fn->vsi_id;
+	info->check_overflow = true;
+}
+
+static int irdma_build_cq_create(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_cq_create(wqe, valid, arg);
+}
+
+static int irdma_build_cq_destroy(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_cq_destroy(wqe, valid, arg);
+}
+
+static void irdma_ccq_free_mem(struct irdma_hw *hw)
+{
+	irdma_dma_free(hw->dev, &hw->ccq_shadow);
+	irdma_dma_free(hw->dev, &hw->ccq_ring);
+}
+
+static int irdma_ccq_alloc_mem(struct irdma_hw *hw)
+{
+	struct irdma_uk_cq *ccq = &hw->ccq;
+
+	if (irdma_dma_alloc(hw->dev, &hw->ccq_ring,
+			    IRDMA_HW_CCQ_SIZE * IRDMA_QUANTUM_BYTES) ||
+	    irdma_dma_alloc(hw->dev, &hw->ccq_shadow,
+			    IRDMA_SHADOW_AREA_BYTES)) {
+		irdma_ccq_free_mem(hw);
+		return -ENOMEM;
+	}
+	ccq->ring = hw->ccq_ring.va;
+	ccq->shadow = hw->ccq_shadow.va;
+	ccq->mmio = &hw->mmio;
+	ccq->arm_off = IRDMA_REG_CQARM;
+	ccq->cq_id = 0;
+	ccq->size = IRDMA_HW_CCQ_SIZE;
+	return irdma_uk_cq_init(ccq);
+}
+
+static int irdma_ccq_create(struct irdma_hw *hw)
+{
+	struct irdma_cqp_cq_info info;
+	struct irdma_cmd cmd = {
+		.build = irdma_build_cq_create,
+		.arg = &info,
+		.name = "CREATE_CQ (CCQ)",
+		.no_ccq = true,
+	};
+	int ret;
+
+	ret = irdma_ccq_alloc_mem(hw);
+	if (ret)
+		return ret;
+	irdma_ccq_info(hw, &info);
+	ret = irdma_cmd_exec(hw, &cmd);
+	if (ret)
+		irdma_ccq_free_mem(hw);
+	return ret;
+}
+
+static void irdma_ccq_destroy(struct irdma_hw *hw)
+{
+	struct irdma_cqp_cq_info info;
+	struct irdma_cmd cmd = {
+		.build = irdma_build_cq_destroy,
+		.arg = &info,
+		.name = "DESTROY_CQ (CCQ)",
+		.no_ccq = true,
+	};
+
+	irdma_ccq_info(hw, &info);
+	irdma_cmd_exec(hw, &cmd);
+	irdma_ccq_free_mem(hw);
+}
+
+/* ---- 4. HMC ---- */
+
+static int irdma_build_query_fpm(__le64 *wqe, u8 valid, const void *arg)
+{
+	const struct irdma_hw *hw = arg;
+
+	return irdma_cqpw_query_fpm(wqe, valid, hw->fn->fn_id, hw->fpm_buf.pa);
+}
+
+static int irdma_build_commit_fpm(__le64 *wqe, u8 valid, const void *arg)
+{
+	const struct irdma_hw *hw = arg;
+
+	return irdma_cqpw_commit_fpm(wqe, valid, hw->fn->fn_id, hw->fpm_buf.pa,
+				     IRDMA_HMC_FPM_BUF_SIZE);
+}
+
+static int irdma_hmc_query(struct irdma_hw *hw)
+{
+	struct irdma_cmd cmd = {
+		.build = irdma_build_query_fpm,
+		.arg = hw,
+		.name = "QUERY_FPM_VAL",
+	};
+	const __le64 *buf = hw->fpm_buf.va;
+	int ret;
+
+	ret = irdma_cmd_exec(hw, &cmd);
+	if (ret)
+		return ret;
+	ret = irdma_hmc_parse_query(buf, hw->fn->gen, &hw->hmc);
+	if (ret) {
+		dev_err(irdma_hw_adev(hw), "engine reported unusable HMC limits\n");
+		return ret;
+	}
+	hw->max_ceqs = FIELD_GET(IRDMA_FPM_QUERY_MAX_CEQS,
+				 irdma_wqe_get(buf, IRDMA_FPM_QUERY_MISC_WORD));
+	return 0;
+}
+
+/**
+ * irdma_hw_hmc_size - choose the HMC object counts for a function
+ * @l: layout with the engine's limits (irdma_hmc_parse_query())
+ * @qps: QPs wanted
+ * @pbles: PBLEs wanted
+ *
+ * Asks for at most what the engine allows, and halves the QP count (and
+ * everything sized after it) until the layout fits the function's SDs.
+ *
+ * Return: 0 with @l planned, -ENOSPC when not even one QP fits.
+ */
+int irdma_hw_hmc_size(struct irdma_hmc_layout *l, u32 qps, u32 pbles)
+{
+	qps = min(qps, l->obj[IRDMA_HMC_QP].max_cnt);
+	pbles = min(pbles, l->obj[IRDMA_HMC_PBLE].max_cnt);
+	for (; qps; qps /= 2) {
+		if (irdma_hmc_profile_counts(l, qps, pbles))
+			return -EINVAL;
+		if (!irdma_hmc_plan(l))
+			return 0;
+	}
+	return -ENOSPC;
+}
+
+static int irdma_hmc_commit(struct irdma_hw *hw)
+{
+	struct irdma_cmd cmd = {
+		.build = irdma_build_commit_fpm,
+		.arg = hw,
+		.name = "COMMIT_FPM_VAL",
+	};
+	int ret;
+
+	ret = irdma_hw_hmc_size(&hw->hmc, IRDMA_HW_HMC_QPS, IRDMA_HW_HMC_PBLES);
+	if (ret) {
+		dev_err(irdma_hw_adev(hw), "no HMC layout fits the function: %d\n",
+			ret);
+		return ret;
+	}
+	irdma_hmc_build_commit(&hw->hmc, hw->fpm_buf.va);
+	ret = irdma_cmd_exec(hw, &cmd);
+	if (ret)
+		return ret;
+	/* the engine returns the layout it adopted: use that one */
+	ret = irdma_hmc_parse_commit(hw->fpm_buf.va, &hw->hmc);
+	if (ret)
+		dev_err(irdma_hw_adev(hw), "engine committed an unusable HMC layout\n");
+	return ret;
+}
+
+/**
+ * struct irdma_sd_arg - one UPDATE_PE_SDS command
+ * @hmc_fn: HMC function id
+ * @upd: the SD change
+ */
+struct irdma_sd_arg {
+	u8 hmc_fn;
+	struct irdma_sd_update upd;
+};
+
+static int irdma_build_update_sd(__le64 *wqe, u8 valid, const void *arg)
+{
+	const struct irdma_sd_arg *sd = arg;
+
+	return irdma_cqpw_update_sds(wqe, valid, sd->hmc_fn, &sd->upd, 1,
+				     NULL, 0);
+}
+
+static int irdma_hmc_send_sd(struct irdma_hw *hw, const struct irdma_sd_arg *sd)
+{
+	struct irdma_cmd cmd = {
+		.build = irdma_build_update_sd,
+		.arg = sd,
+		.name = "UPDATE_PE_SDS",
+	};
+
+	return irdma_cmd_exec(hw, &cmd);
+}
+
+static void irdma_hmc_free_sd(struct irdma_hw *hw, struct irdma_hmc_sd *sd)
+{
+	while (sd->page_cnt)
+		irdma_dma_free(hw->dev, &sd->pages[--sd->page_cnt]);
+	kfree(sd->pages);
+	sd->pages = NULL;
+	irdma_dma_free(hw->dev, &sd->pd_page);
+}
+
+/* Pages of segment @idx that the layout uses */
+static u32 irdma_hmc_sd_pages(const struct irdma_hmc_layout *l, u32 idx)
+{
+	u64 left = l->total - (u64)idx * IRDMA_HMC_SD_SIZE;
+
+	return min_t(u64, IRDMA_HMC_PD_PER_SD,
+		     DIV_ROUND_UP_ULL(left, IRDMA_HW_PAGE_SZ));
+}
+
+static int irdma_hmc_fill_sd(struct irdma_hw *hw, struct irdma_hmc_sd *sd,
+			     u32 pages)
+{
+	__le64 *pd;
+	u64 entry;
+
+	if (irdma_dma_alloc(hw->dev, &sd->pd_page, IRDMA_HW_PAGE_SZ))
+		return -ENOMEM;
+	sd->pages = kcalloc(pages, sizeof(*sd->pages), GFP_KERNEL);
+	if (!sd->pages)
+		return -ENOMEM;
+	pd = sd->pd_page.va;
+	while (sd->page_cnt < pages) {
+		struct irdma_dma_mem *pg = &sd->pages[sd->page_cnt];
+
+		if (irdma_dma_alloc(hw->dev, pg, IRDMA_HW_PAGE_SZ))
+			return -ENOMEM;
+		sd->page_cnt++;
+		if (irdma_hmc_pd_entry(pg->pa, &entry))
+			return -EINVAL;
+		irdma_wqe_set(pd, sd->page_cnt - 1, entry);
+	}
+	return 0;
+}
+
+static int irdma_hmc_back_sd(struct irdma_hw *hw, u32 idx)
+{
+	struct irdma_hmc_sd *sd = &hw->sds[idx];
+	struct irdma_sd_arg arg = { .hmc_fn = hw->fn->fn_id };
+	int ret;
+
+	ret = irdma_hmc_fill_sd(hw, sd, irdma_hmc_sd_pages(&hw->hmc, idx));
+	if (!ret)
+		ret = irdma_hmc_sd_set(sd->pd_page.pa, hw->hmc.first_sd + idx,
+				       false, &arg.upd);
+	if (!ret)
+		ret = irdma_hmc_send_sd(hw, &arg);
+	if (ret)
+		irdma_hmc_free_sd(hw, sd);
+	return ret;
+}
+
+static void irdma_hmc_unback(struct irdma_hw *hw)
+{
+	struct irdma_sd_arg arg = { .hmc_fn = hw->fn->fn_id };
+
+	while (hw->sd_cnt) {
+		hw->sd_cnt--;
+		irdma_hmc_sd_clear(hw->hmc.first_sd + hw->sd_cnt, false,
+				   &arg.upd);
+		irdma_hmc_send_sd(hw, &arg);
+		irdma_hmc_free_sd(hw, &hw->sds[hw->sd_cnt]);
+	}
+	kfree(hw->sds);
+	hw->sds = NULL;
+}
+
+static int irdma_hmc_back(struct irdma_hw *hw)
+{
+	int ret;
+
+	hw->sds = kcalloc(hw->hmc.sd_cnt, sizeof(*hw->sds), GFP_KERNEL);
+	if (!hw->sds)
+		return -ENOMEM;
+	for (; hw->sd_cnt < hw->hmc.sd_cnt; hw->sd_cnt++) {
+		ret = irdma_hmc_back_sd(hw, hw->sd_cnt);
+		if (ret) {
+			irdma_hmc_unback(hw);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int irdma_hmc_setup(struct irdma_hw *hw)
+{
+	int ret;
+
+	ret = irdma_dma_alloc(hw->dev, &hw->fpm_buf, IRDMA_HMC_FPM_BUF_SIZE);
+	if (ret)
+		return ret;
+	ret = irdma_hmc_query(hw);
+	if (ret)
+		goto err_free_buf;
+	ret = irdma_hmc_commit(hw);
+	if (ret)
+		goto err_free_buf;
+	ret = irdma_hmc_back(hw);
+	if (ret)
+		goto err_free_buf;
+	return 0;
+
+err_free_buf:
+	irdma_dma_free(hw->dev, &hw->fpm_buf);
+	return ret;
+}
+
+static void irdma_hmc_teardown(struct irdma_hw *hw)
+{
+	irdma_hmc_unback(hw);
+	irdma_dma_free(hw->dev, &hw->fpm_buf);
+}
+
+/* ---- 6. event queues and their interrupts ---- */
+
+static int irdma_build_aeq(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_aeq_create(wqe, valid, arg);
+}
+
+static int irdma_build_aeq_destroy(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_aeq_destroy(wqe, valid, arg);
+}
+
+static int irdma_build_ceq(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_ceq_create(wqe, valid, arg);
+}
+
+static int irdma_build_ceq_destroy(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_ceq_destroy(wqe, valid, arg);
+}
+
+static bool irdma_eq_is_aeq(const struct irdma_eq *eq)
+{
+	return eq == &eq->hw->aeq;
+}
+
+static u32 irdma_eq_ctl_reg(const struct irdma_eq *eq)
+{
+	return irdma_eq_is_aeq(eq) ? IRDMA_REG_PFINT_AEQCTL :
+				     IRDMA_REG_GLINT_CEQCTL(eq->id);
+}
+
+/* Let the vector fire again (it masked itself when it fired). */
+static void irdma_eq_rearm(struct irdma_eq *eq)
+{
+	irdma_hw_wr32(eq->hw, IRDMA_REG_GLINT_DYN_CTL(eq->vector),
+		      IRDMA_DYNCTL_INTENA | IRDMA_DYNCTL_CLEARPBA |
+		      FIELD_PREP(IRDMA_DYNCTL_ITR_IDX, IRDMA_HW_ITR_NONE));
+}
+
+static void irdma_aeq_log(struct irdma_hw *hw, const struct irdma_aeqe_info *ae)
+{
+	dev_info_ratelimited(irdma_hw_adev(hw),
+			     "AE 0x%03x source 0x%x %s %u iwarp state %u tcp state %u%s\n",
+			     ae->code, ae->source,
+			     ae->is_cq ? "CQ" : ae->is_qp ? "QP" : "function",
+			     ae->id, ae->iw_state, ae->tcp_state,
+			     ae->overflow ? " (AEQ overflowed)" : "");
+}
+
+static irqreturn_t irdma_aeq_thread(int irq, void *data)
+{
+	struct irdma_eq *eq = data;
+	struct irdma_aeqe_info ae;
+	u32 n = 0;
+
+	while (!irdma_aeq_next(&eq->ring, &ae)) {
+		/* no QP or CQ exists yet to hand the event to: log it */
+		irdma_aeq_log(eq->hw, &ae);
+		n++;
+	}
+	if (n)
+		irdma_hw_wr32(eq->hw, IRDMA_REG_AEQALLOC, n);
+	eq->events += n;
+	irdma_eq_rearm(eq);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t irdma_ceq_thread(int irq, void *data)
+{
+	struct irdma_eq *eq = data;
+	u64 cq_ctx;
+
+	while (!irdma_ceq_next(&eq->ring, &cq_ctx)) {
+		dev_dbg_ratelimited(irdma_hw_adev(eq->hw),
+				    "CEQ %u: event for CQ context 0x%llx, no CQ to take it\n",
+				    eq->id, cq_ctx);
+		eq->events++;
+	}
+	irdma_eq_rearm(eq);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t irdma_eq_hardirq(int irq, void *data)
+{
+	return IRQ_WAKE_THREAD;
+}
+
+static void irdma_eq_info(const struct irdma_eq *eq, u32 size,
+			  struct irdma_cqp_eq_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->ring_pa = eq->mem.pa;
+	info->elem_cnt = size;
+	info->ceq_id = eq->id;
+	info->vsi = eq->hw->fn->vsi_id;
+}
+
+static int irdma_eq_irq_on(struct irdma_eq *eq)
+{
+	struct irdma_func *fn = eq->hw->fn;
+	int ret;
+
+	ret = request_threaded_irq(fn->msix[eq->vector].vector,
+				   irdma_eq_hardirq,
+				   irdma_eq_is_aeq(eq) ? irdma_aeq_thread :
+							 irdma_ceq_thread,
+				   0, eq->name, eq);
+	if (ret) {
+		dev_err(irdma_hw_adev(eq->hw), "cannot get IRQ for %s: %d\n",
+			eq->name, ret);
+		return ret;
+	}
+	irdma_hw_wr32(eq->hw, irdma_eq_ctl_reg(eq),
+		      FIELD_PREP(IRDMA_INTCTL_MSIX_IDX, eq->vector) |
+		      IRDMA_INTCTL_CAUSE_ENA);
+	irdma_eq_rearm(eq);
+	return 0;
+}
+
+static void irdma_eq_irq_off(struct irdma_eq *eq)
+{
+	irdma_hw_wr32(eq->hw, irdma_eq_ctl_reg(eq), 0);
+	irdma_hw_wr32(eq->hw, IRDMA_REG_GLINT_DYN_CTL(eq->vector), 0);
+	free_irq(eq->hw->fn->msix[eq->vector].vector, eq);
+}
+
+/* Create the AEQ (@eq is hw->aeq) or a CEQ on the engine, with its IRQ. */
+static int irdma_eq_create(struct irdma_eq *eq, u32 size)
+{
+	bool aeq = irdma_eq_is_aeq(eq);
+	u32 words = aeq ? IRDMA_AEQE_BYTES / 8 : IRDMA_CEQE_BYTES / 8;
+	struct irdma_cqp_eq_info info;
+	struct irdma_cmd cmd = {
+		.build = aeq ? irdma_build_aeq : irdma_build_ceq,
+		.arg = &info,
+		.name = aeq ? "CREATE_AEQ" : "CREATE_CEQ",
+	};
+	int ret;
+
+	ret = irdma_dma_alloc(eq->hw->dev, &eq->mem, size * words * 8);
+	if (ret)
+		return ret;
+	ret = irdma_eq_init(&eq->ring, eq->mem.va, size, words);
+	if (ret)
+		goto err_free_mem;
+	irdma_eq_info(eq, size, &info);
+	ret = irdma_cmd_exec(eq->hw, &cmd);
+	if (ret)
+		goto err_free_mem;
+	ret = irdma_eq_irq_on(eq);
+	if (ret)
+		goto err_destroy_eq;
+	return 0;
+
+err_destroy_eq:
+	cmd.build = aeq ? irdma_build_aeq_destroy : irdma_build_ceq_destroy;
+	cmd.name = aeq ? "DESTROY_AEQ" : "DESTROY_CEQ";
+	irdma_cmd_exec(eq->hw, &cmd);
+err_free_mem:
+	irdma_dma_free(eq->hw->dev, &eq->mem);
+	return ret;
+}
+
+static void irdma_eq_destroy(struct irdma_eq *eq)
+{
+	bool aeq = irdma_eq_is_aeq(eq);
+	struct irdma_cqp_eq_info info;
+	struct irdma_cmd cmd = {
+		.build = aeq ? irdma_build_aeq_destroy : irdma_build_ceq_destroy,
+		.arg = &info,
+		.name = aeq ? "DESTROY_AEQ" : "DESTROY_CEQ",
+	};
+
+	irdma_eq_irq_off(eq);
+	irdma_eq_info(eq, eq->ring.size, &info);
+	irdma_cmd_exec(eq->hw, &cmd);
+	irdma_dma_free(eq->hw->dev, &eq->mem);
+}
+
+static int irdma_aeq_setup(struct irdma_hw *hw)
+{
+	struct irdma_eq *eq = &hw->aeq;
+
+	eq->hw = hw;
+	eq->vector = IRDMA_HW_AEQ_VECTOR;
+	snprintf(eq->name, sizeof(eq->name), "irdma-%s-aeq",
+		 dev_name(irdma_hw_adev(hw)));
+	return irdma_eq_create(eq, IRDMA_HW_AEQ_SIZE);
+}
+
+static void irdma_ceqs_teardown(struct irdma_hw *hw)
+{
+	while (hw->ceq_cnt)
+		irdma_eq_destroy(&hw->ceqs[--hw->ceq_cnt]);
+	kfree(hw->ceqs);
+	hw->ceqs = NULL;
+}
+
+/**
+ * irdma_hw_ceq_count - how many CEQs a function gets
+ * @vectors: interrupt vectors the parent gave (one goes to the AEQ)
+ * @max_ceqs: CEQs the engine allows
+ * @cpus: online CPUs
+ *
+ * Return: one CEQ per CPU, as far as vectors and the engine allow; 0 when
+ * there is no vector or no CEQ left for one.
+ */
+u32 irdma_hw_ceq_count(u32 vectors, u32 max_ceqs, u32 cpus)
+{
+	if (vectors < 2)
+		return 0;
+	return min3(vectors - 1, max_ceqs, max(cpus, 1U));
+}
+
+static int irdma_ceqs_setup(struct irdma_hw *hw)
+{
+	u32 want = irdma_hw_ceq_count(hw->fn->msix_count, hw->max_ceqs,
+				      num_online_cpus());
+	struct irdma_eq *eq;
+	int ret;
+
+	if (!want)
+		return -EINVAL;
+	hw->ceqs = kcalloc(want, sizeof(*hw->ceqs), GFP_KERNEL);
+	if (!hw->ceqs)
+		return -ENOMEM;
+	while (hw->ceq_cnt < want) {
+		eq = &hw->ceqs[hw->ceq_cnt];
+		eq->hw = hw;
+		eq->id = hw->ceq_cnt;
+		eq->vector = IRDMA_HW_AEQ_VECTOR + 1 + hw->ceq_cnt;
+		snprintf(eq->name, sizeof(eq->name), "irdma-%s-ceq%u",
+			 dev_name(irdma_hw_adev(hw)), eq->id);
+		ret = irdma_eq_create(eq, IRDMA_HW_CEQ_SIZE);
+		if (ret) {
+			irdma_ceqs_teardown(hw);
+			return ret;
+		}
+		hw->ceq_cnt++;
+	}
+	return 0;
+}
+
+/* ---- the whole engine ---- */
+
+static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
+{
+	struct irdma_hw *hw;
+
+	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
+	if (!hw)
+		return NULL;
+	hw->fn = fn;
+	hw->dev = fn->dma_dev;
+	hw->mmio.ops = &irdma_mmio_iomem_ops;
+	hw->mmio.base = fn->hw_addr;
+	mutex_init(&hw->cmd_mutex);
+	return hw;
+}
+
+static void irdma_hw_free(struct irdma_hw *hw)
+{
+	mutex_destroy(&hw->cmd_mutex);
+	kfree(hw);
+}
+
+static void irdma_hw_announce(struct irdma_hw *hw)
+{
+	const struct irdma_hmc_obj_info *o = hw->hmc.obj;
+
+	dev_info(irdma_hw_adev(hw),
+		 "RDMA engine up: %u QPs, %u CQs, %u MRs, %u PBLEs, %u CEQs, %u HMC segments\n",
+		 o[IRDMA_HMC_QP].cnt, o[IRDMA_HMC_CQ].cnt, o[IRDMA_HMC_MR].cnt,
+		 o[IRDMA_HMC_PBLE].cnt, hw->ceq_cnt, hw->sd_cnt);
+}
+
+static int irdma_hw_start(struct irdma_hw *hw)
+{
+	int ret;
+
+	ret = irdma_hw_wait_ready(hw);
+	if (ret)
+		return ret;
+	ret = irdma_cqp_create(hw);
+	if (ret)
+		return ret;
+	ret = irdma_ccq_create(hw);
+	if (ret)
+		goto err_destroy_cqp;
+	ret = irdma_hmc_setup(hw);
+	if (ret)
+		goto err_destroy_ccq;
+	ret = irdma_pble_pool_init(&hw->pble, 0,
+				   hw->hmc.obj[IRDMA_HMC_PBLE].cnt);
+	if (ret)
+		goto err_teardown_hmc;
+	ret = irdma_aeq_setup(hw);
+	if (ret)
+		goto err_destroy_pble;
+	ret = irdma_ceqs_setup(hw);
+	if (ret)
+		goto err_destroy_aeq;
+	return 0;
+
+err_destroy_aeq:
+	irdma_eq_destroy(&hw->aeq);
+err_destroy_pble:
+	irdma_pble_pool_destroy(&hw->pble);
+err_teardown_hmc:
+	irdma_hmc_teardown(hw);
+err_destroy_ccq:
+	irdma_ccq_destroy(hw);
+err_destroy_cqp:
+	irdma_cqp_destroy(hw);
+	return ret;
+}
+
+static void irdma_hw_stop(struct irdma_hw *hw)
+{
+	irdma_ceqs_teardown(hw);
+	irdma_eq_destroy(&hw->aeq);
+	irdma_pble_pool_destroy(&hw->pble);
+	irdma_hmc_teardown(hw);
+	irdma_ccq_destroy(hw);
+	irdma_cqp_destroy(hw);
+}
+
+/**
+ * irdma_hw_init - bring up the RDMA engine of a function
+ * @fn: the function; @fn->hw is set on success
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EOPNOTSUPP for a generation this driver cannot start yet,
+ * or the errno of the stage that failed; nothing is left behind then.
+ */
+int irdma_hw_init(struct irdma_func *fn)
+{
+	struct irdma_hw *hw;
+	int ret;
+
+	if (fn->gen != IRDMA_GEN_2) {
+		dev_warn(&fn->adev->dev, "gen%d engine bring-up is not implemented\n",
+			 fn->gen);
+		return -EOPNOTSUPP;
+	}
+	hw = irdma_hw_alloc(fn);
+	if (!hw)
+		return -ENOMEM;
+	ret = irdma_hw_start(hw);
+	if (ret) {
+		irdma_hw_free(hw);
+		return ret;
+	}
+	fn->hw = hw;
+	irdma_hw_announce(hw);
+	return 0;
+}
+
+/**
+ * irdma_hw_deinit - stop the RDMA engine of a function
+ * @fn: a function irdma_hw_init() brought up; @fn->hw is cleared
+ *
+ * Context: process context; sleeps.
+ */
+void irdma_hw_deinit(struct irdma_func *fn)
+{
+	struct irdma_hw *hw = fn->hw;
+
+	if (!hw)
+		return;
+	fn->hw = NULL;
+	irdma_hw_stop(hw);
+	irdma_hw_free(hw);
+}

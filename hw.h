@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * irdma: the running state of one RDMA function: control QP and its
+ * completion queue, event queues and their interrupts, the HMC backing
+ * and the PBLE pool. hw.c brings it up and down; utils.c runs CQP
+ * commands and owns the DMA memory helpers.
+ */
+#ifndef IRDMA_HW_H
+#define IRDMA_HW_H
+
+#include <linux/interrupt.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "ctrl.h"
+#include "hmc.h"
+#include "pble.h"
+#include "uk.h"
+
+struct irdma_func;
+struct irdma_hw;
+
+/* Ring sizes of the privileged queues, in elements */
+#define IRDMA_HW_CQP_SIZE	128
+#define IRDMA_HW_CCQ_SIZE	256
+#define IRDMA_HW_AEQ_SIZE	256
+#define IRDMA_HW_CEQ_SIZE	256
+/* How long a CQP command, or the CQP itself, may take to complete */
+#define IRDMA_HW_CQP_TIMEOUT_MS	3000
+/* HMC profile asked for; halved until it fits the function's SDs */
+#define IRDMA_HW_HMC_QPS	1024
+#define IRDMA_HW_HMC_PBLES	65536
+/* The AEQ has vector 0, CEQ n has vector n + 1 */
+#define IRDMA_HW_AEQ_VECTOR	0
+
+/**
+ * struct irdma_dma_mem - one coherent DMA allocation
+ * @va: CPU address
+ * @pa: bus address
+ * @size: bytes (a multiple of PAGE_SIZE)
+ */
+struct irdma_dma_mem {
+	void *va;
+	dma_addr_t pa;
+	size_t size;
+};
+
+/**
+ * struct irdma_eq - an event queue (the AEQ or one CEQ) with its vector
+ * @hw: the function
+ * @ring: consumer state; touched only by the vector's IRQ thread
+ * @mem: element memory
+ * @vector: index into the function's MSI-X entries
+ * @id: CEQ number (unused for the AEQ)
+ * @events: elements consumed so far (IRQ thread only)
+ * @name: interrupt name, shown in /proc/interrupts
+ */
+struct irdma_eq {
+	struct irdma_hw *hw;
+	struct irdma_eq_ring ring;
+	struct irdma_dma_mem mem;
+	u32 vector;
+	u16 id;
+	u64 events;
+	char name[32];
+};
+
+/**
+ * struct irdma_hmc_sd - host pages behind one paged segment descriptor
+ * @pd_page: the page of 512 page descriptors the SD points at
+ * @pages: backing pages, one per PD in use
+ * @page_cnt: entries of @pages allocated
+ */
+struct irdma_hmc_sd {
+	struct irdma_dma_mem pd_page;
+	struct irdma_dma_mem *pages;
+	u32 page_cnt;
+};
+
+/**
+ * struct irdma_cmd - one synchronous CQP command
+ * @build: writes the WQE; any error is reported and a NOP is sent instead
+ * @arg: passed to @build
+ * @name: for messages
+ * @no_ccq: the command creates or destroys the CCQ itself, so its
+ *	completion is read from CQPTAIL rather than the CCQ
+ * @done: the completion (for commands completed on the CCQ)
+ */
+struct irdma_cmd {
+	int (*build)(__le64 *wqe, u8 valid, const void *arg);
+	const void *arg;
+	const char *name;
+	bool no_ccq;
+	struct irdma_ccq_info done;
+};
+
+/**
+ * struct irdma_hw - the running RDMA engine of one function
+ * @fn: the function description from the binding
+ * @dev: device for DMA allocations (@fn->dma_dev)
+ * @mmio: the register space
+ * @cmd_mutex: serialises CQP commands: at most one is in flight, so its
+ *	issuer may poll the CCQ without stealing anyone's completion;
+ *	protects @cmd_seq and @cqp_broken
+ * @cmd_seq: cookie of the last command issued
+ * @cqp_broken: a command timed out; the ring is out of step with the
+ *	device and no further command is issued
+ * @cqp: the CQP ring (its lock protects the ring indices)
+ * @cqp_sq: CQP work requests
+ * @cqp_ctx: CQP host context
+ * @cqp_scratch: per-slot cookies for @cqp
+ * @ccq: the CQP's completion queue (CQ 0), polled under @cmd_mutex
+ * @ccq_ring: its CQEs
+ * @ccq_shadow: its shadow area
+ * @fpm_buf: QUERY_FPM and COMMIT_FPM buffer
+ * @hmc: the committed HMC layout
+ * @sds: backing of the first @sd_cnt segments of @hmc
+ * @sd_cnt: segments the device has been given
+ * @pble: the PBLE pool over the PBLE object
+ * @aeq: the asynchronous event queue
+ * @ceqs: @ceq_cnt completion event queues
+ * @ceq_cnt: CEQs created
+ * @max_ceqs: CEQs the device allows (from QUERY_FPM)
+ *
+ * Allocated by irdma_hw_init() and freed by irdma_hw_deinit(); lives
+ * between the binding's probe and remove.
+ */
+struct irdma_hw {
+	struct irdma_func *fn;
+	struct device *dev;
+	struct irdma_mmio mmio;
+	struct mutex cmd_mutex; /* cmd_seq, cqp_broken, CCQ polling */
+	u64 cmd_seq;
+	bool cqp_broken;
+	struct irdma_cqp cqp;
+	struct irdma_dma_mem cqp_sq;
+	struct irdma_dma_mem cqp_ctx;
+	u64 *cqp_scratch;
+	struct irdma_uk_cq ccq;
+	struct irdma_dma_mem ccq_ring;
+	struct irdma_dma_mem ccq_shadow;
+	struct irdma_dma_mem fpm_buf;
+	struct irdma_hmc_layout hmc;
+	struct irdma_hmc_sd *sds;
+	u32 sd_cnt;
+	struct irdma_pble_pool pble;
+	struct irdma_eq aeq;
+	struct irdma_eq *ceqs;
+	u32 ceq_cnt;
+	u32 max_ceqs;
+};
+
+/* utils.c */
+int irdma_dma_alloc(struct device *dev, struct irdma_dma_mem *mem,
+		    size_t size);
+void irdma_dma_free(struct device *dev, struct irdma_dma_mem *mem);
+int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd);
+u32 irdma_hw_rd32(struct irdma_hw *hw, u32 off);
+void irdma_hw_wr32(struct irdma_hw *hw, u32 off, u32 val);
+
+/* hw.c */
+int irdma_hw_hmc_size(struct irdma_hmc_layout *l, u32 qps, u32 pbles);
+u32 irdma_hw_ceq_count(u32 vectors, u32 max_ceqs, u32 cpus);
+int irdma_hw_init(struct irdma_func *fn);
+void irdma_hw_deinit(struct irdma_func *fn);
+
+#endif /* IRDMA_HW_H */

@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Bring-up: irdma binds to simulated functions and starts their engines
+# (CQP, CCQ, HMC, PBLEs, AEQ, CEQs). A CQP command that the simulator fails
+# during probe makes probe fail and leaves the engine without a CQP; a
+# bound function can be deleted; irdma unloads with functions bound; ten
+# load/unload cycles. KASAN, lockdep and kmemleak watch all of it.
+#
+# Loops use shell builtins: under TCG every exec from the 9p root costs
+# seconds.
+. "$IRDMA_REPO/tools/guest/lib.sh"
+
+bus=/sys/bus/irdma_sim
+dbg=/sys/kernel/debug/irdma_sim
+drv=/sys/bus/auxiliary/drivers/irdma.sim
+
+# "1" if function $1's CQP exists on the engine, "0" if not
+cqp_live() {
+	local line
+
+	while read -r line; do
+		case "$line" in
+		"cqp: live="*)
+			line=${line#cqp: live=}
+			echo "${line%% *}"
+			return
+			;;
+		esac
+	done <"$dbg/irdma_sim$1/state"
+	echo "?"
+}
+
+bound() {
+	[ -e /sys/bus/auxiliary/devices/irdma_sim.func.$1/driver ]
+}
+
+# number of irdma RDMA devices registered
+ibdevs() {
+	local n=0 d
+
+	for d in /sys/class/infiniband/irdma*; do
+		[ -e "$d" ] && n=$((n + 1))
+	done
+	echo $n
+}
+
+check_up() {
+	bound "$1" || fail "$2: irdma_sim.func.$1 not bound"
+	[ "$(cqp_live "$1")" = 1 ] || fail "$2: function $1 has no CQP"
+}
+
+check_down() {
+	bound "$1" && fail "$2: irdma_sim.func.$1 still bound"
+	[ "$(cqp_live "$1")" = 0 ] || fail "$2: function $1 kept its CQP"
+}
+
+# what earlier scripts in this guest left in the log does not count
+mark="30-bringup: start $$"
+echo "$mark" >/dev/kmsg
+dmesg_since() {
+	dmesg | sed -n "/$mark/,\$p"
+}
+
+load_stack || fail "cannot load the RDMA stack"
+kmod irdma_sim || fail "cannot load irdma_sim"
+
+# Probe failures, one CQP command at a time. The function exists before
+# irdma is loaded, so its knob can be set before the first probe.
+echo "0 iwarp" >$bus/new_device || fail "create 0"
+echo 1 >$dbg/irdma_sim0/fail_create_cq || fail "set fail_create_cq"
+kmod irdma || fail "cannot load irdma"
+failed=0
+for op in create_cq query_fpm commit_fpm update_sds create_aeq create_ceq; do
+	knob=$dbg/irdma_sim0/fail_$op
+	# fail_create_cq was consumed by the probe that loading irdma ran
+	if [ $op != create_cq ]; then
+		echo 1 >"$knob" || fail "set fail_$op"
+		echo irdma_sim.func.0 >$drv/bind 2>/dev/null &&
+			fail "probe succeeded with $op failing"
+	fi
+	read -r left <"$knob"
+	[ "$left" = 0 ] || fail "probe never issued $op"
+	check_down 0 "failed $op"
+	failed=$((failed + 1))
+done
+echo "probe fails cleanly when any of $failed bring-up commands fails"
+
+# A CQP that never answers: the command times out, probe fails.
+echo Y >$dbg/irdma_sim0/stall_cqp
+echo irdma_sim.func.0 >$drv/bind 2>/dev/null && fail "probe with a stalled CQP"
+echo N >$dbg/irdma_sim0/stall_cqp
+check_down 0 "stalled CQP"
+failed=$((failed + 1))
+echo "probe fails cleanly when the CQP stalls"
+
+echo irdma_sim.func.0 >$drv/bind || fail "bind 0 after the failures"
+check_up 0 "bind"
+echo "1 iwarp" >$bus/new_device || fail "create 1"
+check_up 1 "create 1"
+echo "2 roce" >$bus/new_device || fail "create 2 (RoCEv2)"
+check_up 2 "create 2"
+echo "functions 0, 1 (iWARP) and 2 (RoCEv2) up"
+
+# the iWARP functions register RDMA devices (RoCEv2 waits for QP1)
+devs=$(rdma dev)
+n=$(grep -c "^[0-9]*: irdma[0-9]*: node_type rnic" <<<"$devs")
+[ "$n" = 2 ] || fail "rdma dev lists $n irdma devices, expected 2: $devs"
+links=$(rdma link)
+grep -q "^link irdma[0-9]*/1 .*netdev isim0" <<<"$links" ||
+	fail "rdma link does not show isim0: $links"
+echo "$devs"
+echo "$links"
+
+# An asynchronous event reaches the driver (logged, checked below).
+echo "0x102 5 7" >$dbg/irdma_sim0/raise_ae || fail "raise_ae refused"
+
+echo irdma_sim.func.2 >$drv/unbind || fail "unbind 2"
+check_down 2 "unbind"
+echo 2 >$bus/del_device || fail "delete 2"
+echo 1 >$bus/del_device || fail "delete 1 while bound"
+[ -e $bus/devices/irdma_sim1 ] && fail "irdma_sim1 still there"
+echo "unbind, and deleting a bound function, work"
+
+rmmod irdma || fail "rmmod irdma with function 0 bound"
+check_down 0 "rmmod"
+[ "$(ibdevs)" = 0 ] || fail "RDMA devices left after rmmod irdma"
+
+for i in $(seq 1 10); do
+	kmod irdma || fail "cycle $i: load irdma"
+	echo "1 iwarp" >$bus/new_device || fail "cycle $i: create 1"
+	check_up 0 "cycle $i"
+	check_up 1 "cycle $i"
+	[ "$(ibdevs)" = 2 ] || fail "cycle $i: $(ibdevs) RDMA devices, expected 2"
+	echo 1 >$bus/del_device || fail "cycle $i: delete 1"
+	rmmod irdma || fail "cycle $i: rmmod irdma"
+	check_down 0 "cycle $i"
+	[ "$(ibdevs)" = 0 ] || fail "cycle $i: RDMA devices left after rmmod"
+done
+echo "10 load/unload cycles"
+
+log=$(dmesg_since)
+up=$(grep -c "irdma_sim.func.[0-9]*: RDMA engine up" <<<"$log")
+down=$(grep -c "RDMA engine bring-up (gen2, iWARP) failed" <<<"$log")
+ae=$(grep -c "irdma_sim.func.0: AE 0x102 source 0x5 QP 7" <<<"$log")
+[ "$up" = 23 ] || fail "$up bring-ups logged, expected 23"
+[ "$down" = "$failed" ] || fail "$down failed probes logged, expected $failed"
+[ "$ae" = 1 ] || fail "the raised AE was logged $ae times"
+grep -m1 "RDMA engine up" <<<"$log"
+echo 0 >$bus/del_device || fail "delete 0"
+rmmod irdma_sim || fail "rmmod irdma_sim"
+echo "bring-up logged $up times, $down probe failures, the AE once"

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: helpers below the function lifecycle: coherent DMA memory and
+ * the synchronous CQP command path.
+ *
+ * A CQP command is issued by one caller at a time (hw->cmd_mutex), which
+ * then sleeps while polling the CCQ for its completion. That is enough
+ * for bring-up and tear-down; the verbs will want commands completed from
+ * the CCQ's interrupt and several in flight, which this path leaves room
+ * for: the ring itself (ctrl.c) already matches completions by cookie.
+ */
+#include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/jiffies.h>
+#include <linux/lockdep.h>
+
+#include "main.h"
+#include "hw.h"
+
+/**
+ * irdma_dma_alloc - allocate zeroed coherent DMA memory
+ * @dev: device the memory is for
+ * @mem: filled in on success, zeroed on failure
+ * @size: bytes; rounded up to whole pages, so the memory is at least
+ *	page aligned, which covers every ring and buffer alignment the
+ *	engine asks for
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_dma_alloc(struct device *dev, struct irdma_dma_mem *mem,
+		    size_t size)
+{
+	mem->size = PAGE_ALIGN(size);
+	mem->va = dma_alloc_coherent(dev, mem->size, &mem->pa, GFP_KERNEL);
+	if (!mem->va) {
+		mem->size = 0;
+		mem->pa = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * irdma_dma_free - free memory from irdma_dma_alloc()
+ * @dev: device the memory is for
+ * @mem: the allocation; may be empty. Zeroed afterwards.
+ */
+void irdma_dma_free(struct device *dev, struct irdma_dma_mem *mem)
+{
+	if (mem->va)
+		dma_free_coherent(dev, mem->size, mem->va, mem->pa);
+	memset(mem, 0, sizeof(*mem));
+}
+
+/**
+ * irdma_hw_rd32 - read a register of the function
+ * @hw: the function
+ * @off: byte offset in BAR0
+ *
+ * Return: the value.
+ */
+u32 irdma_hw_rd32(struct irdma_hw *hw, u32 off)
+{
+	return irdma_mmio_rd32(&hw->mmio, off);
+}
+
+/**
+ * irdma_hw_wr32 - write a register of the function
+ * @hw: the function
+ * @off: byte offset in BAR0
+ * @val: value
+ */
+void irdma_hw_wr32(struct irdma_hw *hw, u32 off, u32 val)
+{
+	irdma_mmio_wr32(&hw->mmio, off, val);
+}
+
+/* Put the command in the next slot and ring the doorbell; the slot index */
+static int irdma_cmd_post(struct irdma_hw *hw, struct irdma_cmd *cmd,
+			  u64 scratch, u32 *idx)
+{
+	unsigned long flags;
+	__le64 *wqe;
+	int ret;
+	u8 valid;
+
+	spin_lock_irqsave(&hw->cqp.lock, flags);
+	*idx = hw->cqp.head;
+	wqe = irdma_cqp_get_wqe(&hw->cqp, scratch, &valid);
+	if (!wqe) {
+		spin_unlock_irqrestore(&hw->cqp.lock, flags);
+		return -EBUSY;
+	}
+	ret = cmd->build(wqe, valid, cmd->arg);
+	/* the slot is taken: fill it with something the engine will pass */
+	if (ret)
+		irdma_cqpw_nop(wqe, valid);
+	irdma_cqp_post(&hw->cqp);
+	spin_unlock_irqrestore(&hw->cqp.lock, flags);
+	return ret;
+}
+
+/* Poll the CCQ until the completion with @scratch shows up. */
+static int irdma_cmd_wait_ccq(struct irdma_hw *hw, struct irdma_cmd *cmd,
+			      u64 scratch)
+{
+	unsigned long deadline = jiffies +
+				 msecs_to_jiffies(IRDMA_HW_CQP_TIMEOUT_MS);
+	unsigned long flags;
+	int err;
+
+	lockdep_assert_held(&hw->cmd_mutex);
+	for (;;) {
+		spin_lock_irqsave(&hw->cqp.lock, flags);
+		err = irdma_ccq_poll(&hw->cqp, &hw->ccq, &cmd->done);
+		spin_unlock_irqrestore(&hw->cqp.lock, flags);
+		if (!err && cmd->done.scratch == scratch)
+			return cmd->done.error ? -EIO : 0;
+		/* another or a stale (-EIO) completion: look again at once */
+		if (!err || err == -EIO)
+			continue;
+		if (err != -ENOENT)
+			return err;
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+		usleep_range(20, 100);
+	}
+}
+
+/*
+ * Wait for the command in slot @idx through CQPTAIL, for the commands
+ * that create or destroy the CCQ, then retire the slot by hand. A CQE
+ * the engine may also have written for it is dropped later as stale.
+ */
+static int irdma_cmd_wait_tail(struct irdma_hw *hw, struct irdma_cmd *cmd,
+			       u32 idx)
+{
+	unsigned long deadline = jiffies +
+				 msecs_to_jiffies(IRDMA_HW_CQP_TIMEOUT_MS);
+	u32 next = (idx + 1) & (hw->cqp.size - 1);
+	unsigned long flags;
+	u32 tail, codes;
+
+	lockdep_assert_held(&hw->cmd_mutex);
+	for (;;) {
+		tail = irdma_hw_rd32(hw, IRDMA_REG_CQPTAIL);
+		if (FIELD_GET(IRDMA_CQPTAIL_WQTAIL, tail) == next)
+			break;
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+		usleep_range(20, 100);
+	}
+	spin_lock_irqsave(&hw->cqp.lock, flags);
+	hw->cqp.tail = next;
+	spin_unlock_irqrestore(&hw->cqp.lock, flags);
+	memset(&cmd->done, 0, sizeof(cmd->done));
+	if (!(tail & IRDMA_CQPTAIL_OP_ERR))
+		return 0;
+	codes = irdma_hw_rd32(hw, IRDMA_REG_CQPERRCODES);
+	cmd->done.error = true;
+	cmd->done.major = FIELD_GET(IRDMA_CQPERRCODES_MAJOR, codes);
+	cmd->done.minor = FIELD_GET(IRDMA_CQPERRCODES_MINOR, codes);
+	return -EIO;
+}
+
+static void irdma_cmd_report(struct irdma_hw *hw, const struct irdma_cmd *cmd,
+			     int ret)
+{
+	struct device *dev = &hw->fn->adev->dev;
+
+	if (ret == -EIO)
+		dev_err_ratelimited(dev, "CQP command %s failed: major 0x%x minor 0x%x\n",
+				    cmd->name, cmd->done.major, cmd->done.minor);
+	else if (ret == -ETIMEDOUT)
+		dev_err_ratelimited(dev, "CQP command %s timed out; CQP unusable\n",
+				    cmd->name);
+	else
+		dev_err_ratelimited(dev, "CQP command %s not issued: %d\n",
+				    cmd->name, ret);
+}
+
+/**
+ * irdma_cmd_exec - run one CQP command and wait for its completion
+ * @hw: the function; its CQP (and, unless @cmd->no_ccq, its CCQ) exist
+ * @cmd: the command; @cmd->done receives the completion
+ *
+ * Context: process context; sleeps.
+ * Return: 0, the builder's error (a NOP went in its place), -EIO when the
+ * engine failed the command, -ETIMEDOUT when it did not answer (the CQP is
+ * then marked broken and every later command fails with -EIO at once),
+ * -EBUSY when the ring is full.
+ */
+int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd)
+{
+	int ret, build_err;
+	u64 scratch;
+	u32 idx;
+
+	mutex_lock(&hw->cmd_mutex);
+	if (hw->cqp_broken) {
+		ret = -EIO;
+		goto out_unlock;
+	}
+	scratch = ++hw->cmd_seq;
+	build_err = irdma_cmd_post(hw, cmd, scratch, &idx);
+	if (build_err == -EBUSY) {
+		ret = build_err;
+		goto out_report;
+	}
+	if (cmd->no_ccq)
+		ret = irdma_cmd_wait_tail(hw, cmd, idx);
+	else
+		ret = irdma_cmd_wait_ccq(hw, cmd, scratch);
+	if (ret == -ETIMEDOUT)
+		hw->cqp_broken = true;
+	if (!ret)
+		ret = build_err;
+out_report:
+	if (ret)
+		irdma_cmd_report(hw, cmd, ret);
+out_unlock:
+	mutex_unlock(&hw->cmd_mutex);
+	return ret;
+}

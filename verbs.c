@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: the RDMA device a running function registers, and its verbs.
+ *
+ * This first cut registers what lets the RDMA core and `rdma dev` see the
+ * device: device, port, GID and P_Key queries, the port's immutable data,
+ * its netdev, and protection domains. The core insists on the data-path
+ * verbs too; until QPs, CQs and MRs exist they refuse with -EOPNOTSUPP,
+ * and so do the iWARP connection verbs until the CM is wired to the
+ * hardware. Only iWARP functions are registered: a RoCEv2 port needs the
+ * QP1 that the MAD layer creates at registration.
+ */
+#include <linux/etherdevice.h>
+#include <linux/idr.h>
+#include <net/addrconf.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/iw_cm.h>
+
+#include "main.h"
+#include "hw.h"
+
+/* Limits the engine has whatever the HMC profile */
+#define IRDMA_VERBS_MAX_PDS		262144
+#define IRDMA_VERBS_MAX_CQE		1048574
+/* SQ of 32768 quanta, a WR takes up to 8 */
+#define IRDMA_VERBS_MAX_QP_WR		4095
+#define IRDMA_VERBS_MAX_IRD		127
+#define IRDMA_VERBS_MAX_ORD		255
+#define IRDMA_VERBS_MAX_MR_SIZE		0x200000000000ULL
+#define IRDMA_VERBS_MAX_MSG		0x7fffffff
+#define IRDMA_VERBS_VENDOR_INTEL	0x8086
+
+/**
+ * struct irdma_pd - a protection domain
+ * @ibpd: the core's PD; first, for INIT_RDMA_OBJ_SIZE
+ * @pd_id: hardware PD number, from the device's PD allocator
+ */
+struct irdma_pd {
+	struct ib_pd ibpd;
+	u32 pd_id;
+};
+
+/**
+ * struct irdma_cq - a completion queue (none can be created yet)
+ * @ibcq: the core's CQ
+ */
+struct irdma_cq {
+	struct ib_cq ibcq;
+};
+
+/**
+ * struct irdma_qp - a queue pair (none can be created yet)
+ * @ibqp: the core's QP
+ */
+struct irdma_qp {
+	struct ib_qp ibqp;
+};
+
+static struct irdma_device *to_irdma_dev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct irdma_device, ibdev);
+}
+
+static void irdma_fill_guid(const struct irdma_device *iwdev, __be64 *guid)
+{
+	memset(guid, 0, sizeof(*guid));
+	addrconf_addr_eui48((u8 *)guid, iwdev->fn->netdev->dev_addr);
+}
+
+static int irdma_query_device(struct ib_device *ibdev,
+			      struct ib_device_attr *props,
+			      struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_irdma_dev(ibdev);
+	const struct irdma_hmc_obj_info *o = iwdev->fn->hw->hmc.obj;
+	struct device *dma = iwdev->fn->dma_dev;
+
+	if (udata && (udata->inlen || udata->outlen))
+		return -EINVAL;
+	memset(props, 0, sizeof(*props));
+	irdma_fill_guid(iwdev, &props->sys_image_guid);
+	props->vendor_id = IRDMA_VERBS_VENDOR_INTEL;
+	if (dev_is_pci(dma)) {
+		props->vendor_part_id = to_pci_dev(dma)->device;
+		props->hw_ver = to_pci_dev(dma)->revision;
+	}
+	props->page_size_cap = SZ_4K | SZ_2M | SZ_1G;
+	props->max_mr_size = IRDMA_VERBS_MAX_MR_SIZE;
+	props->max_qp = o[IRDMA_HMC_QP].cnt;
+	props->max_qp_wr = IRDMA_VERBS_MAX_QP_WR;
+	props->max_send_sge = IRDMA_UK_MAX_FRAGS;
+	props->max_recv_sge = IRDMA_UK_MAX_FRAGS;
+	props->max_sge_rd = 1;
+	props->max_cq = o[IRDMA_HMC_CQ].cnt;
+	props->max_cqe = IRDMA_VERBS_MAX_CQE;
+	props->max_mr = o[IRDMA_HMC_MR].cnt;
+	props->max_mw = o[IRDMA_HMC_MR].cnt;
+	props->max_pd = IRDMA_VERBS_MAX_PDS;
+	props->max_qp_rd_atom = IRDMA_VERBS_MAX_IRD;
+	props->max_qp_init_rd_atom = IRDMA_VERBS_MAX_ORD;
+	props->max_fast_reg_page_list_len = IRDMA_PBLE_PER_PAGE;
+	return 0;
+}
+
+static int irdma_query_port(struct ib_device *ibdev, u32 port,
+			    struct ib_port_attr *props)
+{
+	struct net_device *netdev = to_irdma_dev(ibdev)->fn->netdev;
+
+	/* the core zeroed @props */
+	props->max_mtu = IB_MTU_4096;
+	props->active_mtu = ib_mtu_int_to_enum(netdev->mtu);
+	if (netif_running(netdev) && netif_carrier_ok(netdev)) {
+		props->state = IB_PORT_ACTIVE;
+		props->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	} else {
+		props->state = IB_PORT_DOWN;
+		props->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	}
+	ib_get_eth_speed(ibdev, port, &props->active_speed,
+			 &props->active_width);
+	props->gid_tbl_len = 1;
+	props->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
+	props->max_msg_sz = IRDMA_VERBS_MAX_MSG;
+	return 0;
+}
+
+static int irdma_get_port_immutable(struct ib_device *ibdev, u32 port,
+				    struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr;
+	int ret;
+
+	ret = ib_query_port(ibdev, port, &attr);
+	if (ret)
+		return ret;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
+	return 0;
+}
+
+/* iWARP: the one GID is the port's MAC address */
+static int irdma_query_gid(struct ib_device *ibdev, u32 port, int index,
+			   union ib_gid *gid)
+{
+	if (index)
+		return -EINVAL;
+	memset(gid, 0, sizeof(*gid));
+	ether_addr_copy(gid->raw, to_irdma_dev(ibdev)->fn->netdev->dev_addr);
+	return 0;
+}
+
+static int irdma_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			    u16 *pkey)
+{
+	if (index)
+		return -EINVAL;
+	*pkey = IB_DEFAULT_PKEY_FULL;
+	return 0;
+}
+
+static struct net_device *irdma_get_netdev(struct ib_device *ibdev, u32 port)
+{
+	struct net_device *netdev = to_irdma_dev(ibdev)->fn->netdev;
+
+	dev_hold(netdev);
+	return netdev;
+}
+
+static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_irdma_dev(ibpd->device);
+	struct irdma_pd *pd = container_of(ibpd, struct irdma_pd, ibpd);
+	int id;
+
+	if (udata) {
+		ibdev_dbg(&iwdev->ibdev, "user PDs need a user context\n");
+		return -EOPNOTSUPP;
+	}
+	id = ida_alloc_max(&iwdev->pd_ida, IRDMA_VERBS_MAX_PDS - 1,
+			   GFP_KERNEL);
+	if (id < 0)
+		return id;
+	pd->pd_id = id;
+	return 0;
+}
+
+static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_irdma_dev(ibpd->device);
+	struct irdma_pd *pd = container_of(ibpd, struct irdma_pd, ibpd);
+
+	ida_free(&iwdev->pd_ida, pd->pd_id);
+	return 0;
+}
+
+/* ---- not implemented yet: refused, so the core can register us ---- */
+
+static int irdma_create_cq(struct ib_cq *ibcq,
+			   const struct ib_cq_init_attr *attr,
+			   struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_poll_cq(struct ib_cq *ibcq, int num_entries,
+			 struct ib_wc *wc)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_req_notify_cq(struct ib_cq *ibcq,
+			       enum ib_cq_notify_flags flags)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_create_qp(struct ib_qp *ibqp,
+			   struct ib_qp_init_attr *attr,
+			   struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			   int attr_mask, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			   const struct ib_send_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start,
+				       u64 len, u64 virt, int access,
+				       struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+/* no QP exists, so iw_cm finds none and connects or accepts nothing */
+static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
+{
+	return NULL;
+}
+
+static int irdma_iw_connect(struct iw_cm_id *cm_id,
+			    struct iw_cm_conn_param *param)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_iw_accept(struct iw_cm_id *cm_id,
+			   struct iw_cm_conn_param *param)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_iw_reject(struct iw_cm_id *cm_id, const void *pdata,
+			   u8 pdata_len)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_iw_destroy_listen(struct iw_cm_id *cm_id)
+{
+	return -EOPNOTSUPP;
+}
+
+static const struct ib_device_ops irdma_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_IRDMA,
+
+	.alloc_pd = irdma_alloc_pd,
+	.create_cq = irdma_create_cq,
+	.create_qp = irdma_create_qp,
+	.dealloc_pd = irdma_dealloc_pd,
+	.dereg_mr = irdma_dereg_mr,
+	.destroy_cq = irdma_destroy_cq,
+	.destroy_qp = irdma_destroy_qp,
+	.get_dma_mr = irdma_get_dma_mr,
+	.get_netdev = irdma_get_netdev,
+	.get_port_immutable = irdma_get_port_immutable,
+	.iw_accept = irdma_iw_accept,
+	.iw_connect = irdma_iw_connect,
+	.iw_create_listen = irdma_iw_create_listen,
+	.iw_destroy_listen = irdma_iw_destroy_listen,
+	.iw_get_qp = irdma_iw_get_qp,
+	.iw_reject = irdma_iw_reject,
+	.modify_qp = irdma_modify_qp,
+	.poll_cq = irdma_poll_cq,
+	.post_recv = irdma_post_recv,
+	.post_send = irdma_post_send,
+	.query_device = irdma_query_device,
+	.query_gid = irdma_query_gid,
+	.query_pkey = irdma_query_pkey,
+	.query_port = irdma_query_port,
+	.reg_user_mr = irdma_reg_user_mr,
+	.req_notify_cq = irdma_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_cq, irdma_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, irdma_qp, ibqp),
+};
+
+static void irdma_ib_setup(struct irdma_device *iwdev)
+{
+	struct ib_device *ibdev = &iwdev->ibdev;
+	struct net_device *netdev = iwdev->fn->netdev;
+
+	ibdev->node_type = RDMA_NODE_RNIC;
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = iwdev->fn->hw->ceq_cnt;
+	ibdev->dev.parent = &iwdev->fn->adev->dev;
+	irdma_fill_guid(iwdev, &ibdev->node_guid);
+	memcpy(ibdev->iw_ifname, netdev->name, sizeof(ibdev->iw_ifname));
+	ib_set_device_ops(ibdev, &irdma_dev_ops);
+}
+
+/**
+ * irdma_ib_register - register the RDMA device of a running function
+ * @fn: a function whose engine is up (@fn->hw set)
+ *
+ * Context: process context; sleeps.
+ * Return: 0 with @fn->iwdev set (left NULL for a RoCEv2 function, which
+ * is not registered yet), or a negative errno.
+ */
+int irdma_ib_register(struct irdma_func *fn)
+{
+	struct irdma_device *iwdev;
+	int ret;
+
+	if (fn->protocol != IRDMA_PROTOCOL_IWARP) {
+		dev_info(&fn->adev->dev, "RoCEv2 RDMA device not registered: it needs QP1\n");
+		return 0;
+	}
+	iwdev = ib_alloc_device(irdma_device, ibdev);
+	if (!iwdev)
+		return -ENOMEM;
+	iwdev->fn = fn;
+	ida_init(&iwdev->pd_ida);
+	irdma_ib_setup(iwdev);
+	ret = ib_device_set_netdev(&iwdev->ibdev, fn->netdev, 1);
+	if (ret)
+		goto err_dealloc;
+	ret = ib_register_device(&iwdev->ibdev, "irdma%d", fn->dma_dev);
+	if (ret)
+		goto err_dealloc;
+	fn->iwdev = iwdev;
+	ibdev_info(&iwdev->ibdev, "registered on %s\n", netdev_name(fn->netdev));
+	return 0;
+
+err_dealloc:
+	ida_destroy(&iwdev->pd_ida);
+	ib_dealloc_device(&iwdev->ibdev);
+	return ret;
+}
+
+/**
+ * irdma_ib_unregister - unregister what irdma_ib_register() registered
+ * @fn: the function; @fn->iwdev is cleared
+ *
+ * Context: process context; sleeps until every user let go of the device.
+ */
+void irdma_ib_unregister(struct irdma_func *fn)
+{
+	struct irdma_device *iwdev = fn->iwdev;
+
+	if (!iwdev)
+		return;
+	fn->iwdev = NULL;
+	ib_unregister_device(&iwdev->ibdev);
+	ida_destroy(&iwdev->pd_ida);
+	ib_dealloc_device(&iwdev->ibdev);
+}
