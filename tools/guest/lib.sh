@@ -121,10 +121,12 @@ job_shell() {
 
 irdma-vm shell: kernel $(uname -r), stack and irdma loaded.
 Modules: modprobe -d \$IRDMA_MODROOT <name> (also the kernel's autoload).
-Driver source: \$IRDMA_REPO. Leave with 'poweroff' or Ctrl-D.
+Driver source: \$IRDMA_REPO. Leave with 'exit' or Ctrl-D (the guest powers off).
 EOF
 	cd "$IRDMA_REPO" || true
-	setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
+	# --norc: the host's ~/.bashrc (pyenv, completion) would take minutes
+	# of exec under TCG before the first prompt.
+	PS1='irdma-vm# ' setsid -c bash --norc -i </dev/ttyS0 >/dev/ttyS0 2>&1
 }
 
 # For tests: fail with a message.
