@@ -102,26 +102,31 @@ static int irdma_query_device(struct ib_device *ibdev,
 	return 0;
 }
 
+/* Port state follows the netdev: usable only while it runs with a carrier. */
+static void irdma_port_link(const struct net_device *netdev,
+			    struct ib_port_attr *props)
+{
+	bool up = netif_running(netdev) && netif_carrier_ok(netdev);
+
+	props->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	props->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
+				 IB_PORT_PHYS_STATE_DISABLED;
+}
+
 static int irdma_query_port(struct ib_device *ibdev, u32 port,
 			    struct ib_port_attr *props)
 {
 	struct net_device *netdev = to_irdma_dev(ibdev)->fn->netdev;
 
-	/* the core zeroed @props */
+	/* ib_query_port() passes @props zeroed: set what is not zero */
+	props->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
+	props->gid_tbl_len = 1;
+	props->max_msg_sz = IRDMA_VERBS_MAX_MSG;
+	irdma_port_link(netdev, props);
 	props->max_mtu = IB_MTU_4096;
 	props->active_mtu = ib_mtu_int_to_enum(netdev->mtu);
-	if (netif_running(netdev) && netif_carrier_ok(netdev)) {
-		props->state = IB_PORT_ACTIVE;
-		props->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
-	} else {
-		props->state = IB_PORT_DOWN;
-		props->phys_state = IB_PORT_PHYS_STATE_DISABLED;
-	}
 	ib_get_eth_speed(ibdev, port, &props->active_speed,
 			 &props->active_width);
-	props->gid_tbl_len = 1;
-	props->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
-	props->max_msg_sz = IRDMA_VERBS_MAX_MSG;
 	return 0;
 }
 
