@@ -131,17 +131,10 @@
 /* word 4 */
 #define IRDMA_CQPHC_HW_MINVER		GENMASK_ULL(15, 0)
 #define IRDMA_CQPHC_HW_MAJVER		GENMASK_ULL(31, 16)
-#define IRDMA_CQPHC_MIN_RATE		GENMASK_ULL(51, 48)
-#define IRDMA_CQPHC_MIN_DEC_FACTOR	GENMASK_ULL(59, 56)
-/* word 6 */
-#define IRDMA_CQPHC_DCQCN_T		GENMASK_ULL(15, 0)
-#define IRDMA_CQPHC_HAI_FACTOR		GENMASK_ULL(47, 32)
-#define IRDMA_CQPHC_RAI_FACTOR		GENMASK_ULL(63, 48)
-/* word 7 */
-#define IRDMA_CQPHC_DCQCN_B		GENMASK_ULL(24, 0)
-#define IRDMA_CQPHC_DCQCN_F		GENMASK_ULL(27, 25)
-#define IRDMA_CQPHC_CC_CFG_VALID	BIT_ULL(31)
-#define IRDMA_CQPHC_RREDUCE_MPERIOD	GENMASK_ULL(63, 32)
+/*
+ * Words 4 (rate fields), 6 and 7 carry DCQCN congestion-control settings
+ * for RoCEv2; the driver leaves them zero (hardware defaults).
+ */
 
 #define IRDMA_CQP_HW_MAJVER_GEN1	0
 #define IRDMA_CQP_HW_MAJVER_GEN2	1
