@@ -133,6 +133,26 @@ static void irdma_cm_node_unlock(struct irdma_cm_node *node,
 		irdma_rem_ref_cm_node(node);
 }
 
+/*
+ * Still opening: the TCP or MPA exchange is not finished, so a node torn
+ * down now answers with RST.
+ */
+static bool irdma_cm_state_opening(enum irdma_cm_node_state state)
+{
+	switch (state) {
+	case IRDMA_CM_STATE_UNKNOWN:
+	case IRDMA_CM_STATE_LISTENING:
+	case IRDMA_CM_STATE_SYN_SENT:
+	case IRDMA_CM_STATE_SYN_RCVD:
+	case IRDMA_CM_STATE_ESTABLISHED:
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+	case IRDMA_CM_STATE_MPAREQ_RCVD:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void irdma_cm_set_state(struct irdma_cm_node *node,
 			       enum irdma_cm_node_state state)
 {
@@ -2987,7 +3007,7 @@ static void irdma_cm_listener_abort_node(struct irdma_cm_node *node)
 
 	spin_lock_irqsave(&node->lock, flags);
 	if (node->listener && node->state != IRDMA_CM_STATE_OFFLOADED) {
-		if (!node->tcp_ref_dropped && node->state <= IRDMA_CM_STATE_MPAREQ_RCVD)
+		if (!node->tcp_ref_dropped && irdma_cm_state_opening(node->state))
 			irdma_send_reset(node);
 		irdma_cm_uncount_pending(node);
 		node->peer_reset = true;
@@ -3404,7 +3424,7 @@ static void irdma_cm_teardown_node(struct irdma_cm_node *node)
 		if (!qp)
 			irdma_cm_free_tcp(node);
 	} else if (node->state != IRDMA_CM_STATE_CLOSED) {
-		irdma_cm_open_err(node, node->state <= IRDMA_CM_STATE_MPAREQ_RCVD,
+		irdma_cm_open_err(node, irdma_cm_state_opening(node->state),
 				  -ECONNRESET);
 		irdma_cm_free_tcp(node);
 	}

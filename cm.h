@@ -65,11 +65,12 @@ struct irdma_cm_node;
  * enum irdma_cm_node_state - state of one connection's software TCP/MPA
  * @IRDMA_CM_STATE_UNKNOWN: allocated, not yet started
  * @IRDMA_CM_STATE_LISTENING: passive node created for a SYN, not yet answered
- * @IRDMA_CM_STATE_SYN_RCVD: SYN-ACK sent
+ * @IRDMA_CM_STATE_LISTENER_DESTROYED: request delivered, listener gone
  * @IRDMA_CM_STATE_SYN_SENT: SYN sent
+ * @IRDMA_CM_STATE_SYN_RCVD: SYN-ACK sent
  * @IRDMA_CM_STATE_ESTABLISHED: passive TCP up, waiting for the MPA request
- * @IRDMA_CM_STATE_MPAREQ_SENT: active side sent the MPA request
  * @IRDMA_CM_STATE_MPAREQ_RCVD: passive side raised CONNECT_REQUEST
+ * @IRDMA_CM_STATE_MPAREQ_SENT: active side sent the MPA request
  * @IRDMA_CM_STATE_MPAREJ_RCVD: active side got an MPA reject
  * @IRDMA_CM_STATE_OFFLOADED: the QP owns the TCP connection
  * @IRDMA_CM_STATE_FIN_WAIT1: our FIN sent, not acknowledged
@@ -78,17 +79,17 @@ struct irdma_cm_node;
  * @IRDMA_CM_STATE_LAST_ACK: peer FIN received, our FIN sent
  * @IRDMA_CM_STATE_TIME_WAIT: waiting before the node is freed
  * @IRDMA_CM_STATE_CLOSED: TCP is gone
- * @IRDMA_CM_STATE_LISTENER_DESTROYED: request delivered, listener gone
  * @IRDMA_CM_STATE_COUNT: number of states
  */
 enum irdma_cm_node_state {
 	IRDMA_CM_STATE_UNKNOWN,
 	IRDMA_CM_STATE_LISTENING,
-	IRDMA_CM_STATE_SYN_RCVD,
+	IRDMA_CM_STATE_LISTENER_DESTROYED,
 	IRDMA_CM_STATE_SYN_SENT,
+	IRDMA_CM_STATE_SYN_RCVD,
 	IRDMA_CM_STATE_ESTABLISHED,
-	IRDMA_CM_STATE_MPAREQ_SENT,
 	IRDMA_CM_STATE_MPAREQ_RCVD,
+	IRDMA_CM_STATE_MPAREQ_SENT,
 	IRDMA_CM_STATE_MPAREJ_RCVD,
 	IRDMA_CM_STATE_OFFLOADED,
 	IRDMA_CM_STATE_FIN_WAIT1,
@@ -97,7 +98,6 @@ enum irdma_cm_node_state {
 	IRDMA_CM_STATE_LAST_ACK,
 	IRDMA_CM_STATE_TIME_WAIT,
 	IRDMA_CM_STATE_CLOSED,
-	IRDMA_CM_STATE_LISTENER_DESTROYED,
 	IRDMA_CM_STATE_COUNT,
 };
 
