@@ -7,31 +7,64 @@
 #define IRDMA_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <net/tcp.h>
+#include <rdma/iw_cm.h>
+
+#include "cm.h"
+
+#define irdma_show_cm_state(s)						\
+	__print_symbolic(s,						\
+		{ IRDMA_CM_STATE_UNKNOWN, "UNKNOWN" },			\
+		{ IRDMA_CM_STATE_LISTENING, "LISTENING" },		\
+		{ IRDMA_CM_STATE_LISTENER_DESTROYED, "LISTENER_DESTROYED" }, \
+		{ IRDMA_CM_STATE_SYN_SENT, "SYN_SENT" },		\
+		{ IRDMA_CM_STATE_SYN_RCVD, "SYN_RCVD" },		\
+		{ IRDMA_CM_STATE_ESTABLISHED, "ESTABLISHED" },		\
+		{ IRDMA_CM_STATE_MPAREQ_RCVD, "MPAREQ_RCVD" },		\
+		{ IRDMA_CM_STATE_MPAREQ_SENT, "MPAREQ_SENT" },		\
+		{ IRDMA_CM_STATE_MPAREJ_RCVD, "MPAREJ_RCVD" },		\
+		{ IRDMA_CM_STATE_OFFLOADED, "OFFLOADED" },		\
+		{ IRDMA_CM_STATE_FIN_WAIT1, "FIN_WAIT1" },		\
+		{ IRDMA_CM_STATE_FIN_WAIT2, "FIN_WAIT2" },		\
+		{ IRDMA_CM_STATE_CLOSING, "CLOSING" },			\
+		{ IRDMA_CM_STATE_LAST_ACK, "LAST_ACK" },		\
+		{ IRDMA_CM_STATE_TIME_WAIT, "TIME_WAIT" },		\
+		{ IRDMA_CM_STATE_CLOSED, "CLOSED" })
+
+#define irdma_show_tcp_flags(f)						\
+	__print_flags(f, "|",						\
+		{ TCPHDR_FIN, "FIN" }, { TCPHDR_SYN, "SYN" },		\
+		{ TCPHDR_RST, "RST" }, { TCPHDR_PSH, "PSH" },		\
+		{ TCPHDR_ACK, "ACK" }, { TCPHDR_URG, "URG" })
+
+#define irdma_show_iw_event(e)						\
+	__print_symbolic(e,						\
+		{ IW_CM_EVENT_CONNECT_REQUEST, "CONNECT_REQUEST" },	\
+		{ IW_CM_EVENT_CONNECT_REPLY, "CONNECT_REPLY" },		\
+		{ IW_CM_EVENT_ESTABLISHED, "ESTABLISHED" },		\
+		{ IW_CM_EVENT_DISCONNECT, "DISCONNECT" },		\
+		{ IW_CM_EVENT_CLOSE, "CLOSE" })
 
 /* CM: one node changes state */
-DECLARE_EVENT_CLASS(irdma_cm_state_class,
-		    TP_PROTO(const void *node, u16 loc_port, u16 rem_port,
-			     int from, int to),
-		    TP_ARGS(node, loc_port, rem_port, from, to),
-		    TP_STRUCT__entry(__field(const void *, node)
-				     __field(u16, loc_port)
-				     __field(u16, rem_port)
-				     __field(int, from)
-				     __field(int, to)),
-		    TP_fast_assign(__entry->node = node;
-				   __entry->loc_port = loc_port;
-				   __entry->rem_port = rem_port;
-				   __entry->from = from;
-				   __entry->to = to;),
-		    TP_printk("node=%p ports=%u:%u state %d -> %d",
-			      __entry->node, __entry->loc_port,
-			      __entry->rem_port, __entry->from, __entry->to)
+TRACE_EVENT(irdma_cm_state,
+	    TP_PROTO(const void *node, u16 loc_port, u16 rem_port,
+		     int from, int to),
+	    TP_ARGS(node, loc_port, rem_port, from, to),
+	    TP_STRUCT__entry(__field(const void *, node)
+			     __field(u16, loc_port)
+			     __field(u16, rem_port)
+			     __field(int, from)
+			     __field(int, to)),
+	    TP_fast_assign(__entry->node = node;
+			   __entry->loc_port = loc_port;
+			   __entry->rem_port = rem_port;
+			   __entry->from = from;
+			   __entry->to = to;),
+	    TP_printk("node=%p ports=%u:%u %s -> %s",
+		      __entry->node, __entry->loc_port, __entry->rem_port,
+		      irdma_show_cm_state(__entry->from),
+		      irdma_show_cm_state(__entry->to))
 );
-
-DEFINE_EVENT(irdma_cm_state_class, irdma_cm_state,
-	     TP_PROTO(const void *node, u16 loc_port, u16 rem_port, int from,
-		      int to),
-	     TP_ARGS(node, loc_port, rem_port, from, to));
 
 /* CM: a TCP segment sent or received on the ILQ */
 DECLARE_EVENT_CLASS(irdma_cm_frame_class,
@@ -48,9 +81,9 @@ DECLARE_EVENT_CLASS(irdma_cm_frame_class,
 				   __entry->seq = seq;
 				   __entry->ack = ack;
 				   __entry->len = len;),
-		    TP_printk("node=%p flags=0x%02x seq=%u ack=%u len=%u",
-			      __entry->node, __entry->flags, __entry->seq,
-			      __entry->ack, __entry->len)
+		    TP_printk("node=%p [%s] seq=%u ack=%u len=%u",
+			      __entry->node, irdma_show_tcp_flags(__entry->flags),
+			      __entry->seq, __entry->ack, __entry->len)
 );
 
 DEFINE_EVENT(irdma_cm_frame_class, irdma_cm_frame_tx,
@@ -62,27 +95,21 @@ DEFINE_EVENT(irdma_cm_frame_class, irdma_cm_frame_rx,
 	     TP_ARGS(node, flags, seq, ack, len));
 
 /* CM: an event delivered to iw_cm */
-DECLARE_EVENT_CLASS(irdma_cm_upcall_class,
-		    TP_PROTO(const void *node, const void *cm_id, int type,
-			     int status),
-		    TP_ARGS(node, cm_id, type, status),
-		    TP_STRUCT__entry(__field(const void *, node)
-				     __field(const void *, cm_id)
-				     __field(int, type)
-				     __field(int, status)),
-		    TP_fast_assign(__entry->node = node;
-				   __entry->cm_id = cm_id;
-				   __entry->type = type;
-				   __entry->status = status;),
-		    TP_printk("node=%p cm_id=%p event=%d status=%d",
-			      __entry->node, __entry->cm_id, __entry->type,
-			      __entry->status)
+TRACE_EVENT(irdma_cm_upcall,
+	    TP_PROTO(const void *node, const void *cm_id, int type, int status),
+	    TP_ARGS(node, cm_id, type, status),
+	    TP_STRUCT__entry(__field(const void *, node)
+			     __field(const void *, cm_id)
+			     __field(int, type)
+			     __field(int, status)),
+	    TP_fast_assign(__entry->node = node;
+			   __entry->cm_id = cm_id;
+			   __entry->type = type;
+			   __entry->status = status;),
+	    TP_printk("node=%p cm_id=%p %s status=%d",
+		      __entry->node, __entry->cm_id,
+		      irdma_show_iw_event(__entry->type), __entry->status)
 );
-
-DEFINE_EVENT(irdma_cm_upcall_class, irdma_cm_upcall,
-	     TP_PROTO(const void *node, const void *cm_id, int type,
-		      int status),
-	     TP_ARGS(node, cm_id, type, status));
 
 #endif /* IRDMA_TRACE_H */
 
