@@ -9,6 +9,8 @@
  * hands it to irdma_func_probe(); nothing below that point knows the parent.
  */
 #include <linux/module.h>
+#include <linux/netdevice.h>
+#include <rdma/ib_verbs.h>
 
 #include "main.h"
 #include "hw.h"
@@ -93,6 +95,71 @@ void irdma_func_remove(struct irdma_func *fn)
 	irdma_hw_deinit(fn);
 }
 
+/**
+ * irdma_port_update - report a change of the port's link to the RDMA core
+ * @iwdev: a registered device
+ *
+ * The port is active while its netdev runs with a carrier; consumers learn
+ * of each transition through IB_EVENT_PORT_ACTIVE or IB_EVENT_PORT_ERR.
+ * Repeated netdev notifications without a transition are not reported.
+ *
+ * Context: process context with RTNL held, or before the device is
+ * visible to the netdev notifier (registration).
+ */
+void irdma_port_update(struct irdma_device *iwdev)
+{
+	struct net_device *netdev = iwdev->fn->netdev;
+	bool active = netif_running(netdev) && netif_carrier_ok(netdev);
+	struct ib_event ev = {
+		.device = &iwdev->ibdev,
+		.element.port_num = 1,
+	};
+
+	if (active == iwdev->port_active)
+		return;
+	iwdev->port_active = active;
+	ev.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
+	ib_dispatch_event(&ev);
+}
+
+/* The one GID of an iWARP port is its MAC address; say when it changed. */
+static void irdma_gid_changed(struct irdma_device *iwdev)
+{
+	struct ib_event ev = {
+		.device = &iwdev->ibdev,
+		.element.port_num = 1,
+		.event = IB_EVENT_GID_CHANGE,
+	};
+
+	if (rdma_protocol_iwarp(&iwdev->ibdev, 1))
+		ib_dispatch_event(&ev);
+}
+
+/* Follow the netdevs our devices sit on: link state and address. */
+static int irdma_netdev_event(struct notifier_block *nb, unsigned long event,
+			      void *ptr)
+{
+	struct net_device *netdev = netdev_notifier_info_to_dev(ptr);
+	struct ib_device *ibdev;
+
+	if (event != NETDEV_UP && event != NETDEV_DOWN &&
+	    event != NETDEV_CHANGE && event != NETDEV_CHANGEADDR)
+		return NOTIFY_DONE;
+	ibdev = ib_device_get_by_netdev(netdev, RDMA_DRIVER_IRDMA);
+	if (!ibdev)
+		return NOTIFY_DONE;
+	if (event == NETDEV_CHANGEADDR)
+		irdma_gid_changed(to_iwdev(ibdev));
+	else
+		irdma_port_update(to_iwdev(ibdev));
+	ib_device_put(ibdev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block irdma_netdev_nb = {
+	.notifier_call = irdma_netdev_event,
+};
+
 /* Every parent binding; registered in this order, unregistered in reverse. */
 static struct auxiliary_driver *const irdma_bindings[] = {
 	&irdma_ice_drv.adrv,
@@ -113,6 +180,11 @@ static int __init irdma_init_module(void)
 	unsigned int i;
 	int ret;
 
+	ret = register_netdevice_notifier(&irdma_netdev_nb);
+	if (ret) {
+		pr_err("cannot register the netdev notifier: %d\n", ret);
+		return ret;
+	}
 	for (i = 0; i < ARRAY_SIZE(irdma_bindings); i++) {
 		ret = auxiliary_driver_register(irdma_bindings[i]);
 		if (ret) {
@@ -125,12 +197,14 @@ static int __init irdma_init_module(void)
 
 err_unregister:
 	irdma_unregister_bindings(i);
+	unregister_netdevice_notifier(&irdma_netdev_nb);
 	return ret;
 }
 
 static void __exit irdma_exit_module(void)
 {
 	irdma_unregister_bindings(ARRAY_SIZE(irdma_bindings));
+	unregister_netdevice_notifier(&irdma_netdev_nb);
 }
 
 module_init(irdma_init_module);

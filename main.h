@@ -103,12 +103,14 @@ struct irdma_func {
  * @fn: the function this device drives
  * @cm_core: the iWARP connection manager of this device
  * @pd_ida: PD numbers in use
+ * @port_active: the port state last reported to the RDMA core; RTNL
  */
 struct irdma_device {
 	struct ib_device ibdev;
 	struct irdma_func *fn;
 	struct irdma_cm_core cm_core;
 	struct ida pd_ida;
+	bool port_active;
 };
 
 static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
@@ -120,6 +122,7 @@ int irdma_func_validate(const struct irdma_func *fn);
 int irdma_func_probe(struct irdma_func *fn);
 void irdma_func_remove(struct irdma_func *fn);
 int irdma_ib_register(struct irdma_func *fn);
+void irdma_port_update(struct irdma_device *iwdev);
 void irdma_ib_unregister(struct irdma_func *fn);
 
 enum irdma_protocol irdma_ice_protocol(const struct auxiliary_device_id *id);

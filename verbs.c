@@ -12,6 +12,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/idr.h>
+#include <linux/rtnetlink.h>
 #include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/iw_cm.h>
@@ -388,6 +389,10 @@ int irdma_ib_register(struct irdma_func *fn)
 	if (ret)
 		goto err_dealloc;
 	fn->iwdev = iwdev;
+	/* catch up with the link, which may have changed while registering */
+	rtnl_lock();
+	irdma_port_update(iwdev);
+	rtnl_unlock();
 	ibdev_info(&iwdev->ibdev, "registered on %s\n", netdev_name(fn->netdev));
 	return 0;
 
