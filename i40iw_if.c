@@ -57,6 +57,7 @@ static int irdma_i40e_probe(struct auxiliary_device *adev,
 	fn->adev = adev;
 	fn->dma_dev = &ldev->pcidev->dev;
 	fn->hw_addr = ldev->hw_addr;
+	fn->hw_phys = pci_resource_start(ldev->pcidev, 0);
 	fn->msix = ldev->msix_entries;
 	fn->msix_count = ldev->msix_count;
 	fn->netdev = ldev->netdev;

@@ -89,6 +89,7 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	fn->adev = adev;
 	fn->dma_dev = &pf->pdev->dev;
 	fn->hw_addr = pf->hw.hw_addr;
+	fn->hw_phys = pci_resource_start(pf->pdev, 0);
 	fn->msix = &pf->msix_entries[pf->rdma_base_vector];
 	fn->msix_count = pf->num_rdma_msix;
 	fn->netdev = vsi->netdev;

@@ -62,6 +62,11 @@ struct irdma_func_ops {
  * @adev: the auxiliary device the binding was probed with
  * @dma_dev: device used for DMA mappings and interrupts (the PCI function)
  * @hw_addr: start of the function's register space (BAR0 mapping)
+ * @hw_phys: bus address of BAR0, from which user doorbell pages are mapped
+ *	uncached; unused when @regs_in_ram
+ * @regs_in_ram: @hw_addr is vmalloc'd kernel memory (the simulator's
+ *	register space), so a doorbell page reaches user space as the RAM
+ *	page behind it, mapped cached, rather than as I/O memory
  * @msix: the parent's MSI-X entries reserved for RDMA
  * @msix_count: number of entries in @msix
  * @netdev: the Ethernet interface this function shares its port with
@@ -84,6 +89,8 @@ struct irdma_func {
 	struct auxiliary_device *adev;
 	struct device *dma_dev;
 	u8 __iomem *hw_addr;
+	phys_addr_t hw_phys;
+	bool regs_in_ram;
 	struct msix_entry *msix;
 	u32 msix_count;
 	struct net_device *netdev;

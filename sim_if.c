@@ -93,6 +93,7 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 	fn->adev = adev;
 	fn->dma_dev = iadev->dma_dev;
 	fn->hw_addr = iadev->hw_addr;
+	fn->regs_in_ram = true;
 	fn->msix_count = iadev->num_vectors;
 	fn->netdev = iadev->netdev;
 	fn->fn_id = iadev->fn_id;

@@ -4,7 +4,9 @@
  *
  * This first cut registers what lets the RDMA core and `rdma dev` see the
  * device: device, port, GID and P_Key queries, the port's immutable data,
- * its netdev, and protection domains. The core insists on the data-path
+ * its netdev, protection domains, and the user contexts through which
+ * rdma-core's libirdma opens the device (with the doorbell page it maps
+ * and the PD it allocates at once). The core insists on the data-path
  * verbs too; until QPs, CQs and MRs exist they refuse with -EOPNOTSUPP,
  * and so do the iWARP connection verbs until the CM is wired to the
  * hardware. Only iWARP functions are registered: a RoCEv2 port needs the
@@ -13,8 +15,10 @@
 #include <linux/etherdevice.h>
 #include <linux/idr.h>
 #include <linux/rtnetlink.h>
+#include <linux/vmalloc.h>
 #include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/irdma-abi.h>
 #include <rdma/iw_cm.h>
 
 #include "main.h"
@@ -30,6 +34,22 @@
 #define IRDMA_VERBS_MAX_MR_SIZE		0x200000000000ULL
 #define IRDMA_VERBS_MAX_MSG		0x7fffffff
 #define IRDMA_VERBS_VENDOR_INTEL	0x8086
+/* Work queue sizes in quanta: gen2 SQ and RQ, gen1 SQ, gen1 RQ */
+#define IRDMA_VERBS_MAX_WQ_QUANTA	32768
+#define IRDMA_VERBS_MAX_SQ_QUANTA_G1	2048
+#define IRDMA_VERBS_MAX_RQ_QUANTA_G1	16384
+/* smallest CQ a user may ask for; libirdma rounds up to what hw takes */
+#define IRDMA_VERBS_MIN_CQE		1
+
+/* user context ABI: request without comp_mask (rdma-core before it) */
+#define IRDMA_UCTX_REQ_LEN_V0 \
+	offsetofend(struct irdma_alloc_ucontext_req, rsvd8)
+/* the response libi40iw reads, which we do not serve */
+#define IRDMA_UCTX_RESP_LEN_I40IW \
+	offsetofend(struct irdma_alloc_ucontext_resp, rsvd)
+/* the response up to hw_rev, which libirdma needs */
+#define IRDMA_UCTX_RESP_LEN_MIN \
+	offsetofend(struct irdma_alloc_ucontext_resp, rsvd2)
 
 /**
  * struct irdma_pd - a protection domain
@@ -57,9 +77,46 @@ struct irdma_qp {
 	struct ib_qp ibqp;
 };
 
+/**
+ * enum irdma_mmap_kind - what a user mmap entry maps
+ * @IRDMA_MMAP_DB: the function's user doorbell page
+ */
+enum irdma_mmap_kind {
+	IRDMA_MMAP_DB,
+};
+
+/**
+ * struct irdma_mmap_entry - a page a user context may map
+ * @rdma: the core's entry; its offset is the key user space passes to mmap
+ * @kind: what the page is
+ */
+struct irdma_mmap_entry {
+	struct rdma_user_mmap_entry rdma;
+	enum irdma_mmap_kind kind;
+};
+
+/**
+ * struct irdma_ucontext - a process's context on the device
+ * @ibuctx: the core's context
+ * @db_entry: mmap entry of the doorbell page, for the context's lifetime
+ * @raw_attrs: user space passes queue sizes as the application asked
+ *	(IRDMA_ALLOC_UCTX_USE_RAW_ATTR, requested and acknowledged)
+ */
+struct irdma_ucontext {
+	struct ib_ucontext ibuctx;
+	struct rdma_user_mmap_entry *db_entry;
+	bool raw_attrs;
+};
+
 static struct irdma_device *to_irdma_dev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct irdma_device, ibdev);
+}
+
+/* SGEs of an RDMA read: one on gen1, as many as any WQE has on gen2 */
+static u32 irdma_verbs_read_sges(enum irdma_hw_gen gen)
+{
+	return gen == IRDMA_GEN_1 ? 1 : IRDMA_UK_MAX_FRAGS;
 }
 
 static void irdma_fill_guid(const struct irdma_device *iwdev, __be64 *guid)
@@ -91,7 +148,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_qp_wr = IRDMA_VERBS_MAX_QP_WR;
 	props->max_send_sge = IRDMA_UK_MAX_FRAGS;
 	props->max_recv_sge = IRDMA_UK_MAX_FRAGS;
-	props->max_sge_rd = 1;
+	props->max_sge_rd = irdma_verbs_read_sges(iwdev->fn->gen);
 	props->max_cq = o[IRDMA_HMC_CQ].cnt;
 	props->max_cqe = IRDMA_VERBS_MAX_CQE;
 	props->max_mr = o[IRDMA_HMC_MR].cnt;
@@ -173,21 +230,51 @@ static struct net_device *irdma_get_netdev(struct ib_device *ibdev, u32 port)
 	return netdev;
 }
 
+static int irdma_upd_check(struct irdma_device *iwdev, struct ib_udata *udata)
+{
+	if (udata->outlen < sizeof(struct irdma_alloc_pd_resp)) {
+		ibdev_dbg(&iwdev->ibdev, "user PD: response of %zu bytes\n",
+			  udata->outlen);
+		return -EINVAL;
+	}
+	if (udata->inlen && !ib_is_udata_cleared(udata, 0, udata->inlen)) {
+		ibdev_dbg(&iwdev->ibdev, "user PD: unknown request bytes\n");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int irdma_upd_reply(struct irdma_device *iwdev, struct ib_udata *udata,
+			   u32 pd_id)
+{
+	struct irdma_alloc_pd_resp resp = { .pd_id = pd_id };
+
+	return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+}
+
 static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct irdma_device *iwdev = to_irdma_dev(ibpd->device);
 	struct irdma_pd *pd = container_of(ibpd, struct irdma_pd, ibpd);
-	int id;
+	int id, ret;
 
 	if (udata) {
-		ibdev_dbg(&iwdev->ibdev, "user PDs need a user context\n");
-		return -EOPNOTSUPP;
+		ret = irdma_upd_check(iwdev, udata);
+		if (ret)
+			return ret;
 	}
 	id = ida_alloc_max(&iwdev->pd_ida, IRDMA_VERBS_MAX_PDS - 1,
 			   GFP_KERNEL);
 	if (id < 0)
 		return id;
 	pd->pd_id = id;
+	if (udata) {
+		ret = irdma_upd_reply(iwdev, udata, pd->pd_id);
+		if (ret) {
+			ida_free(&iwdev->pd_ida, pd->pd_id);
+			return ret;
+		}
+	}
 	return 0;
 }
 
@@ -198,6 +285,205 @@ static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 
 	ida_free(&iwdev->pd_ida, pd->pd_id);
 	return 0;
+}
+
+/* ---- user contexts and the doorbell page mapping ---- */
+
+/*
+ * Pure helpers first (KUnit drives them directly): what the request may
+ * look like, and what the response says.
+ */
+
+static int irdma_uctx_check(const struct irdma_alloc_ucontext_req *req,
+			    size_t inlen, size_t outlen, const char **why)
+{
+	/* rdma-core before comp_mask sends the request without it */
+	if (inlen != IRDMA_UCTX_REQ_LEN_V0 && inlen < sizeof(*req)) {
+		*why = "request length";
+		return -EINVAL;
+	}
+	if (outlen == IRDMA_UCTX_RESP_LEN_I40IW) {
+		*why = "libi40iw response layout";
+		return -EOPNOTSUPP;
+	}
+	if (outlen < IRDMA_UCTX_RESP_LEN_MIN) {
+		*why = "response length";
+		return -EINVAL;
+	}
+	if (req->userspace_ver != IRDMA_ABI_VER) {
+		*why = "user ABI version";
+		return -EINVAL;
+	}
+	if (req->rsvd32 || memchr_inv(req->rsvd8, 0, sizeof(req->rsvd8))) {
+		*why = "reserved request bytes";
+		return -EINVAL;
+	}
+	/* comp_mask lists what user space can do: bits we do not know are
+	 * left out of the answer, not refused
+	 */
+	*why = NULL;
+	return 0;
+}
+
+static void irdma_uctx_fill(enum irdma_hw_gen gen, u32 max_qps,
+			    u64 req_mask, struct irdma_alloc_ucontext_resp *r)
+{
+	bool g1 = gen == IRDMA_GEN_1;
+
+	memset(r, 0, sizeof(*r));
+	r->max_pds = IRDMA_VERBS_MAX_PDS;
+	r->max_qps = max_qps;
+	r->kernel_ver = IRDMA_ABI_VER;
+	r->max_hw_wq_frags = g1 ? IRDMA_UK_MAX_FRAGS_G1 : IRDMA_UK_MAX_FRAGS;
+	r->max_hw_read_sges = irdma_verbs_read_sges(gen);
+	r->max_hw_inline = g1 ? IRDMA_UK_MAX_INLINE_G1 : IRDMA_UK_MAX_INLINE;
+	r->max_hw_rq_quanta = g1 ? IRDMA_VERBS_MAX_RQ_QUANTA_G1 :
+				   IRDMA_VERBS_MAX_WQ_QUANTA;
+	r->max_hw_wq_quanta = g1 ? IRDMA_VERBS_MAX_SQ_QUANTA_G1 :
+				   IRDMA_VERBS_MAX_WQ_QUANTA;
+	r->max_hw_sq_chunk = g1 ? IRDMA_UK_SQ_CHUNK_G1 : IRDMA_UK_SQ_CHUNK;
+	r->min_hw_cq_size = IRDMA_VERBS_MIN_CQE;
+	r->max_hw_cq_size = IRDMA_VERBS_MAX_CQE + 1;
+	r->hw_rev = gen;
+	r->comp_mask = req_mask & IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
+}
+
+static struct irdma_ucontext *to_irdma_uctx(struct ib_ucontext *ibuctx)
+{
+	return container_of(ibuctx, struct irdma_ucontext, ibuctx);
+}
+
+/* the page user space maps, and how: uncached I/O or the RAM behind it */
+static void irdma_db_pfn(const struct irdma_func *fn, unsigned long *pfn,
+			 pgprot_t *prot)
+{
+	u32 off = fn->gen == IRDMA_GEN_1 ? IRDMA_REG_DB_PAGE_G1 :
+					   IRDMA_REG_DB_PAGE;
+
+	if (fn->regs_in_ram) {
+		*pfn = vmalloc_to_pfn((__force const void *)(fn->hw_addr + off));
+		return;
+	}
+	*pfn = PHYS_PFN(fn->hw_phys + off);
+	*prot = pgprot_noncached(*prot);
+}
+
+static int irdma_uctx_db_entry(struct irdma_device *iwdev,
+			       struct irdma_ucontext *uctx, u64 *key)
+{
+	struct irdma_mmap_entry *e;
+	int ret;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	e->kind = IRDMA_MMAP_DB;
+	ret = rdma_user_mmap_entry_insert(&uctx->ibuctx, &e->rdma, PAGE_SIZE);
+	if (ret) {
+		kfree(e);
+		return ret;
+	}
+	uctx->db_entry = &e->rdma;
+	*key = rdma_user_mmap_get_offset(&e->rdma);
+	return 0;
+}
+
+static int irdma_alloc_ucontext(struct ib_ucontext *ibuctx,
+				struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_irdma_dev(ibuctx->device);
+	struct irdma_ucontext *uctx = to_irdma_uctx(ibuctx);
+	struct irdma_alloc_ucontext_req req = {};
+	struct irdma_alloc_ucontext_resp resp;
+	const char *why;
+	int ret;
+
+	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
+		return -EFAULT;
+	ret = irdma_uctx_check(&req, udata->inlen, udata->outlen, &why);
+	if (!ret && udata->inlen > sizeof(req) &&
+	    !ib_is_udata_cleared(udata, sizeof(req),
+				 udata->inlen - sizeof(req))) {
+		why = "request tail not zero";
+		ret = -EOPNOTSUPP;
+	}
+	if (ret) {
+		ibdev_dbg(&iwdev->ibdev,
+			  "ucontext refused (%s): in %zu out %zu ver %u: %d\n",
+			  why, udata->inlen, udata->outlen, req.userspace_ver,
+			  ret);
+		return ret;
+	}
+	irdma_uctx_fill(iwdev->fn->gen, iwdev->fn->hw->hmc.obj[IRDMA_HMC_QP].cnt,
+			req.comp_mask, &resp);
+	ret = irdma_uctx_db_entry(iwdev, uctx, &resp.db_mmap_key);
+	if (ret)
+		return ret;
+	uctx->raw_attrs = resp.comp_mask & IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
+	ret = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+	if (ret)
+		goto err_remove_db;
+	return 0;
+
+err_remove_db:
+	rdma_user_mmap_entry_remove(uctx->db_entry);
+	return ret;
+}
+
+static void irdma_dealloc_ucontext(struct ib_ucontext *ibuctx)
+{
+	rdma_user_mmap_entry_remove(to_irdma_uctx(ibuctx)->db_entry);
+}
+
+/*
+ * The device is going away under a process that still holds the context:
+ * nothing of ours needs releasing early, the core revokes the mappings.
+ */
+static void irdma_disassociate_ucontext(struct ib_ucontext *ibuctx)
+{
+}
+
+static void irdma_mmap_free(struct rdma_user_mmap_entry *rdma)
+{
+	kfree(container_of(rdma, struct irdma_mmap_entry, rdma));
+}
+
+/*
+ * rdma_user_mmap_io() remaps by PFN for both kinds of register space, so
+ * that the core can zap the mapping when the device is disassociated; the
+ * simulator's page stays allocated until its function is gone, which is
+ * after unregistration.
+ */
+static int irdma_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
+{
+	struct irdma_device *iwdev = to_irdma_dev(ibuctx->device);
+	struct irdma_func *fn = iwdev->fn;
+	struct rdma_user_mmap_entry *rdma;
+	pgprot_t prot = vma->vm_page_prot;
+	unsigned long pfn;
+	int ret;
+
+	rdma = rdma_user_mmap_entry_get(ibuctx, vma);
+	if (!rdma) {
+		ibdev_dbg(&iwdev->ibdev, "mmap: no entry at page %lu (%lu bytes)\n",
+			  vma->vm_pgoff, vma->vm_end - vma->vm_start);
+		return -EINVAL;
+	}
+	if (vma->vm_flags & VM_EXEC) {
+		ret = -EPERM;
+		goto out_put;
+	}
+	if (!fn->regs_in_ram && !fn->hw_phys) {
+		ret = -EOPNOTSUPP;
+		goto out_put;
+	}
+	irdma_db_pfn(fn, &pfn, &prot);
+	ret = rdma_user_mmap_io(ibuctx, vma, pfn, PAGE_SIZE, prot, rdma);
+out_put:
+	if (ret)
+		ibdev_dbg(&iwdev->ibdev, "mmap of the doorbell page: %d\n", ret);
+	rdma_user_mmap_entry_put(rdma);
+	return ret;
 }
 
 /* ---- not implemented yet: refused, so the core can register us ---- */
@@ -312,14 +598,18 @@ static int irdma_iw_destroy_listen(struct iw_cm_id *cm_id)
 static const struct ib_device_ops irdma_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_IRDMA,
+	.uverbs_abi_ver = IRDMA_ABI_VER,
 
 	.alloc_pd = irdma_alloc_pd,
+	.alloc_ucontext = irdma_alloc_ucontext,
 	.create_cq = irdma_create_cq,
 	.create_qp = irdma_create_qp,
 	.dealloc_pd = irdma_dealloc_pd,
+	.dealloc_ucontext = irdma_dealloc_ucontext,
 	.dereg_mr = irdma_dereg_mr,
 	.destroy_cq = irdma_destroy_cq,
 	.destroy_qp = irdma_destroy_qp,
+	.disassociate_ucontext = irdma_disassociate_ucontext,
 	.get_dma_mr = irdma_get_dma_mr,
 	.get_netdev = irdma_get_netdev,
 	.get_port_immutable = irdma_get_port_immutable,
@@ -329,6 +619,8 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.iw_destroy_listen = irdma_iw_destroy_listen,
 	.iw_get_qp = irdma_iw_get_qp,
 	.iw_reject = irdma_iw_reject,
+	.mmap = irdma_mmap,
+	.mmap_free = irdma_mmap_free,
 	.modify_qp = irdma_modify_qp,
 	.poll_cq = irdma_poll_cq,
 	.post_recv = irdma_post_recv,
@@ -343,6 +635,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_cq, irdma_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, irdma_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibuctx),
 };
 
 static void irdma_ib_setup(struct irdma_device *iwdev)
@@ -419,3 +712,7 @@ void irdma_ib_unregister(struct irdma_func *fn)
 	ida_destroy(&iwdev->pd_ida);
 	ib_dealloc_device(&iwdev->ibdev);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/uctx_test.c"
+#endif

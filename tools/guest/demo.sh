@@ -48,6 +48,14 @@ step "rdma devices and links (iWARP functions get one; RoCEv2 needs QP1 first)"
 rdma dev show || true
 rdma link show || true
 
+step "ibv_devices and ibv_devinfo -v through Debian's libirdma (iWARP functions)"
+ibv_devices || true
+for d in /sys/class/infiniband/irdma*; do
+	[ -e "$d" ] || continue
+	echo
+	ibv_devinfo -v -d "$(basename "$d")" || true
+done
+
 step "removing the functions, unloading"
 echo 1 >$bus/del_device
 echo 0 >$bus/del_device
