@@ -2,13 +2,11 @@
 /*
  * irdma: the RDMA device a running function registers, and its verbs.
  *
- * This first cut registers what lets the RDMA core and `rdma dev` see the
- * device: device, port, GID and P_Key queries, the port's immutable data,
- * its netdev, and protection domains. The core insists on the data-path
- * verbs too; until QPs, CQs and MRs exist they refuse with -EOPNOTSUPP,
- * and so do the iWARP connection verbs until the CM is wired to the
- * hardware. Only iWARP functions are registered: a RoCEv2 port needs the
- * QP1 that the MAD layer creates at registration.
+ * Device, port, GID and P_Key queries, the port's immutable data, its
+ * netdev and protection domains live here; kernel CQs and QPs in cq.c and
+ * qp.c. MRs still refuse with -EOPNOTSUPP, and so do the iWARP connection
+ * verbs until the CM is wired to the hardware. Only iWARP functions are
+ * registered so far.
  */
 #include <linux/etherdevice.h>
 #include <linux/idr.h>
@@ -18,6 +16,7 @@
 
 #include "main.h"
 #include "hw.h"
+#include "qp.h"
 
 /* Limits the engine has whatever the HMC profile */
 #define IRDMA_VERBS_MAX_PDS		262144
@@ -38,22 +37,6 @@
 struct irdma_pd {
 	struct ib_pd ibpd;
 	u32 pd_id;
-};
-
-/**
- * struct irdma_cq - a completion queue (none can be created yet)
- * @ibcq: the core's CQ
- */
-struct irdma_cq {
-	struct ib_cq ibcq;
-};
-
-/**
- * struct irdma_qp - a queue pair (none can be created yet)
- * @ibqp: the core's QP
- */
-struct irdma_qp {
-	struct ib_qp ibqp;
 };
 
 static struct irdma_device *to_irdma_dev(struct ib_device *ibdev)
@@ -99,6 +82,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_qp_rd_atom = IRDMA_VERBS_MAX_IRD;
 	props->max_qp_init_rd_atom = IRDMA_VERBS_MAX_ORD;
 	props->max_fast_reg_page_list_len = IRDMA_PBLE_PER_PAGE;
+	/* kernel QPs are privileged: lkey 0 addresses DMA memory directly */
+	props->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
 	return 0;
 }
 
@@ -199,63 +184,18 @@ static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
+/**
+ * irdma_pd_num - the hardware number of a PD
+ * @ibpd: the PD
+ *
+ * Return: the number the PD was given at allocation.
+ */
+u32 irdma_pd_num(const struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct irdma_pd, ibpd)->pd_id;
+}
+
 /* ---- not implemented yet: refused, so the core can register us ---- */
-
-static int irdma_create_cq(struct ib_cq *ibcq,
-			   const struct ib_cq_init_attr *attr,
-			   struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_poll_cq(struct ib_cq *ibcq, int num_entries,
-			 struct ib_wc *wc)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_req_notify_cq(struct ib_cq *ibcq,
-			       enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_create_qp(struct ib_qp *ibqp,
-			   struct ib_qp_init_attr *attr,
-			   struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			   int attr_mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			   const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-			   const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
 
 static struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int access)
 {
@@ -336,6 +276,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.query_gid = irdma_query_gid,
 	.query_pkey = irdma_query_pkey,
 	.query_port = irdma_query_port,
+	.query_qp = irdma_query_qp,
 	.reg_user_mr = irdma_reg_user_mr,
 	.req_notify_cq = irdma_req_notify_cq,
 
@@ -372,7 +313,7 @@ int irdma_ib_register(struct irdma_func *fn)
 	int ret;
 
 	if (fn->protocol != IRDMA_PROTOCOL_IWARP) {
-		dev_info(&fn->adev->dev, "RoCEv2 RDMA device not registered: it needs QP1\n");
+		dev_info(&fn->adev->dev, "RoCEv2 RDMA device not registered yet\n");
 		return 0;
 	}
 	iwdev = ib_alloc_device(irdma_device, ibdev);
