@@ -5,8 +5,9 @@
  * Device, port, GID and P_Key queries, the port's immutable data, its
  * netdev and protection domains live here; kernel CQs and QPs in cq.c and
  * qp.c. MRs still refuse with -EOPNOTSUPP, and so do the iWARP connection
- * verbs until the CM is wired to the hardware. Only iWARP functions are
- * registered so far.
+ * verbs until the CM is wired to the hardware. iWARP functions register
+ * an RNIC, RoCEv2 functions an IB CA with a RoCEv2 port, whose QP1 the
+ * MAD layer creates at registration.
  */
 #include <linux/etherdevice.h>
 #include <linux/idr.h>
@@ -28,6 +29,8 @@
 #define IRDMA_VERBS_MAX_MR_SIZE		0x200000000000ULL
 #define IRDMA_VERBS_MAX_MSG		0x7fffffff
 #define IRDMA_VERBS_VENDOR_INTEL	0x8086
+/* RoCEv2: GID table entries the core keeps for the port */
+#define IRDMA_VERBS_ROCE_GIDS		32
 
 /**
  * struct irdma_pd - a protection domain
@@ -42,6 +45,11 @@ struct irdma_pd {
 static struct irdma_device *to_irdma_dev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct irdma_device, ibdev);
+}
+
+static bool irdma_is_roce(struct ib_device *ibdev)
+{
+	return to_irdma_dev(ibdev)->fn->protocol == IRDMA_PROTOCOL_ROCEV2;
 }
 
 static void irdma_fill_guid(const struct irdma_device *iwdev, __be64 *guid)
@@ -106,6 +114,11 @@ static int irdma_query_port(struct ib_device *ibdev, u32 port,
 	/* ib_query_port() passes @props zeroed: set what is not zero */
 	props->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
 	props->gid_tbl_len = 1;
+	if (irdma_is_roce(ibdev)) {
+		props->ip_gids = true;
+		props->gid_tbl_len = IRDMA_VERBS_ROCE_GIDS;
+		props->pkey_tbl_len = 1;
+	}
 	props->max_msg_sz = IRDMA_VERBS_MAX_MSG;
 	irdma_port_link(netdev, props);
 	props->max_mtu = IB_MTU_4096;
@@ -126,10 +139,36 @@ static int irdma_get_port_immutable(struct ib_device *ibdev, u32 port,
 		return ret;
 	immutable->gid_tbl_len = attr.gid_tbl_len;
 	immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
+	if (irdma_is_roce(ibdev)) {
+		immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+		immutable->pkey_tbl_len = attr.pkey_tbl_len;
+		immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	}
 	return 0;
 }
 
-/* iWARP: the one GID is the port's MAC address */
+/* Both protocols run over the function's Ethernet port */
+static enum rdma_link_layer irdma_get_link_layer(struct ib_device *ibdev,
+						 u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+/*
+ * RoCEv2: the core keeps the GID table from the netdev's addresses; the
+ * engine needs no table of its own, a QP's context carries its addresses.
+ */
+static int irdma_add_gid(const struct ib_gid_attr *attr, void **context)
+{
+	return 0;
+}
+
+static int irdma_del_gid(const struct ib_gid_attr *attr, void **context)
+{
+	return 0;
+}
+
+/* iWARP: the one GID is the port's MAC address (RoCEv2 uses the cache) */
 static int irdma_query_gid(struct ib_device *ibdev, u32 port, int index,
 			   union ib_gid *gid)
 {
@@ -260,6 +299,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.destroy_cq = irdma_destroy_cq,
 	.destroy_qp = irdma_destroy_qp,
 	.get_dma_mr = irdma_get_dma_mr,
+	.get_link_layer = irdma_get_link_layer,
 	.get_netdev = irdma_get_netdev,
 	.get_port_immutable = irdma_get_port_immutable,
 	.iw_accept = irdma_iw_accept,
@@ -285,18 +325,27 @@ static const struct ib_device_ops irdma_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_qp, irdma_qp, ibqp),
 };
 
+static const struct ib_device_ops irdma_roce_ops = {
+	.add_gid = irdma_add_gid,
+	.del_gid = irdma_del_gid,
+};
+
 static void irdma_ib_setup(struct irdma_device *iwdev)
 {
 	struct ib_device *ibdev = &iwdev->ibdev;
-	struct net_device *netdev = iwdev->fn->netdev;
+	struct irdma_func *fn = iwdev->fn;
+	struct net_device *netdev = fn->netdev;
 
-	ibdev->node_type = RDMA_NODE_RNIC;
+	ibdev->node_type = fn->protocol == IRDMA_PROTOCOL_ROCEV2 ?
+			   RDMA_NODE_IB_CA : RDMA_NODE_RNIC;
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = iwdev->fn->hw->ceq_cnt;
 	ibdev->dev.parent = &iwdev->fn->adev->dev;
 	irdma_fill_guid(iwdev, &ibdev->node_guid);
 	memcpy(ibdev->iw_ifname, netdev->name, sizeof(ibdev->iw_ifname));
 	ib_set_device_ops(ibdev, &irdma_dev_ops);
+	if (fn->protocol == IRDMA_PROTOCOL_ROCEV2)
+		ib_set_device_ops(ibdev, &irdma_roce_ops);
 }
 
 /**
@@ -304,18 +353,17 @@ static void irdma_ib_setup(struct irdma_device *iwdev)
  * @fn: a function whose engine is up (@fn->hw set)
  *
  * Context: process context; sleeps.
- * Return: 0 with @fn->iwdev set (left NULL for a RoCEv2 function, which
- * is not registered yet), or a negative errno.
+ * An iWARP function registers an RNIC; a RoCEv2 function an IB CA whose
+ * port carries RoCEv2, so the MAD layer creates its GSI QP (QP1) during
+ * registration.
+ *
+ * Return: 0 with @fn->iwdev set, or a negative errno.
  */
 int irdma_ib_register(struct irdma_func *fn)
 {
 	struct irdma_device *iwdev;
 	int ret;
 
-	if (fn->protocol != IRDMA_PROTOCOL_IWARP) {
-		dev_info(&fn->adev->dev, "RoCEv2 RDMA device not registered yet\n");
-		return 0;
-	}
 	iwdev = ib_alloc_device(irdma_device, ibdev);
 	if (!iwdev)
 		return -ENOMEM;
