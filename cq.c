@@ -121,7 +121,11 @@ static int irdma_cq_alloc_mem(struct irdma_cq *cq, u32 size)
 	cq->uk.mmio = &cq->hw->mmio;
 	cq->uk.arm_off = IRDMA_REG_CQARM;
 	cq->uk.size = size;
-	return irdma_uk_cq_init(&cq->uk);
+	if (irdma_uk_cq_init(&cq->uk)) {
+		irdma_cq_free_mem(cq);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Reserve a CQ number; the entry stays NULL until the CQ is published. */
