@@ -583,9 +583,7 @@ static irqreturn_t irdma_ceq_thread(int irq, void *data)
 	u64 cq_ctx;
 
 	while (!irdma_ceq_next(&eq->ring, &cq_ctx)) {
-		dev_dbg_ratelimited(irdma_hw_adev(eq->hw),
-				    "CEQ %u: event for CQ context 0x%llx, no CQ to take it\n",
-				    eq->id, cq_ctx);
+		irdma_cq_event(eq->hw, cq_ctx);
 		eq->events++;
 	}
 	irdma_eq_rearm(eq);
@@ -767,11 +765,17 @@ static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 	hw->mmio.ops = &irdma_mmio_iomem_ops;
 	hw->mmio.base = fn->hw_addr;
 	mutex_init(&hw->cmd_mutex);
+	xa_init_flags(&hw->cqs, XA_FLAGS_ALLOC);
+	xa_init_flags(&hw->qps, XA_FLAGS_ALLOC);
 	return hw;
 }
 
 static void irdma_hw_free(struct irdma_hw *hw)
 {
+	/* every CQ and QP was destroyed with the RDMA device */
+	WARN_ON_ONCE(!xa_empty(&hw->cqs) || !xa_empty(&hw->qps));
+	xa_destroy(&hw->qps);
+	xa_destroy(&hw->cqs);
 	mutex_destroy(&hw->cmd_mutex);
 	kfree(hw);
 }

@@ -11,6 +11,7 @@
 #include <linux/interrupt.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include "ctrl.h"
 #include "hmc.h"
@@ -121,6 +122,10 @@ struct irdma_cmd {
  * @ceqs: @ceq_cnt completion event queues
  * @ceq_cnt: CEQs created
  * @max_ceqs: CEQs the device allows (from QUERY_FPM)
+ * @cqs: kernel CQs by number (struct irdma_cq); allocates the numbers and
+ *	lets the CEQ threads find a CQ under RCU
+ * @qps: QPs by number (struct irdma_qp); allocates the numbers and lets
+ *	CQ polling find a QP under RCU
  *
  * Allocated by irdma_hw_init() and freed by irdma_hw_deinit(); lives
  * between the binding's probe and remove.
@@ -148,6 +153,8 @@ struct irdma_hw {
 	struct irdma_eq *ceqs;
 	u32 ceq_cnt;
 	u32 max_ceqs;
+	struct xarray cqs;
+	struct xarray qps;
 };
 
 /* utils.c */
@@ -163,5 +170,8 @@ int irdma_hw_hmc_size(struct irdma_hmc_layout *l, u32 qps, u32 pbles);
 u32 irdma_hw_ceq_count(u32 vectors, u32 max_ceqs, u32 cpus);
 int irdma_hw_init(struct irdma_func *fn);
 void irdma_hw_deinit(struct irdma_func *fn);
+
+/* cq.c */
+void irdma_cq_event(struct irdma_hw *hw, u64 cq_ctx);
 
 #endif /* IRDMA_HW_H */

@@ -2,15 +2,14 @@
 /*
  * irdma: the RDMA device a running function registers, and its verbs.
  *
- * This first cut registers what lets the RDMA core and `rdma dev` see the
- * device: device, port, GID and P_Key queries, the port's immutable data,
- * its netdev, protection domains, and the user contexts through which
- * rdma-core's libirdma opens the device (with the doorbell page it maps
- * and the PD it allocates at once). The core insists on the data-path
- * verbs too; until QPs, CQs and MRs exist they refuse with -EOPNOTSUPP,
- * and so do the iWARP connection verbs until the CM is wired to the
- * hardware. Only iWARP functions are registered: a RoCEv2 port needs the
- * QP1 that the MAD layer creates at registration.
+ * Device, port, GID and P_Key queries, the port's immutable data, its
+ * netdev, protection domains, and the user contexts through which
+ * rdma-core's libirdma opens the device (with the doorbell page it maps and
+ * the PD it allocates at once) live here; kernel CQs and QPs in cq.c and
+ * qp.c. MRs still refuse with -EOPNOTSUPP, and so do the iWARP connection
+ * verbs until the CM is wired to the hardware. iWARP functions register an
+ * RNIC, RoCEv2 functions an IB CA with a RoCEv2 port, whose QP1 the MAD
+ * layer creates at registration.
  */
 #include <linux/etherdevice.h>
 #include <linux/idr.h>
@@ -23,6 +22,7 @@
 
 #include "main.h"
 #include "hw.h"
+#include "qp.h"
 
 /* Limits the engine has whatever the HMC profile */
 #define IRDMA_VERBS_MAX_PDS		262144
@@ -50,6 +50,8 @@
 /* the response up to hw_rev, which libirdma needs */
 #define IRDMA_UCTX_RESP_LEN_MIN \
 	offsetofend(struct irdma_alloc_ucontext_resp, rsvd2)
+/* RoCEv2: GID table entries the core keeps for the port */
+#define IRDMA_VERBS_ROCE_GIDS		32
 
 /**
  * struct irdma_pd - a protection domain
@@ -59,22 +61,6 @@
 struct irdma_pd {
 	struct ib_pd ibpd;
 	u32 pd_id;
-};
-
-/**
- * struct irdma_cq - a completion queue (none can be created yet)
- * @ibcq: the core's CQ
- */
-struct irdma_cq {
-	struct ib_cq ibcq;
-};
-
-/**
- * struct irdma_qp - a queue pair (none can be created yet)
- * @ibqp: the core's QP
- */
-struct irdma_qp {
-	struct ib_qp ibqp;
 };
 
 /**
@@ -119,6 +105,11 @@ static u32 irdma_verbs_read_sges(enum irdma_hw_gen gen)
 	return gen == IRDMA_GEN_1 ? 1 : IRDMA_UK_MAX_FRAGS;
 }
 
+static bool irdma_is_roce(struct ib_device *ibdev)
+{
+	return to_irdma_dev(ibdev)->fn->protocol == IRDMA_PROTOCOL_ROCEV2;
+}
+
 static void irdma_fill_guid(const struct irdma_device *iwdev, __be64 *guid)
 {
 	memset(guid, 0, sizeof(*guid));
@@ -157,6 +148,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_qp_rd_atom = IRDMA_VERBS_MAX_IRD;
 	props->max_qp_init_rd_atom = IRDMA_VERBS_MAX_ORD;
 	props->max_fast_reg_page_list_len = IRDMA_PBLE_PER_PAGE;
+	/* kernel QPs are privileged: lkey 0 addresses DMA memory directly */
+	props->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
 	return 0;
 }
 
@@ -179,6 +172,11 @@ static int irdma_query_port(struct ib_device *ibdev, u32 port,
 	/* ib_query_port() passes @props zeroed: set what is not zero */
 	props->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
 	props->gid_tbl_len = 1;
+	if (irdma_is_roce(ibdev)) {
+		props->ip_gids = true;
+		props->gid_tbl_len = IRDMA_VERBS_ROCE_GIDS;
+		props->pkey_tbl_len = 1;
+	}
 	props->max_msg_sz = IRDMA_VERBS_MAX_MSG;
 	irdma_port_link(netdev, props);
 	props->max_mtu = IB_MTU_4096;
@@ -199,10 +197,36 @@ static int irdma_get_port_immutable(struct ib_device *ibdev, u32 port,
 		return ret;
 	immutable->gid_tbl_len = attr.gid_tbl_len;
 	immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
+	if (irdma_is_roce(ibdev)) {
+		immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+		immutable->pkey_tbl_len = attr.pkey_tbl_len;
+		immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	}
 	return 0;
 }
 
-/* iWARP: the one GID is the port's MAC address */
+/* Both protocols run over the function's Ethernet port */
+static enum rdma_link_layer irdma_get_link_layer(struct ib_device *ibdev,
+						 u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+/*
+ * RoCEv2: the core keeps the GID table from the netdev's addresses; the
+ * engine needs no table of its own, a QP's context carries its addresses.
+ */
+static int irdma_add_gid(const struct ib_gid_attr *attr, void **context)
+{
+	return 0;
+}
+
+static int irdma_del_gid(const struct ib_gid_attr *attr, void **context)
+{
+	return 0;
+}
+
+/* iWARP: the one GID is the port's MAC address (RoCEv2 uses the cache) */
 static int irdma_query_gid(struct ib_device *ibdev, u32 port, int index,
 			   union ib_gid *gid)
 {
@@ -486,63 +510,18 @@ out_put:
 	return ret;
 }
 
+/**
+ * irdma_pd_num - the hardware number of a PD
+ * @ibpd: the PD
+ *
+ * Return: the number the PD was given at allocation.
+ */
+u32 irdma_pd_num(const struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct irdma_pd, ibpd)->pd_id;
+}
+
 /* ---- not implemented yet: refused, so the core can register us ---- */
-
-static int irdma_create_cq(struct ib_cq *ibcq,
-			   const struct ib_cq_init_attr *attr,
-			   struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_poll_cq(struct ib_cq *ibcq, int num_entries,
-			 struct ib_wc *wc)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_req_notify_cq(struct ib_cq *ibcq,
-			       enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_create_qp(struct ib_qp *ibqp,
-			   struct ib_qp_init_attr *attr,
-			   struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			   int attr_mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			   const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-			   const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
 
 static struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int access)
 {
@@ -611,6 +590,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.destroy_qp = irdma_destroy_qp,
 	.disassociate_ucontext = irdma_disassociate_ucontext,
 	.get_dma_mr = irdma_get_dma_mr,
+	.get_link_layer = irdma_get_link_layer,
 	.get_netdev = irdma_get_netdev,
 	.get_port_immutable = irdma_get_port_immutable,
 	.iw_accept = irdma_iw_accept,
@@ -629,6 +609,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.query_gid = irdma_query_gid,
 	.query_pkey = irdma_query_pkey,
 	.query_port = irdma_query_port,
+	.query_qp = irdma_query_qp,
 	.reg_user_mr = irdma_reg_user_mr,
 	.req_notify_cq = irdma_req_notify_cq,
 
@@ -638,18 +619,27 @@ static const struct ib_device_ops irdma_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibuctx),
 };
 
+static const struct ib_device_ops irdma_roce_ops = {
+	.add_gid = irdma_add_gid,
+	.del_gid = irdma_del_gid,
+};
+
 static void irdma_ib_setup(struct irdma_device *iwdev)
 {
 	struct ib_device *ibdev = &iwdev->ibdev;
-	struct net_device *netdev = iwdev->fn->netdev;
+	struct irdma_func *fn = iwdev->fn;
+	struct net_device *netdev = fn->netdev;
 
-	ibdev->node_type = RDMA_NODE_RNIC;
+	ibdev->node_type = fn->protocol == IRDMA_PROTOCOL_ROCEV2 ?
+			   RDMA_NODE_IB_CA : RDMA_NODE_RNIC;
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = iwdev->fn->hw->ceq_cnt;
 	ibdev->dev.parent = &iwdev->fn->adev->dev;
 	irdma_fill_guid(iwdev, &ibdev->node_guid);
 	memcpy(ibdev->iw_ifname, netdev->name, sizeof(ibdev->iw_ifname));
 	ib_set_device_ops(ibdev, &irdma_dev_ops);
+	if (fn->protocol == IRDMA_PROTOCOL_ROCEV2)
+		ib_set_device_ops(ibdev, &irdma_roce_ops);
 }
 
 /**
@@ -657,18 +647,17 @@ static void irdma_ib_setup(struct irdma_device *iwdev)
  * @fn: a function whose engine is up (@fn->hw set)
  *
  * Context: process context; sleeps.
- * Return: 0 with @fn->iwdev set (left NULL for a RoCEv2 function, which
- * is not registered yet), or a negative errno.
+ * An iWARP function registers an RNIC; a RoCEv2 function an IB CA whose
+ * port carries RoCEv2, so the MAD layer creates its GSI QP (QP1) during
+ * registration.
+ *
+ * Return: 0 with @fn->iwdev set, or a negative errno.
  */
 int irdma_ib_register(struct irdma_func *fn)
 {
 	struct irdma_device *iwdev;
 	int ret;
 
-	if (fn->protocol != IRDMA_PROTOCOL_IWARP) {
-		dev_info(&fn->adev->dev, "RoCEv2 RDMA device not registered: it needs QP1\n");
-		return 0;
-	}
 	iwdev = ib_alloc_device(irdma_device, ibdev);
 	if (!iwdev)
 		return -ENOMEM;

@@ -102,10 +102,12 @@ echo "2 roce" >$bus/new_device || fail "create 2 (RoCEv2)"
 check_up 2 "create 2"
 echo "functions 0, 1 (iWARP) and 2 (RoCEv2) up"
 
-# the iWARP functions register RDMA devices (RoCEv2 waits for QP1)
+# the iWARP functions register RNICs, the RoCEv2 function an IB CA
 devs=$(rdma dev)
 n=$(grep -c "^[0-9]*: irdma[0-9]*: node_type rnic" <<<"$devs")
-[ "$n" = 2 ] || fail "rdma dev lists $n irdma devices, expected 2: $devs"
+[ "$n" = 2 ] || fail "rdma dev lists $n iWARP irdma devices, expected 2: $devs"
+n=$(grep -c "^[0-9]*: irdma[0-9]*: node_type ca" <<<"$devs")
+[ "$n" = 1 ] || fail "rdma dev lists $n RoCEv2 irdma devices, expected 1: $devs"
 links=$(rdma link)
 grep -q "^link irdma[0-9]*/1 .*netdev isim0" <<<"$links" ||
 	fail "rdma link does not show isim0: $links"

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: kernel completion queues.
+ *
+ * A CQ is a ring of CQEs in coherent DMA memory plus a shadow area, given
+ * to the engine with CREATE_CQ. Its number comes from the engine's CQ
+ * table (hw->cqs), bounded by the HMC CQ count; number 0 is the CCQ. The
+ * CQ's completion context, which the engine hands back in CEQ elements, is
+ * that number (shifted: the context must be even), so a CEQ event is
+ * resolved by a table lookup rather than by trusting a pointer from the
+ * device.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/slab.h>
+
+#include "main.h"
+#include "qp.h"
+
+static u64 irdma_cq_ctx(u32 id)
+{
+	return (u64)id << 1;
+}
+
+static int irdma_build_kcq_create(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_cq_create(wqe, valid, arg);
+}
+
+static int irdma_build_kcq_destroy(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_cq_destroy(wqe, valid, arg);
+}
+
+static void irdma_cq_info(const struct irdma_cq *cq,
+			  struct irdma_cqp_cq_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->ring_pa = cq->ring.pa;
+	info->shadow_pa = cq->shadow.pa;
+	info->compl_ctx = irdma_cq_ctx(cq->uk.cq_id);
+	info->size = cq->uk.size;
+	info->cq_id = cq->uk.cq_id;
+	info->ceq_id = cq->ceq_id;
+	info->ceq_id_valid = true;
+	info->hw_rev = cq->hw->fn->gen;
+	info->vsi = cq->hw->fn->vsi_id;
+	info->check_overflow = true;
+}
+
+static int irdma_cq_hw_cmd(struct irdma_cq *cq, bool create)
+{
+	struct irdma_cqp_cq_info info;
+	struct irdma_cmd cmd = {
+		.build = create ? irdma_build_kcq_create :
+				  irdma_build_kcq_destroy,
+		.arg = &info,
+		.name = create ? "CREATE_CQ" : "DESTROY_CQ",
+	};
+
+	irdma_cq_info(cq, &info);
+	return irdma_cmd_exec(cq->hw, &cmd);
+}
+
+/**
+ * irdma_cq_ring_size - ring entries for a CQ that must hold @cqe CQEs
+ * @cqe: CQEs asked for (at most IRDMA_CQ_MAX_CQE)
+ *
+ * The engine never fills the last free slot (it would look like an empty
+ * ring), so the ring has one more entry than the CQ holds.
+ *
+ * Return: the ring size in CQEs.
+ */
+u32 irdma_cq_ring_size(u32 cqe)
+{
+	return max_t(u32, cqe + 1, IRDMA_CQ_MIN_RING);
+}
+
+static int irdma_cq_check(struct irdma_device *iwdev,
+			  const struct ib_cq_init_attr *attr,
+			  struct ib_udata *udata)
+{
+	struct ib_device *ibdev = &iwdev->ibdev;
+
+	if (udata) {
+		ibdev_dbg(ibdev, "user CQs are not supported yet\n");
+		return -EOPNOTSUPP;
+	}
+	if (attr->flags) {
+		ibdev_dbg(ibdev, "CQ flags 0x%x not supported\n", attr->flags);
+		return -EOPNOTSUPP;
+	}
+	if (!attr->cqe || attr->cqe > IRDMA_CQ_MAX_CQE) {
+		ibdev_dbg(ibdev, "CQ of %u CQEs refused\n", attr->cqe);
+		return -EINVAL;
+	}
+	if (attr->comp_vector >= iwdev->fn->hw->ceq_cnt) {
+		ibdev_dbg(ibdev, "no completion vector %u\n", attr->comp_vector);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void irdma_cq_free_mem(struct irdma_cq *cq)
+{
+	irdma_dma_free(cq->hw->dev, &cq->shadow);
+	irdma_dma_free(cq->hw->dev, &cq->ring);
+}
+
+static int irdma_cq_alloc_mem(struct irdma_cq *cq, u32 size)
+{
+	struct device *dev = cq->hw->dev;
+
+	if (irdma_dma_alloc(dev, &cq->ring, (size_t)size * IRDMA_QUANTUM_BYTES) ||
+	    irdma_dma_alloc(dev, &cq->shadow, IRDMA_SHADOW_AREA_BYTES)) {
+		irdma_cq_free_mem(cq);
+		return -ENOMEM;
+	}
+	cq->uk.ring = cq->ring.va;
+	cq->uk.shadow = cq->shadow.va;
+	cq->uk.mmio = &cq->hw->mmio;
+	cq->uk.arm_off = IRDMA_REG_CQARM;
+	cq->uk.size = size;
+	if (irdma_uk_cq_init(&cq->uk)) {
+		irdma_cq_free_mem(cq);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Reserve a CQ number; the entry stays NULL until the CQ is published. */
+static int irdma_cq_reserve_id(struct irdma_hw *hw, u32 *id)
+{
+	u32 cnt = hw->hmc.obj[IRDMA_HMC_CQ].cnt;
+
+	if (cnt < 2)
+		return -ENOSPC;
+	return xa_alloc(&hw->cqs, id, NULL, XA_LIMIT(1, cnt - 1), GFP_KERNEL);
+}
+
+/**
+ * irdma_create_cq - create a kernel CQ
+ * @ibcq: the CQ the core allocated
+ * @attr: size, completion vector and flags
+ * @udata: must be NULL (user CQs come with user contexts)
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_iwdev(ibcq->device);
+	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	struct irdma_hw *hw = iwdev->fn->hw;
+	u32 id, size;
+	int ret;
+
+	ret = irdma_cq_check(iwdev, attr, udata);
+	if (ret)
+		return ret;
+	cq->hw = hw;
+	cq->ceq_id = attr->comp_vector;
+	spin_lock_init(&cq->lock);
+	refcount_set(&cq->refs, 1);
+	init_completion(&cq->freed);
+	ret = irdma_cq_reserve_id(hw, &id);
+	if (ret)
+		return ret;
+	cq->uk.cq_id = id;
+	size = irdma_cq_ring_size(attr->cqe);
+	ret = irdma_cq_alloc_mem(cq, size);
+	if (ret)
+		goto err_free_id;
+	ret = irdma_cq_hw_cmd(cq, true);
+	if (ret)
+		goto err_free_mem;
+	ibcq->cqe = size - 1;
+	xa_store(&hw->cqs, id, cq, GFP_KERNEL);
+	ibdev_dbg(ibcq->device, "CQ %u: %u CQEs on CEQ %u\n", id, ibcq->cqe,
+		  cq->ceq_id);
+	return 0;
+
+err_free_mem:
+	irdma_cq_free_mem(cq);
+err_free_id:
+	xa_erase(&hw->cqs, id);
+	return ret;
+}
+
+static void irdma_cq_put(struct irdma_cq *cq)
+{
+	if (cq && refcount_dec_and_test(&cq->refs))
+		complete(&cq->freed);
+}
+
+static struct irdma_cq * __must_check irdma_cq_get(struct irdma_hw *hw, u32 id)
+{
+	struct irdma_cq *cq;
+
+	rcu_read_lock();
+	cq = xa_load(&hw->cqs, id);
+	if (cq && !refcount_inc_not_zero(&cq->refs))
+		cq = NULL;
+	rcu_read_unlock();
+	return cq;
+}
+
+/**
+ * irdma_destroy_cq - destroy a kernel CQ
+ * @ibcq: the CQ
+ * @udata: unused
+ *
+ * The engine forgets the CQ first, so no new CEQ event names it; then the
+ * CQ leaves the table and destroy waits for event handlers still running.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 (a CQP failure is logged; the CQ is gone from the driver).
+ */
+int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	struct irdma_hw *hw = cq->hw;
+
+	irdma_cq_hw_cmd(cq, false);
+	xa_erase(&hw->cqs, cq->uk.cq_id);
+	/* a lookup that started before the erase may still see @cq */
+	synchronize_rcu();
+	irdma_cq_put(cq);
+	wait_for_completion(&cq->freed);
+	irdma_cq_free_mem(cq);
+	return 0;
+}
+
+/**
+ * irdma_cq_event - deliver a CEQ element to the CQ it names
+ * @hw: the engine
+ * @cq_ctx: the completion context from the element
+ *
+ * Context: a CEQ's interrupt thread.
+ */
+void irdma_cq_event(struct irdma_hw *hw, u64 cq_ctx)
+{
+	struct irdma_cq *cq;
+
+	cq = cq_ctx >> 1 <= U32_MAX ? irdma_cq_get(hw, cq_ctx >> 1) : NULL;
+	if (!cq) {
+		dev_dbg_ratelimited(&hw->fn->adev->dev,
+				    "CEQ event for unknown CQ context 0x%llx\n",
+				    cq_ctx);
+		return;
+	}
+	if (cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	irdma_cq_put(cq);
+}
+
+static enum ib_wc_opcode irdma_wc_send_op(u8 op)
+{
+	switch (op) {
+	case IRDMA_WQEOP_RDMA_WRITE:
+	case IRDMA_WQEOP_RDMA_WRITE_SOL:
+		return IB_WC_RDMA_WRITE;
+	case IRDMA_WQEOP_RDMA_READ:
+	case IRDMA_WQEOP_RDMA_READ_LOC_INV:
+		return IB_WC_RDMA_READ;
+	case IRDMA_WQEOP_BIND_MW:
+		return IB_WC_BIND_MW;
+	case IRDMA_WQEOP_FAST_REG:
+		return IB_WC_REG_MR;
+	case IRDMA_WQEOP_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+static void irdma_wc_recv(const struct irdma_uk_cqe *cqe, struct ib_wc *wc)
+{
+	wc->opcode = IB_WC_RECV;
+	if (cqe->imm_valid) {
+		wc->ex.imm_data = cpu_to_be32(cqe->imm);
+		wc->wc_flags |= IB_WC_WITH_IMM;
+		if (cqe->op == IRDMA_WQEOP_RDMA_WRITE)
+			wc->opcode = IB_WC_RECV_RDMA_WITH_IMM;
+	} else if (cqe->stag_inv) {
+		wc->ex.invalidate_rkey = cqe->inv_stag;
+		wc->wc_flags |= IB_WC_WITH_INVALIDATE;
+	}
+	wc->src_qp = cqe->ud_src_qpn;
+	if (cqe->smac_valid) {
+		u64_to_ether_addr(cqe->ud_smac, wc->smac);
+		wc->wc_flags |= IB_WC_WITH_SMAC;
+	}
+	if (cqe->vlan_valid) {
+		wc->vlan_id = cqe->ud_vlan & VLAN_VID_MASK;
+		wc->wc_flags |= IB_WC_WITH_VLAN;
+	}
+}
+
+/**
+ * irdma_cqe_to_wc - fill a work completion from a CQE
+ * @cqe: the decoded CQE
+ * @done: the WR it retired (irdma_uk_qp_complete())
+ * @wc: the work completion; @wc->qp is left to the caller
+ *
+ * A flushed WR reports IB_WC_WR_FLUSH_ERR with the opcode it was posted
+ * with; any other error reports IB_WC_GENERAL_ERR with the engine's major
+ * and minor codes as vendor error.
+ */
+void irdma_cqe_to_wc(const struct irdma_uk_cqe *cqe,
+		     const struct irdma_uk_done *done, struct ib_wc *wc)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = done->wr_id;
+	wc->byte_len = done->bytes;
+	wc->status = IB_WC_SUCCESS;
+	if (done->flushed) {
+		wc->status = IB_WC_WR_FLUSH_ERR;
+	} else if (cqe->error) {
+		wc->status = IB_WC_GENERAL_ERR;
+		wc->vendor_err = (u32)cqe->major << 16 | cqe->minor;
+	}
+	if (cqe->sq) {
+		wc->opcode = irdma_wc_send_op(done->op);
+		return;
+	}
+	irdma_wc_recv(cqe, wc);
+}
+
+/* Head CQE to @wc. Return: 0 filled, -EAGAIN nothing to report, -ENOENT empty */
+static int irdma_cq_poll_one(struct irdma_cq *cq, struct ib_wc *wc)
+{
+	struct irdma_uk_done done = {};
+	struct irdma_uk_cqe cqe;
+	struct irdma_qp *qp;
+	int ret;
+
+	lockdep_assert_held(&cq->lock);
+	ret = irdma_uk_cq_peek(&cq->uk, &cqe);
+	if (ret)
+		return ret;
+	rcu_read_lock();
+	qp = xa_load(&cq->hw->qps, cqe.qp_id);
+	ret = qp ? irdma_qp_retire(qp, &cqe, &done) : -ENOENT;
+	if (!ret) {
+		irdma_cqe_to_wc(&cqe, &done, wc);
+		wc->qp = &qp->ibqp;
+	}
+	rcu_read_unlock();
+	/* a flush CQE stands for every WR left: keep it until none is */
+	if (ret || !done.flushed)
+		irdma_uk_cq_advance(&cq->uk, &cqe);
+	if (ret == -EIO)
+		ibdev_warn_ratelimited(cq->ibcq.device,
+				       "CQ %u: CQE for QP %u names WQE %u outside its queue\n",
+				       cq->uk.cq_id, cqe.qp_id, cqe.wqe_idx);
+	return ret ? -EAGAIN : 0;
+}
+
+/**
+ * irdma_poll_cq - take completions off a kernel CQ
+ * @ibcq: the CQ
+ * @num_entries: room in @wc
+ * @wc: work completions
+ *
+ * CQEs of a QP destroyed meanwhile are dropped.
+ *
+ * Context: any; does not sleep.
+ * Return: the number of work completions filled.
+ */
+int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	unsigned long flags;
+	int n = 0, ret;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	while (n < num_entries) {
+		ret = irdma_cq_poll_one(cq, &wc[n]);
+		if (ret == -ENOENT)
+			break;
+		if (!ret)
+			n++;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+/**
+ * irdma_req_notify_cq - arm a kernel CQ
+ * @ibcq: the CQ
+ * @flags: IB_CQ_SOLICITED or IB_CQ_NEXT_COMP, maybe IB_CQ_REPORT_MISSED_EVENTS
+ *
+ * Context: any; does not sleep.
+ * Return: 0, or 1 when missed events were asked about and a CQE is
+ * already waiting.
+ */
+int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	bool solicited = (flags & IB_CQ_SOLICITED_MASK) == IB_CQ_SOLICITED;
+	struct irdma_uk_cqe cqe;
+	unsigned long irqfl;
+	int ret = 0;
+
+	spin_lock_irqsave(&cq->lock, irqfl);
+	irdma_uk_cq_arm(&cq->uk, solicited);
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
+	    !irdma_uk_cq_peek(&cq->uk, &cqe))
+		ret = 1;
+	spin_unlock_irqrestore(&cq->lock, irqfl);
+	return ret;
+}

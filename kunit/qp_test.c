@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit tests for the pure decisions of kernel CQs and QPs (cq.c, qp.c):
+ * which QP state moves are allowed and what the engine is told, how big
+ * the rings get for the capabilities asked, and how a CQE becomes an
+ * ib_wc.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+
+#include "../qp.h"
+
+/* ---- irdma_qp_hw_state ---- */
+
+struct qp_state_case {
+	const char *name;
+	enum ib_qp_state cur;
+	enum ib_qp_state next;
+	bool iwarp;
+	int ret;
+	u8 hw;
+};
+
+static const struct qp_state_case qp_state_cases[] = {
+	{ "reset_to_init", IB_QPS_RESET, IB_QPS_INIT, false, 0, IRDMA_QPS_IDLE },
+	{ "init_to_init", IB_QPS_INIT, IB_QPS_INIT, false, 0, IRDMA_QPS_IDLE },
+	{ "init_to_rtr", IB_QPS_INIT, IB_QPS_RTR, false, 0, IRDMA_QPS_RTR },
+	{ "rtr_to_rts", IB_QPS_RTR, IB_QPS_RTS, false, 0, IRDMA_QPS_RTS },
+	{ "rts_to_sqd", IB_QPS_RTS, IB_QPS_SQD, false, 0, IRDMA_QPS_CLOSING },
+	{ "sqd_to_rts", IB_QPS_SQD, IB_QPS_RTS, false, 0, IRDMA_QPS_RTS },
+	{ "sqe_to_rts", IB_QPS_SQE, IB_QPS_RTS, false, 0, IRDMA_QPS_RTS },
+	{ "rts_to_err", IB_QPS_RTS, IB_QPS_ERR, false, 0, IRDMA_QPS_ERROR },
+	{ "reset_to_err", IB_QPS_RESET, IB_QPS_ERR, false, 0, IRDMA_QPS_ERROR },
+	{ "err_to_reset", IB_QPS_ERR, IB_QPS_RESET, false, 0, IRDMA_QPS_IDLE },
+	{ "rts_to_reset", IB_QPS_RTS, IB_QPS_RESET, true, 0, IRDMA_QPS_IDLE },
+	{ "reset_to_rts", IB_QPS_RESET, IB_QPS_RTS, false, -EINVAL, 0 },
+	{ "reset_to_rtr", IB_QPS_RESET, IB_QPS_RTR, true, -EINVAL, 0 },
+	{ "init_to_rts", IB_QPS_INIT, IB_QPS_RTS, false, -EINVAL, 0 },
+	{ "init_to_rts_iwarp", IB_QPS_INIT, IB_QPS_RTS, true, 0, IRDMA_QPS_RTS },
+	{ "rts_to_rtr", IB_QPS_RTS, IB_QPS_RTR, false, -EINVAL, 0 },
+	{ "sqe_to_rts_iwarp", IB_QPS_SQE, IB_QPS_RTS, true, -EINVAL, 0 },
+	{ "sqd_to_rts_iwarp", IB_QPS_SQD, IB_QPS_RTS, true, -EINVAL, 0 },
+	{ "err_to_rts", IB_QPS_ERR, IB_QPS_RTS, false, -EINVAL, 0 },
+	{ "err_to_init", IB_QPS_ERR, IB_QPS_INIT, true, -EINVAL, 0 },
+	{ "unknown_next", IB_QPS_RTS, (enum ib_qp_state)9, false, -EINVAL, 0 },
+	{ "unknown_cur", (enum ib_qp_state)7, IB_QPS_ERR, false, -EINVAL, 0 },
+};
+
+static void qp_state_desc(const struct qp_state_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(qp_state, qp_state_cases, qp_state_desc);
+
+static void irdma_qp_hw_state_table(struct kunit *test)
+{
+	const struct qp_state_case *c = test->param_value;
+	u8 hw = 0xff;
+
+	KUNIT_ASSERT_EQ(test, irdma_qp_hw_state(c->cur, c->next, c->iwarp, &hw),
+			c->ret);
+	if (!c->ret)
+		KUNIT_EXPECT_EQ(test, hw, c->hw);
+	else
+		KUNIT_EXPECT_EQ(test, hw, 0xff);
+}
+
+/* ---- irdma_qp_ring_sizes ---- */
+
+struct qp_size_case {
+	const char *name;
+	u8 hw_rev;
+	struct ib_qp_cap cap;
+	int ret;
+	struct irdma_qp_sizes want;
+};
+
+#define QCAP(swr, rwr, ssge, rsge, inl)					\
+	{ .max_send_wr = (swr), .max_recv_wr = (rwr),			\
+	  .max_send_sge = (ssge), .max_recv_sge = (rsge),		\
+	  .max_inline_data = (inl) }
+/* sq quanta, rq wqes, rq shift, sq enc, rq enc, send wr, recv wr */
+#define QSZ(sq, rq, sh, se, re, sw, rw)					\
+	{ .sq_quanta = (sq), .rq_wqes = (rq), .rq_shift = (sh),		\
+	  .sq_enc = (se), .rq_enc = (re), .max_send_wr = (sw),		\
+	  .max_recv_wr = (rw) }
+
+static const struct qp_size_case qp_size_cases[] = {
+	/* 12 quanta are fixed: one kept free, a chunk of padding, 3 for the CM */
+	{ "empty_caps", 2, QCAP(0, 0, 0, 0, 0), 0, QSZ(16, 8, 0, 2, 1, 4, 7) },
+	{ "mad_qp1", 2, QCAP(128, 512, 2, 2, 0), 0,
+	  QSZ(512, 1024, 1, 7, 9, 250, 1023) },
+	{ "max_sges", 2, QCAP(10, 100, 13, 13, 0), 0,
+	  QSZ(128, 128, 3, 5, 8, 14, 127) },
+	{ "max_inline", 2, QCAP(1, 1, 1, 1, 101), 0,
+	  QSZ(16, 8, 0, 2, 1, 1, 7) },
+	{ "max_wrs", 2, QCAP(4095, 4095, 1, 1, 0), 0,
+	  QSZ(8192, 4096, 0, 11, 10, 4095, 4095) },
+	{ "gen1_three_sges", 1, QCAP(8, 8, 3, 3, 0), 0,
+	  QSZ(32, 16, 1, 3, 3, 13, 15) },
+	{ "too_many_send_wr", 2, QCAP(4096, 1, 1, 1, 0), -EINVAL },
+	{ "too_many_recv_wr", 2, QCAP(1, 4096, 1, 1, 0), -EINVAL },
+	{ "too_many_send_sge", 2, QCAP(1, 1, 14, 1, 0), -EINVAL },
+	{ "too_many_recv_sge", 2, QCAP(1, 1, 1, 14, 0), -EINVAL },
+	{ "inline_too_long", 2, QCAP(1, 1, 1, 1, 102), -EINVAL },
+	{ "gen1_four_sges", 1, QCAP(1, 1, 4, 1, 0), -EINVAL },
+	{ "sq_over_max_quanta", 2, QCAP(4095, 1, 13, 1, 0), -EINVAL },
+	{ "unknown_generation", 3, QCAP(1, 1, 1, 1, 0), -EINVAL },
+};
+
+static void qp_size_desc(const struct qp_size_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(qp_size, qp_size_cases, qp_size_desc);
+
+static void irdma_qp_ring_sizes_table(struct kunit *test)
+{
+	const struct qp_size_case *c = test->param_value;
+	const struct irdma_qp_sizes *w = &c->want;
+	struct irdma_qp_sizes sz = {};
+
+	KUNIT_ASSERT_EQ(test, irdma_qp_ring_sizes(&c->cap, c->hw_rev, &sz),
+			c->ret);
+	if (c->ret)
+		return;
+	KUNIT_EXPECT_EQ(test, sz.sq_quanta, w->sq_quanta);
+	KUNIT_EXPECT_EQ(test, sz.rq_wqes, w->rq_wqes);
+	KUNIT_EXPECT_EQ(test, sz.rq_shift, w->rq_shift);
+	KUNIT_EXPECT_EQ(test, sz.sq_enc, w->sq_enc);
+	KUNIT_EXPECT_EQ(test, sz.rq_enc, w->rq_enc);
+	KUNIT_EXPECT_EQ(test, sz.max_send_wr, w->max_send_wr);
+	KUNIT_EXPECT_EQ(test, sz.max_recv_wr, w->max_recv_wr);
+	/* what is reported must really fit what was asked */
+	KUNIT_EXPECT_GE(test, sz.max_send_wr, c->cap.max_send_wr);
+	KUNIT_EXPECT_GE(test, sz.max_recv_wr, c->cap.max_recv_wr);
+}
+
+static struct kunit_case irdma_qp_cases[] = {
+	KUNIT_CASE_PARAM(irdma_qp_hw_state_table, qp_state_gen_params),
+	KUNIT_CASE_PARAM(irdma_qp_ring_sizes_table, qp_size_gen_params),
+	{}
+};
+
+static struct kunit_suite irdma_qp_suite = {
+	.name = "irdma_qp",
+	.test_cases = irdma_qp_cases,
+};
+
+/* ---- irdma_cqe_to_wc ---- */
+
+struct cq_wc_case {
+	const char *name;
+	struct irdma_uk_cqe cqe;
+	struct irdma_uk_done done;
+	enum ib_wc_status status;
+	enum ib_wc_opcode opcode;
+	int flags;
+	u32 byte_len;
+	u32 vendor_err;
+};
+
+static const struct cq_wc_case cq_wc_cases[] = {
+	{ "send_ok", { .sq = true, .op = IRDMA_WQEOP_SEND },
+	  { .wr_id = 5, .bytes = 100, .op = IRDMA_WQEOP_SEND },
+	  IB_WC_SUCCESS, IB_WC_SEND, 0, 100, 0 },
+	{ "send_inv_ok", { .sq = true, .op = IRDMA_WQEOP_SEND_INV },
+	  { .wr_id = 6, .op = IRDMA_WQEOP_SEND_INV },
+	  IB_WC_SUCCESS, IB_WC_SEND, 0, 0, 0 },
+	{ "write_ok", { .sq = true }, { .wr_id = 7, .bytes = 8,
+	  .op = IRDMA_WQEOP_RDMA_WRITE },
+	  IB_WC_SUCCESS, IB_WC_RDMA_WRITE, 0, 8, 0 },
+	{ "read_ok", { .sq = true }, { .op = IRDMA_WQEOP_RDMA_READ },
+	  IB_WC_SUCCESS, IB_WC_RDMA_READ, 0, 0, 0 },
+	{ "local_inv_ok", { .sq = true }, { .op = IRDMA_WQEOP_LOCAL_INV },
+	  IB_WC_SUCCESS, IB_WC_LOCAL_INV, 0, 0, 0 },
+	{ "fast_reg_ok", { .sq = true }, { .op = IRDMA_WQEOP_FAST_REG },
+	  IB_WC_SUCCESS, IB_WC_REG_MR, 0, 0, 0 },
+	{ "send_flushed", { .sq = true, .major = IRDMA_CQE_MAJ_FLUSH },
+	  { .wr_id = 9, .op = IRDMA_WQEOP_RDMA_WRITE, .flushed = true },
+	  IB_WC_WR_FLUSH_ERR, IB_WC_RDMA_WRITE, 0, 0, 0 },
+	{ "send_error", { .sq = true, .error = true, .major = 0x3,
+	  .minor = 0x5 }, { .op = IRDMA_WQEOP_SEND },
+	  IB_WC_GENERAL_ERR, IB_WC_SEND, 0, 0, 0x30005 },
+	{ "recv_ok", { .op = IRDMA_WQEOP_RECV }, { .bytes = 256 },
+	  IB_WC_SUCCESS, IB_WC_RECV, 0, 256, 0 },
+	{ "recv_imm", { .op = IRDMA_WQEOP_SEND, .imm_valid = true,
+	  .imm = 0x11223344 }, { .bytes = 4 },
+	  IB_WC_SUCCESS, IB_WC_RECV, IB_WC_WITH_IMM, 4, 0 },
+	{ "recv_write_imm", { .op = IRDMA_WQEOP_RDMA_WRITE,
+	  .imm_valid = true }, {},
+	  IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, IB_WC_WITH_IMM, 0, 0 },
+	{ "recv_invalidate", { .stag_inv = true, .inv_stag = 0x1234 }, {},
+	  IB_WC_SUCCESS, IB_WC_RECV, IB_WC_WITH_INVALIDATE, 0, 0 },
+	{ "recv_ud", { .smac_valid = true, .ud_smac = 0x0200000000aaULL,
+	  .vlan_valid = true, .ud_vlan = 0x2005, .ud_src_qpn = 1 },
+	  { .bytes = 296 },
+	  IB_WC_SUCCESS, IB_WC_RECV, IB_WC_WITH_SMAC | IB_WC_WITH_VLAN, 296, 0 },
+	{ "recv_flushed", { .major = IRDMA_CQE_MAJ_FLUSH },
+	  { .flushed = true }, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, 0, 0 },
+};
+
+static void cq_wc_desc(const struct cq_wc_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cq_wc, cq_wc_cases, cq_wc_desc);
+
+static void irdma_cqe_to_wc_table(struct kunit *test)
+{
+	const struct cq_wc_case *c = test->param_value;
+	struct ib_wc wc;
+
+	memset(&wc, 0xa5, sizeof(wc));
+	irdma_cqe_to_wc(&c->cqe, &c->done, &wc);
+	KUNIT_EXPECT_EQ(test, wc.status, c->status);
+	KUNIT_EXPECT_EQ(test, wc.opcode, c->opcode);
+	KUNIT_EXPECT_EQ(test, wc.wc_flags, c->flags);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, c->byte_len);
+	KUNIT_EXPECT_EQ(test, wc.vendor_err, c->vendor_err);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, c->done.wr_id);
+	KUNIT_EXPECT_PTR_EQ(test, wc.qp, NULL);
+	if (c->flags & IB_WC_WITH_IMM)
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(wc.ex.imm_data), c->cqe.imm);
+	if (c->flags & IB_WC_WITH_INVALIDATE)
+		KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, c->cqe.inv_stag);
+}
+
+static void irdma_cqe_to_wc_ud_fields(struct kunit *test)
+{
+	static const u8 mac[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0xaa };
+	const struct cq_wc_case *c = &cq_wc_cases[ARRAY_SIZE(cq_wc_cases) - 2];
+	struct ib_wc wc;
+
+	irdma_cqe_to_wc(&c->cqe, &c->done, &wc);
+	KUNIT_EXPECT_EQ(test, memcmp(wc.smac, mac, ETH_ALEN), 0);
+	KUNIT_EXPECT_EQ(test, wc.vlan_id, 5);
+	KUNIT_EXPECT_EQ(test, wc.src_qp, 1);
+}
+
+struct cq_ring_case {
+	const char *name;
+	u32 cqe;
+	u32 ring;
+};
+
+static const struct cq_ring_case cq_ring_cases[] = {
+	{ "one_cqe", 1, 4 },
+	{ "three_cqes", 3, 4 },
+	{ "four_cqes", 4, 5 },
+	{ "mad_cq", 640, 641 },
+	{ "largest", IRDMA_CQ_MAX_CQE, IRDMA_CQ_MAX_CQE + 1 },
+};
+
+static void cq_ring_desc(const struct cq_ring_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cq_ring, cq_ring_cases, cq_ring_desc);
+
+static void irdma_cq_ring_size_table(struct kunit *test)
+{
+	const struct cq_ring_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, irdma_cq_ring_size(c->cqe), c->ring);
+}
+
+static struct kunit_case irdma_cq_cases[] = {
+	KUNIT_CASE_PARAM(irdma_cqe_to_wc_table, cq_wc_gen_params),
+	KUNIT_CASE(irdma_cqe_to_wc_ud_fields),
+	KUNIT_CASE_PARAM(irdma_cq_ring_size_table, cq_ring_gen_params),
+	{}
+};
+
+static struct kunit_suite irdma_cq_suite = {
+	.name = "irdma_cq",
+	.test_cases = irdma_cq_cases,
+};
+
+kunit_test_suites(&irdma_qp_suite, &irdma_cq_suite);

@@ -1,0 +1,866 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: kernel queue pairs.
+ *
+ * A QP owns two DMA allocations: its rings (SQ quanta, then RQ WQEs) and
+ * one page holding the Q2 buffer, the 256-byte host context the engine
+ * copies on CREATE_QP and MODIFY_QP, and the doorbell shadow area. Its
+ * number comes from the engine's QP table (hw->qps), bounded by the HMC
+ * QP count; 0 is never used and 1 belongs to the RoCEv2 GSI QP.
+ *
+ * The engine is given the QP at create time in its idle state; every
+ * modify rewrites the host context from what the core set so far and
+ * sends it with the new hardware state. Posting goes through uk.c.
+ */
+#include <linux/etherdevice.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <rdma/ib_cache.h>
+
+#include "main.h"
+#include "qp.h"
+
+/* Layout of the QP's metadata page */
+#define IRDMA_QP_META_Q2	0
+#define IRDMA_QP_META_CTX	256
+#define IRDMA_QP_META_SHADOW	512
+#define IRDMA_QP_META_BYTES	(IRDMA_QP_META_SHADOW + IRDMA_SHADOW_AREA_BYTES)
+/* RoCEv2 UDP destination port */
+#define IRDMA_QP_ROCE_PORT	4791
+#define IRDMA_QP_DEFAULT_TTL	64
+
+static bool irdma_qp_is_iwarp(const struct irdma_qp *qp)
+{
+	return qp->hw_type == IRDMA_QPTYPE_IWARP;
+}
+
+/* ---- pure helpers (KUnit) ---- */
+
+static u8 irdma_qp_max_frags(u8 hw_rev)
+{
+	return hw_rev == 1 ? IRDMA_UK_MAX_FRAGS_G1 : IRDMA_UK_MAX_FRAGS;
+}
+
+static u32 irdma_qp_max_inline(u8 hw_rev)
+{
+	return hw_rev == 1 ? IRDMA_UK_MAX_INLINE_G1 : IRDMA_UK_MAX_INLINE;
+}
+
+static int irdma_qp_check_cap(const struct ib_qp_cap *cap, u8 hw_rev)
+{
+	if (cap->max_send_wr > IRDMA_QP_MAX_WR ||
+	    cap->max_recv_wr > IRDMA_QP_MAX_WR ||
+	    cap->max_send_sge > irdma_qp_max_frags(hw_rev) ||
+	    cap->max_recv_sge > irdma_qp_max_frags(hw_rev) ||
+	    cap->max_inline_data > irdma_qp_max_inline(hw_rev))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * SQ quanta one WR may cost: a WR never crosses a chunk, so a chunk of
+ * 8 quanta holds 8 / q WRs of q quanta and pads the rest.
+ */
+static int irdma_qp_wr_cost(const struct ib_qp_cap *cap, u8 hw_rev, u32 *cost)
+{
+	u32 chunk = hw_rev == 1 ? IRDMA_UK_SQ_CHUNK_G1 : IRDMA_UK_SQ_CHUNK;
+	u16 q;
+
+	if (irdma_uk_sq_quanta(max_t(u32, cap->max_send_sge, 1), &q))
+		return -EINVAL;
+	q = max(q, irdma_uk_inline_quanta(hw_rev, cap->max_inline_data));
+	if (q > chunk)
+		return -EINVAL;
+	*cost = chunk / (chunk / q);
+	return 0;
+}
+
+/**
+ * irdma_qp_ring_sizes - ring geometry for the capabilities asked
+ * @cap: WRs, SGEs and inline bytes per queue
+ * @hw_rev: 1 (X722) or 2 (E810)
+ * @sz: the geometry, with the WR counts that fit
+ *
+ * The SQ has room for @cap->max_send_wr WRs of the largest size asked
+ * for, for the padding of one partial chunk and for the connection WQEs
+ * of iWARP; the RQ has one WQE more than asked (a full ring keeps one
+ * free).
+ *
+ * Return: 0 or -EINVAL for limits beyond the generation's.
+ */
+int irdma_qp_ring_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
+			struct irdma_qp_sizes *sz)
+{
+	u32 chunk = hw_rev == 1 ? IRDMA_UK_SQ_CHUNK_G1 : IRDMA_UK_SQ_CHUNK;
+	u32 cost, need, fixed = 1 + chunk + IRDMA_QP_CONN_QUANTA;
+
+	if ((hw_rev != 1 && hw_rev != 2) || irdma_qp_check_cap(cap, hw_rev) ||
+	    irdma_qp_wr_cost(cap, hw_rev, &cost) ||
+	    irdma_uk_rq_shift(max_t(u32, cap->max_recv_sge, 1), &sz->rq_shift))
+		return -EINVAL;
+	need = fixed + max_t(u32, cap->max_send_wr, 1) * cost;
+	sz->sq_quanta = roundup_pow_of_two(max_t(u32, 2 * IRDMA_UK_SQ_CHUNK,
+						 need));
+	sz->rq_wqes = roundup_pow_of_two(max_t(u32, IRDMA_QP_MIN_RQ,
+					       cap->max_recv_wr + 1));
+	if (sz->sq_quanta > IRDMA_QP_MAX_QUANTA ||
+	    (sz->rq_wqes << sz->rq_shift) > IRDMA_QP_MAX_QUANTA)
+		return -EINVAL;
+	sz->sq_enc = ilog2(sz->sq_quanta) - 2;
+	sz->rq_enc = ilog2(sz->rq_wqes << sz->rq_shift) - 2;
+	sz->max_send_wr = min_t(u32, (sz->sq_quanta - fixed) / cost,
+				IRDMA_QP_MAX_WR);
+	sz->max_recv_wr = min_t(u32, sz->rq_wqes - 1, IRDMA_QP_MAX_WR);
+	return 0;
+}
+
+/* Transitions allowed from each state, as bits of enum ib_qp_state */
+static const u8 irdma_qp_moves_ib[] = {
+	[IB_QPS_RESET] = BIT(IB_QPS_INIT),
+	[IB_QPS_INIT] = BIT(IB_QPS_INIT) | BIT(IB_QPS_RTR),
+	[IB_QPS_RTR] = BIT(IB_QPS_RTS),
+	[IB_QPS_RTS] = BIT(IB_QPS_RTS) | BIT(IB_QPS_SQD),
+	[IB_QPS_SQD] = BIT(IB_QPS_SQD) | BIT(IB_QPS_RTS),
+	[IB_QPS_SQE] = BIT(IB_QPS_RTS),
+	[IB_QPS_ERR] = 0,
+};
+
+/* iWARP: the iw_cm moves a QP from INIT straight to RTS */
+static const u8 irdma_qp_moves_iw[] = {
+	[IB_QPS_RESET] = BIT(IB_QPS_INIT),
+	[IB_QPS_INIT] = BIT(IB_QPS_INIT) | BIT(IB_QPS_RTR) | BIT(IB_QPS_RTS),
+	[IB_QPS_RTR] = BIT(IB_QPS_RTS),
+	[IB_QPS_RTS] = BIT(IB_QPS_RTS) | BIT(IB_QPS_SQD),
+	[IB_QPS_SQD] = BIT(IB_QPS_SQD),
+	[IB_QPS_SQE] = 0,
+	[IB_QPS_ERR] = 0,
+};
+
+static const u8 irdma_qp_hw_of_ib[] = {
+	[IB_QPS_RESET] = IRDMA_QPS_IDLE,
+	[IB_QPS_INIT] = IRDMA_QPS_IDLE,
+	[IB_QPS_RTR] = IRDMA_QPS_RTR,
+	[IB_QPS_RTS] = IRDMA_QPS_RTS,
+	[IB_QPS_SQD] = IRDMA_QPS_CLOSING,
+	[IB_QPS_SQE] = IRDMA_QPS_ERROR,
+	[IB_QPS_ERR] = IRDMA_QPS_ERROR,
+};
+
+/**
+ * irdma_qp_hw_state - check a state change and find the engine's state
+ * @cur: current state
+ * @next: state asked for
+ * @iwarp: the QP is an iWARP QP
+ * @hw_state: IRDMA_QPS_* for @next
+ *
+ * Any state may go to RESET or ERR; the other moves follow the IB state
+ * diagram, except that iWARP goes from INIT to RTS directly and has no
+ * SQE state.
+ *
+ * Return: 0 or -EINVAL for a move that is not allowed.
+ */
+int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
+		      bool iwarp, u8 *hw_state)
+{
+	const u8 *moves = iwarp ? irdma_qp_moves_iw : irdma_qp_moves_ib;
+
+	if ((unsigned int)cur > IB_QPS_ERR || (unsigned int)next > IB_QPS_ERR)
+		return -EINVAL;
+	if (next != IB_QPS_RESET && next != IB_QPS_ERR &&
+	    !(moves[cur] & BIT(next)))
+		return -EINVAL;
+	*hw_state = irdma_qp_hw_of_ib[next];
+	return 0;
+}
+
+/* ---- engine commands ---- */
+
+static int irdma_build_qp_create(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_qp_create(wqe, valid, arg);
+}
+
+static int irdma_build_qp_modify(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_qp_modify(wqe, valid, arg);
+}
+
+static int irdma_build_qp_destroy(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_qp_destroy(wqe, valid, arg);
+}
+
+static int irdma_build_qp_flush(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_flush_wqes(wqe, valid, arg);
+}
+
+static void irdma_qp_cmd_info(const struct irdma_qp *qp, u8 next_state,
+			      struct irdma_cqp_qp_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->ctx_pa = qp->meta.pa + IRDMA_QP_META_CTX;
+	info->shadow_pa = qp->meta.pa + IRDMA_QP_META_SHADOW;
+	info->qp_id = qp->ibqp.qp_num;
+	info->qp_type = qp->hw_type;
+	info->next_state = next_state;
+	info->cq_num_valid = true;
+	info->ord_valid = true;
+}
+
+static int irdma_qp_cmd(struct irdma_qp *qp,
+			int (*build)(__le64 *wqe, u8 valid, const void *arg),
+			const char *name, const void *arg)
+{
+	struct irdma_cmd cmd = { .build = build, .arg = arg, .name = name };
+
+	return irdma_cmd_exec(qp->hw, &cmd);
+}
+
+/* protocol-independent context fields */
+static void irdma_qp_ctx_common(const struct irdma_qp *qp,
+				struct irdma_qpc_common *c)
+{
+	struct net_device *netdev = qp->hw->fn->netdev;
+
+	memset(c, 0, sizeof(*c));
+	c->sq_pa = qp->rings.pa;
+	c->rq_pa = qp->rings.pa + (u64)qp->sizes.sq_quanta * IRDMA_QUANTUM_BYTES;
+	c->q2_pa = qp->meta.pa + IRDMA_QP_META_Q2;
+	c->compl_ctx = qp->ibqp.qp_num;
+	c->send_cq = to_irdma_cq(qp->ibqp.send_cq)->uk.cq_id;
+	c->recv_cq = to_irdma_cq(qp->ibqp.recv_cq)->uk.cq_id;
+	c->pd_id = irdma_pd_num(qp->ibqp.pd);
+	c->mac = ether_addr_to_u64(netdev->dev_addr);
+	c->snd_mss = min_t(u32, READ_ONCE(netdev->mtu), 0x3fff);
+	c->sq_size_log2 = qp->sizes.sq_enc;
+	c->rq_size_log2 = qp->sizes.rq_enc;
+	c->rq_wqe_size = qp->sizes.rq_shift;
+	c->ttl = IRDMA_QP_DEFAULT_TTL;
+	c->dst_port = irdma_qp_is_iwarp(qp) ? 0 : IRDMA_QP_ROCE_PORT;
+	c->ipv4 = true;
+	/* kernel QPs: STag 0 is the physical address space */
+	c->priv_en = true;
+	c->fast_reg_en = true;
+	c->bind_en = true;
+	c->rd_en = true;
+	c->wr_rdresp_en = true;
+}
+
+static int irdma_qp_write_ctx(struct irdma_qp *qp,
+			      const struct irdma_qpc_roce *roce)
+{
+	__le64 *ctx = qp->meta.va + IRDMA_QP_META_CTX;
+	struct irdma_qpc_iwarp iw = { .ddp_ver = 1, .rdmap_ver = 1 };
+	struct irdma_qpc_common c;
+
+	irdma_qp_ctx_common(qp, &c);
+	if (irdma_qp_is_iwarp(qp))
+		return irdma_qpc_write_iwarp(ctx, &c, &iw);
+	return irdma_qpc_write_roce(ctx, &c, roce);
+}
+
+static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
+			      const struct irdma_qpc_roce *roce)
+{
+	struct irdma_cqp_qp_info info;
+	int ret;
+
+	ret = irdma_qp_write_ctx(qp, roce);
+	if (ret)
+		return ret;
+	irdma_qp_cmd_info(qp, hw_state, &info);
+	return irdma_qp_cmd(qp, irdma_build_qp_modify, "MODIFY_QP", &info);
+}
+
+static int irdma_qp_hw_flush(struct irdma_qp *qp)
+{
+	struct irdma_cqp_flush_info info = {
+		.qp_id = qp->ibqp.qp_num,
+		.flush_sq = true,
+		.flush_rq = true,
+	};
+
+	return irdma_qp_cmd(qp, irdma_build_qp_flush, "FLUSH_WQES", &info);
+}
+
+/* ---- create ---- */
+
+static int irdma_qp_hw_type(struct irdma_device *iwdev, enum ib_qp_type type,
+			    u8 *hw_type)
+{
+	bool roce = iwdev->fn->protocol == IRDMA_PROTOCOL_ROCEV2;
+
+	switch (type) {
+	case IB_QPT_RC:
+		*hw_type = roce ? IRDMA_QPTYPE_ROCE_RC : IRDMA_QPTYPE_IWARP;
+		return 0;
+	case IB_QPT_UD:
+	case IB_QPT_GSI:
+		*hw_type = IRDMA_QPTYPE_ROCE_UD;
+		return roce ? 0 : -EOPNOTSUPP;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static int irdma_qp_check_init(struct irdma_device *iwdev,
+			       const struct ib_qp_init_attr *attr,
+			       struct ib_udata *udata, u8 *hw_type)
+{
+	struct ib_device *ibdev = &iwdev->ibdev;
+
+	if (udata) {
+		ibdev_dbg(ibdev, "user QPs are not supported yet\n");
+		return -EOPNOTSUPP;
+	}
+	if (attr->create_flags || attr->srq || attr->rwq_ind_tbl) {
+		ibdev_dbg(ibdev, "QP create flags 0x%x, SRQ or RWQ table refused\n",
+			  attr->create_flags);
+		return -EOPNOTSUPP;
+	}
+	if (irdma_qp_hw_type(iwdev, attr->qp_type, hw_type)) {
+		ibdev_dbg(ibdev, "QP type %d not supported\n", attr->qp_type);
+		return -EOPNOTSUPP;
+	}
+	if (!attr->send_cq || !attr->recv_cq)
+		return -EINVAL;
+	return 0;
+}
+
+/* Reserve the QP number; the entry stays NULL until the QP is published. */
+static int irdma_qp_reserve_id(struct irdma_hw *hw, enum ib_qp_type type,
+			       u32 *id)
+{
+	u32 cnt = hw->hmc.obj[IRDMA_HMC_QP].cnt;
+
+	if (type == IB_QPT_GSI) {
+		*id = IRDMA_QP_GSI_ID;
+		return xa_insert(&hw->qps, *id, NULL, GFP_KERNEL);
+	}
+	if (cnt <= IRDMA_QP_FIRST_ID)
+		return -ENOSPC;
+	return xa_alloc(&hw->qps, id, NULL, XA_LIMIT(IRDMA_QP_FIRST_ID, cnt - 1),
+			GFP_KERNEL);
+}
+
+static void irdma_qp_free_mem(struct irdma_qp *qp)
+{
+	kfree(qp->uk.rq_wrid);
+	kfree(qp->uk.sq_slots);
+	irdma_dma_free(qp->hw->dev, &qp->meta);
+	irdma_dma_free(qp->hw->dev, &qp->rings);
+}
+
+static int irdma_qp_alloc_mem(struct irdma_qp *qp)
+{
+	const struct irdma_qp_sizes *sz = &qp->sizes;
+	size_t sq = (size_t)sz->sq_quanta * IRDMA_QUANTUM_BYTES;
+	size_t rq = ((size_t)sz->rq_wqes << sz->rq_shift) * IRDMA_QUANTUM_BYTES;
+	struct device *dev = qp->hw->dev;
+
+	qp->uk.sq_slots = kcalloc(sz->sq_quanta, sizeof(*qp->uk.sq_slots),
+				  GFP_KERNEL);
+	qp->uk.rq_wrid = kcalloc(sz->rq_wqes, sizeof(u64), GFP_KERNEL);
+	if (!qp->uk.sq_slots || !qp->uk.rq_wrid ||
+	    irdma_dma_alloc(dev, &qp->rings, sq + rq) ||
+	    irdma_dma_alloc(dev, &qp->meta, IRDMA_QP_META_BYTES)) {
+		irdma_qp_free_mem(qp);
+		return -ENOMEM;
+	}
+	qp->uk.sq = qp->rings.va;
+	qp->uk.rq = qp->rings.va + sq;
+	qp->uk.shadow = qp->meta.va + IRDMA_QP_META_SHADOW;
+	return 0;
+}
+
+static int irdma_qp_init_uk(struct irdma_qp *qp)
+{
+	struct irdma_uk_qp *uk = &qp->uk;
+
+	uk->mmio = &qp->hw->mmio;
+	uk->db_off = IRDMA_REG_WQEALLOC;
+	uk->qp_id = qp->ibqp.qp_num;
+	uk->sq_size = qp->sizes.sq_quanta;
+	uk->rq_size = qp->sizes.rq_wqes;
+	uk->rq_shift = qp->sizes.rq_shift;
+	uk->conn_quanta = irdma_qp_is_iwarp(qp) ? IRDMA_QP_CONN_QUANTA : 0;
+	uk->hw_rev = qp->hw->fn->gen;
+	uk->max_frags = irdma_qp_max_frags(uk->hw_rev);
+	uk->max_inline = irdma_qp_max_inline(uk->hw_rev);
+	return irdma_uk_qp_init(uk);
+}
+
+static void irdma_qp_init_state(struct irdma_qp *qp,
+				const struct ib_qp_init_attr *attr)
+{
+	spin_lock_init(&qp->sq_lock);
+	spin_lock_init(&qp->rq_lock);
+	mutex_init(&qp->state_lock);
+	qp->ib_state = IB_QPS_RESET;
+	qp->hw_state = IRDMA_QPS_IDLE;
+	qp->sq_sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->pkey_index = 0;
+	qp->roce.p_key = IB_DEFAULT_PKEY_FULL;
+	qp->roce.is_qp1 = attr->qp_type == IB_QPT_GSI;
+	qp->cap = attr->cap;
+	qp->cap.max_send_wr = qp->sizes.max_send_wr;
+	qp->cap.max_recv_wr = qp->sizes.max_recv_wr;
+}
+
+static int irdma_qp_hw_create(struct irdma_qp *qp)
+{
+	struct irdma_cqp_qp_info info;
+	int ret;
+
+	ret = irdma_qp_write_ctx(qp, &qp->roce);
+	if (ret)
+		return ret;
+	irdma_qp_cmd_info(qp, IRDMA_QPS_IDLE, &info);
+	return irdma_qp_cmd(qp, irdma_build_qp_create, "CREATE_QP", &info);
+}
+
+/**
+ * irdma_create_qp - create a kernel QP
+ * @ibqp: the QP the core allocated (PD, CQs and type set)
+ * @attr: type, CQs and capabilities; @attr->cap is updated to what fits
+ * @udata: must be NULL (user QPs come with user contexts)
+ *
+ * RC on both protocols; UD and GSI (number 1) on RoCEv2.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		    struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_iwdev(ibqp->device);
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	struct irdma_hw *hw = iwdev->fn->hw;
+	u32 id;
+	int ret;
+
+	ret = irdma_qp_check_init(iwdev, attr, udata, &qp->hw_type);
+	if (ret)
+		return ret;
+	ret = irdma_qp_ring_sizes(&attr->cap, hw->fn->gen, &qp->sizes);
+	if (ret) {
+		ibdev_dbg(&iwdev->ibdev, "QP capabilities beyond the limits\n");
+		return ret;
+	}
+	qp->hw = hw;
+	irdma_qp_init_state(qp, attr);
+	ret = irdma_qp_reserve_id(hw, attr->qp_type, &id);
+	if (ret)
+		goto err_destroy_mutex;
+	ibqp->qp_num = id;
+	ret = irdma_qp_alloc_mem(qp);
+	if (ret)
+		goto err_free_id;
+	ret = irdma_qp_init_uk(qp);
+	if (!ret)
+		ret = irdma_qp_hw_create(qp);
+	if (ret)
+		goto err_free_mem;
+	attr->cap = qp->cap;
+	xa_store(&hw->qps, id, qp, GFP_KERNEL);
+	ibdev_dbg(ibqp->device, "QP %u: type %u, SQ %u quanta, RQ %u WQEs\n",
+		  id, qp->hw_type, qp->sizes.sq_quanta, qp->sizes.rq_wqes);
+	return 0;
+
+err_free_mem:
+	irdma_qp_free_mem(qp);
+err_free_id:
+	xa_erase(&hw->qps, id);
+err_destroy_mutex:
+	mutex_destroy(&qp->state_lock);
+	return ret;
+}
+
+/**
+ * irdma_destroy_qp - destroy a kernel QP
+ * @ibqp: the QP
+ * @udata: unused
+ *
+ * The engine forgets the QP, then it leaves the table; CQ pollers that
+ * found it before that are waited for, and its CQEs left in the CQs are
+ * dropped when polled.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 (a CQP failure is logged; the QP is gone from the driver).
+ */
+int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	struct irdma_cqp_qp_info info;
+
+	irdma_qp_cmd_info(qp, 0, &info);
+	irdma_qp_cmd(qp, irdma_build_qp_destroy, "DESTROY_QP", &info);
+	xa_erase(&qp->hw->qps, ibqp->qp_num);
+	synchronize_rcu();
+	irdma_qp_free_mem(qp);
+	mutex_destroy(&qp->state_lock);
+	return 0;
+}
+
+/* ---- modify and query ---- */
+
+static int irdma_qp_modify_check(struct irdma_qp *qp, struct ib_qp_attr *attr,
+				 int mask, enum ib_qp_state cur,
+				 enum ib_qp_state next)
+{
+	struct ib_device *ibdev = qp->ibqp.device;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != qp->ib_state) {
+		ibdev_dbg(ibdev, "QP %u is in state %d, not %d\n",
+			  qp->ibqp.qp_num, qp->ib_state, attr->cur_qp_state);
+		return -EINVAL;
+	}
+	if (!irdma_qp_is_iwarp(qp) &&
+	    !ib_modify_qp_is_ok(cur, next, qp->ibqp.qp_type, mask)) {
+		ibdev_dbg(ibdev, "QP %u: %d to %d with mask 0x%x refused\n",
+			  qp->ibqp.qp_num, cur, next, mask);
+		return -EINVAL;
+	}
+	if ((mask & IB_QP_PORT) && attr->port_num != 1)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > qp->ibqp.device->attrs.max_qp_init_rd_atom)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > qp->ibqp.device->attrs.max_qp_rd_atom)
+		return -EINVAL;
+	return 0;
+}
+
+/* Copy what the core set into the RoCEv2 context fields @rc */
+static void irdma_qp_apply_roce(const struct ib_qp_attr *attr, int mask,
+				struct irdma_qpc_roce *rc)
+{
+	if (mask & IB_QP_QKEY)
+		rc->qkey = attr->qkey;
+	if (mask & IB_QP_DEST_QPN)
+		rc->dest_qp = attr->dest_qp_num & 0xffffff;
+	if (mask & IB_QP_SQ_PSN) {
+		rc->psn_nxt = attr->sq_psn & 0xffffff;
+		rc->lsn = rc->psn_nxt;
+		rc->psn_max = rc->psn_nxt;
+		rc->psn_una = rc->psn_nxt;
+	}
+	if (mask & IB_QP_RQ_PSN)
+		rc->epsn = attr->rq_psn & 0xffffff;
+	if (mask & IB_QP_RETRY_CNT)
+		rc->rexmit_thresh = min_t(u8, attr->retry_cnt, 7);
+	if (mask & IB_QP_RNR_RETRY)
+		rc->rnr_nak_thresh = min_t(u8, attr->rnr_retry, 7);
+}
+
+/* What a move to RESET or ERR does to the rings, under the state lock */
+static int irdma_qp_after_move(struct irdma_qp *qp, enum ib_qp_state next)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	if (next == IB_QPS_ERR && qp->ib_state != IB_QPS_ERR &&
+	    qp->ib_state != IB_QPS_RESET)
+		ret = irdma_qp_hw_flush(qp);
+	if (next == IB_QPS_RESET && qp->ib_state != IB_QPS_RESET) {
+		spin_lock_irqsave(&qp->sq_lock, flags);
+		spin_lock(&qp->rq_lock);
+		irdma_uk_qp_init(&qp->uk);
+		spin_unlock(&qp->rq_lock);
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+	}
+	return ret;
+}
+
+/**
+ * irdma_modify_qp - change a kernel QP's state and attributes
+ * @ibqp: the QP
+ * @attr: new attributes
+ * @attr_mask: IB_QP_* bits saying which @attr fields are set
+ * @udata: must be NULL
+ *
+ * The host context is rebuilt and handed to the engine with the new
+ * state; a move to ERR also flushes both queues.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno; the QP is unchanged on failure.
+ */
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		    int attr_mask, struct ib_udata *udata)
+{
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	enum ib_qp_state next;
+	struct irdma_qpc_roce roce;
+	u8 hw_state;
+	int ret;
+
+	if (udata)
+		return -EOPNOTSUPP;
+	mutex_lock(&qp->state_lock);
+	next = attr_mask & IB_QP_STATE ? attr->qp_state : qp->ib_state;
+	ret = irdma_qp_modify_check(qp, attr, attr_mask, qp->ib_state, next);
+	if (!ret)
+		ret = irdma_qp_hw_state(qp->ib_state, next,
+					irdma_qp_is_iwarp(qp), &hw_state);
+	if (ret)
+		goto out_unlock;
+	roce = qp->roce;
+	irdma_qp_apply_roce(attr, attr_mask, &roce);
+	ret = irdma_qp_hw_modify(qp, hw_state, &roce);
+	if (!ret)
+		ret = irdma_qp_after_move(qp, next);
+	if (ret)
+		goto out_unlock;
+	qp->roce = roce;
+	qp->hw_state = hw_state;
+	if (attr_mask & IB_QP_PKEY_INDEX)
+		qp->pkey_index = attr->pkey_index;
+	ibdev_dbg(ibqp->device, "QP %u: state %d -> %d (engine %u)\n",
+		  ibqp->qp_num, qp->ib_state, next, hw_state);
+	WRITE_ONCE(qp->ib_state, next);
+out_unlock:
+	mutex_unlock(&qp->state_lock);
+	return ret;
+}
+
+/**
+ * irdma_query_qp - report a kernel QP's attributes
+ * @ibqp: the QP
+ * @attr: attributes
+ * @attr_mask: ignored: every attribute kept is reported
+ * @init_attr: creation attributes
+ *
+ * Context: process context; sleeps.
+ * Return: 0.
+ */
+int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		   int attr_mask, struct ib_qp_init_attr *init_attr)
+{
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init_attr, 0, sizeof(*init_attr));
+	mutex_lock(&qp->state_lock);
+	attr->qp_state = qp->ib_state;
+	attr->cur_qp_state = qp->ib_state;
+	attr->qkey = qp->roce.qkey;
+	attr->dest_qp_num = qp->roce.dest_qp;
+	attr->sq_psn = qp->roce.psn_nxt;
+	attr->rq_psn = qp->roce.epsn;
+	attr->retry_cnt = qp->roce.rexmit_thresh;
+	attr->rnr_retry = qp->roce.rnr_nak_thresh;
+	attr->pkey_index = qp->pkey_index;
+	mutex_unlock(&qp->state_lock);
+	attr->port_num = 1;
+	attr->path_mtu = ib_mtu_int_to_enum(qp->hw->fn->netdev->mtu);
+	attr->cap = qp->cap;
+	init_attr->cap = qp->cap;
+	init_attr->qp_type = ibqp->qp_type;
+	init_attr->send_cq = ibqp->send_cq;
+	init_attr->recv_cq = ibqp->recv_cq;
+	init_attr->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
+						  IB_SIGNAL_REQ_WR;
+	init_attr->port_num = 1;
+	return 0;
+}
+
+/* ---- posting ---- */
+
+static int irdma_qp_sges(const struct ib_sge *in, int n, u32 max,
+			 struct irdma_uk_sge *out)
+{
+	int i;
+
+	if (n < 0 || n > max)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		out[i].addr = in[i].addr;
+		out[i].len = in[i].length;
+		out[i].lkey = in[i].lkey;
+	}
+	return 0;
+}
+
+static int irdma_qp_send_op(const struct ib_send_wr *wr, bool iwarp, u8 *op)
+{
+	bool sol = wr->send_flags & IB_SEND_SOLICITED;
+
+	switch (wr->opcode) {
+	case IB_WR_SEND_WITH_IMM:
+		if (iwarp)
+			return -EINVAL;
+		fallthrough;
+	case IB_WR_SEND:
+		*op = sol ? IRDMA_WQEOP_SEND_SOL : IRDMA_WQEOP_SEND;
+		break;
+	case IB_WR_SEND_WITH_INV:
+		*op = sol ? IRDMA_WQEOP_SEND_SOL_INV : IRDMA_WQEOP_SEND_INV;
+		break;
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		if (iwarp)
+			return -EINVAL;
+		fallthrough;
+	case IB_WR_RDMA_WRITE:
+		*op = IRDMA_WQEOP_RDMA_WRITE;
+		break;
+	case IB_WR_RDMA_READ:
+		*op = IRDMA_WQEOP_RDMA_READ;
+		break;
+	case IB_WR_LOCAL_INV:
+		*op = IRDMA_WQEOP_LOCAL_INV;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void irdma_qp_fill_wr(const struct irdma_qp *qp,
+			     const struct ib_send_wr *wr,
+			     struct irdma_uk_wr *uw)
+{
+	uw->wr_id = wr->wr_id;
+	uw->imm_valid = wr->opcode == IB_WR_SEND_WITH_IMM ||
+			wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+	uw->imm = be32_to_cpu(wr->ex.imm_data);
+	if (wr->opcode == IB_WR_SEND_WITH_INV ||
+	    wr->opcode == IB_WR_LOCAL_INV)
+		uw->inv_stag = wr->ex.invalidate_rkey;
+	if (wr->opcode == IB_WR_RDMA_WRITE || wr->opcode == IB_WR_RDMA_READ ||
+	    wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+		uw->remote_addr = rdma_wr(wr)->remote_addr;
+		uw->rkey = rdma_wr(wr)->rkey;
+	}
+	uw->inline_data = wr->send_flags & IB_SEND_INLINE;
+	uw->signaled = qp->sq_sig_all || (wr->send_flags & IB_SEND_SIGNALED);
+	uw->read_fence = wr->send_flags & IB_SEND_FENCE;
+}
+
+/* Write one send WR to the SQ; the caller holds the SQ lock. */
+static int irdma_qp_post_one(struct irdma_qp *qp, const struct ib_send_wr *wr)
+{
+	struct irdma_uk_sge sg[IRDMA_UK_MAX_FRAGS];
+	struct irdma_uk_wr uw = {};
+	u32 i, total = 0;
+
+	lockdep_assert_held(&qp->sq_lock);
+	if (irdma_qp_send_op(wr, irdma_qp_is_iwarp(qp), &uw.op) ||
+	    irdma_qp_sges(wr->sg_list, wr->num_sge, qp->cap.max_send_sge, sg))
+		return -EINVAL;
+	irdma_qp_fill_wr(qp, wr, &uw);
+	uw.sg = sg;
+	uw.num_sge = wr->num_sge;
+	for (i = 0; i < uw.num_sge; i++)
+		total += sg[i].len;
+	if (uw.inline_data && total > qp->cap.max_inline_data)
+		return -EINVAL;
+	switch (uw.op) {
+	case IRDMA_WQEOP_RDMA_WRITE:
+	case IRDMA_WQEOP_RDMA_READ:
+		return irdma_uk_post_rdma(&qp->uk, &uw);
+	case IRDMA_WQEOP_LOCAL_INV:
+		return irdma_uk_post_local_inv(&qp->uk, &uw);
+	default:
+		return irdma_uk_post_send(&qp->uk, &uw);
+	}
+}
+
+/**
+ * irdma_post_send - post send WRs to a kernel QP
+ * @ibqp: the QP
+ * @wr: the first WR of a chain
+ * @bad_wr: the first WR not posted, on error
+ *
+ * UD and GSI QPs need address handles, which do not exist yet.
+ *
+ * Context: any; does not sleep.
+ * Return: 0, -EINVAL for a bad WR or a QP in RESET, -ENOMEM for a full
+ * SQ, -EOPNOTSUPP for UD sends.
+ */
+int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr)
+{
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	unsigned long flags;
+	int ret = 0;
+
+	if (ibqp->qp_type != IB_QPT_RC) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	if (READ_ONCE(qp->ib_state) == IB_QPS_RESET)
+		ret = -EINVAL;
+	while (wr && !ret) {
+		ret = irdma_qp_post_one(qp, wr);
+		if (!ret)
+			wr = wr->next;
+	}
+	irdma_uk_ring_sq_db(&qp->uk);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (ret)
+		*bad_wr = wr;
+	return ret;
+}
+
+/**
+ * irdma_post_recv - post receive WRs to a kernel QP
+ * @ibqp: the QP
+ * @wr: the first WR of a chain
+ * @bad_wr: the first WR not posted, on error
+ *
+ * Context: any; does not sleep.
+ * Return: 0, -EINVAL for a bad WR or a QP in RESET, -ENOMEM for a full RQ.
+ */
+int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr)
+{
+	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	struct irdma_uk_sge sg[IRDMA_UK_MAX_FRAGS];
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	if (READ_ONCE(qp->ib_state) == IB_QPS_RESET)
+		ret = -EINVAL;
+	while (wr && !ret) {
+		ret = irdma_qp_sges(wr->sg_list, wr->num_sge,
+				    qp->cap.max_recv_sge, sg);
+		if (!ret)
+			ret = irdma_uk_post_recv(&qp->uk, wr->wr_id, sg,
+						 wr->num_sge);
+		if (!ret)
+			wr = wr->next;
+	}
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	if (ret)
+		*bad_wr = wr;
+	return ret;
+}
+
+/**
+ * irdma_qp_retire - retire the WR a CQE names
+ * @qp: the QP the CQE belongs to
+ * @cqe: the decoded CQE
+ * @done: the WR retired
+ *
+ * Context: CQ polling, under the CQ lock with interrupts off.
+ * Return: as irdma_uk_qp_complete().
+ */
+int irdma_qp_retire(struct irdma_qp *qp, const struct irdma_uk_cqe *cqe,
+		    struct irdma_uk_done *done)
+{
+	spinlock_t *lock = cqe->sq ? &qp->sq_lock : &qp->rq_lock;
+	int ret;
+
+	spin_lock(lock);
+	ret = irdma_uk_qp_complete(&qp->uk, cqe, done);
+	spin_unlock(lock);
+	return ret;
+}

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * irdma: kernel completion queues and queue pairs (cq.c, qp.c).
+ *
+ * Both kinds of object sit in a table of the running engine (struct
+ * irdma_hw), indexed by their hardware number. The tables allocate the
+ * numbers within the HMC counts and let the event paths find an object
+ * without a lock: a CEQ element names a CQ, a CQE names a QP.
+ */
+#ifndef IRDMA_QP_H
+#define IRDMA_QP_H
+
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+
+#include "ctrl.h"
+#include "hw.h"
+#include "uk.h"
+
+/* Most CQEs a CQ holds (the ring keeps one slot empty) */
+#define IRDMA_CQ_MAX_CQE	1048574
+/* Smallest ring the engine accepts, in CQEs */
+#define IRDMA_CQ_MIN_RING	4
+/* Most WRs one queue of a QP holds */
+#define IRDMA_QP_MAX_WR		4095
+/* Largest SQ or RQ, in quanta; smallest RQ, in WQEs */
+#define IRDMA_QP_MAX_QUANTA	32768
+#define IRDMA_QP_MIN_RQ		8
+/* SQ quanta an iWARP QP keeps for the CM's LSMM, RTR and RTS-AE WQEs */
+#define IRDMA_QP_CONN_QUANTA	3
+/* Reserved QP numbers: 0 is never used, 1 is the GSI QP of RoCEv2 */
+#define IRDMA_QP_GSI_ID		1
+#define IRDMA_QP_FIRST_ID	2
+
+/**
+ * struct irdma_cq - a kernel completion queue
+ * @ibcq: the core's CQ; first, for INIT_RDMA_OBJ_SIZE
+ * @hw: the engine the CQ lives on
+ * @uk: ring state; under @lock
+ * @ring: CQE memory
+ * @shadow: shadow area (consumer index, arm sequence)
+ * @lock: serialises polling and arming (@uk)
+ * @refs: the table's reference plus one per CEQ event being delivered
+ * @freed: completed when @refs drops to zero
+ * @ceq_id: the CEQ its events go to (the completion vector)
+ *
+ * Lifetime: published in hw->cqs once the engine has it; destroy takes it
+ * out, waits an RCU grace period and for every event handler that holds
+ * a reference, then frees the memory.
+ */
+struct irdma_cq {
+	struct ib_cq ibcq;
+	struct irdma_hw *hw;
+	struct irdma_uk_cq uk;
+	struct irdma_dma_mem ring;
+	struct irdma_dma_mem shadow;
+	spinlock_t lock; /* uk */
+	refcount_t refs;
+	struct completion freed;
+	u16 ceq_id;
+};
+
+/**
+ * struct irdma_qp_sizes - ring geometry of a QP
+ * @sq_quanta: SQ size in quanta (power of two)
+ * @rq_wqes: RQ size in WQEs (power of two)
+ * @rq_shift: RQ WQE size is 32 << @rq_shift bytes
+ * @sq_enc: SQ size as the QP context encodes it
+ * @rq_enc: RQ size (in quanta) as the QP context encodes it
+ * @max_send_wr: send WRs that always fit
+ * @max_recv_wr: receive WRs that fit
+ */
+struct irdma_qp_sizes {
+	u32 sq_quanta;
+	u32 rq_wqes;
+	u8 rq_shift;
+	u8 sq_enc;
+	u8 rq_enc;
+	u32 max_send_wr;
+	u32 max_recv_wr;
+};
+
+/**
+ * struct irdma_qp - a kernel queue pair
+ * @ibqp: the core's QP; first, for INIT_RDMA_OBJ_SIZE
+ * @hw: the engine the QP lives on
+ * @uk: ring state; SQ side under @sq_lock, RQ side under @rq_lock
+ * @rings: SQ quanta followed by RQ WQEs
+ * @meta: Q2 buffer, host context and shadow area (one page)
+ * @sq_lock: serialises SQ posting and SQ completion retiring
+ * @rq_lock: serialises RQ posting and RQ completion retiring
+ * @state_lock: serialises modify and query; protects the fields below
+ * @ib_state: state as the core knows it
+ * @hw_state: state last given to the engine (IRDMA_QPS_*)
+ * @hw_type: IRDMA_QPTYPE_*
+ * @sizes: ring geometry
+ * @cap: capabilities as reported to the core
+ * @roce: RoCEv2 context fields the core sets through modify
+ * @pkey_index: P_Key index (RoCEv2)
+ * @sq_sig_all: every send WR is signalled
+ *
+ * Lifetime: published in hw->qps once the engine has it; poll_cq finds it
+ * there under RCU, so destroy unpublishes it and waits a grace period
+ * before the core frees it.
+ */
+struct irdma_qp {
+	struct ib_qp ibqp;
+	struct irdma_hw *hw;
+	struct irdma_uk_qp uk;
+	struct irdma_dma_mem rings;
+	struct irdma_dma_mem meta;
+	spinlock_t sq_lock; /* uk SQ indices and slots */
+	spinlock_t rq_lock; /* uk RQ indices and wr_ids */
+	struct mutex state_lock; /* the fields below */
+	enum ib_qp_state ib_state;
+	u8 hw_state;
+	u8 hw_type;
+	struct irdma_qp_sizes sizes;
+	struct ib_qp_cap cap;
+	struct irdma_qpc_roce roce;
+	u16 pkey_index;
+	bool sq_sig_all;
+};
+
+static inline struct irdma_cq *to_irdma_cq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct irdma_cq, ibcq);
+}
+
+static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct irdma_qp, ibqp);
+}
+
+/* cq.c */
+int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata);
+int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+void irdma_cqe_to_wc(const struct irdma_uk_cqe *cqe,
+		     const struct irdma_uk_done *done, struct ib_wc *wc);
+u32 irdma_cq_ring_size(u32 cqe);
+
+/* qp.c */
+int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		    struct ib_udata *udata);
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		    int attr_mask, struct ib_udata *udata);
+int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		   int attr_mask, struct ib_qp_init_attr *init_attr);
+int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr);
+int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr);
+int irdma_qp_retire(struct irdma_qp *qp, const struct irdma_uk_cqe *cqe,
+		    struct irdma_uk_done *done);
+int irdma_qp_ring_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
+			struct irdma_qp_sizes *sz);
+int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
+		      bool iwarp, u8 *hw_state);
+
+/* verbs.c */
+u32 irdma_pd_num(const struct ib_pd *ibpd);
+
+#endif /* IRDMA_QP_H */
