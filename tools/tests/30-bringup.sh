@@ -4,7 +4,7 @@
 # Bring-up: irdma binds to simulated functions and starts their engines
 # (CQP, CCQ, HMC, PBLEs, AEQ, CEQs). A CQP command that the simulator fails
 # during probe makes probe fail and leaves the engine without a CQP; a
-# bound function can be deleted; irdma unloads with functions bound; ten
+# bound function can be deleted; irdma unloads with functions bound; 20
 # load/unload cycles. KASAN, lockdep and kmemleak watch all of it.
 #
 # Loops use shell builtins: under TCG every exec from the 9p root costs
@@ -128,7 +128,7 @@ rmmod irdma || fail "rmmod irdma with function 0 bound"
 check_down 0 "rmmod"
 [ "$(ibdevs)" = 0 ] || fail "RDMA devices left after rmmod irdma"
 
-for i in $(seq 1 10); do
+for i in $(seq 1 20); do
 	kmod irdma || fail "cycle $i: load irdma"
 	echo "1 iwarp" >$bus/new_device || fail "cycle $i: create 1"
 	check_up 0 "cycle $i"
@@ -139,7 +139,7 @@ for i in $(seq 1 10); do
 	check_down 0 "cycle $i"
 	[ "$(ibdevs)" = 0 ] || fail "cycle $i: RDMA devices left after rmmod"
 done
-echo "10 load/unload cycles"
+echo "20 load/unload cycles"
 
 log=$(dmesg_since)
 up=$(grep -c "irdma_sim.func.[0-9]*: RDMA engine up" <<<"$log")

@@ -72,6 +72,17 @@ read -r ll <"/sys/class/infiniband/$roce/ports/1/link_layer"
 read -r gid0 <"/sys/class/infiniband/$roce/ports/1/gids/0" || gid0="(none)"
 echo "$roce: node type CA, link layer $ll, GID 0 $gid0"
 
+# the same through Debian's libirdma: a user context on the RoCEv2 device
+info=$(ibv_devinfo -v -d "$roce") || fail "ibv_devinfo -d $roce failed: $info"
+grep -Eq "transport:[[:space:]]+InfiniBand \(0\)" <<<"$info" ||
+	fail "ibv_devinfo: $roce transport is not InfiniBand: $info"
+grep -Eq "link_layer:[[:space:]]+Ethernet" <<<"$info" ||
+	fail "ibv_devinfo: $roce link layer is not Ethernet: $info"
+logged=$(dmesg | sed -n 's/.*irdma_sim.func.0: RDMA engine up: \([0-9]*\) QPs.*/\1/p' | tail -1)
+grep -Eq "max_qp:[[:space:]]+$logged\$" <<<"$info" ||
+	fail "ibv_devinfo: max_qp is not the $logged QPs the driver logged: $info"
+grep -E "transport:|link_layer:|max_qp:|max_cq:|max_mr:" <<<"$info"
+
 # ib_mad's GSI QP and its CQ exist on the engine, QP1 in RTS (2), UD (4)
 q=$(qps 0)
 c=$(kcqs 0)
