@@ -5,7 +5,7 @@
 # (CQP, CCQ, HMC, PBLEs, AEQ, CEQs). A CQP command that the simulator fails
 # during probe makes probe fail and leaves the engine without a CQP; a
 # bound function can be deleted; irdma unloads with functions bound
-# (34-load-cycles.sh repeats that 20 times). KASAN, lockdep and kmemleak
+# (branch "cycles" repeats that 20 times). KASAN, lockdep and kmemleak
 # watch all of it.
 #
 # Loops use shell builtins: under TCG every exec from the 9p root costs
