@@ -131,6 +131,40 @@ EOF
 	PS1='irdma-vm# ' setsid -c bash --norc -i </dev/ttyS0 >/dev/ttyS0 2>&1
 }
 
+# For tests: "1" if simulated function $1 has a CQP on its engine, "0" if
+# not, "?" if its debugfs state says neither. Builtins only: every exec
+# costs about a second under TCG.
+sim_cqp_live() {
+	local line
+
+	while read -r line; do
+		case "$line" in
+		"cqp: live="*)
+			line=${line#cqp: live=}
+			echo "${line%% *}"
+			return
+			;;
+		esac
+	done <"/sys/kernel/debug/irdma_sim/irdma_sim$1/state"
+	echo "?"
+}
+
+# For tests: the number of irdma RDMA devices.
+irdma_dev_count() {
+	local n=0 d
+
+	for d in /sys/class/infiniband/irdma*; do
+		[ -e "$d" ] && n=$((n + 1))
+	done
+	echo $n
+}
+
+# For tests: wait $1 seconds without running sleep(1). read times out on
+# a pipe this shell also holds open for writing.
+pause() {
+	read -rt "$1" <> <(:) || :
+}
+
 # For tests: fail with a message.
 fail() {
 	echo "FAIL: $*"
