@@ -128,6 +128,8 @@ static void irdma_cqp_detach(struct irdma_hw *hw)
 
 	irdma_hw_wr32(hw, IRDMA_REG_CCQPHIGH, 0);
 	irdma_hw_wr32(hw, IRDMA_REG_CCQPLOW, 0);
+	if (atomic_read(&hw->halted))
+		return;
 	if (irdma_hw_poll(hw, IRDMA_REG_CCQPSTATUS,
 			  IRDMA_CCQPSTATUS_DONE | IRDMA_CCQPSTATUS_ERR, 0,
 			  &status))

@@ -7,7 +7,8 @@
  * at once again while CQP commands are still queued), every 10 ms before.
  * One tick, under eng_lock: CQP create or destroy requests, CQ arm
  * requests, returned AEQEs, queued CQP commands, then interrupt vectors
- * the driver re-enabled.
+ * the driver re-enabled. A halted engine (critical error) does nothing
+ * until the function is reset.
  */
 #include "isim.h"
 
@@ -24,6 +25,8 @@ bool isim_engine_poll(struct isim_func *f)
 	bool more;
 
 	lockdep_assert_held(&f->eng_lock);
+	if (f->halted)
+		return false;
 	isim_cqp_poll_ctx(f);
 	isim_cq_poll_arm(f);
 	isim_aeq_poll_alloc(f);
@@ -66,6 +69,7 @@ static void isim_engine_clear(struct isim_func *f)
 	isim_hmc_reset(f);
 	for (i = 0; i < ISIM_NUM_VECTORS; i++)
 		f->vec[i].pending = false;
+	f->halted = false;
 }
 
 /**
