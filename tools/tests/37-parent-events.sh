@@ -28,7 +28,7 @@ count_log() {
 	while IFS= read -r line; do
 		[[ $line == *"$mark"* ]] && seen=1
 		[ -n "$seen" ] && [[ $line == *"$1"* ]] && n=$((n + 1))
-	done < <(dmesg)
+	done <<<"$(dmesg)"
 	echo $n
 }
 
