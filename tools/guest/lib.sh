@@ -159,10 +159,14 @@ irdma_dev_count() {
 	echo $n
 }
 
-# For tests: wait $1 seconds without running sleep(1). read times out on
-# a pipe this shell also holds open for writing.
+# For tests: wait $1 seconds without running sleep(1): read times out on
+# a FIFO that this shell holds open for writing too, so no writer ever
+# closes it. One mkfifo per script instead of one sleep per wait.
 pause() {
-	read -rt "$1" <> <(:) || :
+	local fifo=/tmp/.irdma-pause.$$
+
+	[ -p $fifo ] || mkfifo $fifo || return
+	read -rt "$1" <>$fifo || :
 }
 
 # For tests: fail with a message.
