@@ -568,8 +568,8 @@ static irqreturn_t irdma_aeq_thread(int irq, void *data)
 	u32 n = 0;
 
 	while (!irdma_aeq_next(&eq->ring, &ae)) {
-		/* no QP or CQ exists yet to hand the event to: log it */
 		irdma_aeq_log(eq->hw, &ae);
+		irdma_ae_dispatch(eq->hw, &ae);
 		n++;
 	}
 	if (n)

@@ -178,5 +178,9 @@ void irdma_hw_deinit(struct irdma_func *fn);
 
 /* cq.c */
 void irdma_cq_event(struct irdma_hw *hw, u64 cq_ctx);
+void irdma_cq_async_event(struct irdma_hw *hw, u32 id);
+
+/* ae.c */
+void irdma_ae_dispatch(struct irdma_hw *hw, const struct irdma_aeqe_info *ae);
 
 #endif /* IRDMA_HW_H */

@@ -99,8 +99,20 @@ void irdma_func_remove(struct irdma_func *fn)
 	irdma_hw_deinit(fn);
 }
 
-/* The parent saw the engine stop: tell the consumers, ask for a reset. */
-static void irdma_func_fatal(struct irdma_func *fn, u32 cause)
+/**
+ * irdma_func_fatal - the engine stopped: tell the consumers, reset it
+ * @fn: a function whose engine is up (@fn->hw is set)
+ * @why: who reported it and how, for the log
+ *
+ * The first report halts the driver's use of the engine, reports
+ * IB_EVENT_DEVICE_FATAL on the registered device and asks the parent for
+ * a function reset, after which the parent removes and probes the
+ * function again. Later reports only add nothing.
+ *
+ * Context: process context that keeps @fn->hw alive: the AEQ's interrupt
+ * thread, or a parent's event with the binding's device lock held.
+ */
+void irdma_func_fatal(struct irdma_func *fn, const char *why)
 {
 	struct device *dev = &fn->adev->dev;
 	struct ib_event ev = {
@@ -109,20 +121,33 @@ static void irdma_func_fatal(struct irdma_func *fn, u32 cause)
 	};
 	int ret;
 
-	if (!fn->hw || !irdma_hw_halt(fn->hw))
+	if (!irdma_hw_halt(fn->hw))
 		return;
-	dev_err(dev, "RDMA engine critical error (cause 0x%08x:%s%s%s), resetting the function\n",
-		cause, cause & IRDMA_OICR_PE_CRITERR ? " engine" : "",
-		cause & IRDMA_OICR_HMC_ERR ? " HMC" : "",
-		cause & IRDMA_OICR_PE_PUSH ? " push" : "");
-	if (fn->iwdev) {
-		ev.device = &fn->iwdev->ibdev;
+	dev_err(dev, "RDMA engine stopped (%s): resetting the function\n", why);
+	/* a reference keeps the device from going away under the event */
+	ev.device = ib_device_get_by_netdev(fn->netdev, RDMA_DRIVER_IRDMA);
+	if (ev.device) {
 		ib_dispatch_event(&ev);
+		ib_device_put(ev.device);
 	}
 	ret = fn->ops->request_reset ? fn->ops->request_reset(fn) : -EOPNOTSUPP;
 	if (ret)
 		dev_err(dev, "the parent driver did not reset the function (%d): unbind and bind it to recover\n",
 			ret);
+}
+
+/* A critical error the parent read from its PFINT_OICR register. */
+static void irdma_func_crit_err(struct irdma_func *fn, u32 cause)
+{
+	char why[96];
+
+	if (!fn->hw)
+		return;
+	snprintf(why, sizeof(why), "the parent reported a critical error, cause 0x%08x:%s%s%s",
+		 cause, cause & IRDMA_OICR_PE_CRITERR ? " engine" : "",
+		 cause & IRDMA_OICR_HMC_ERR ? " HMC" : "",
+		 cause & IRDMA_OICR_PE_PUSH ? " push" : "");
+	irdma_func_fatal(fn, why);
 }
 
 /**
@@ -157,7 +182,7 @@ void irdma_func_event(struct irdma_func *fn, enum irdma_func_event ev,
 			 ev == IRDMA_FUNC_EV_TC_PREPARE ? "announced" : "done");
 		break;
 	case IRDMA_FUNC_EV_CRIT_ERR:
-		irdma_func_fatal(fn, info);
+		irdma_func_crit_err(fn, info);
 		break;
 	}
 }

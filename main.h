@@ -146,6 +146,7 @@ int irdma_func_probe(struct irdma_func *fn);
 void irdma_func_remove(struct irdma_func *fn);
 void irdma_func_event(struct irdma_func *fn, enum irdma_func_event ev,
 		      u32 info);
+void irdma_func_fatal(struct irdma_func *fn, const char *why);
 int irdma_ib_register(struct irdma_func *fn);
 void irdma_port_update(struct irdma_device *iwdev);
 void irdma_ib_unregister(struct irdma_func *fn);

@@ -148,8 +148,10 @@ static ssize_t isim_raise_ae_write(struct file *file, const char __user *ubuf,
 	    code > ISIM_AE_CODE_MAX || src > 0xf)
 		return -EINVAL;
 	mutex_lock(&f->eng_lock);
-	/* a halted engine posts nothing */
+	/* a halted engine posts nothing; after a catastrophe it halts */
 	err = f->halted ? -EIO : isim_aeq_post(f, code, src, id, ctx);
+	if (!err && code == ISIM_AE_FUNC_CATASTROPHIC)
+		f->halted = true;
 	mutex_unlock(&f->eng_lock);
 	return err ? err : len;
 }

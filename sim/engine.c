@@ -7,8 +7,9 @@
  * at once again while CQP commands are still queued), every 10 ms before.
  * One tick, under eng_lock: CQP create or destroy requests, CQ arm
  * requests, returned AEQEs, queued CQP commands, then interrupt vectors
- * the driver re-enabled. A halted engine (critical error) does nothing
- * until the function is reset.
+ * the driver re-enabled. A halted engine (critical error) reads and writes
+ * nothing until the function is reset; it only raises the interrupts it
+ * had posted before it stopped.
  */
 #include "isim.h"
 
@@ -25,12 +26,14 @@ bool isim_engine_poll(struct isim_func *f)
 	bool more;
 
 	lockdep_assert_held(&f->eng_lock);
-	if (f->halted)
-		return false;
-	isim_cqp_poll_ctx(f);
-	isim_cq_poll_arm(f);
-	isim_aeq_poll_alloc(f);
-	more = isim_cqp_run(f, ISIM_CQP_BUDGET);
+	more = false;
+	if (!f->halted) {
+		isim_cqp_poll_ctx(f);
+		isim_cq_poll_arm(f);
+		isim_aeq_poll_alloc(f);
+		more = isim_cqp_run(f, ISIM_CQP_BUDGET);
+	}
+	/* a halted engine still raises what it posted before it stopped */
 	isim_irq_service(f);
 	return more;
 }

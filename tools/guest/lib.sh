@@ -159,6 +159,34 @@ irdma_dev_count() {
 	echo $n
 }
 
+# For tests: how many lines of file $1 contain $2 (builtins only).
+count_lines() {
+	local n=0 line
+
+	while IFS= read -r line; do
+		[[ $line == *"$2"* ]] && n=$((n + 1))
+	done <"$1"
+	echo $n
+}
+
+# For tests: mark the kernel log (with the script's name, $1); count_log
+# then counts only what follows, not what earlier scripts left.
+log_mark() {
+	IRDMA_LOG_MARK="$1: start $$"
+	echo "$IRDMA_LOG_MARK" >/dev/kmsg
+}
+
+# For tests: how many kernel log lines since log_mark contain $1.
+count_log() {
+	local n=0 seen= line
+
+	while IFS= read -r line; do
+		[[ $line == *"$IRDMA_LOG_MARK"* ]] && seen=1
+		[ -n "$seen" ] && [[ $line == *"$1"* ]] && n=$((n + 1))
+	done <<<"$(dmesg)"
+	echo $n
+}
+
 # For tests: wait $1 seconds without running sleep(1): read times out on
 # a FIFO that this shell holds open for writing too, so no writer ever
 # closes it. One mkfifo per script instead of one sleep per wait.

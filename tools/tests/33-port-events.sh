@@ -27,23 +27,13 @@ step() {
 	echo "$*"
 }
 
-# how many lines of $ev contain $1
-count_events() {
-	local n=0 line
-
-	while IFS= read -r line; do
-		[[ $line == *"$1"* ]] && n=$((n + 1))
-	done <$ev
-	echo $n
-}
-
 # wait until $1 lines of $ev contain $2 (60 s; builtins only, every exec
 # is slow under TCG)
 wait_events() {
 	local i
 
 	for ((i = 0; i < 60; i++)); do
-		[ "$(count_events "$2")" -ge "$1" ] && return 0
+		[ "$(count_lines $ev "$2")" -ge "$1" ] && return 0
 		pause 1
 	done
 	fail "expected $1 '$2' events, saw: $(<$ev)"
@@ -94,9 +84,9 @@ ip link set isim0 mtu 1400 || fail "mtu change"
 pause 2
 kill $watch
 wait $watch 2>/dev/null
-[ "$(count_events IBV_EVENT_PORT_ERR)" = 2 ] ||
+[ "$(count_lines $ev IBV_EVENT_PORT_ERR)" = 2 ] ||
 	fail "PORT_ERR reported more than once per transition: $(<$ev)"
-[ "$(count_events IBV_EVENT_PORT_ACTIVE)" = 2 ] ||
+[ "$(count_lines $ev IBV_EVENT_PORT_ACTIVE)" = 2 ] ||
 	fail "PORT_ACTIVE reported more than once per transition: $(<$ev)"
 echo "$(<$ev)"
 
