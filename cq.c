@@ -255,6 +255,30 @@ void irdma_cq_event(struct irdma_hw *hw, u64 cq_ctx)
 	irdma_cq_put(cq);
 }
 
+/**
+ * irdma_cq_async_event - report an error of a CQ to its consumer
+ * @hw: the engine
+ * @id: the CQ's number, from the AE
+ *
+ * Context: the AEQ's interrupt thread.
+ */
+void irdma_cq_async_event(struct irdma_hw *hw, u32 id)
+{
+	struct ib_event ev = { .event = IB_EVENT_CQ_ERR };
+	struct irdma_cq *cq = irdma_cq_get(hw, id);
+
+	if (!cq)
+		return;
+	ibdev_err_ratelimited(cq->ibcq.device, "CQ %u: the engine reported an error\n",
+			      id);
+	if (cq->ibcq.event_handler) {
+		ev.device = cq->ibcq.device;
+		ev.element.cq = &cq->ibcq;
+		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+	}
+	irdma_cq_put(cq);
+}
+
 static enum ib_wc_opcode irdma_wc_send_op(u8 op)
 {
 	switch (op) {

@@ -128,6 +128,8 @@ static void irdma_cqp_detach(struct irdma_hw *hw)
 
 	irdma_hw_wr32(hw, IRDMA_REG_CCQPHIGH, 0);
 	irdma_hw_wr32(hw, IRDMA_REG_CCQPLOW, 0);
+	if (atomic_read(&hw->halted))
+		return;
 	if (irdma_hw_poll(hw, IRDMA_REG_CCQPSTATUS,
 			  IRDMA_CCQPSTATUS_DONE | IRDMA_CCQPSTATUS_ERR, 0,
 			  &status))
@@ -566,8 +568,8 @@ static irqreturn_t irdma_aeq_thread(int irq, void *data)
 	u32 n = 0;
 
 	while (!irdma_aeq_next(&eq->ring, &ae)) {
-		/* no QP or CQ exists yet to hand the event to: log it */
 		irdma_aeq_log(eq->hw, &ae);
+		irdma_ae_dispatch(eq->hw, &ae);
 		n++;
 	}
 	if (n)

@@ -106,6 +106,9 @@ struct irdma_cmd {
  * @cmd_seq: cookie of the last command issued
  * @cqp_broken: a command timed out; the ring is out of step with the
  *	device and no further command is issued
+ * @halted: the engine reported a critical error (irdma_hw_halt()): no
+ *	command is issued and no register handshake is waited for, until the
+ *	function is reset and probed anew
  * @cqp: the CQP ring (its lock protects the ring indices)
  * @cqp_sq: CQP work requests
  * @cqp_ctx: CQP host context
@@ -137,6 +140,7 @@ struct irdma_hw {
 	struct mutex cmd_mutex; /* cmd_seq, cqp_broken, CCQ polling */
 	u64 cmd_seq;
 	bool cqp_broken;
+	atomic_t halted;
 	struct irdma_cqp cqp;
 	struct irdma_dma_mem cqp_sq;
 	struct irdma_dma_mem cqp_ctx;
@@ -164,6 +168,7 @@ void irdma_dma_free(struct device *dev, struct irdma_dma_mem *mem);
 int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd);
 u32 irdma_hw_rd32(struct irdma_hw *hw, u32 off);
 void irdma_hw_wr32(struct irdma_hw *hw, u32 off, u32 val);
+bool irdma_hw_halt(struct irdma_hw *hw);
 
 /* hw.c */
 int irdma_hw_hmc_size(struct irdma_hmc_layout *l, u32 qps, u32 pbles);
@@ -173,5 +178,9 @@ void irdma_hw_deinit(struct irdma_func *fn);
 
 /* cq.c */
 void irdma_cq_event(struct irdma_hw *hw, u64 cq_ctx);
+void irdma_cq_async_event(struct irdma_hw *hw, u32 id);
+
+/* ae.c */
+void irdma_ae_dispatch(struct irdma_hw *hw, const struct irdma_aeqe_info *ae);
 
 #endif /* IRDMA_HW_H */

@@ -84,6 +84,14 @@
 #define IRDMA_REG_GLPCI_LBARCTRL_G1	0x000be484
 #define IRDMA_REG_DB_PAGE_G1		(4 * 1024 * 1024 - 64 * 1024)
 
+/*
+ * Causes of a critical-error event, as the parent reads them from its
+ * PFINT_OICR register (ice passes the whole value with IIDC_EVENT_CRIT_ERR)
+ */
+#define IRDMA_OICR_HMC_ERR		BIT(26)
+#define IRDMA_OICR_PE_PUSH		BIT(27)
+#define IRDMA_OICR_PE_CRITERR		BIT(28)
+
 /* CCQPSTATUS: CQP came up (DONE) or failed to (ERR) */
 #define IRDMA_CCQPSTATUS_DONE		BIT(0)
 #define IRDMA_CCQPSTATUS_ERR		BIT(31)

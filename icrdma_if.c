@@ -115,6 +115,21 @@ static const struct auxiliary_device_id irdma_ice_id_table[] = {
 };
 MODULE_DEVICE_TABLE(auxiliary, irdma_ice_id_table);
 
+/* ice calls this with the auxiliary device's lock held, so it is bound. */
+static void irdma_ice_event(struct ice_pf *pf, struct iidc_event *event)
+{
+	struct irdma_func *fn = auxiliary_get_drvdata(pf->adev);
+
+	if (test_bit(IIDC_EVENT_AFTER_MTU_CHANGE, event->type))
+		irdma_func_event(fn, IRDMA_FUNC_EV_MTU, fn->netdev->mtu);
+	if (test_bit(IIDC_EVENT_BEFORE_TC_CHANGE, event->type))
+		irdma_func_event(fn, IRDMA_FUNC_EV_TC_PREPARE, 0);
+	if (test_bit(IIDC_EVENT_AFTER_TC_CHANGE, event->type))
+		irdma_func_event(fn, IRDMA_FUNC_EV_TC_DONE, 0);
+	if (test_bit(IIDC_EVENT_CRIT_ERR, event->type))
+		irdma_func_event(fn, IRDMA_FUNC_EV_CRIT_ERR, event->reg);
+}
+
 /* ice looks the event handler up through this wrapper of the driver. */
 struct iidc_auxiliary_drv irdma_ice_drv = {
 	.adrv = {
@@ -123,4 +138,5 @@ struct iidc_auxiliary_drv irdma_ice_drv = {
 		.probe = irdma_ice_probe,
 		.remove = irdma_ice_remove,
 	},
+	.event_handler = irdma_ice_event,
 };

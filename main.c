@@ -14,6 +14,10 @@
 
 #include "main.h"
 #include "hw.h"
+#include "hw_defs.h"
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_SIM)
+#include "sim/isim_aux.h"
+#endif
 
 MODULE_ALIAS("i40iw");
 MODULE_DESCRIPTION("RDMA provider for Intel Ethernet 800 Series and X722");
@@ -96,6 +100,94 @@ void irdma_func_remove(struct irdma_func *fn)
 }
 
 /**
+ * irdma_func_fatal - the engine stopped: tell the consumers, reset it
+ * @fn: a function whose engine is up (@fn->hw is set)
+ * @why: who reported it and how, for the log
+ *
+ * The first report halts the driver's use of the engine, reports
+ * IB_EVENT_DEVICE_FATAL on the registered device and asks the parent for
+ * a function reset, after which the parent removes and probes the
+ * function again. Later reports only add nothing.
+ *
+ * Context: process context that keeps @fn->hw alive: the AEQ's interrupt
+ * thread, or a parent's event with the binding's device lock held.
+ */
+void irdma_func_fatal(struct irdma_func *fn, const char *why)
+{
+	struct device *dev = &fn->adev->dev;
+	struct ib_event ev = {
+		.event = IB_EVENT_DEVICE_FATAL,
+		.element.port_num = 1,
+	};
+	int ret;
+
+	if (!irdma_hw_halt(fn->hw))
+		return;
+	dev_err(dev, "RDMA engine stopped (%s): resetting the function\n", why);
+	/* a reference keeps the device from going away under the event */
+	ev.device = ib_device_get_by_netdev(fn->netdev, RDMA_DRIVER_IRDMA);
+	if (ev.device) {
+		ib_dispatch_event(&ev);
+		ib_device_put(ev.device);
+	}
+	ret = fn->ops->request_reset ? fn->ops->request_reset(fn) : -EOPNOTSUPP;
+	if (ret)
+		dev_err(dev, "the parent driver did not reset the function (%d): unbind and bind it to recover\n",
+			ret);
+}
+
+/* A critical error the parent read from its PFINT_OICR register. */
+static void irdma_func_crit_err(struct irdma_func *fn, u32 cause)
+{
+	char why[96];
+
+	if (!fn->hw)
+		return;
+	snprintf(why, sizeof(why), "the parent reported a critical error, cause 0x%08x:%s%s%s",
+		 cause, cause & IRDMA_OICR_PE_CRITERR ? " engine" : "",
+		 cause & IRDMA_OICR_HMC_ERR ? " HMC" : "",
+		 cause & IRDMA_OICR_PE_PUSH ? " push" : "");
+	irdma_func_fatal(fn, why);
+}
+
+/**
+ * irdma_func_event - take an event the parent driver reports
+ * @fn: a function irdma_func_probe() succeeded on
+ * @ev: the event
+ * @info: its argument (see enum irdma_func_event)
+ *
+ * The port reports the netdev's MTU whenever it is queried, so an MTU
+ * change needs no work here. Traffic-class changes are not acted on yet:
+ * QPs stay on the queue sets they were created with. A critical error
+ * halts the driver's use of the engine, reports IB_EVENT_DEVICE_FATAL and
+ * asks the parent for a function reset, after which the parent removes
+ * and probes the function again.
+ *
+ * Context: process context, with the binding's device lock held (no probe
+ * or remove runs meanwhile); may sleep.
+ */
+void irdma_func_event(struct irdma_func *fn, enum irdma_func_event ev,
+		      u32 info)
+{
+	struct device *dev = &fn->adev->dev;
+
+	switch (ev) {
+	case IRDMA_FUNC_EV_MTU:
+		dev_dbg(dev, "MTU of %s is now %u\n", netdev_name(fn->netdev),
+			info);
+		break;
+	case IRDMA_FUNC_EV_TC_PREPARE:
+	case IRDMA_FUNC_EV_TC_DONE:
+		dev_info(dev, "traffic-class change %s; QPs keep their queue sets\n",
+			 ev == IRDMA_FUNC_EV_TC_PREPARE ? "announced" : "done");
+		break;
+	case IRDMA_FUNC_EV_CRIT_ERR:
+		irdma_func_crit_err(fn, info);
+		break;
+	}
+}
+
+/**
  * irdma_port_update - report a change of the port's link to the RDMA core
  * @iwdev: a registered device
  *
@@ -165,7 +257,7 @@ static struct auxiliary_driver *const irdma_bindings[] = {
 	&irdma_ice_drv.adrv,
 	&irdma_i40e_drv,
 #if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_SIM)
-	&irdma_sim_drv,
+	&irdma_sim_drv.adrv,
 #endif
 };
 

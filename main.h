@@ -38,6 +38,7 @@ enum irdma_protocol {
 
 struct irdma_func;
 struct irdma_hw;
+struct isim_aux_drv;
 
 /**
  * struct irdma_func_ops - what the driver may ask of the parent driver
@@ -125,9 +126,27 @@ static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
 	return container_of(ibdev, struct irdma_device, ibdev);
 }
 
+/**
+ * enum irdma_func_event - what a parent driver reports about a function
+ * @IRDMA_FUNC_EV_MTU: the netdev's MTU changed (the info is the new MTU)
+ * @IRDMA_FUNC_EV_TC_PREPARE: the traffic classes are about to change
+ * @IRDMA_FUNC_EV_TC_DONE: the traffic-class change is over
+ * @IRDMA_FUNC_EV_CRIT_ERR: the engine stopped on a critical error (the
+ *	info is the cause, laid out as the gen2 PFINT_OICR register)
+ */
+enum irdma_func_event {
+	IRDMA_FUNC_EV_MTU,
+	IRDMA_FUNC_EV_TC_PREPARE,
+	IRDMA_FUNC_EV_TC_DONE,
+	IRDMA_FUNC_EV_CRIT_ERR,
+};
+
 int irdma_func_validate(const struct irdma_func *fn);
 int irdma_func_probe(struct irdma_func *fn);
 void irdma_func_remove(struct irdma_func *fn);
+void irdma_func_event(struct irdma_func *fn, enum irdma_func_event ev,
+		      u32 info);
+void irdma_func_fatal(struct irdma_func *fn, const char *why);
 int irdma_ib_register(struct irdma_func *fn);
 void irdma_port_update(struct irdma_device *iwdev);
 void irdma_ib_unregister(struct irdma_func *fn);
@@ -136,6 +155,6 @@ enum irdma_protocol irdma_ice_protocol(const struct auxiliary_device_id *id);
 
 extern struct iidc_auxiliary_drv irdma_ice_drv;
 extern struct auxiliary_driver irdma_i40e_drv;
-extern struct auxiliary_driver irdma_sim_drv;
+extern struct isim_aux_drv irdma_sim_drv;
 
 #endif /* IRDMA_MAIN_H */

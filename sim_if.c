@@ -112,14 +112,32 @@ static void irdma_sim_remove(struct auxiliary_device *adev)
 	irdma_func_remove(auxiliary_get_drvdata(adev));
 }
 
+static void irdma_sim_event(struct isim_aux_dev *iadev,
+			    enum isim_aux_event ev, u32 info)
+{
+	static const enum irdma_func_event map[] = {
+		[ISIM_AUX_EV_MTU] = IRDMA_FUNC_EV_MTU,
+		[ISIM_AUX_EV_TC_PREPARE] = IRDMA_FUNC_EV_TC_PREPARE,
+		[ISIM_AUX_EV_TC_DONE] = IRDMA_FUNC_EV_TC_DONE,
+		[ISIM_AUX_EV_CRIT_ERR] = IRDMA_FUNC_EV_CRIT_ERR,
+	};
+
+	if (ev < ARRAY_SIZE(map))
+		irdma_func_event(auxiliary_get_drvdata(&iadev->adev), map[ev],
+				 info);
+}
+
 static const struct auxiliary_device_id irdma_sim_id_table[] = {
 	{ .name = ISIM_AUX_MATCH_NAME, },
 	{}
 };
 
-struct auxiliary_driver irdma_sim_drv = {
-	.name = "sim",
-	.id_table = irdma_sim_id_table,
-	.probe = irdma_sim_probe,
-	.remove = irdma_sim_remove,
+struct isim_aux_drv irdma_sim_drv = {
+	.adrv = {
+		.name = "sim",
+		.id_table = irdma_sim_id_table,
+		.probe = irdma_sim_probe,
+		.remove = irdma_sim_remove,
+	},
+	.event = irdma_sim_event,
 };

@@ -197,7 +197,7 @@ int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd)
 	u32 idx;
 
 	mutex_lock(&hw->cmd_mutex);
-	if (hw->cqp_broken) {
+	if (hw->cqp_broken || atomic_read(&hw->halted)) {
 		ret = -EIO;
 		goto out_unlock;
 	}
@@ -221,4 +221,20 @@ out_report:
 out_unlock:
 	mutex_unlock(&hw->cmd_mutex);
 	return ret;
+}
+
+/**
+ * irdma_hw_halt - stop using an engine that reported a critical error
+ * @hw: the function's engine
+ *
+ * From now on every CQP command fails at once with -EIO and tear-down
+ * does not wait for the engine to acknowledge anything: it will not. A
+ * command already waiting runs into its timeout.
+ *
+ * Context: any.
+ * Return: true if this call halted the engine, false if it was already.
+ */
+bool irdma_hw_halt(struct irdma_hw *hw)
+{
+	return !atomic_xchg(&hw->halted, 1);
 }

@@ -5,7 +5,9 @@
  *
  * A reset request behaves as on ice: the parent unplugs the auxiliary
  * device (the driver's remove runs), resets the function and plugs it
- * again (the driver probes a fresh function).
+ * again (the driver probes a fresh function). Events go the other way, as
+ * ice's event_handler calls do: MTU and traffic-class changes, and the
+ * critical error after which the engine stays halted until that reset.
  */
 #include <linux/slab.h>
 
@@ -141,6 +143,54 @@ void isim_aux_reset_work(struct work_struct *work)
 			dev_err(&f->dev, "replug after reset failed: %d\n", err);
 	}
 	mutex_unlock(&f->aux_lock);
+}
+
+/* A critical error stops the engine until the function is reset. */
+static void isim_aux_halt(struct isim_func *f)
+{
+	mutex_lock(&f->eng_lock);
+	f->halted = true;
+	mutex_unlock(&f->eng_lock);
+}
+
+/**
+ * isim_aux_event - report a parent event to the driver of the function
+ * @f: function
+ * @ev: the event
+ * @info: its argument (see enum isim_aux_event)
+ *
+ * A critical error first halts the engine, as the hardware stops on one;
+ * the driver is expected to ask for a reset, which restarts it.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -ENODEV when no driver is bound, -EOPNOTSUPP when the bound
+ * driver takes no events (in both cases the engine keeps running).
+ */
+int isim_aux_event(struct isim_func *f, enum isim_aux_event ev, u32 info)
+{
+	struct isim_aux_drv *drv;
+	struct device *dev;
+	int ret = -ENODEV;
+
+	mutex_lock(&f->aux_lock);
+	if (!f->iadev)
+		goto out_unlock;
+	dev = &f->iadev->adev.dev;
+	device_lock(dev);
+	if (dev->driver) {
+		drv = container_of(to_auxiliary_drv(dev->driver),
+				   struct isim_aux_drv, adrv);
+		ret = drv->event ? 0 : -EOPNOTSUPP;
+	}
+	if (!ret) {
+		if (ev == ISIM_AUX_EV_CRIT_ERR)
+			isim_aux_halt(f);
+		drv->event(f->iadev, ev, info);
+	}
+	device_unlock(dev);
+out_unlock:
+	mutex_unlock(&f->aux_lock);
+	return ret;
 }
 
 /**

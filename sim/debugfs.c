@@ -10,9 +10,13 @@
  *   stall_cqp         while Y, queued CQP commands are not executed
  *   raise_ae          write "CODE [SOURCE [ID [CTX]]]" to post an AE
  *   reset             write anything: function reset, as after a PF reset
+ *   parent_event      write "mtu", "tc_prepare", "tc_done" or
+ *                     "crit_err [CAUSE]": the parent's event to the driver
+ *                     (crit_err halts the engine until a reset)
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
 
 #include "isim.h"
 
@@ -23,6 +27,7 @@ static void isim_show_cqp(struct seq_file *s, struct isim_func *f)
 	struct isim_cqp *cqp = &f->cqp;
 	unsigned int op;
 
+	seq_printf(s, "engine: halted=%d\n", f->halted);
 	seq_printf(s, "cqp: live=%d size=%u tail=%u polarity=%u done=%llu errors=%llu bad_valid=%llu\n",
 		   cqp->live, cqp->size, cqp->tail, cqp->polarity, cqp->done,
 		   cqp->errors, cqp->bad_valid);
@@ -143,7 +148,10 @@ static ssize_t isim_raise_ae_write(struct file *file, const char __user *ubuf,
 	    code > ISIM_AE_CODE_MAX || src > 0xf)
 		return -EINVAL;
 	mutex_lock(&f->eng_lock);
-	err = isim_aeq_post(f, code, src, id, ctx);
+	/* a halted engine posts nothing; after a catastrophe it halts */
+	err = f->halted ? -EIO : isim_aeq_post(f, code, src, id, ctx);
+	if (!err && code == ISIM_AE_FUNC_CATASTROPHIC)
+		f->halted = true;
 	mutex_unlock(&f->eng_lock);
 	return err ? err : len;
 }
@@ -169,6 +177,51 @@ static const struct file_operations isim_reset_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = isim_reset_write,
+	.llseek = no_llseek,
+};
+
+/* the bit of the PFINT_OICR layout that says "PE critical error" */
+#define ISIM_OICR_PE_CRITERR	BIT(28)
+
+static const char * const isim_event_names[] = {
+	[ISIM_AUX_EV_MTU] = "mtu",
+	[ISIM_AUX_EV_TC_PREPARE] = "tc_prepare",
+	[ISIM_AUX_EV_TC_DONE] = "tc_done",
+	[ISIM_AUX_EV_CRIT_ERR] = "crit_err",
+};
+
+static ssize_t isim_parent_event_write(struct file *file,
+				       const char __user *ubuf, size_t len,
+				       loff_t *ppos)
+{
+	struct isim_func *f = file->private_data;
+	u32 info = ISIM_OICR_PE_CRITERR;
+	char buf[32], *arg, *name;
+	int ev, err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	arg = strim(buf);
+	name = strsep(&arg, " ");
+	ev = match_string(isim_event_names, ARRAY_SIZE(isim_event_names), name);
+	if (ev < 0)
+		return -EINVAL;
+	/* only a critical error takes an argument: its cause */
+	if (arg && (ev != ISIM_AUX_EV_CRIT_ERR || kstrtou32(strim(arg), 0, &info)))
+		return -EINVAL;
+	if (ev == ISIM_AUX_EV_MTU)
+		info = READ_ONCE(f->netdev->mtu);
+	err = isim_aux_event(f, ev, info);
+	return err ? err : len;
+}
+
+static const struct file_operations isim_parent_event_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = isim_parent_event_write,
 	.llseek = no_llseek,
 };
 
@@ -204,6 +257,8 @@ void isim_debugfs_init(struct isim_func *f)
 	debugfs_create_file("raise_ae", 0200, f->ddir, f,
 			    &isim_raise_ae_fops);
 	debugfs_create_file("reset", 0200, f->ddir, f, &isim_reset_fops);
+	debugfs_create_file("parent_event", 0200, f->ddir, f,
+			    &isim_parent_event_fops);
 }
 
 /**

@@ -7,7 +7,9 @@
  * at once again while CQP commands are still queued), every 10 ms before.
  * One tick, under eng_lock: CQP create or destroy requests, CQ arm
  * requests, returned AEQEs, queued CQP commands, then interrupt vectors
- * the driver re-enabled.
+ * the driver re-enabled. A halted engine (critical error) reads and writes
+ * nothing until the function is reset; it only raises the interrupts it
+ * had posted before it stopped.
  */
 #include "isim.h"
 
@@ -24,10 +26,14 @@ bool isim_engine_poll(struct isim_func *f)
 	bool more;
 
 	lockdep_assert_held(&f->eng_lock);
-	isim_cqp_poll_ctx(f);
-	isim_cq_poll_arm(f);
-	isim_aeq_poll_alloc(f);
-	more = isim_cqp_run(f, ISIM_CQP_BUDGET);
+	more = false;
+	if (!f->halted) {
+		isim_cqp_poll_ctx(f);
+		isim_cq_poll_arm(f);
+		isim_aeq_poll_alloc(f);
+		more = isim_cqp_run(f, ISIM_CQP_BUDGET);
+	}
+	/* a halted engine still raises what it posted before it stopped */
 	isim_irq_service(f);
 	return more;
 }
@@ -66,6 +72,7 @@ static void isim_engine_clear(struct isim_func *f)
 	isim_hmc_reset(f);
 	for (i = 0; i < ISIM_NUM_VECTORS; i++)
 		f->vec[i].pending = false;
+	f->halted = false;
 }
 
 /**

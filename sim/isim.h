@@ -339,6 +339,8 @@ struct isim_wire {
  * @faults: fault injection knobs
  * @eng_lock: protects everything below it
  * @running: the engine polls the register space
+ * @halted: the engine stopped on a critical error: it reads and writes
+ *	nothing until a function reset
  * @cqp: control QP
  * @hmc: host memory cache layout
  * @cqs: CQs by id (struct isim_cq)
@@ -373,6 +375,7 @@ struct isim_func {
 
 	struct mutex eng_lock; /* engine state below, see @eng_lock */
 	bool running;
+	bool halted;
 	struct isim_cqp cqp;
 	struct isim_hmc hmc;
 	struct xarray cqs;
@@ -555,6 +558,7 @@ void isim_wire_unlink(struct isim_func *f);
 void isim_aux_reset_work(struct work_struct *work);
 int isim_aux_init(struct isim_func *f);
 void isim_aux_exit(struct isim_func *f);
+int isim_aux_event(struct isim_func *f, enum isim_aux_event ev, u32 info);
 
 /* debugfs.c */
 void isim_debugfs_mod_init(void);

@@ -31,6 +31,24 @@ enum isim_aux_protocol {
 struct isim_aux_dev;
 
 /**
+ * enum isim_aux_event - what the simulated parent reports to the driver
+ * @ISIM_AUX_EV_MTU: the netdev's MTU changed; the event's info is the MTU
+ * @ISIM_AUX_EV_TC_PREPARE: the traffic classes are about to change
+ * @ISIM_AUX_EV_TC_DONE: the traffic-class change is over
+ * @ISIM_AUX_EV_CRIT_ERR: the engine stopped on a critical error and does
+ *	nothing more until the function is reset; the info is the cause, laid
+ *	out as the gen2 PFINT_OICR register (bit 28: PE critical error)
+ *
+ * These are the events ice sends through iidc_auxiliary_drv.event_handler.
+ */
+enum isim_aux_event {
+	ISIM_AUX_EV_MTU,
+	ISIM_AUX_EV_TC_PREPARE,
+	ISIM_AUX_EV_TC_DONE,
+	ISIM_AUX_EV_CRIT_ERR,
+};
+
+/**
  * struct isim_aux_ops - services of the simulated parent function
  * @qset_add: attach a scheduler node @qs_handle for traffic class @tc;
  *	returns the parent's handle for it in @teid
@@ -83,6 +101,19 @@ struct isim_aux_dev {
 	u32 num_vectors;
 	const int *irqs;
 	const struct isim_aux_ops *ops;
+};
+
+/**
+ * struct isim_aux_drv - a driver of simulated functions
+ * @adrv: the auxiliary driver; register this one
+ * @event: takes the parent's events (enum isim_aux_event) for a bound
+ *	device, with its device lock held, in process context; may sleep and
+ *	may call the device's ops. NULL if the driver wants none
+ */
+struct isim_aux_drv {
+	struct auxiliary_driver adrv;
+	void (*event)(struct isim_aux_dev *iadev, enum isim_aux_event ev,
+		      u32 info);
 };
 
 /**

@@ -226,6 +226,8 @@ enum isim_minor {
 #define ISIM_AE_SRC_CQ			0x2
 #define ISIM_AE_SRC_SQ			0x5
 #define ISIM_AE_CQ_OPERATION_ERROR	0x0203
+/* the engine stops after posting this one */
+#define ISIM_AE_FUNC_CATASTROPHIC	0x0701
 #define ISIM_AE_CODE_MAX		0xfff
 
 /* ---- HMC: FPM query / commit buffers, one 64-bit slot per object ---- */

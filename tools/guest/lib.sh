@@ -131,6 +131,72 @@ EOF
 	PS1='irdma-vm# ' setsid -c bash --norc -i </dev/ttyS0 >/dev/ttyS0 2>&1
 }
 
+# For tests: "1" if simulated function $1 has a CQP on its engine, "0" if
+# not, "?" if its debugfs state says neither. Builtins only: every exec
+# costs about a second under TCG.
+sim_cqp_live() {
+	local line
+
+	while read -r line; do
+		case "$line" in
+		"cqp: live="*)
+			line=${line#cqp: live=}
+			echo "${line%% *}"
+			return
+			;;
+		esac
+	done <"/sys/kernel/debug/irdma_sim/irdma_sim$1/state"
+	echo "?"
+}
+
+# For tests: the number of irdma RDMA devices.
+irdma_dev_count() {
+	local n=0 d
+
+	for d in /sys/class/infiniband/irdma*; do
+		[ -e "$d" ] && n=$((n + 1))
+	done
+	echo $n
+}
+
+# For tests: how many lines of file $1 contain $2 (builtins only).
+count_lines() {
+	local n=0 line
+
+	while IFS= read -r line; do
+		[[ $line == *"$2"* ]] && n=$((n + 1))
+	done <"$1"
+	echo $n
+}
+
+# For tests: mark the kernel log (with the script's name, $1); count_log
+# then counts only what follows, not what earlier scripts left.
+log_mark() {
+	IRDMA_LOG_MARK="$1: start $$"
+	echo "$IRDMA_LOG_MARK" >/dev/kmsg
+}
+
+# For tests: how many kernel log lines since log_mark contain $1.
+count_log() {
+	local n=0 seen= line
+
+	while IFS= read -r line; do
+		[[ $line == *"$IRDMA_LOG_MARK"* ]] && seen=1
+		[ -n "$seen" ] && [[ $line == *"$1"* ]] && n=$((n + 1))
+	done <<<"$(dmesg)"
+	echo $n
+}
+
+# For tests: wait $1 seconds without running sleep(1): read times out on
+# a FIFO that this shell holds open for writing too, so no writer ever
+# closes it. One mkfifo per script instead of one sleep per wait.
+pause() {
+	local fifo=/tmp/.irdma-pause.$$
+
+	[ -p $fifo ] || mkfifo $fifo || return
+	read -rt "$1" <>$fifo || :
+}
+
 # For tests: fail with a message.
 fail() {
 	echo "FAIL: $*"

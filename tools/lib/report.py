@@ -5,7 +5,8 @@
 Usage: report.py RUN_DIR REPO
 
 RUN_DIR holds static/*.txt (one file per static check), and one directory
-per guest boot (kunit/, e2e/) with the guest's console.log, job.rc, done,
+per guest boot (kunit/, and e2e/ or e2e1/, e2e2/, ... when the guest scripts
+were shared out between guests booted at once) with the guest's console.log, job.rc, done,
 kmemleak.txt and the job's own results. Every check prints one line; a
 failing check prints why. The last line is "N passed, N failed" (with
 ", N skipped" when something was skipped); the exit code is 1 if anything
@@ -167,13 +168,27 @@ def kunit(run, repo, t):
                "it did not run (irdma.ko failed to load?)")
 
 
+def e2e_boots(run):
+    """The guests that ran guest scripts: e2e, or e2e1, e2e2, ..."""
+    wanted = read(os.path.join(run, "guests"), None)
+    names = wanted.split() if wanted is not None else \
+        [os.path.basename(d) for d in glob.glob(os.path.join(run, "e2e*"))]
+    boots = sorted(n for n in names if re.fullmatch(r"e2e\d*", n))
+    return boots or ["e2e"]
+
+
 def e2e(run, t):
-    boot = os.path.join(run, "e2e")
-    if not guest_finished(boot, "e2e", t):
+    for job in e2e_boots(run):
+        e2e_boot(run, job, t)
+
+
+def e2e_boot(run, job, t):
+    boot = os.path.join(run, job)
+    if not guest_finished(boot, job, t):
         return
     rows = read(os.path.join(boot, "e2e.tsv"), "")
     if not rows.strip():
-        t.fail("e2e", "no guest test ran")
+        t.fail(job, "no guest test ran")
         return
     for row in rows.splitlines():
         name, rc, secs = row.split("\t")
@@ -229,7 +244,7 @@ def kmemleak_ours(text):
 
 
 def log_scan(run, t):
-    for boot in ("kunit", "e2e"):
+    for boot in ["kunit"] + e2e_boots(run):
         d = os.path.join(run, boot)
         if not os.path.isdir(d):
             continue

@@ -16,44 +16,18 @@ bus=/sys/bus/irdma_sim
 dbg=/sys/kernel/debug/irdma_sim
 drv=/sys/bus/auxiliary/drivers/irdma.sim
 
-# "1" if function $1's CQP exists on the engine, "0" if not
-cqp_live() {
-	local line
-
-	while read -r line; do
-		case "$line" in
-		"cqp: live="*)
-			line=${line#cqp: live=}
-			echo "${line%% *}"
-			return
-			;;
-		esac
-	done <"$dbg/irdma_sim$1/state"
-	echo "?"
-}
-
 bound() {
 	[ -e /sys/bus/auxiliary/devices/irdma_sim.func.$1/driver ]
 }
 
-# number of irdma RDMA devices registered
-ibdevs() {
-	local n=0 d
-
-	for d in /sys/class/infiniband/irdma*; do
-		[ -e "$d" ] && n=$((n + 1))
-	done
-	echo $n
-}
-
 check_up() {
 	bound "$1" || fail "$2: irdma_sim.func.$1 not bound"
-	[ "$(cqp_live "$1")" = 1 ] || fail "$2: function $1 has no CQP"
+	[ "$(sim_cqp_live "$1")" = 1 ] || fail "$2: function $1 has no CQP"
 }
 
 check_down() {
 	bound "$1" && fail "$2: irdma_sim.func.$1 still bound"
-	[ "$(cqp_live "$1")" = 0 ] || fail "$2: function $1 kept its CQP"
+	[ "$(sim_cqp_live "$1")" = 0 ] || fail "$2: function $1 kept its CQP"
 }
 
 # what earlier scripts in this guest left in the log does not count
@@ -127,7 +101,7 @@ echo "unbind, and deleting a bound function, work"
 
 rmmod irdma || fail "rmmod irdma with function 0 bound"
 check_down 0 "rmmod"
-[ "$(ibdevs)" = 0 ] || fail "RDMA devices left after rmmod irdma"
+[ "$(irdma_dev_count)" = 0 ] || fail "RDMA devices left after rmmod irdma"
 
 log=$(dmesg_since)
 up=$(grep -c "irdma_sim.func.[0-9]*: RDMA engine up" <<<"$log")

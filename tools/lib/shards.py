@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Split the guest scripts between the lanes of a test run.
+
+usage: shards.py REPO RUNS ONLY LANES FIRST_LOAD
+
+Prints LANES lines, one per lane, each an extended regular expression
+that matches exactly the names of that lane's scripts (or an empty line
+for a lane with none). The scripts are those of REPO/tools/tests whose
+name matches ONLY (everything when ONLY is empty), as the guest filters
+them. Each is weighed by how long it took in the latest earlier run
+under RUNS that ran it (120 s when none did), and the heaviest goes to
+the least loaded lane first. The first lane starts with FIRST_LOAD
+seconds, the KUnit guest that boots before its scripts.
+"""
+import glob
+import os
+import re
+import sys
+
+DEFAULT_SECS = 120
+
+
+def durations(runs):
+    """Latest recorded duration of each script, by name."""
+    secs = {}
+    tsvs = glob.glob(os.path.join(runs, "*", "e2e*", "e2e.tsv"))
+    for path in sorted(tsvs, key=os.path.getmtime):
+        try:
+            with open(path) as f:
+                for line in f:
+                    cols = line.rstrip("\n").split("\t")
+                    if len(cols) == 3 and cols[2].isdigit():
+                        secs[cols[0]] = int(cols[2])
+        except OSError:
+            continue
+    return secs
+
+
+def ere_escape(name):
+    """name as a POSIX extended regular expression matching only itself"""
+    return re.sub(r"([.[\]()*+?{}|^$\\])", r"\\\1", name)
+
+
+def main():
+    repo, runs, only, lanes, first = sys.argv[1:6]
+    lanes = max(int(lanes), 1)
+    names = sorted(os.path.basename(p)[:-3]
+                   for p in glob.glob(os.path.join(repo, "tools", "tests", "*.sh")))
+    if only:
+        names = [n for n in names if re.search(only, n)]
+    secs = durations(runs)
+    load = [0] * lanes
+    load[0] = int(first)
+    member = [[] for _ in range(lanes)]
+    for name in sorted(names, key=lambda n: -secs.get(n, DEFAULT_SECS)):
+        lane = load.index(min(load))
+        member[lane].append(name)
+        load[lane] += secs.get(name, DEFAULT_SECS)
+    for names in member:
+        print("^(" + "|".join(ere_escape(n) for n in sorted(names)) + ")$"
+              if names else "")
+
+
+if __name__ == "__main__":
+    main()
