@@ -50,8 +50,11 @@ uv1=$(uverbs_of "$dev1")
 grep -q '^objects: .* stags=0 ' $dbg/irdma_sim0/state ||
 	fail "STags on a fresh function: $(grep '^objects' $dbg/irdma_sim0/state)"
 
+# the reason of every refusal goes to the log, shown if a check fails
+echo 'file mr.c +p' >/sys/kernel/debug/dynamic_debug/control
+
 python3 -u - "$dev0" "$uv0" "$uv1" "$dbg/irdma_sim0/state" \
-	"$bus/del_device" <<'EOF' || fail "MR checks"
+	"$bus/del_device" <<'EOF' || { dmesg | tail -n 30; fail "MR checks"; }
 import ctypes, errno, mmap, os, struct, subprocess, sys
 
 dev0, uv0, uv1, state, del_device = sys.argv[1:6]
@@ -324,8 +327,8 @@ def disassociate():
     print("function 1 deleted while this process held an MR on it")
 
 
-libirdma_mrs()
 raw_checks()
+libirdma_mrs()
 disassociate()
 EOF
 
