@@ -139,7 +139,9 @@ static int irdma_mr_hw_page(enum irdma_hw_gen gen, unsigned long pgsz,
 
 /*
  * The driver data of a user registration. MEM is this verb's own; QP and
- * CQ registrations describe user rings, which nothing creates yet.
+ * CQ registrations describe user rings, which nothing creates yet. The
+ * page counts mean something only for rings: libirdma leaves them
+ * uninitialised in a MEM request, so they are not looked at there.
  */
 static int irdma_mr_req_check(const struct irdma_mem_reg_req *req,
 			      size_t inlen, const char **why)
@@ -157,10 +159,6 @@ static int irdma_mr_req_check(const struct irdma_mem_reg_req *req,
 		return -EOPNOTSUPP;
 	default:
 		*why = "unknown reg_type";
-		return -EINVAL;
-	}
-	if (req->sq_pages || req->rq_pages || req->cq_pages) {
-		*why = "ring pages in a memory registration";
 		return -EINVAL;
 	}
 	*why = NULL;

@@ -259,7 +259,8 @@ def bad_requests(fd, pd, addr):
             ("CQ ring registration", 4096, 0, mem_req(2, cq=1),
              errno.EOPNOTSUPP),
             ("unknown reg_type", 4096, 0, mem_req(7), errno.EINVAL),
-            ("MEM with SQ pages", 4096, 0, mem_req(sq=1), errno.EINVAL),
+            # libirdma leaves the ring page counts of MEM uninitialised
+            ("MEM with stray ring pages", 4096, 0, mem_req(sq=7, cq=9), 0),
             ("request tail not zero", 4096, 0, mem_req() + b"\1" + 7 * b"\0",
              errno.EOPNOTSUPP)):
         err, resp = reg_mr(fd, pd, addr, length, access, drv)
