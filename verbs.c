@@ -149,8 +149,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_qp_rd_atom = IRDMA_VERBS_MAX_IRD;
 	props->max_qp_init_rd_atom = IRDMA_VERBS_MAX_ORD;
 	props->max_fast_reg_page_list_len = IRDMA_PBLE_PER_PAGE;
+	/* type 2 windows exist too, but libirdma binds only type 1 */
 	props->device_cap_flags = IB_DEVICE_MEM_WINDOW |
-				  IB_DEVICE_MEM_WINDOW_TYPE_2B |
 				  IB_DEVICE_MEM_MGT_EXTENSIONS;
 	/* kernel QPs are privileged: lkey 0 addresses DMA memory directly */
 	props->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
