@@ -55,7 +55,7 @@ echo 'file mr.c +p' >/sys/kernel/debug/dynamic_debug/control
 
 python3 -u - "$dev0" "$uv0" "$uv1" "$dbg/irdma_sim0/state" \
 	"$bus/del_device" <<'EOF' || { dmesg | tail -n 30; fail "MR checks"; }
-import ctypes, errno, mmap, os, struct, subprocess, sys
+import ctypes, errno, mmap, os, re, struct, subprocess, sys
 
 dev0, uv0, uv1, state, del_device = sys.argv[1:6]
 
@@ -81,15 +81,16 @@ def buf_addr(m):
 
 
 def stags():
-    """STags the engine holds: {stag: {field: value}}"""
+    """STags the engine holds, by index: {index: {field: value}}"""
     out = {}
     with open(state) as f:
         for line in f:
             if not line.startswith("stag "):
                 continue
             head, rest = line.split(":", 1)
-            out[int(head.split()[1], 16)] = dict(
-                kv.split("=") for kv in rest.split())
+            stag = int(head.split()[1], 16)
+            out[stag >> 8] = dict(kv.split("=") for kv in rest.split())
+            out[stag >> 8]["stag"] = stag
     return out
 
 
@@ -179,14 +180,14 @@ def check_listed(mrs):
     print(res.strip())
     for mr, what, length, rights in mrs:
         key = mr.contents.rkey
-        st = eng.get(key)
-        if not st:
+        st = eng.get(key >> 8)
+        if not st or st["stag"] != key:
             die("%s: STag 0x%08x not on the engine: %s" % (what, key, eng))
         if (st["kind"] != "mr" or int(st["len"]) != length or
                 int(st["rights"], 16) != rights or
                 st["remote"] != str(int(bool(rights & (R_RR | R_RW))))):
             die("%s: engine holds %s" % (what, st))
-        if ("mrlen %d " % length) not in res + " ":
+        if not re.search(r"\bmrlen %d\b" % length, res):
             die("%s: no MR of %d bytes in rdma res show mr" % (what, length))
         if "rkey" in res and ("rkey 0x%x" % key) not in res:
             die("%s: rkey 0x%x not in rdma res show mr" % (what, key))
@@ -286,7 +287,8 @@ def windows(fd, pd):
         err, raw = cmd(fd, CMD_ALLOC_MW, struct.pack("<IB3x", pd, t), 8)
         expect("alloc_mw type %d" % t, err, 0)
         handle, rkey = struct.unpack_from("<II", raw, 0)
-        st = stags().get(rkey)
+        # a window gets its key when it is bound: only the index is known
+        st = stags().get(rkey >> 8)
         if not st or st["kind"] != "mw%d" % t:
             die("MW type %d rkey 0x%08x: engine holds %s" % (t, rkey, st))
         handles.append(handle)
