@@ -687,7 +687,7 @@ int irdma_cqpw_dealloc_stag(__le64 *wqe, u8 valid,
  * irdma_cqpw_mw_alloc - build ALLOC_STAG for a memory window
  * @wqe: CQP WQE
  * @valid: valid bit
- * @info: stag, pd_id, hw_rev, mw_type2, mw1_no_key_check
+ * @info: stag, pd_id, hw_rev, mw_type1, mw1_no_key_check
  *
  * Return: 0 or -EINVAL.
  */
@@ -700,7 +700,7 @@ int irdma_cqpw_mw_alloc(__le64 *wqe, u8 valid,
 	irdma_wqe_set(wqe, 1, irdma_cqpw_stag_w1(info));
 	irdma_wqe_set(wqe, 2, info->stag & IRDMA_CQPSTAG_IDX);
 	irdma_cqpw_finish(wqe,
-			  FIELD_PREP(IRDMA_CQPSTAG_MWTYPE, info->mw_type2) |
+			  FIELD_PREP(IRDMA_CQPSTAG_MWTYPE, info->mw_type1) |
 			  FIELD_PREP(IRDMA_CQPSTAG_MW1_NO_KEY_CHECK,
 				     info->mw1_no_key_check),
 			  IRDMA_CQPOP_ALLOC_STAG, valid);

@@ -307,7 +307,8 @@ int irdma_cqpw_aeq_destroy(__le64 *wqe, u8 valid,
  * @use_hmc_fn: use @hmc_fn
  * @use_pf_rid: use the PF requester id
  * @is_mr: STag of an MR (dealloc) / allocate an MR STag
- * @mw_type2: type 2 window (MW alloc)
+ * @mw_type1: a type 1 window (MW alloc); the engine's window-type bit
+ *	is set for type 1 and clear for type 2
  * @mw1_no_key_check: type 1 bind does not validate the key
  */
 struct irdma_cqp_stag_info {
@@ -327,7 +328,7 @@ struct irdma_cqp_stag_info {
 	bool use_hmc_fn;
 	bool use_pf_rid;
 	bool is_mr;
-	bool mw_type2;
+	bool mw_type1;
 	bool mw1_no_key_check;
 };
 

@@ -111,6 +111,7 @@ struct irdma_func {
  * @fn: the function this device drives
  * @cm_core: the iWARP connection manager of this device
  * @pd_ida: PD numbers in use
+ * @stag_ida: STag indexes in use by MRs and MWs (mr.c)
  * @port_active: the port state last reported to the RDMA core; RTNL
  */
 struct irdma_device {
@@ -118,6 +119,7 @@ struct irdma_device {
 	struct irdma_func *fn;
 	struct irdma_cm_core cm_core;
 	struct ida pd_ida;
+	struct ida stag_ida;
 	bool port_active;
 };
 

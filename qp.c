@@ -18,6 +18,7 @@
 #include <rdma/ib_cache.h>
 
 #include "main.h"
+#include "mr.h"
 #include "qp.h"
 
 /* Layout of the QP's metadata page */
@@ -750,6 +751,9 @@ static int irdma_qp_post_one(struct irdma_qp *qp, const struct ib_send_wr *wr)
 	u32 i, total = 0;
 
 	lockdep_assert_held(&qp->sq_lock);
+	if (wr->opcode == IB_WR_REG_MR)
+		return irdma_mr_post_reg(&qp->uk, reg_wr(wr), qp->sq_sig_all ||
+					 (wr->send_flags & IB_SEND_SIGNALED));
 	if (irdma_qp_send_op(wr, irdma_qp_is_iwarp(qp), &uw.op) ||
 	    irdma_qp_sges(wr->sg_list, wr->num_sge, qp->cap.max_send_sge, sg))
 		return -EINVAL;

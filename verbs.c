@@ -6,10 +6,10 @@
  * netdev, protection domains, and the user contexts through which
  * rdma-core's libirdma opens the device (with the doorbell page it maps and
  * the PD it allocates at once) live here; kernel CQs and QPs in cq.c and
- * qp.c. MRs still refuse with -EOPNOTSUPP, and so do the iWARP connection
- * verbs until the CM is wired to the hardware. iWARP functions register an
- * RNIC, RoCEv2 functions an IB CA with a RoCEv2 port, whose QP1 the MAD
- * layer creates at registration.
+ * qp.c, MRs and MWs in mr.c. The iWARP connection verbs refuse with
+ * -EOPNOTSUPP until the CM is wired to the hardware. iWARP functions
+ * register an RNIC, RoCEv2 functions an IB CA with a RoCEv2 port, whose
+ * QP1 the MAD layer creates at registration.
  */
 #include <linux/etherdevice.h>
 #include <linux/idr.h>
@@ -22,6 +22,7 @@
 
 #include "main.h"
 #include "hw.h"
+#include "mr.h"
 #include "qp.h"
 
 /* Limits the engine has whatever the HMC profile */
@@ -148,6 +149,9 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_qp_rd_atom = IRDMA_VERBS_MAX_IRD;
 	props->max_qp_init_rd_atom = IRDMA_VERBS_MAX_ORD;
 	props->max_fast_reg_page_list_len = IRDMA_PBLE_PER_PAGE;
+	/* type 2 windows exist too, but libirdma binds only type 1 */
+	props->device_cap_flags = IB_DEVICE_MEM_WINDOW |
+				  IB_DEVICE_MEM_MGT_EXTENSIONS;
 	/* kernel QPs are privileged: lkey 0 addresses DMA memory directly */
 	props->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
 	return 0;
@@ -523,23 +527,6 @@ u32 irdma_pd_num(const struct ib_pd *ibpd)
 
 /* ---- not implemented yet: refused, so the core can register us ---- */
 
-static struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start,
-				       u64 len, u64 virt, int access,
-				       struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
 /* no QP exists, so iw_cm finds none and connects or accepts nothing */
 static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 {
@@ -615,10 +602,15 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.post_recv = irdma_post_recv,
 	INIT_RDMA_OBJ_SIZE(ib_qp, irdma_qp, ibqp),
 
-	/* memory regions: refused until they exist */
+	/* memory regions and windows (mr.c) */
 	.get_dma_mr = irdma_get_dma_mr,
 	.reg_user_mr = irdma_reg_user_mr,
 	.dereg_mr = irdma_dereg_mr,
+	.alloc_mr = irdma_alloc_mr,
+	.map_mr_sg = irdma_map_mr_sg,
+	.alloc_mw = irdma_alloc_mw,
+	.dealloc_mw = irdma_dealloc_mw,
+	INIT_RDMA_OBJ_SIZE(ib_mw, irdma_mw, ibmw),
 
 	/* iWARP connections: refused until the CM is wired in */
 	.iw_get_qp = irdma_iw_get_qp,
@@ -673,6 +665,7 @@ int irdma_ib_register(struct irdma_func *fn)
 		return -ENOMEM;
 	iwdev->fn = fn;
 	ida_init(&iwdev->pd_ida);
+	ida_init(&iwdev->stag_ida);
 	irdma_ib_setup(iwdev);
 	ret = ib_device_set_netdev(&iwdev->ibdev, fn->netdev, 1);
 	if (ret)
@@ -689,6 +682,7 @@ int irdma_ib_register(struct irdma_func *fn)
 	return 0;
 
 err_dealloc:
+	ida_destroy(&iwdev->stag_ida);
 	ida_destroy(&iwdev->pd_ida);
 	ib_dealloc_device(&iwdev->ibdev);
 	return ret;
@@ -708,6 +702,7 @@ void irdma_ib_unregister(struct irdma_func *fn)
 		return;
 	fn->iwdev = NULL;
 	ib_unregister_device(&iwdev->ibdev);
+	ida_destroy(&iwdev->stag_ida);
 	ida_destroy(&iwdev->pd_ida);
 	ib_dealloc_device(&iwdev->ibdev);
 }

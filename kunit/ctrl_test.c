@@ -201,7 +201,7 @@ static const struct irdma_cqp_stag_info ct_dealloc = {
 };
 
 static const struct irdma_cqp_stag_info ct_mw = {
-	.stag = 0x777700, .pd_id = 9, .hw_rev = 2, .mw_type2 = true,
+	.stag = 0x777700, .pd_id = 9, .hw_rev = 2, .mw_type1 = true,
 };
 
 static const struct irdma_cqp_qhash_info ct_qh_syn = {

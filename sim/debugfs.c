@@ -105,6 +105,7 @@ static void isim_show_objects(struct seq_file *s, struct isim_func *f)
 	xa_for_each(&f->qps, id, qp)
 		seq_printf(s, "qp %lu: type=%u state=%u suspended=%d modifies=%llu\n",
 			   id, qp->type, qp->state, qp->suspended, qp->modifies);
+	isim_stag_show(s, f);
 }
 
 static int isim_state_show(struct seq_file *s, void *unused)

@@ -710,6 +710,146 @@ static void isim_cq_overflow_raises_ae(struct kunit *test)
 			4ULL);
 }
 
+/* ---- STags ---- */
+
+/* header fields for static tables (FIELD_PREP needs a function) */
+#define ISIM_T_RIGHTS(r)	((u64)(r) << 48)
+#define ISIM_T_PBL(l)		((u64)(l) << 44)
+#define ISIM_T_PAGE(p)		((u64)(p) << 46)
+#define ISIM_T_LW		ISIM_RIGHT_LOCAL_WRITE
+#define ISIM_T_RR		ISIM_RIGHT_REMOTE_READ
+#define ISIM_T_RW		ISIM_RIGHT_REMOTE_WRITE
+#define ISIM_T_MR		(ISIM_STAG_HDR_MR | ISIM_STAG_HDR_VA_BASED)
+
+/**
+ * struct isim_stag_case - one STag command against 8 MR objects, no PBLEs
+ * @name: description
+ * @op: ALLOC_STAG or REG_MR
+ * @idx: STag index
+ * @len: length
+ * @hdr: header bits (MR, rights, page list, page size)
+ * @buf: word 4, the buffer address
+ * @minor: expected completion minor code
+ */
+struct isim_stag_case {
+	const char *name;
+	u32 op;
+	u32 idx;
+	u64 len;
+	u64 hdr;
+	u64 buf;
+	u32 minor;
+};
+
+static const struct isim_stag_case isim_stag_cases[] = {
+	{ "reg_one_page", ISIM_OP_REG_MR, 1, SZ_4K, ISIM_T_MR, 0x10000,
+	  ISIM_MIN_OK },
+	{ "reg_all_memory", ISIM_OP_REG_MR, 1, 0, ISIM_T_MR |
+	  ISIM_STAG_HDR_REMOTE | ISIM_T_RIGHTS(ISIM_T_LW | ISIM_T_RW), 0,
+	  ISIM_MIN_OK },
+	{ "reg_index_0", ISIM_OP_REG_MR, 0, SZ_4K, ISIM_T_MR, 0x10000,
+	  ISIM_MIN_BAD_ID },
+	{ "reg_index_past_mr_objects", ISIM_OP_REG_MR, 8, SZ_4K, ISIM_T_MR,
+	  0x10000, ISIM_MIN_BAD_ID },
+	{ "reg_without_mr_bit", ISIM_OP_REG_MR, 1, SZ_4K,
+	  ISIM_STAG_HDR_VA_BASED, 0x10000, ISIM_MIN_BAD_FIELD },
+	{ "remote_write_without_local_write", ISIM_OP_REG_MR, 1, SZ_4K,
+	  ISIM_T_MR | ISIM_STAG_HDR_REMOTE | ISIM_T_RIGHTS(ISIM_T_RW), 0x10000,
+	  ISIM_MIN_BAD_FIELD },
+	{ "remote_read_without_remote_access", ISIM_OP_REG_MR, 1, SZ_4K,
+	  ISIM_T_MR | ISIM_T_RIGHTS(ISIM_T_RR), 0x10000, ISIM_MIN_BAD_FIELD },
+	{ "unaligned_buffer", ISIM_OP_REG_MR, 1, SZ_4K, ISIM_T_MR, 0x10010,
+	  ISIM_MIN_BAD_ALIGN },
+	{ "no_length_with_a_buffer", ISIM_OP_REG_MR, 1, 0, ISIM_T_MR, 0x10000,
+	  ISIM_MIN_BAD_FIELD },
+	{ "length_beyond_2_45", ISIM_OP_REG_MR, 1, BIT_ULL(45) + 1, ISIM_T_MR,
+	  0x10000, ISIM_MIN_BAD_FIELD },
+	{ "reserved_page_size", ISIM_OP_REG_MR, 1, SZ_4K, ISIM_T_MR |
+	  ISIM_T_PAGE(3), 0x10000, ISIM_MIN_BAD_FIELD },
+	{ "pbles_outside_the_object", ISIM_OP_REG_MR, 1, 2 * SZ_4K, ISIM_T_MR |
+	  ISIM_T_PBL(1), 0, ISIM_MIN_BAD_FIELD },
+	{ "two_level_list", ISIM_OP_REG_MR, 1, 2 * SZ_4K, ISIM_T_MR |
+	  ISIM_T_PBL(2), 0, ISIM_MIN_UNSUPPORTED },
+	{ "alloc_type1_window", ISIM_OP_ALLOC_STAG, 7, 0,
+	  ISIM_STAG_HDR_MW_TYPE1, 0, ISIM_MIN_OK },
+	{ "alloc_fastreg_pbles_outside", ISIM_OP_ALLOC_STAG, 2, SZ_4K,
+	  ISIM_STAG_HDR_MR | ISIM_T_PBL(1), 0,
+	  ISIM_MIN_BAD_FIELD },
+};
+
+static void isim_stag_case_desc(const struct isim_stag_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(isim_stag, isim_stag_cases, isim_stag_case_desc);
+
+static void isim_t_stag(struct isim_test *t, u32 op, u32 idx, u32 pd,
+			u64 len, u64 hdr, u64 buf)
+{
+	u64 w[8] = {};
+
+	w[0] = 0x7f0000000000ULL;
+	w[1] = FIELD_PREP(ISIM_STAG_W1_LEN, len) |
+	       FIELD_PREP(ISIM_STAG_W1_PD, pd);
+	w[2] = FIELD_PREP(ISIM_STAG_W2_INDEX, idx) |
+	       FIELD_PREP(ISIM_STAG_W2_KEY, 0x5a);
+	w[4] = buf;
+	w[ISIM_WQE_HDR] = hdr;
+	isim_t_run(t, op, w);
+}
+
+static void isim_stag_command_checks_fields(struct kunit *test)
+{
+	const struct isim_stag_case *c = test->param_value;
+	struct isim_test *t = test->priv;
+	struct isim_stag *st;
+
+	/* the table's shifts must match the field definitions */
+	KUNIT_ASSERT_EQ(test, ISIM_T_RIGHTS(1), FIELD_PREP(ISIM_STAG_HDR_RIGHTS, 1));
+	KUNIT_ASSERT_EQ(test, ISIM_T_PBL(1), FIELD_PREP(ISIM_STAG_HDR_PBL_LEVELS, 1));
+	KUNIT_ASSERT_EQ(test, ISIM_T_PAGE(1), FIELD_PREP(ISIM_STAG_HDR_PAGE_SIZE, 1));
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_MR, 8);
+	isim_t_stag(t, c->op, c->idx, 3, c->len, c->hdr, c->buf);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), c->minor);
+	st = xa_load(&t->f->stags, c->idx);
+	if (c->minor) {
+		KUNIT_EXPECT_NULL(test, st);
+		return;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_EXPECT_EQ(test, st->pd, 3U);
+	KUNIT_EXPECT_EQ(test, st->len, c->len);
+	KUNIT_EXPECT_EQ(test, st->registered, c->op == ISIM_OP_REG_MR);
+}
+
+static void isim_stag_dealloc_matches_kind_and_pd(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_stag *st;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_MR, 8);
+	isim_t_stag(t, ISIM_OP_ALLOC_STAG, 2, 3, 0, 0, 0);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	st = xa_load(&t->f->stags, 2);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_EXPECT_FALSE(test, st->mw_type1);
+	isim_t_stag(t, ISIM_OP_ALLOC_STAG, 2, 3, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	/* a window is not an MR, and belongs to its PD */
+	isim_t_stag(t, ISIM_OP_DEALLOC_STAG, 2, 3, 0, ISIM_STAG_HDR_MR, 0);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_FIELD);
+	isim_t_stag(t, ISIM_OP_DEALLOC_STAG, 2, 4, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_FIELD);
+	isim_t_stag(t, ISIM_OP_DEALLOC_STAG, 2, 3, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_NULL(test, xa_load(&t->f->stags, 2));
+	isim_t_stag(t, ISIM_OP_DEALLOC_STAG, 2, 3, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
+}
+
 static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
 			 isim_ctx_gen_params),
@@ -730,6 +870,8 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_cqp_handles_in_op_return_value),
 	KUNIT_CASE(isim_cq_armed_completion_writes_ceqe),
 	KUNIT_CASE(isim_cq_overflow_raises_ae),
+	KUNIT_CASE_PARAM(isim_stag_command_checks_fields, isim_stag_gen_params),
+	KUNIT_CASE(isim_stag_dealloc_matches_kind_and_pd),
 	{}
 };
 

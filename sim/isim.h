@@ -19,6 +19,8 @@
 #include "isim_aux.h"
 #include "isim_defs.h"
 
+struct seq_file;
+
 #define ISIM_MAX_ID		63	/* the ID is also the HMC function id */
 #define ISIM_NUM_VECTORS	5	/* vector 0 for the AEQ, then CEQs */
 #define ISIM_MAX_CEQS		32
@@ -111,12 +113,18 @@ struct isim_qp {
  * @index: STag index (the STag without its key)
  * @key: key byte of the registered STag
  * @pd: protection domain
- * @len: length in bytes
+ * @len: length in bytes (0 with no page list: all of memory)
  * @va: virtual address or first-byte offset
+ * @buf_pa: the one buffer or page (no page list)
+ * @first_pble: first PBLE of the page list
  * @rights: access rights
+ * @pbl_levels: 0 (@buf_pa), 1 or 2
+ * @page_size: page size code (4 KiB << 9 * @page_size)
  * @mr: a memory region (else a memory window)
+ * @mw_type1: a type 1 window
  * @registered: REG_MR, not only ALLOC_STAG
  * @remote: remote access enabled
+ * @va_based: addressed by VA (else zero-based)
  */
 struct isim_stag {
 	u32 index;
@@ -124,10 +132,16 @@ struct isim_stag {
 	u32 pd;
 	u64 len;
 	u64 va;
+	u64 buf_pa;
+	u32 first_pble;
 	u8 rights;
+	u8 pbl_levels;
+	u8 page_size;
 	bool mr;
+	bool mw_type1;
 	bool registered;
 	bool remote;
+	bool va_based;
 };
 
 /**
@@ -498,6 +512,7 @@ void isim_op_resume_qp(struct isim_func *f, const u64 *wqe,
 
 /* stag.c */
 void isim_stag_reset(struct isim_func *f);
+void isim_stag_show(struct seq_file *s, struct isim_func *f);
 void isim_op_alloc_stag(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 void isim_op_reg_mr(struct isim_func *f, const u64 *wqe,

@@ -341,17 +341,26 @@ enum isim_hmc_obj {
 /* ---- STags (ALLOC_STAG, REG_MR, DEALLOC_STAG) ---- */
 /* REG_MR word 0: VA or FBO; word 4: single-page PA; word 5: HMC fn */
 #define ISIM_STAG_W1_LEN		GENMASK_ULL(45, 0)
+/* the longest MR or window the engine takes */
+#define ISIM_STAG_MAX_LEN		BIT_ULL(45)
 #define ISIM_STAG_W1_PD			GENMASK_ULL(63, 46)
 #define ISIM_STAG_W2_KEY		GENMASK_ULL(7, 0)
 #define ISIM_STAG_W2_INDEX		GENMASK_ULL(31, 8)
 #define ISIM_STAG_W6_FIRST_PBLE		GENMASK_ULL(27, 0)
-#define ISIM_STAG_HDR_MW_TYPE2		BIT_ULL(42)
+/* set for a type 1 window, clear for type 2 */
+#define ISIM_STAG_HDR_MW_TYPE1		BIT_ULL(42)
 #define ISIM_STAG_HDR_MR		BIT_ULL(43)
 #define ISIM_STAG_HDR_PBL_LEVELS	GENMASK_ULL(45, 44)
 #define ISIM_STAG_HDR_PAGE_SIZE		GENMASK_ULL(47, 46)
 #define ISIM_STAG_HDR_RIGHTS		GENMASK_ULL(52, 48)
 #define ISIM_STAG_HDR_REMOTE		BIT_ULL(53)
 #define ISIM_STAG_HDR_VA_BASED		BIT_ULL(59)
+/* STag rights (ISIM_STAG_HDR_RIGHTS); local read is implied */
+#define ISIM_RIGHT_LOCAL_WRITE		BIT(1)
+#define ISIM_RIGHT_REMOTE_READ		BIT(2)
+#define ISIM_RIGHT_REMOTE_WRITE		BIT(3)
+/* ISIM_STAG_HDR_PAGE_SIZE: 4 KiB << (9 * value); 3 is reserved */
+#define ISIM_STAG_PAGE_1G		2
 
 /* ---- connection steering: APBVT, quad hash, ARP cache, MAC table ---- */
 #define ISIM_APBVT_W2_PORT		GENMASK_ULL(15, 0)

@@ -4,10 +4,19 @@
  *
  * An STag index names an MR slot of the HMC. ALLOC_STAG reserves one for a
  * fast-register MR or a memory window; REG_MR registers memory described
- * by one page or by PBLEs; DEALLOC_STAG frees the index. The engine keeps
- * what it will need to check accesses once WQEs execute: PD, key, rights,
- * base and length.
+ * by one buffer address or by PBLEs; DEALLOC_STAG frees the index. The
+ * engine keeps what it will need to check accesses once WQEs execute: PD,
+ * key, rights, base, length and where the page list is.
+ *
+ * Fields are checked as the engine would before it takes a command: the
+ * index within the committed MR objects and free, rights that make sense
+ * (remote write needs local write, remote rights need remote access
+ * enabled), a length the engine can address, a known page size, and a
+ * page list that lies inside the committed PBLE object with its first and
+ * last entries backed and filled. A zero length is taken only without a
+ * page list and at buffer address 0: the STag then spans all of memory.
  */
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "isim.h"
@@ -47,6 +56,67 @@ static void isim_stag_fill(struct isim_stag *st, const u64 *wqe)
 	st->rights = FIELD_GET(ISIM_STAG_HDR_RIGHTS, hdr);
 	st->remote = hdr & ISIM_STAG_HDR_REMOTE;
 	st->mr = hdr & ISIM_STAG_HDR_MR;
+	st->mw_type1 = !st->mr && (hdr & ISIM_STAG_HDR_MW_TYPE1);
+	st->pbl_levels = FIELD_GET(ISIM_STAG_HDR_PBL_LEVELS, hdr);
+	st->page_size = FIELD_GET(ISIM_STAG_HDR_PAGE_SIZE, hdr);
+	st->va_based = hdr & ISIM_STAG_HDR_VA_BASED;
+	if (st->pbl_levels)
+		st->first_pble = FIELD_GET(ISIM_STAG_W6_FIRST_PBLE, wqe[6]);
+}
+
+/* Rights the engine accepts: remote write needs local write */
+static u16 isim_stag_check_rights(u8 rights, bool remote)
+{
+	if ((rights & ISIM_RIGHT_REMOTE_WRITE) &&
+	    !(rights & ISIM_RIGHT_LOCAL_WRITE))
+		return ISIM_MIN_BAD_FIELD;
+	if ((rights & (ISIM_RIGHT_REMOTE_READ | ISIM_RIGHT_REMOTE_WRITE)) &&
+	    !remote)
+		return ISIM_MIN_BAD_FIELD;
+	return ISIM_MIN_OK;
+}
+
+/* The page list of @st lies in the PBLE object, first and last entry set */
+static u16 isim_stag_check_pbl(struct isim_func *f,
+			       const struct isim_stag *st)
+{
+	u64 pgsz = SZ_4K << (9 * st->page_size), pa;
+	u64 fbo = st->va_based ? st->va & (pgsz - 1) : st->va;
+	u64 pages = DIV_ROUND_UP_ULL(fbo + st->len, pgsz);
+	u64 last = st->first_pble + pages - 1;
+
+	if (!pages || last >= f->hmc.cnt[ISIM_HMC_PBLE])
+		return ISIM_MIN_BAD_FIELD;
+	/* fast-register fills the list later; ALLOC_STAG only reserves it */
+	if (!st->registered)
+		return ISIM_MIN_OK;
+	if (isim_hmc_pble(f, st->first_pble, &pa) ||
+	    isim_hmc_pble(f, last, &pa))
+		return ISIM_MIN_HMC_UNBACKED;
+	return ISIM_MIN_OK;
+}
+
+static u16 isim_stag_check(struct isim_func *f, const struct isim_stag *st)
+{
+	u16 minor = isim_stag_check_new(f, st->index);
+
+	if (minor)
+		return minor;
+	if (st->page_size > ISIM_STAG_PAGE_1G || st->len > ISIM_STAG_MAX_LEN)
+		return ISIM_MIN_BAD_FIELD;
+	if (st->pbl_levels > 1)
+		return ISIM_MIN_UNSUPPORTED;
+	minor = isim_stag_check_rights(st->rights, st->remote);
+	if (minor || !st->mr)
+		return minor;
+	if (st->pbl_levels)
+		return isim_stag_check_pbl(f, st);
+	/* one buffer: page aligned, or all of memory with no length */
+	if (st->registered && (st->buf_pa & (SZ_4K - 1)))
+		return ISIM_MIN_BAD_ALIGN;
+	if (!st->len && (st->buf_pa || !st->registered))
+		return ISIM_MIN_BAD_FIELD;
+	return ISIM_MIN_OK;
 }
 
 static void isim_stag_add(struct isim_func *f, const u64 *wqe, bool reg,
@@ -54,10 +124,6 @@ static void isim_stag_add(struct isim_func *f, const u64 *wqe, bool reg,
 {
 	struct isim_stag *st;
 
-	res->minor = isim_stag_check_new(f, FIELD_GET(ISIM_STAG_W2_INDEX,
-						      wqe[2]));
-	if (res->minor)
-		return;
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
 	if (!st) {
 		res->minor = ISIM_MIN_BUSY;
@@ -65,12 +131,15 @@ static void isim_stag_add(struct isim_func *f, const u64 *wqe, bool reg,
 	}
 	isim_stag_fill(st, wqe);
 	st->registered = reg;
-	if (reg)
+	if (reg) {
 		st->va = wqe[0];
-	if (xa_insert(&f->stags, st->index, st, GFP_KERNEL)) {
-		kfree(st);
-		res->minor = ISIM_MIN_BUSY;
+		st->buf_pa = st->pbl_levels ? 0 : wqe[4];
 	}
+	res->minor = isim_stag_check(f, st);
+	if (!res->minor && xa_insert(&f->stags, st->index, st, GFP_KERNEL))
+		res->minor = ISIM_MIN_BUSY;
+	if (res->minor)
+		kfree(st);
 }
 
 /**
@@ -91,27 +160,14 @@ void isim_op_alloc_stag(struct isim_func *f, const u64 *wqe,
  * @wqe: CQP WQE in CPU order
  * @res: completion status
  *
- * The memory is one page at word 4 or a list of single-level PBLEs from
- * word 6; the first PBLE must be readable. Two-level lists are not
- * modelled.
+ * The memory is one buffer at word 4 or a list of single-level PBLEs from
+ * word 6. Two-level lists are not modelled.
  */
 void isim_op_reg_mr(struct isim_func *f, const u64 *wqe,
 		    struct isim_res *res)
 {
-	u64 hdr = wqe[ISIM_WQE_HDR], pa;
-
-	if (!(hdr & ISIM_STAG_HDR_MR) ||
-	    !FIELD_GET(ISIM_STAG_W1_LEN, wqe[1])) {
+	if (!(wqe[ISIM_WQE_HDR] & ISIM_STAG_HDR_MR)) {
 		res->minor = ISIM_MIN_BAD_FIELD;
-		return;
-	}
-	if (FIELD_GET(ISIM_STAG_HDR_PBL_LEVELS, hdr) > 1) {
-		res->minor = ISIM_MIN_UNSUPPORTED;
-		return;
-	}
-	if (!wqe[4] &&
-	    isim_hmc_pble(f, FIELD_GET(ISIM_STAG_W6_FIRST_PBLE, wqe[6]), &pa)) {
-		res->minor = ISIM_MIN_HMC_UNBACKED;
 		return;
 	}
 	isim_stag_add(f, wqe, true, res);
@@ -123,7 +179,7 @@ void isim_op_reg_mr(struct isim_func *f, const u64 *wqe,
  * @wqe: CQP WQE in CPU order
  * @res: completion status
  *
- * The MR flag must match what the index was allocated as.
+ * The MR flag and the PD must match what the index was allocated with.
  */
 void isim_op_dealloc_stag(struct isim_func *f, const u64 *wqe,
 			  struct isim_res *res)
@@ -135,10 +191,36 @@ void isim_op_dealloc_stag(struct isim_func *f, const u64 *wqe,
 		res->minor = ISIM_MIN_NO_OBJECT;
 		return;
 	}
-	if (st->mr != !!(wqe[ISIM_WQE_HDR] & ISIM_STAG_HDR_MR)) {
+	if (st->mr != !!(wqe[ISIM_WQE_HDR] & ISIM_STAG_HDR_MR) ||
+	    st->pd != FIELD_GET(ISIM_STAG_W1_PD, wqe[1])) {
 		res->minor = ISIM_MIN_BAD_FIELD;
 		return;
 	}
 	xa_erase(&f->stags, idx);
 	kfree(st);
+}
+
+static const char *isim_stag_kind(const struct isim_stag *st)
+{
+	if (st->mr)
+		return st->registered ? "mr" : "fastreg";
+	return st->mw_type1 ? "mw1" : "mw2";
+}
+
+/**
+ * isim_stag_show - list the STags in the function's debugfs state
+ * @s: the state file
+ * @f: function; the caller holds its engine lock
+ */
+void isim_stag_show(struct seq_file *s, struct isim_func *f)
+{
+	struct isim_stag *st;
+	unsigned long idx;
+
+	lockdep_assert_held(&f->eng_lock);
+	xa_for_each(&f->stags, idx, st)
+		seq_printf(s, "stag 0x%08x: kind=%s pd=%u len=%llu va=0x%llx rights=0x%x remote=%d pbl=%u first_pble=%u page=%u\n",
+			   st->index << 8 | st->key, isim_stag_kind(st),
+			   st->pd, st->len, st->va, st->rights, st->remote,
+			   st->pbl_levels, st->first_pble, st->page_size);
 }

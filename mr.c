@@ -1,0 +1,727 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: memory regions and memory windows.
+ *
+ * Every MR and MW is an STag: the index of an MR object in the function's
+ * HMC in bits 31:8 and a key byte in bits 7:0. The index comes from a
+ * per-device allocator bounded by the HMC's MR count; index 0 is never
+ * handed out, so no STag we make equals 0, the privileged lkey that kernel
+ * QPs use for DMA addresses (IBK_LOCAL_DMA_LKEY). The key starts random and
+ * belongs to the consumer after that (fast-register may change it).
+ *
+ * - reg_user_mr pins the pages, picks the largest page size the engine
+ *   takes that fits the buffer, lists the pages in level-1 PBLEs (one page
+ *   goes straight into the command) and registers them with REG_MR.
+ * - get_dma_mr registers a zero-length STag with no page list, which the
+ *   engine reads as the whole of memory. The core asks for one only for a
+ *   PD with an unsafe global rkey, because kernel QPs use lkey 0.
+ * - alloc_mr reserves an STag with ALLOC_STAG and a run of PBLEs that
+ *   map_mr_sg fills; a fast-register WR then points the STag at them.
+ * - alloc_mw reserves an STag for a type 1 or type 2 window.
+ * - dereg_mr and dealloc_mw give the STag back with DEALLOC_STAG.
+ */
+#include <linux/bitfield.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <rdma/ib_umem.h>
+#include <rdma/irdma-abi.h>
+#include <rdma/iter.h>
+
+#include "main.h"
+#include "hw.h"
+#include "mr.h"
+#include "qp.h"
+
+/* An STag: HMC MR object index and the consumer's key byte */
+#define IRDMA_MR_STAG_KEY	GENMASK(7, 0)
+#define IRDMA_MR_STAG_IDX	GENMASK(31, 8)
+
+/* The largest MR the device reports (ib_device_attr.max_mr_size) */
+#define IRDMA_MR_MAX_LEN	BIT_ULL(45)
+
+/* access flags we map to STag rights */
+#define IRDMA_MR_ACCESS_RIGHTS	(IB_ACCESS_LOCAL_WRITE | \
+				 IB_ACCESS_REMOTE_READ | \
+				 IB_ACCESS_REMOTE_WRITE | \
+				 IB_ACCESS_MW_BIND)
+/* flags the engine cannot honour: no atomics, no paging, VA-based only */
+#define IRDMA_MR_ACCESS_REFUSED	(IB_ACCESS_REMOTE_ATOMIC | \
+				 IB_ZERO_BASED | \
+				 IB_ACCESS_ON_DEMAND)
+/* hints that change nothing here; optional flags may be ignored */
+#define IRDMA_MR_ACCESS_HINTS	(IB_ACCESS_HUGETLB | IB_ACCESS_OPTIONAL)
+
+static struct irdma_mr *to_irdma_mr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct irdma_mr, ibmr);
+}
+
+/* ---- pure helpers (KUnit drives these directly) ---- */
+
+static u32 irdma_stag_make(u32 index, u8 key)
+{
+	return FIELD_PREP(IRDMA_MR_STAG_IDX, index) |
+	       FIELD_PREP(IRDMA_MR_STAG_KEY, key);
+}
+
+static u32 irdma_stag_index(u32 stag)
+{
+	return FIELD_GET(IRDMA_MR_STAG_IDX, stag);
+}
+
+/* Highest index an STag may have with @mr_cnt MR objects; index 0 unused */
+static int irdma_stag_max_index(u32 mr_cnt, u32 *max)
+{
+	if (mr_cnt < 2)
+		return -ENOSPC;
+	*max = min_t(u32, mr_cnt - 1, FIELD_MAX(IRDMA_MR_STAG_IDX));
+	return 0;
+}
+
+/*
+ * STag rights for IB access flags. Local read is always granted; remote
+ * write needs local write, as the verbs specification says.
+ */
+static int irdma_mr_rights(int access, u8 *rights)
+{
+	if (access & ~(IRDMA_MR_ACCESS_RIGHTS | IRDMA_MR_ACCESS_REFUSED |
+		       IRDMA_MR_ACCESS_HINTS))
+		return -EINVAL;
+	if ((access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & IB_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	if (access & IRDMA_MR_ACCESS_REFUSED)
+		return -EOPNOTSUPP;
+	*rights = IRDMA_ACCESS_LOCAL_READ;
+	if (access & IB_ACCESS_LOCAL_WRITE)
+		*rights |= IRDMA_ACCESS_LOCAL_WRITE;
+	if (access & IB_ACCESS_REMOTE_READ)
+		*rights |= IRDMA_ACCESS_REMOTE_READ;
+	if (access & IB_ACCESS_REMOTE_WRITE)
+		*rights |= IRDMA_ACCESS_REMOTE_WRITE;
+	if (access & IB_ACCESS_MW_BIND)
+		*rights |= IRDMA_ACCESS_MW_BIND;
+	return 0;
+}
+
+static bool irdma_mr_remote(u8 rights)
+{
+	return rights & (IRDMA_ACCESS_REMOTE_READ | IRDMA_ACCESS_REMOTE_WRITE);
+}
+
+/* Page sizes an STag may be built from: X722 stops at 2 MiB */
+static unsigned long irdma_mr_page_sizes(enum irdma_hw_gen gen)
+{
+	if (gen == IRDMA_GEN_1)
+		return SZ_4K | SZ_2M;
+	return SZ_4K | SZ_2M | SZ_1G;
+}
+
+/* The engine's encoding of page size @pgsz */
+static int irdma_mr_hw_page(enum irdma_hw_gen gen, unsigned long pgsz,
+			    u8 *enc)
+{
+	if (!(pgsz & irdma_mr_page_sizes(gen)) || !is_power_of_2(pgsz))
+		return -EINVAL;
+	switch (pgsz) {
+	case SZ_4K:
+		*enc = IRDMA_PAGE_SIZE_4K;
+		break;
+	case SZ_2M:
+		*enc = IRDMA_PAGE_SIZE_2M;
+		break;
+	default:
+		*enc = IRDMA_PAGE_SIZE_1G;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The driver data of a user registration. MEM is this verb's own; QP and
+ * CQ registrations describe user rings, which nothing creates yet. The
+ * page counts mean something only for rings: libirdma leaves them
+ * uninitialised in a MEM request, so they are not looked at there.
+ */
+static int irdma_mr_req_check(const struct irdma_mem_reg_req *req,
+			      size_t inlen, const char **why)
+{
+	if (inlen < sizeof(*req)) {
+		*why = "request length";
+		return -EINVAL;
+	}
+	switch (req->reg_type) {
+	case IRDMA_MEMREG_TYPE_MEM:
+		break;
+	case IRDMA_MEMREG_TYPE_QP:
+	case IRDMA_MEMREG_TYPE_CQ:
+		*why = "QP/CQ ring registration: user QPs and CQs are not supported";
+		return -EOPNOTSUPP;
+	default:
+		*why = "unknown reg_type";
+		return -EINVAL;
+	}
+	*why = NULL;
+	return 0;
+}
+
+static int irdma_mr_len_check(u64 len, const char **why)
+{
+	if (!len || len > IRDMA_MR_MAX_LEN) {
+		*why = "length";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- STag indexes ---- */
+
+static int irdma_stag_get(struct irdma_device *iwdev, u32 *stag)
+{
+	u32 max;
+	int idx;
+
+	if (irdma_stag_max_index(iwdev->fn->hw->hmc.obj[IRDMA_HMC_MR].cnt,
+				 &max))
+		return -ENOSPC;
+	idx = ida_alloc_range(&iwdev->stag_ida, 1, max, GFP_KERNEL);
+	if (idx < 0)
+		return idx;
+	*stag = irdma_stag_make(idx, get_random_u8());
+	return 0;
+}
+
+static void irdma_stag_put(struct irdma_device *iwdev, u32 stag)
+{
+	ida_free(&iwdev->stag_ida, irdma_stag_index(stag));
+}
+
+/* ---- CQP commands ---- */
+
+static int irdma_mr_build_reg(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_reg_mr(wqe, valid, arg);
+}
+
+static int irdma_mr_build_alloc(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_alloc_stag(wqe, valid, arg);
+}
+
+static int irdma_mr_build_mw(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_mw_alloc(wqe, valid, arg);
+}
+
+static int irdma_mr_build_dealloc(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_dealloc_stag(wqe, valid, arg);
+}
+
+static int irdma_stag_cmd(struct irdma_hw *hw,
+			  int (*build)(__le64 *wqe, u8 valid, const void *arg),
+			  const char *name,
+			  const struct irdma_cqp_stag_info *info)
+{
+	struct irdma_cmd cmd = { .build = build, .arg = info, .name = name };
+
+	return irdma_cmd_exec(hw, &cmd);
+}
+
+static void irdma_stag_info(const struct irdma_hw *hw,
+			    const struct ib_pd *ibpd, u32 stag,
+			    struct irdma_cqp_stag_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->stag = stag;
+	info->pd_id = irdma_pd_num(ibpd);
+	info->hw_rev = hw->fn->gen;
+}
+
+/* ---- PBLEs ---- */
+
+/* CPU address of PBLE @idx in the HMC backing pages */
+static __le64 *irdma_pble_slot(struct irdma_hw *hw, u32 idx)
+{
+	u32 sd, pd, off;
+
+	if (irdma_hmc_obj_locate(&hw->hmc, IRDMA_HMC_PBLE, idx, &sd, &pd, &off))
+		return NULL;
+	sd -= hw->hmc.first_sd;
+	if (sd >= hw->sd_cnt || pd >= hw->sds[sd].page_cnt)
+		return NULL;
+	return hw->sds[sd].pages[pd].va + off;
+}
+
+static int irdma_pble_write(struct irdma_hw *hw, u32 idx, u64 addr)
+{
+	__le64 *slot = irdma_pble_slot(hw, idx);
+
+	/* the pool covers only backed PBLEs: a miss is our bug */
+	if (WARN_ON_ONCE(!slot))
+		return -EFAULT;
+	*slot = cpu_to_le64(addr);
+	return 0;
+}
+
+/* ---- MR objects ---- */
+
+static struct irdma_mr *irdma_mr_new(struct ib_pd *ibpd)
+{
+	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_mr *mr;
+	int ret;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	ret = irdma_stag_get(iwdev, &mr->stag);
+	if (ret) {
+		kfree(mr);
+		return ERR_PTR(ret);
+	}
+	mr->hw = iwdev->fn->hw;
+	mr->ibmr.lkey = mr->stag;
+	mr->ibmr.rkey = mr->stag;
+	return mr;
+}
+
+/* Undo irdma_mr_new() and whatever was attached since */
+static void irdma_mr_free(struct irdma_device *iwdev, struct irdma_mr *mr)
+{
+	irdma_pble_put(&mr->hw->pble, &mr->pbl);
+	ib_umem_release(mr->umem);
+	irdma_stag_put(iwdev, mr->stag);
+	kfree(mr);
+}
+
+/* REG_MR of @mr over its pages (or over all memory without any) */
+static int irdma_mr_hw_reg(struct irdma_mr *mr, const struct ib_pd *ibpd,
+			   u64 va, u64 len, u8 page, u8 rights)
+{
+	struct irdma_cqp_stag_info info;
+
+	irdma_stag_info(mr->hw, ibpd, mr->stag, &info);
+	info.va = va;
+	info.len = len;
+	info.rights = rights;
+	info.remote_access = irdma_mr_remote(rights);
+	info.page_size = page;
+	if (mr->pbl.level) {
+		info.pbl_levels = 1;
+		info.first_pble = mr->pbl.root.idx;
+	} else {
+		info.buf_pa = mr->first_page;
+	}
+	return irdma_stag_cmd(mr->hw, irdma_mr_build_reg, "REG_MR", &info);
+}
+
+/**
+ * irdma_get_dma_mr - an STag over all of memory, for a kernel PD
+ * @ibpd: the PD
+ * @access: IB_ACCESS_* flags
+ *
+ * Kernel QPs address DMA memory with lkey 0, so the core asks for this
+ * only when a PD wants an unsafe global rkey.
+ *
+ * Context: process context; sleeps.
+ * Return: the MR, or an ERR_PTR: -EINVAL or -EOPNOTSUPP for access flags,
+ * -ENOSPC without a free STag, -EIO when the engine refused.
+ */
+struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_mr *mr;
+	u8 rights;
+	int ret;
+
+	ret = irdma_mr_rights(access, &rights);
+	if (ret) {
+		ibdev_dbg(&iwdev->ibdev, "DMA MR: access 0x%x refused: %d\n",
+			  access, ret);
+		return ERR_PTR(ret);
+	}
+	mr = irdma_mr_new(ibpd);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	ret = irdma_mr_hw_reg(mr, ibpd, 0, 0, IRDMA_PAGE_SIZE_4K, rights);
+	if (ret) {
+		irdma_mr_free(iwdev, mr);
+		return ERR_PTR(ret);
+	}
+	return &mr->ibmr;
+}
+
+/* Validate a user registration; @rights receives the STag rights */
+static int irdma_umr_check(struct irdma_device *iwdev, u64 len, int access,
+			   struct ib_udata *udata, u8 *rights)
+{
+	struct irdma_mem_reg_req req = {};
+	const char *why = "no driver data";
+	int ret = -EINVAL;
+
+	if (udata) {
+		if (ib_copy_from_udata(&req, udata,
+				       min(sizeof(req), udata->inlen)))
+			return -EFAULT;
+		ret = irdma_mr_req_check(&req, udata->inlen, &why);
+	}
+	if (!ret && udata->inlen > sizeof(req) &&
+	    !ib_is_udata_cleared(udata, sizeof(req),
+				 udata->inlen - sizeof(req))) {
+		why = "request tail not zero";
+		ret = -EOPNOTSUPP;
+	}
+	if (!ret)
+		ret = irdma_mr_len_check(len, &why);
+	if (!ret) {
+		why = "access flags";
+		ret = irdma_mr_rights(access, rights);
+	}
+	if (ret)
+		ibdev_dbg(&iwdev->ibdev,
+			  "user MR refused (%s): type %u len %llu access 0x%x: %d\n",
+			  why, req.reg_type, len, access, ret);
+	return ret;
+}
+
+/* List the pinned pages of @mr in blocks of @pgsz */
+static int irdma_umr_pages(struct irdma_mr *mr, unsigned long pgsz)
+{
+	size_t blocks = ib_umem_num_dma_blocks(mr->umem, pgsz);
+	struct ib_block_iter biter;
+	u32 i = 0;
+	int ret;
+
+	if (blocks > mr->hw->pble.cnt)
+		return -ENOMEM;
+	if (blocks > 1) {
+		ret = irdma_pble_get(&mr->hw->pble, blocks, true, &mr->pbl);
+		if (ret)
+			return ret;
+	}
+	mr->npages = blocks;
+	rdma_umem_for_each_dma_block(mr->umem, &biter, pgsz) {
+		u64 addr = rdma_block_iter_dma_address(&biter);
+
+		if (!i)
+			mr->first_page = addr;
+		if (mr->pbl.level) {
+			ret = irdma_pble_write(mr->hw, mr->pbl.root.idx + i,
+					       addr);
+			if (ret)
+				return ret;
+		}
+		i++;
+	}
+	return 0;
+}
+
+/* Pin the user buffer and describe it; @page receives the page size */
+static int irdma_umr_pin(struct irdma_mr *mr, struct ib_pd *ibpd, u64 start,
+			 u64 len, u64 virt, int access, u8 *page)
+{
+	enum irdma_hw_gen gen = mr->hw->fn->gen;
+	unsigned long pgsz;
+	struct ib_umem *umem;
+
+	umem = ib_umem_get(ibpd->device, start, len, access);
+	if (IS_ERR(umem))
+		return PTR_ERR(umem);
+	mr->umem = umem;
+	pgsz = ib_umem_find_best_pgsz(umem, irdma_mr_page_sizes(gen), virt);
+	if (!pgsz || irdma_mr_hw_page(gen, pgsz, page))
+		return -EINVAL;
+	mr->ibmr.page_size = pgsz;
+	return irdma_umr_pages(mr, pgsz);
+}
+
+/**
+ * irdma_reg_user_mr - register a user buffer
+ * @ibpd: the PD
+ * @start: user address of the buffer
+ * @len: bytes
+ * @virt: the address the MR is accessed at (VA-based)
+ * @access: IB_ACCESS_* flags
+ * @udata: carries struct irdma_mem_reg_req of type IRDMA_MEMREG_TYPE_MEM
+ *
+ * Context: process context; sleeps.
+ * Return: the MR, or an ERR_PTR: -EINVAL for a bad request, length or
+ * access, -EOPNOTSUPP for QP/CQ ring registrations and for access the
+ * engine lacks, -ENOMEM or -ENOSPC when out of PBLEs or STags, -EIO when
+ * the engine refused.
+ */
+struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
+				u64 virt, int access, struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_mr *mr;
+	u8 rights, page;
+	int ret;
+
+	ret = irdma_umr_check(iwdev, len, access, udata, &rights);
+	if (ret)
+		return ERR_PTR(ret);
+	mr = irdma_mr_new(ibpd);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	ret = irdma_umr_pin(mr, ibpd, start, len, virt, access, &page);
+	if (ret)
+		goto err_free_mr;
+	ret = irdma_mr_hw_reg(mr, ibpd, virt, len, page, rights);
+	if (ret)
+		goto err_free_mr;
+	mr->ibmr.iova = virt;
+	mr->ibmr.length = len;
+	return &mr->ibmr;
+
+err_free_mr:
+	ibdev_dbg(&iwdev->ibdev, "user MR of %llu bytes at 0x%llx: %d\n", len,
+		  virt, ret);
+	irdma_mr_free(iwdev, mr);
+	return ERR_PTR(ret);
+}
+
+/**
+ * irdma_dereg_mr - deregister an MR
+ * @ibmr: the MR
+ * @udata: user data (unused)
+ *
+ * The STag goes back to the engine, then the PBLEs, the pinned pages and
+ * the index are released. Should the engine fail DEALLOC_STAG, it is
+ * either refusing an STag it does not hold or no longer answering (and
+ * the function is reset); keeping the memory would only leak it, so it
+ * is released in both cases.
+ *
+ * Context: process context; sleeps.
+ * Return: 0.
+ */
+int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_iwdev(ibmr->device);
+	struct irdma_mr *mr = to_irdma_mr(ibmr);
+	struct irdma_cqp_stag_info info;
+	int ret;
+
+	irdma_stag_info(mr->hw, ibmr->pd, mr->stag, &info);
+	info.is_mr = true;
+	ret = irdma_stag_cmd(mr->hw, irdma_mr_build_dealloc, "DEALLOC_STAG",
+			     &info);
+	if (ret)
+		ibdev_err_ratelimited(&iwdev->ibdev,
+				      "MR 0x%x: DEALLOC_STAG failed: %d\n",
+				      mr->stag, ret);
+	irdma_mr_free(iwdev, mr);
+	return 0;
+}
+
+/* ---- fast-register MRs ---- */
+
+/**
+ * irdma_alloc_mr - an MR for fast-register work requests
+ * @ibpd: the PD
+ * @type: IB_MR_TYPE_MEM_REG only
+ * @max_num_sg: pages the MR may map, at most one PBLE page's worth
+ *
+ * Context: process context; sleeps.
+ * Return: the MR, or an ERR_PTR: -EOPNOTSUPP for another type, -EINVAL
+ * for a page count of 0 or over the limit, -ENOMEM or -ENOSPC when out of
+ * PBLEs or STags, -EIO when the engine refused.
+ */
+struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			     u32 max_num_sg)
+{
+	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_cqp_stag_info info;
+	struct irdma_mr *mr;
+	int ret;
+
+	if (type != IB_MR_TYPE_MEM_REG || !max_num_sg ||
+	    max_num_sg > IRDMA_PBLE_PER_PAGE) {
+		ibdev_dbg(&iwdev->ibdev, "alloc_mr: type %d, %u pages refused\n",
+			  type, max_num_sg);
+		return ERR_PTR(type != IB_MR_TYPE_MEM_REG ? -EOPNOTSUPP :
+			       -EINVAL);
+	}
+	mr = irdma_mr_new(ibpd);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	ret = irdma_pble_get(&mr->hw->pble, max_num_sg, true, &mr->pbl);
+	if (ret)
+		goto err_free_mr;
+	mr->max_pages = max_num_sg;
+	irdma_stag_info(mr->hw, ibpd, mr->stag, &info);
+	info.len = (u64)max_num_sg * SZ_4K;
+	info.rights = IRDMA_ACCESS_LOCAL_READ;
+	info.pbl_levels = 1;
+	info.first_pble = mr->pbl.root.idx;
+	info.is_mr = true;
+	ret = irdma_stag_cmd(mr->hw, irdma_mr_build_alloc, "ALLOC_STAG", &info);
+	if (ret)
+		goto err_free_mr;
+	return &mr->ibmr;
+
+err_free_mr:
+	irdma_mr_free(iwdev, mr);
+	return ERR_PTR(ret);
+}
+
+static int irdma_mr_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct irdma_mr *mr = to_irdma_mr(ibmr);
+	int ret;
+
+	if (mr->npages >= mr->max_pages)
+		return -ENOMEM;
+	ret = irdma_pble_write(mr->hw, mr->pbl.root.idx + mr->npages, addr);
+	if (ret)
+		return ret;
+	if (!mr->npages)
+		mr->first_page = addr;
+	mr->npages++;
+	return 0;
+}
+
+/**
+ * irdma_map_mr_sg - list DMA pages in a fast-register MR's PBLEs
+ * @ibmr: an MR from irdma_alloc_mr()
+ * @sg: the scatterlist
+ * @sg_nents: its entries
+ * @sg_offset: byte offset into the first entry, updated by the core
+ *
+ * Context: any; does not sleep.
+ * Return: the number of entries mapped, or -EINVAL for a page size the
+ * engine does not take or an MR not from irdma_alloc_mr().
+ */
+int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		    unsigned int *sg_offset)
+{
+	struct irdma_mr *mr = to_irdma_mr(ibmr);
+	u8 page;
+
+	if (!mr->max_pages ||
+	    irdma_mr_hw_page(mr->hw->fn->gen, ibmr->page_size, &page))
+		return -EINVAL;
+	mr->npages = 0;
+	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, irdma_mr_set_page);
+}
+
+/* Fast-register WQE for @wr, which maps @mr as map_mr_sg left it */
+static int irdma_mr_fastreg_fill(const struct irdma_mr *mr,
+				 const struct ib_reg_wr *wr,
+				 struct irdma_uk_fastreg *reg)
+{
+	int ret;
+
+	if (!mr->max_pages || !mr->npages ||
+	    irdma_stag_index(wr->key) != irdma_stag_index(mr->stag))
+		return -EINVAL;
+	ret = irdma_mr_rights(wr->access, &reg->rights);
+	if (!ret)
+		ret = irdma_mr_hw_page(mr->hw->fn->gen, mr->ibmr.page_size,
+				       &reg->page_size);
+	if (ret)
+		return ret;
+	reg->wr_id = wr->wr.wr_id;
+	reg->stag = wr->key;
+	reg->va = mr->ibmr.iova;
+	reg->len = mr->ibmr.length;
+	reg->pbl_addr = mr->first_page;
+	reg->first_pble = mr->pbl.root.idx;
+	reg->pbl_levels = mr->npages > 1 ? 1 : 0;
+	return 0;
+}
+
+/**
+ * irdma_mr_post_reg - post an IB_WR_REG_MR work request
+ * @uk: the kernel QP's rings; the caller holds its SQ lock
+ * @wr: the request
+ * @signaled: ask for a completion
+ *
+ * Context: any; does not sleep.
+ * Return: 0, -EINVAL for an MR not mapped by map_mr_sg, a key of another
+ * STag or bad access flags, -EOPNOTSUPP for access the engine lacks,
+ * -ENOMEM for a full SQ.
+ */
+int irdma_mr_post_reg(struct irdma_uk_qp *uk, const struct ib_reg_wr *wr,
+		      bool signaled)
+{
+	struct irdma_uk_fastreg reg = {};
+	int ret;
+
+	ret = irdma_mr_fastreg_fill(to_irdma_mr(wr->mr), wr, &reg);
+	if (ret)
+		return ret;
+	reg.signaled = signaled;
+	return irdma_uk_post_fastreg(uk, &reg);
+}
+
+/* ---- memory windows ---- */
+
+/**
+ * irdma_alloc_mw - reserve an STag for a memory window
+ * @ibmw: the window; its type (1 or 2) and PD are set by the core
+ * @udata: user data; no driver request is defined, so it must be empty
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EOPNOTSUPP for driver request bytes, -ENOSPC without a free
+ * STag, -EIO when the engine refused.
+ */
+int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_iwdev(ibmw->device);
+	struct irdma_mw *mw = container_of(ibmw, struct irdma_mw, ibmw);
+	struct irdma_cqp_stag_info info;
+	int ret;
+
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
+		ibdev_dbg(&iwdev->ibdev, "alloc_mw: unknown request bytes\n");
+		return -EOPNOTSUPP;
+	}
+	ret = irdma_stag_get(iwdev, &mw->stag);
+	if (ret)
+		return ret;
+	irdma_stag_info(iwdev->fn->hw, ibmw->pd, mw->stag, &info);
+	info.mw_type1 = ibmw->type == IB_MW_TYPE_1;
+	ret = irdma_stag_cmd(iwdev->fn->hw, irdma_mr_build_mw, "ALLOC_STAG(MW)",
+			     &info);
+	if (ret) {
+		irdma_stag_put(iwdev, mw->stag);
+		return ret;
+	}
+	ibmw->rkey = mw->stag;
+	return 0;
+}
+
+/**
+ * irdma_dealloc_mw - give a window's STag back
+ * @ibmw: the window
+ *
+ * As for an MR, the index is released even if the engine fails the
+ * command.
+ *
+ * Context: process context; sleeps.
+ * Return: 0.
+ */
+int irdma_dealloc_mw(struct ib_mw *ibmw)
+{
+	struct irdma_device *iwdev = to_iwdev(ibmw->device);
+	struct irdma_mw *mw = container_of(ibmw, struct irdma_mw, ibmw);
+	struct irdma_cqp_stag_info info;
+	int ret;
+
+	irdma_stag_info(iwdev->fn->hw, ibmw->pd, mw->stag, &info);
+	ret = irdma_stag_cmd(iwdev->fn->hw, irdma_mr_build_dealloc,
+			     "DEALLOC_STAG(MW)", &info);
+	if (ret)
+		ibdev_err_ratelimited(&iwdev->ibdev,
+				      "MW 0x%x: DEALLOC_STAG failed: %d\n",
+				      mw->stag, ret);
+	irdma_stag_put(iwdev, mw->stag);
+	return 0;
+}
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/mr_test.c"
+#endif
