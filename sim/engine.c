@@ -6,8 +6,8 @@
  * by polling the register space: once per jiffy while the CQP exists (and
  * at once again while CQP commands are still queued), every 10 ms before.
  * One tick, under eng_lock: CQP create or destroy requests, CQ arm
- * requests, returned AEQEs, queued CQP commands, then interrupt vectors
- * the driver re-enabled.
+ * requests, returned AEQEs, queued CQP commands, SQ/RQ work (exec.c),
+ * then interrupt vectors the driver re-enabled.
  */
 #include "isim.h"
 
@@ -17,7 +17,7 @@
  * isim_engine_poll - one pass of the engine over the register space
  * @f: function
  *
- * Return: true if CQP commands are still queued.
+ * Return: true if CQP commands or WQEs may still be queued.
  */
 bool isim_engine_poll(struct isim_func *f)
 {
@@ -28,6 +28,7 @@ bool isim_engine_poll(struct isim_func *f)
 	isim_cq_poll_arm(f);
 	isim_aeq_poll_alloc(f);
 	more = isim_cqp_run(f, ISIM_CQP_BUDGET);
+	more |= isim_exec_run(f, ISIM_WQE_BUDGET);
 	isim_irq_service(f);
 	return more;
 }
