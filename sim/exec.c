@@ -751,12 +751,7 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
  * @f: function
  * @budget: most WQEs to execute or flush in this pass
  *
- * A pass that found work keeps the engine polling back to back for the
- * next ISIM_EXEC_SPIN passes, since more WQEs usually follow: a
- * completion and the next post are microseconds apart, a tick is a
- * jiffy or more (much more in an emulated guest).
- *
- * Return: true if the engine should run again at once.
+ * Return: true if the budget ran out (more work may be waiting).
  */
 bool isim_exec_run(struct isim_func *f, unsigned int budget)
 {
@@ -774,9 +769,6 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget)
 		left -= isim_exec_qp(&x, f, qp, left);
 	}
 	isim_xfer_put(x);
-	if (left != budget)
-		f->exec_spin = ISIM_EXEC_SPIN;
-	else if (f->exec_spin)
-		f->exec_spin--;
-	return !left || f->exec_spin;
+	return !left;
 }
+

@@ -25,7 +25,6 @@
 #define ISIM_MAX_SDS		128
 #define ISIM_CQP_BUDGET		64	/* CQP WQEs per engine tick */
 #define ISIM_WQE_BUDGET		256	/* SQ/RQ WQEs per engine tick */
-#define ISIM_EXEC_SPIN		64	/* back-to-back passes after WQE work */
 
 struct isim_func;
 struct dentry;
@@ -398,7 +397,6 @@ struct isim_wire {
  * @qps: QPs by id (struct isim_qp)
  * @stags: STags by index (struct isim_stag)
  * @ahs: address handles by index (struct isim_ah)
- * @exec_spin: engine passes left to run back to back after data-path work
  * @conn: connection steering tables
  * @ceq: CEQs by id
  * @aeq: the AEQ
@@ -433,7 +431,6 @@ struct isim_func {
 	struct xarray qps;
 	struct xarray stags;
 	struct xarray ahs;
-	u32 exec_spin;
 	struct isim_conn conn;
 	struct isim_eq ceq[ISIM_MAX_CEQS];
 	struct isim_eq aeq;
