@@ -44,6 +44,10 @@ irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o kunit/ctrl_test.o
 obj-$(CONFIG_INFINIBAND_IRDMA_SIM) += sim/
 irdma-$(if $(CONFIG_INFINIBAND_IRDMA_SIM),y) += sim_if.o
 
+# A kernel verbs consumer that tests the data path (test/kverbs.c)
+obj-$(CONFIG_INFINIBAND_IRDMA_TEST_KVERBS) += irdma_test_kverbs.o
+irdma_test_kverbs-y := test/kverbs.o
+
 else
 
 IRDMA_VM := $(CURDIR)/tools/irdma-vm

@@ -13,6 +13,7 @@
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/slab.h>
+#include <rdma/ib_pack.h>
 
 #include "main.h"
 #include "qp.h"
@@ -305,7 +306,9 @@ static void irdma_wc_recv(const struct irdma_uk_cqe *cqe, struct ib_wc *wc)
 	if (cqe->imm_valid) {
 		wc->ex.imm_data = cpu_to_be32(cqe->imm);
 		wc->wc_flags |= IB_WC_WITH_IMM;
-		if (cqe->op == IRDMA_WQEOP_RDMA_WRITE)
+		/* RoCEv2 RQ CQEs carry the BTH opcode of the message */
+		if (cqe->op == IB_OPCODE_RDMA_WRITE_ONLY_WITH_IMMEDIATE ||
+		    cqe->op == IB_OPCODE_RDMA_WRITE_LAST_WITH_IMMEDIATE)
 			wc->opcode = IB_WC_RECV_RDMA_WITH_IMM;
 	} else if (cqe->stag_inv) {
 		wc->ex.invalidate_rkey = cqe->inv_stag;
@@ -322,15 +325,44 @@ static void irdma_wc_recv(const struct irdma_uk_cqe *cqe, struct ib_wc *wc)
 	}
 }
 
+/*
+ * Minor codes of a flush CQE (major 1): why the WR it names failed. A WR
+ * that was merely flushed, or a code outside the table, reports
+ * IB_WC_WR_FLUSH_ERR.
+ */
+static const enum ib_wc_status irdma_flush_status[] = {
+	[1] = IB_WC_WR_FLUSH_ERR,
+	[2] = IB_WC_LOC_PROT_ERR,
+	[3] = IB_WC_REM_ACCESS_ERR,
+	[4] = IB_WC_LOC_QP_OP_ERR,
+	[5] = IB_WC_REM_OP_ERR,
+	[6] = IB_WC_LOC_LEN_ERR,
+	[7] = IB_WC_FATAL_ERR,
+	[8] = IB_WC_RETRY_EXC_ERR,
+	[9] = IB_WC_MW_BIND_ERR,
+	[10] = IB_WC_REM_INV_REQ_ERR,
+};
+
+static enum ib_wc_status irdma_wc_flush_status(const struct irdma_uk_cqe *cqe,
+					       const struct irdma_uk_done *done)
+{
+	if (!done->named || cqe->minor >= ARRAY_SIZE(irdma_flush_status) ||
+	    !irdma_flush_status[cqe->minor])
+		return IB_WC_WR_FLUSH_ERR;
+	return irdma_flush_status[cqe->minor];
+}
+
 /**
  * irdma_cqe_to_wc - fill a work completion from a CQE
  * @cqe: the decoded CQE
  * @done: the WR it retired (irdma_uk_qp_complete())
  * @wc: the work completion; @wc->qp is left to the caller
  *
- * A flushed WR reports IB_WC_WR_FLUSH_ERR with the opcode it was posted
- * with; any other error reports IB_WC_GENERAL_ERR with the engine's major
- * and minor codes as vendor error.
+ * A flushed WR reports the error the flush CQE's minor code gives when
+ * the CQE names it (the WR that failed), IB_WC_WR_FLUSH_ERR otherwise,
+ * with the opcode it was posted with; any other error reports
+ * IB_WC_GENERAL_ERR with the engine's major and minor codes as vendor
+ * error.
  */
 void irdma_cqe_to_wc(const struct irdma_uk_cqe *cqe,
 		     const struct irdma_uk_done *done, struct ib_wc *wc)
@@ -340,7 +372,9 @@ void irdma_cqe_to_wc(const struct irdma_uk_cqe *cqe,
 	wc->byte_len = done->bytes;
 	wc->status = IB_WC_SUCCESS;
 	if (done->flushed) {
-		wc->status = IB_WC_WR_FLUSH_ERR;
+		wc->status = irdma_wc_flush_status(cqe, done);
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			wc->vendor_err = (u32)cqe->major << 16 | cqe->minor;
 	} else if (cqe->error) {
 		wc->status = IB_WC_GENERAL_ERR;
 		wc->vendor_err = (u32)cqe->major << 16 | cqe->minor;

@@ -768,11 +768,28 @@ int irdma_uk_qp_init(struct irdma_uk_qp *qp)
 	return 0;
 }
 
+/* @idx lies between the oldest outstanding quantum and the head */
+static bool irdma_uk_sq_outstanding(const struct irdma_uk_qp *qp, u32 idx)
+{
+	u32 mask = qp->sq_size - 1;
+
+	return idx < qp->sq_size &&
+	       ((idx - qp->sq_tail) & mask) < ((qp->sq_head - qp->sq_tail) & mask);
+}
+
+/*
+ * A flush CQE naming an outstanding WQE: the WQEs before it ran without
+ * asking for a completion (unsignaled), so retiring starts at it. A CQE
+ * naming anything else stands for the oldest WR left.
+ */
 static int irdma_uk_sq_retire_flushed(struct irdma_uk_qp *qp,
+				      const struct irdma_uk_cqe *cqe,
 				      struct irdma_uk_done *done)
 {
 	u32 mask = qp->sq_size - 1;
 
+	if (irdma_uk_sq_outstanding(qp, cqe->wqe_idx))
+		qp->sq_tail = cqe->wqe_idx;
 	while (qp->sq_tail != qp->sq_head) {
 		u32 idx = qp->sq_tail;
 		const struct irdma_uk_sq_slot *slot = &qp->sq_slots[idx];
@@ -786,6 +803,7 @@ static int irdma_uk_sq_retire_flushed(struct irdma_uk_qp *qp,
 		done->wr_id = slot->wr_id;
 		done->bytes = 0;
 		done->flushed = true;
+		done->named = idx == cqe->wqe_idx;
 		return 0;
 	}
 	return -ENOENT;
@@ -798,7 +816,7 @@ static int irdma_uk_sq_retire(struct irdma_uk_qp *qp,
 	const struct irdma_uk_sq_slot *slot;
 
 	if (cqe->major == IRDMA_CQE_MAJ_FLUSH)
-		return irdma_uk_sq_retire_flushed(qp, done);
+		return irdma_uk_sq_retire_flushed(qp, cqe, done);
 	if (cqe->wqe_idx >= qp->sq_size)
 		return -EIO;
 	slot = &qp->sq_slots[cqe->wqe_idx];
@@ -806,6 +824,7 @@ static int irdma_uk_sq_retire(struct irdma_uk_qp *qp,
 	done->bytes = cqe->error ? 0 : slot->len;
 	done->op = cqe->op;
 	done->flushed = false;
+	done->named = true;
 	qp->sq_tail = (cqe->wqe_idx + max_t(u8, slot->quanta, 1)) &
 		      (qp->sq_size - 1);
 	return 0;
@@ -818,9 +837,11 @@ static int irdma_uk_rq_retire(struct irdma_uk_qp *qp,
 	u32 idx = cqe->wqe_idx >> qp->rq_shift;
 
 	done->flushed = cqe->major == IRDMA_CQE_MAJ_FLUSH;
+	done->named = true;
 	if (done->flushed) {
 		if (qp->rq_tail == qp->rq_head)
 			return -ENOENT;
+		done->named = idx == qp->rq_tail;
 		idx = qp->rq_tail;
 	} else if (idx >= qp->rq_size) {
 		return -EIO;

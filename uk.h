@@ -329,12 +329,15 @@ struct irdma_uk_cqe {
  * @bytes: bytes transferred
  * @op: opcode of the WR
  * @flushed: completed by a flush, not executed
+ * @named: the CQE names this very WR, so its error code is this WR's;
+ *	other WRs a flush CQE stands for were merely flushed
  */
 struct irdma_uk_done {
 	u64 wr_id;
 	u32 bytes;
 	u8 op;
 	bool flushed;
+	bool named;
 };
 
 int irdma_uk_sq_quanta(u32 frags, u16 *quanta);

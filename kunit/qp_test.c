@@ -6,6 +6,7 @@
  * ib_wc.
  */
 #include <kunit/test.h>
+#include <rdma/ib_pack.h>
 #include <linux/string.h>
 
 #include "../qp.h"
@@ -181,6 +182,20 @@ static const struct cq_wc_case cq_wc_cases[] = {
 	{ "send_flushed", { .sq = true, .major = IRDMA_CQE_MAJ_FLUSH },
 	  { .wr_id = 9, .op = IRDMA_WQEOP_RDMA_WRITE, .flushed = true },
 	  IB_WC_WR_FLUSH_ERR, IB_WC_RDMA_WRITE, 0, 0, 0 },
+	{ "write_prot_err", { .sq = true, .error = true, .major = 1,
+	  .minor = 2 }, { .op = IRDMA_WQEOP_RDMA_WRITE, .flushed = true,
+	  .named = true },
+	  IB_WC_LOC_PROT_ERR, IB_WC_RDMA_WRITE, 0, 0, 0x10002 },
+	{ "send_len_err_behind", { .sq = true, .error = true, .major = 1,
+	  .minor = 6 }, { .op = IRDMA_WQEOP_SEND, .flushed = true },
+	  IB_WC_WR_FLUSH_ERR, IB_WC_SEND, 0, 0, 0 },
+	{ "recv_retry_exc", { .error = true, .major = 1, .minor = 8 },
+	  { .flushed = true, .named = true },
+	  IB_WC_RETRY_EXC_ERR, IB_WC_RECV, 0, 0, 0x10008 },
+	{ "send_unknown_minor", { .sq = true, .error = true, .major = 1,
+	  .minor = 0x55 }, { .op = IRDMA_WQEOP_SEND, .flushed = true,
+	  .named = true },
+	  IB_WC_WR_FLUSH_ERR, IB_WC_SEND, 0, 0, 0 },
 	{ "send_error", { .sq = true, .error = true, .major = 0x3,
 	  .minor = 0x5 }, { .op = IRDMA_WQEOP_SEND },
 	  IB_WC_GENERAL_ERR, IB_WC_SEND, 0, 0, 0x30005 },
@@ -189,7 +204,7 @@ static const struct cq_wc_case cq_wc_cases[] = {
 	{ "recv_imm", { .op = IRDMA_WQEOP_SEND, .imm_valid = true,
 	  .imm = 0x11223344 }, { .bytes = 4 },
 	  IB_WC_SUCCESS, IB_WC_RECV, IB_WC_WITH_IMM, 4, 0 },
-	{ "recv_write_imm", { .op = IRDMA_WQEOP_RDMA_WRITE,
+	{ "recv_write_imm", { .op = IB_OPCODE_RDMA_WRITE_ONLY_WITH_IMMEDIATE,
 	  .imm_valid = true }, {},
 	  IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, IB_WC_WITH_IMM, 0, 0 },
 	{ "recv_invalidate", { .stag_inv = true, .inv_stag = 0x1234 }, {},

@@ -647,6 +647,37 @@ static void irdma_uk_qp_complete_flush_all(struct kunit *test)
 			-ENOENT);
 }
 
+static void irdma_uk_qp_complete_flush_skips_unsignaled(struct kunit *test)
+{
+	struct uk_fixture *f = test->priv;
+	struct irdma_uk_wr wr = { .op = 0x00, .sg = uk_sg, .num_sge = 2 };
+	struct irdma_uk_cqe cqe = { .sq = true, .error = true, .major = 1,
+				    .minor = 2 };
+	struct irdma_uk_done done;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, uk_qp_setup(test, f, 2), 0);
+	/* four 2-quanta WRs at quanta 0, 2, 4, 6 */
+	for (i = 0; i < 4; i++) {
+		wr.wr_id = 100 + i;
+		KUNIT_ASSERT_EQ(test, irdma_uk_post_rdma(&f->qp, &wr), 0);
+	}
+	/* the CQE names quantum 4: WRs 100 and 101 ran unsignaled */
+	cqe.wqe_idx = 4;
+	KUNIT_ASSERT_EQ(test, irdma_uk_qp_complete(&f->qp, &cqe, &done), 0);
+	KUNIT_EXPECT_EQ(test, done.wr_id, 102ULL);
+	KUNIT_EXPECT_TRUE(test, done.named);
+	KUNIT_ASSERT_EQ(test, irdma_uk_qp_complete(&f->qp, &cqe, &done), 0);
+	KUNIT_EXPECT_EQ(test, done.wr_id, 103ULL);
+	KUNIT_EXPECT_FALSE(test, done.named);
+	KUNIT_EXPECT_EQ(test, irdma_uk_qp_complete(&f->qp, &cqe, &done),
+			-ENOENT);
+	/* a stale CQE naming a retired WQE finds nothing either */
+	cqe.wqe_idx = 2;
+	KUNIT_EXPECT_EQ(test, irdma_uk_qp_complete(&f->qp, &cqe, &done),
+			-ENOENT);
+}
+
 static void irdma_uk_qp_complete_rejects_bad_index(struct kunit *test)
 {
 	struct uk_fixture *f = test->priv;
@@ -753,6 +784,7 @@ static struct kunit_case irdma_uk_cases[] = {
 	KUNIT_CASE(irdma_uk_cq_poll_extended_cqe),
 	KUNIT_CASE(irdma_uk_cq_poll_ext64_cqe),
 	KUNIT_CASE(irdma_uk_qp_complete_flush_all),
+	KUNIT_CASE(irdma_uk_qp_complete_flush_skips_unsignaled),
 	KUNIT_CASE(irdma_uk_qp_complete_rejects_bad_index),
 	KUNIT_CASE(irdma_uk_ring_sq_db_writes_qp_id),
 	KUNIT_CASE(irdma_uk_cq_arm_sets_shadow_and_db),

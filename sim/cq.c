@@ -143,46 +143,83 @@ void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
 	kfree(cq);
 }
 
-static bool isim_cq_full(struct isim_func *f, struct isim_cq *cq)
+/* the ring has no room for @slots more CQEs the driver has not consumed */
+static bool isim_cq_full(struct isim_func *f, struct isim_cq *cq,
+			 unsigned int slots)
 {
 	__le64 w;
-	u32 cons;
+	u32 cons, used;
 
 	if (!cq->chk_overflow)
 		return false;
 	if (isim_dma_read(f, cq->shadow_pa, &w, sizeof(w)))
 		return true;
 	cons = FIELD_GET(ISIM_CQSA_CONSUMER, le64_to_cpu(w)) % cq->ring.size;
-	return (cq->ring.head + 1) % cq->ring.size == cons;
+	used = (cq->ring.head + cq->ring.size - cons) % cq->ring.size;
+	/* one slot always stays free: a full ring would look empty */
+	return used + slots >= cq->ring.size;
+}
+
+/*
+ * Write one CQE. A 64-byte ring holds it in one slot, with the valid bit
+ * in words 3 and 7; a 32-byte ring puts an extended CQE (immediate data)
+ * in two slots, each with its own valid bit.
+ */
+static int isim_cq_write(struct isim_func *f, struct isim_cq *cq, u64 *cqe)
+{
+	struct isim_ring *r = &cq->ring;
+	int err;
+
+	if (r->elem == ISIM_CQE_BIG_BYTES) {
+		cqe[7] &= ~ISIM_CQE_W3_VALID;
+		if (r->polarity)
+			cqe[7] |= ISIM_CQE_W3_VALID;
+		return isim_ring_post(f, r, cqe, 3, ISIM_CQE_W3_VALID);
+	}
+	err = isim_ring_post(f, r, cqe, 3, ISIM_CQE_W3_VALID);
+	if (err || !(cqe[3] & ISIM_CQE_W3_EXT))
+		return err;
+	return isim_ring_post(f, r, cqe + 4, 3, ISIM_CQE_W3_VALID);
+}
+
+static bool isim_cq_wakes(const struct isim_cq *cq, const u64 *cqe)
+{
+	if (!cq->armed || !cq->ceq_valid)
+		return false;
+	return !cq->solicited_only ||
+	       cqe[3] & (ISIM_CQE_W3_SOLICITED | ISIM_CQE_W3_ERROR);
 }
 
 /**
  * isim_cq_post - write a CQE and, if the CQ is armed, a CEQE
  * @f: function
  * @cq_id: CQ id
- * @cqe: CQE words 0..7 in CPU order (only the first ring.elem/8 are used)
+ * @cqe: CQE words in CPU order: 4 of them, or ISIM_CQE_WORDS when word 3
+ *	has ISIM_CQE_W3_EXT set (only the first ring.elem/8 words of a
+ *	64-byte ring are used); valid bits are set here
  *
  * Return: 0, -ENOENT for an unknown CQ, -ENOSPC on overflow, -EFAULT.
  */
 int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe)
 {
 	struct isim_cq *cq = xa_load(&f->cqs, cq_id);
+	bool ext = cqe[3] & ISIM_CQE_W3_EXT;
 	int err;
 
 	lockdep_assert_held(&f->eng_lock);
 	if (!cq)
 		return -ENOENT;
-	if (isim_cq_full(f, cq)) {
+	if (isim_cq_full(f, cq, ext && cq->ring.elem == ISIM_CQE_BYTES ? 2 : 1)) {
 		cq->overflows++;
 		isim_aeq_post(f, ISIM_AE_CQ_OPERATION_ERROR, ISIM_AE_SRC_CQ,
 			      cq->id, cq->ctx);
 		return -ENOSPC;
 	}
-	err = isim_ring_post(f, &cq->ring, cqe, 3, ISIM_CQE_W3_VALID);
+	err = isim_cq_write(f, cq, cqe);
 	if (err)
 		return err;
 	cq->cqes++;
-	if (cq->armed && cq->ceq_valid) {
+	if (isim_cq_wakes(cq, cqe)) {
 		cq->armed = false;
 		isim_ceq_notify(f, cq->ceq, cq->ctx);
 	}
@@ -191,8 +228,17 @@ int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe)
 
 static void isim_cq_arm(struct isim_func *f, struct isim_cq *cq)
 {
+	__le64 w;
+
 	cq->armed = true;
 	cq->arm_seq = isim_cq_read_arm_seq(f, cq);
+	cq->solicited_only = false;
+	/* "next solicited" without "next any" */
+	if (!isim_dma_read(f, cq->shadow_pa + ISIM_CQSA_ARM_WORD * 8, &w,
+			   sizeof(w)))
+		cq->solicited_only = (le64_to_cpu(w) &
+				      (ISIM_CQSA_ARM_NEXT | ISIM_CQSA_ARM_NEXT_SE)) ==
+				     ISIM_CQSA_ARM_NEXT_SE;
 }
 
 /**

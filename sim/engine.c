@@ -6,10 +6,10 @@
  * by polling the register space: once per jiffy while the CQP exists (and
  * at once again while CQP commands are still queued), every 10 ms before.
  * One tick, under eng_lock: CQP create or destroy requests, CQ arm
- * requests, returned AEQEs, queued CQP commands, then interrupt vectors
- * the driver re-enabled. A halted engine (critical error) reads and writes
- * nothing until the function is reset; it only raises the interrupts it
- * had posted before it stopped.
+ * requests, returned AEQEs, queued CQP commands, SQ/RQ work (exec.c),
+ * then interrupt vectors the driver re-enabled. A halted engine (critical
+ * error) reads and writes nothing until the function is reset; it only
+ * raises the interrupts it had posted before it stopped.
  */
 #include "isim.h"
 
@@ -19,7 +19,7 @@
  * isim_engine_poll - one pass of the engine over the register space
  * @f: function
  *
- * Return: true if CQP commands are still queued.
+ * Return: true if CQP commands or WQEs may still be queued.
  */
 bool isim_engine_poll(struct isim_func *f)
 {
@@ -32,6 +32,7 @@ bool isim_engine_poll(struct isim_func *f)
 		isim_cq_poll_arm(f);
 		isim_aeq_poll_alloc(f);
 		more = isim_cqp_run(f, ISIM_CQP_BUDGET);
+		more |= isim_exec_run(f, ISIM_WQE_BUDGET);
 	}
 	/* a halted engine still raises what it posted before it stopped */
 	isim_irq_service(f);

@@ -850,6 +850,205 @@ static void isim_stag_dealloc_matches_kind_and_pd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
 }
 
+/* ---- data path (exec.c), on QPs and a CQ made by hand ---- */
+
+#define ISIM_T_CQ	1
+#define ISIM_T_CQ_SIZE	32
+
+/* CQ 1: a 32-entry ring in @ring, no overflow check, no CEQ */
+static void isim_t_hand_cq(struct kunit *test, __le64 *ring)
+{
+	struct isim_test *t = test->priv;
+	struct isim_cq *cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cq);
+	cq->id = ISIM_T_CQ;
+	cq->ring.mem.pa = isim_t_bus(t, ring);
+	cq->ring.mem.bytes = ISIM_T_CQ_SIZE * ISIM_CQE_BYTES;
+	cq->ring.size = ISIM_T_CQ_SIZE;
+	cq->ring.elem = ISIM_CQE_BYTES;
+	cq->ring.polarity = 1;
+	cq->shadow_pa = isim_t_bus(t, t->shadow);
+	if (xa_insert(&t->f->cqs, cq->id, cq, GFP_KERNEL)) {
+		kfree(cq);
+		KUNIT_FAIL(test, "cannot insert the CQ");
+	}
+}
+
+/*
+ * An RC QP of 32 SQ quanta and 4 RQ WQEs of 2 quanta, rings in @sq and
+ * @rq, connected to @dest, privileged, completing to CQ 1.
+ */
+static struct isim_qp *isim_t_hand_qp(struct kunit *test, u32 id, u32 dest,
+				      u8 state, __le64 *sq, __le64 *rq)
+{
+	struct isim_test *t = test->priv;
+	struct isim_qp *qp = kzalloc(sizeof(*qp), GFP_KERNEL);
+	u64 ctx[ISIM_QP_HOST_CTX_BYTES / 8] = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	ctx[0] = FIELD_PREP(ISIM_QPC_W0_RQ_WQE_SHIFT, 1);
+	ctx[1] = isim_t_bus(t, sq);
+	ctx[2] = isim_t_bus(t, rq);
+	ctx[3] = FIELD_PREP(ISIM_QPC_W3_SQ_SIZE, 3) |
+		 FIELD_PREP(ISIM_QPC_W3_RQ_SIZE, 1);
+	ctx[8] = FIELD_PREP(ISIM_QPC_W8_DEST_QP, dest);
+	ctx[17] = FIELD_PREP(ISIM_QPC_W17_SQ_CQ, ISIM_T_CQ) |
+		  FIELD_PREP(ISIM_QPC_W17_RQ_CQ, ISIM_T_CQ);
+	ctx[20] = ISIM_QPC_W20_PRIVILEGED | ISIM_QPC_W20_REMOTE_WRITE |
+		  ISIM_QPC_W20_REMOTE_READ;
+	ctx[21] = 0x500 + id;
+	qp->id = id;
+	qp->type = ISIM_QP_TYPE_ROCE_RC;
+	qp->state = ISIM_QPS_IDLE;
+	isim_exec_load_ctx(qp, ctx, false);
+	isim_exec_new_state(qp, ISIM_QPS_INVALID);
+	qp->state = state;
+	if (xa_insert(&t->f->qps, id, qp, GFP_KERNEL)) {
+		kfree(qp);
+		KUNIT_FAIL(test, "cannot insert the QP");
+		return NULL;
+	}
+	return qp;
+}
+
+/* a one-fragment WQE at quantum @idx of @ring, on the first lap */
+static void isim_t_wqe(__le64 *ring, u32 idx, u8 op, u64 addr, u32 len,
+		       u64 w2, u64 hdr)
+{
+	__le64 *q = ring + idx * 4;
+
+	q[0] = cpu_to_le64(addr);
+	q[1] = cpu_to_le64(FIELD_PREP(ISIM_FRAG_LEN, len) | BIT_ULL(63));
+	q[2] = cpu_to_le64(w2);
+	q[3] = cpu_to_le64(FIELD_PREP(ISIM_WQH_OP, op) | hdr | ISIM_WQH_VALID);
+}
+
+/* CQE @i of the 32-byte ring @cq: word @w */
+static u64 isim_t_cqe(const __le64 *cq, u32 i, u32 w)
+{
+	return le64_to_cpu(cq[i * 4 + w]);
+}
+
+static void isim_exec_flush_completes_each_posted_wqe(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *cq = t->ccq, *sq = t->sq, *rq = t->eq;
+	struct isim_qp *qp;
+	u32 i;
+
+	isim_t_hand_cq(test, cq);
+	qp = isim_t_hand_qp(test, 2, 2, ISIM_QPS_RTS, sq, rq);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	/* a fragment-less (unreachable) WRITE, a NOP pad, a SEND */
+	isim_t_wqe(sq, 0, ISIM_WQOP_WRITE, 0, 0, 0, 0);
+	isim_t_wqe(sq, 1, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_t_wqe(sq, 2, ISIM_WQOP_SEND, 0, 0, 0, 0);
+	isim_t_wqe(rq, 0, 0, 0, 0, 0, 0);
+	isim_t_wqe(rq, 2, 0, 0, 0, 0, 0);
+	mutex_lock(&t->f->eng_lock);
+	qp->state = ISIM_QPS_ERROR;
+	isim_exec_flush(t->f, qp, &qp->sq, ISIM_WC_FLUSHED);
+	isim_exec_flush(t->f, qp, &qp->rq, ISIM_WC_FLUSHED);
+	mutex_unlock(&t->f->eng_lock);
+	/* SQ quanta 0 and 2 (not the NOP), then RQ WQEs at quanta 0 and 2 */
+	for (i = 0; i < 4; i++) {
+		u64 w3 = isim_t_cqe(cq, i, 3);
+
+		KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
+		KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_ERROR);
+		KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_MAJOR, w3),
+				(u64)ISIM_CQE_MAJ_FLUSHED);
+		KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX, w3),
+				(u64)(i % 2) * 2);
+		KUNIT_EXPECT_EQ(test, !!(w3 & ISIM_CQE_W3_SQ), i < 2);
+		KUNIT_EXPECT_EQ(test, isim_t_cqe(cq, i, 1), 0x502ULL);
+		KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W2_QP,
+						isim_t_cqe(cq, i, 2)), 2ULL);
+	}
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(cq, 4, 3) & ISIM_CQE_W3_VALID);
+	/* a WQE posted to the flushed SQ later is flushed by the next pass */
+	isim_t_wqe(sq, 3, ISIM_WQOP_SEND, 0, 0, 0, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX,
+					isim_t_cqe(cq, 4, 3)), 3ULL);
+	KUNIT_EXPECT_EQ(test, qp->flushed, 5ULL);
+	KUNIT_EXPECT_EQ(test, qp->executed, 0ULL);
+}
+
+static void isim_exec_send_loopback_moves_data(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *cq = t->ccq, *sq = t->sq, *rq = t->eq;
+	u8 *src = (u8 *)t->buf, *dst = (u8 *)t->page;
+	struct isim_qp *a, *b;
+	u64 w3;
+	u32 i;
+
+	isim_t_hand_cq(test, cq);
+	/* A's SQ in the first half of the page, B's RQ in the second */
+	a = isim_t_hand_qp(test, 2, 3, ISIM_QPS_RTS, sq, rq);
+	b = isim_t_hand_qp(test, 3, 2, ISIM_QPS_RTS, sq + 256, rq + 256);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (i = 0; i < 40; i++)
+		src[i] = i * 3 + 1;
+	isim_t_wqe(rq + 256, 0, 0, isim_t_bus(t, dst), 64, 0, 0);
+	isim_t_wqe(sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, src), 40, 0,
+		   ISIM_WQH_SIGNALED);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, memcmp(src, dst, 40), 0);
+	KUNIT_EXPECT_EQ(test, a->executed, 1ULL);
+	/* the responder's CQE first, then the requester's */
+	w3 = isim_t_cqe(cq, 0, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_FALSE(test, w3 & (ISIM_CQE_W3_SQ | ISIM_CQE_W3_ERROR));
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_OP, w3),
+			(u64)ISIM_BTH_SEND_ONLY);
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(cq, 0, 0), 40ULL);
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(cq, 0, 1), 0x503ULL);
+	w3 = isim_t_cqe(cq, 1, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_SQ);
+	KUNIT_EXPECT_FALSE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(cq, 1, 1), 0x502ULL);
+	/* the second SEND finds no RQ WQE and, with no RNR retries, fails */
+	isim_t_wqe(sq, 1, ISIM_WQOP_SEND, isim_t_bus(t, src), 8, 0, 0);
+	isim_t_poll(t);
+	w3 = isim_t_cqe(cq, 2, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_MINOR, w3),
+			(u64)ISIM_WC_RETRY_EXC);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX, w3), 1ULL);
+	KUNIT_EXPECT_EQ(test, a->state, (u8)ISIM_QPS_ERROR);
+	KUNIT_EXPECT_EQ(test, b->state, (u8)ISIM_QPS_RTS);
+}
+
+static void isim_exec_bad_stag_is_protection_error(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *cq = t->ccq, *sq = t->sq, *rq = t->eq;
+	struct isim_qp *a;
+	u64 w3;
+
+	isim_t_hand_cq(test, cq);
+	a = isim_t_hand_qp(test, 2, 2, ISIM_QPS_RTS, sq, rq);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	/* WRITE to itself through rkey 0x1234: remote access error */
+	isim_t_wqe(sq, 0, ISIM_WQOP_WRITE, isim_t_bus(t, t->buf), 8,
+		   isim_t_bus(t, t->page),
+		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, 0x1234));
+	isim_t_poll(t);
+	w3 = isim_t_cqe(cq, 0, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_MINOR, w3),
+			(u64)ISIM_WC_REM_ACCESS);
+	KUNIT_EXPECT_EQ(test, a->state, (u8)ISIM_QPS_ERROR);
+	/* an unsignaled WQE behind it stays until the driver flushes */
+	isim_t_wqe(sq, 1, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(cq, 1, 3) & ISIM_CQE_W3_VALID);
+}
+
 static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
 			 isim_ctx_gen_params),
@@ -872,6 +1071,9 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_cq_overflow_raises_ae),
 	KUNIT_CASE_PARAM(isim_stag_command_checks_fields, isim_stag_gen_params),
 	KUNIT_CASE(isim_stag_dealloc_matches_kind_and_pd),
+	KUNIT_CASE(isim_exec_flush_completes_each_posted_wqe),
+	KUNIT_CASE(isim_exec_send_loopback_moves_data),
+	KUNIT_CASE(isim_exec_bad_stag_is_protection_error),
 	{}
 };
 

@@ -26,6 +26,7 @@ struct seq_file;
 #define ISIM_MAX_CEQS		32
 #define ISIM_MAX_SDS		128
 #define ISIM_CQP_BUDGET		64	/* CQP WQEs per engine tick */
+#define ISIM_WQE_BUDGET		256	/* SQ/RQ WQEs per engine tick */
 
 struct isim_func;
 struct dentry;
@@ -70,6 +71,7 @@ struct isim_ring {
  * @ceq_valid: the CQ reports to a CEQ
  * @chk_overflow: check the consumer index before writing a CQE
  * @armed: the driver asked for an event on the next CQE
+ * @solicited_only: the event is for the next solicited or error CQE only
  * @arm_seq: arm sequence number last seen in the shadow area
  * @cqes: CQEs written
  * @overflows: CQEs dropped because the ring was full
@@ -83,9 +85,31 @@ struct isim_cq {
 	bool ceq_valid;
 	bool chk_overflow;
 	bool armed;
+	bool solicited_only;
 	u8 arm_seq;
 	u64 cqes;
 	u64 overflows;
+};
+
+/**
+ * struct isim_wq - the engine's side of a QP's SQ or RQ
+ * @mem: where the ring is
+ * @quanta: ring size in 32-byte quanta
+ * @tail: quantum index of the next WQE the engine reads
+ * @shift: RQ only: a WQE is 1 << @shift quanta
+ * @polarity: valid bit the WQE at @tail carries when it is posted
+ * @flushing: FLUSH_WQES ran: every WQE posted from now on is completed
+ *	with a flush error rather than executed
+ * @minor: minor code of those flush CQEs
+ */
+struct isim_wq {
+	struct isim_qmem mem;
+	u32 quanta;
+	u32 tail;
+	u8 shift;
+	u8 polarity;
+	bool flushing;
+	u16 minor;
 };
 
 /**
@@ -97,6 +121,20 @@ struct isim_cq {
  * @ctx_pa: bus address of the driver's QP host context
  * @shadow_pa: bus address of the QP's doorbell shadow area
  * @modifies: MODIFY_QP commands applied
+ * @sq: send queue
+ * @rq: receive queue
+ * @cq_ctx: completion context from the host context, echoed in CQEs
+ * @sq_cq: CQ of SQ completions
+ * @rq_cq: CQ of RQ completions
+ * @dest_qp: RoCEv2 RC: the connected QP (on this function: loopback)
+ * @pd: protection domain
+ * @rnr_retry: RNR retry count; ISIM_QPC_RNR_FOREVER retries forever
+ * @privileged: STag 0 addresses bus memory directly
+ * @remote_write: the peer may write (RDMA WRITE) to this QP's memory
+ * @remote_read: the peer may read (RDMA READ) from this QP's memory
+ * @virt: the rings are PBLE-mapped (not executed yet)
+ * @executed: SQ WQEs executed
+ * @flushed: WQEs completed with a flush error
  */
 struct isim_qp {
 	u32 id;
@@ -106,6 +144,20 @@ struct isim_qp {
 	u64 ctx_pa;
 	u64 shadow_pa;
 	u64 modifies;
+	struct isim_wq sq;
+	struct isim_wq rq;
+	u64 cq_ctx;
+	u32 sq_cq;
+	u32 rq_cq;
+	u32 dest_qp;
+	u32 pd;
+	u8 rnr_retry;
+	bool privileged;
+	bool remote_write;
+	bool remote_read;
+	bool virt;
+	u64 executed;
+	u64 flushed;
 };
 
 /**
@@ -509,6 +561,13 @@ void isim_op_suspend_qp(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 void isim_op_resume_qp(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res);
+
+/* exec.c */
+void isim_exec_load_ctx(struct isim_qp *qp, const u64 *ctx, bool virt);
+void isim_exec_new_state(struct isim_qp *qp, u8 old_state);
+void isim_exec_flush(struct isim_func *f, struct isim_qp *qp,
+		     struct isim_wq *wq, u16 minor);
+bool isim_exec_run(struct isim_func *f, unsigned int budget);
 
 /* stag.c */
 void isim_stag_reset(struct isim_func *f);

@@ -170,6 +170,29 @@ enum isim_minor {
 #define ISIM_CQE_W3_ERROR		BIT_ULL(55)
 #define ISIM_CQE_W3_VALID		BIT_ULL(63)
 
+#define ISIM_CQE_W0_BYTES		GENMASK_ULL(31, 0)
+#define ISIM_CQE_W2_QP			GENMASK_ULL(55, 32)
+#define ISIM_CQE_W3_EXT			BIT_ULL(50)
+#define ISIM_CQE_W3_SOLICITED		BIT_ULL(54)
+#define ISIM_CQE_W3_OP			GENMASK_ULL(61, 56)
+#define ISIM_CQE_W3_SQ			BIT_ULL(62)
+/* extension (bytes 32..63, the next slot of a 32-byte ring) */
+#define ISIM_CQE_W4_IMM			GENMASK_ULL(31, 0)
+#define ISIM_CQE_W7_IMM_VALID		BIT_ULL(62)
+#define ISIM_CQE_WORDS			8
+/* data-path errors: major "flushed", the minor says why */
+#define ISIM_CQE_MAJ_FLUSHED		1
+enum isim_wc_minor {
+	ISIM_WC_FLUSHED			= 1,
+	ISIM_WC_LOC_PROT		= 2,
+	ISIM_WC_REM_ACCESS		= 3,
+	ISIM_WC_LOC_QP_OP		= 4,
+	ISIM_WC_REM_OP			= 5,
+	ISIM_WC_LOC_LEN			= 6,
+	ISIM_WC_RETRY_EXC		= 8,
+	ISIM_WC_REM_INV_REQ		= 10,
+};
+
 /* CQ shadow area: word 0 is the consumer index, word 4 the arm request */
 #define ISIM_CQSA_CONSUMER		GENMASK_ULL(19, 0)
 #define ISIM_CQSA_ARM_WORD		4
@@ -228,6 +251,10 @@ enum isim_minor {
 #define ISIM_AE_CQ_OPERATION_ERROR	0x0203
 /* the engine stops after posting this one */
 #define ISIM_AE_FUNC_CATASTROPHIC	0x0701
+#define ISIM_AE_BAD_STAG		0x0103
+#define ISIM_AE_BOUNDS			0x0108
+#define ISIM_AE_RNR_EXCEEDED		0x050f
+#define ISIM_AE_MSG_TOO_LONG		0x0303
 #define ISIM_AE_CODE_MAX		0xfff
 
 /* ---- HMC: FPM query / commit buffers, one 64-bit slot per object ---- */
@@ -337,6 +364,70 @@ enum isim_hmc_obj {
 #define ISIM_FL_HDR_RQ			BIT_ULL(62)
 #define ISIM_RESUME_W2_QSET		GENMASK_ULL(31, 0)
 #define ISIM_AE_QP_SUSPENDED		0x0900
+
+/* FLUSH_WQES word 2, with ISIM_FL_HDR_USER_CODE: the codes CQEs carry */
+#define ISIM_FL_W2_RQ_MINOR		GENMASK_ULL(15, 0)
+#define ISIM_FL_W2_RQ_MAJOR		GENMASK_ULL(31, 16)
+#define ISIM_FL_W2_SQ_MINOR		GENMASK_ULL(47, 32)
+#define ISIM_FL_W2_SQ_MAJOR		GENMASK_ULL(63, 48)
+
+/*
+ * ---- QP host context: the words the data path reads ----
+ * word 1: SQ bus address; word 2: RQ bus address; word 21: the QP's
+ * completion context, copied into every CQE of the QP.
+ */
+#define ISIM_QPC_W0_RQ_WQE_SHIFT	GENMASK_ULL(9, 8)
+#define ISIM_QPC_W0_PD_HI		GENMASK_ULL(21, 20)
+#define ISIM_QPC_W3_RQ_SIZE		GENMASK_ULL(11, 8)	/* log2 quanta - 2 */
+#define ISIM_QPC_W3_SQ_SIZE		GENMASK_ULL(15, 12)	/* log2 quanta - 2 */
+#define ISIM_QPC_W7_PD_LO		GENMASK_ULL(63, 48)
+#define ISIM_QPC_W8_DEST_QP		GENMASK_ULL(23, 0)
+#define ISIM_QPC_W16_RNR_RETRY		GENMASK_ULL(56, 54)
+#define ISIM_QPC_W17_SQ_CQ		GENMASK_ULL(18, 0)
+#define ISIM_QPC_W17_RQ_CQ		GENMASK_ULL(50, 32)
+#define ISIM_QPC_W20_REMOTE_WRITE	BIT_ULL(20)
+#define ISIM_QPC_W20_REMOTE_READ	BIT_ULL(21)
+#define ISIM_QPC_W20_PRIVILEGED		BIT_ULL(25)
+#define ISIM_QPC_RNR_FOREVER		7
+
+/* ---- SQ and RQ WQEs: 1..8 quanta of 32 bytes, word 3 the header ---- */
+#define ISIM_WQ_QUANTUM			32
+#define ISIM_WQ_MAX_QUANTA		8
+#define ISIM_WQH_REMOTE_STAG		GENMASK_ULL(31, 0)
+#define ISIM_WQH_OP			GENMASK_ULL(37, 32)
+#define ISIM_WQH_MORE_FRAGS		GENMASK_ULL(41, 38)
+#define ISIM_WQH_IMM			BIT_ULL(47)
+#define ISIM_WQH_INLINE_LEN		GENMASK_ULL(55, 48)
+#define ISIM_WQH_INLINE			BIT_ULL(57)
+#define ISIM_WQH_SIGNALED		BIT_ULL(62)
+#define ISIM_WQH_VALID			BIT_ULL(63)
+/*
+ * Fragment slot 0 is words 0/1 (word 0 holds immediate data instead when
+ * ISIM_WQH_IMM is set), slot n > 0 is words 2n + 2 and 2n + 3. A slot is
+ * a bus address (or IOVA) word followed by the word below.
+ */
+#define ISIM_FRAG_STAG			GENMASK_ULL(31, 0)
+#define ISIM_FRAG_LEN			GENMASK_ULL(62, 32)
+/* inline data: 8 bytes at byte 8, then 31 bytes per further quantum */
+#define ISIM_INLINE_FIRST		8
+#define ISIM_INLINE_PER_QUANTUM		31
+#define ISIM_LOCAL_DMA_STAG		0
+
+enum isim_wq_op {
+	ISIM_WQOP_WRITE			= 0x00,
+	ISIM_WQOP_READ			= 0x01,
+	ISIM_WQOP_SEND			= 0x03,
+	ISIM_WQOP_SEND_INV		= 0x04,
+	ISIM_WQOP_SEND_SOL		= 0x05,
+	ISIM_WQOP_SEND_SOL_INV		= 0x06,
+	ISIM_WQOP_NOP			= 0x0c,
+	ISIM_WQOP_WRITE_SOL		= 0x0d,
+};
+
+/* RoCEv2 RQ CQEs carry the BTH opcode of the message that consumed them */
+#define ISIM_BTH_SEND_ONLY		0x04
+#define ISIM_BTH_SEND_ONLY_IMM		0x05
+#define ISIM_BTH_WRITE_ONLY_IMM		0x0b
 
 /* ---- STags (ALLOC_STAG, REG_MR, DEALLOC_STAG) ---- */
 /* REG_MR word 0: VA or FBO; word 4: single-page PA; word 5: HMC fn */

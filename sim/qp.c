@@ -5,8 +5,9 @@
  * CREATE_QP and MODIFY_QP hand the engine the bus address of the driver's
  * QP host context; the engine copies it into the QP's slot of the HMC, as
  * the adapter does, so a QP whose HMC memory is not backed fails with
- * HMC_UNBACKED. The engine records the state the driver asked for. SQ/RQ
- * WQE execution is not modelled yet: a QP here is control-plane state.
+ * HMC_UNBACKED. The engine records the state the driver asked for and
+ * reads from the context what the data path needs (exec.c): where the
+ * rings are, the CQs, the connected QP.
  */
 #include <linux/slab.h>
 
@@ -27,20 +28,28 @@ void isim_qp_reset(struct isim_func *f)
 	}
 }
 
-/* copy the host context into the QP's HMC slot */
-static u16 isim_qp_load_ctx(struct isim_func *f, u32 id, u64 ctx_pa)
+#define ISIM_QP_CTX_WORDS	(ISIM_QP_HOST_CTX_BYTES / 8)
+
+/* copy the host context into the QP's HMC slot; @ctx gets it in CPU order */
+static u16 isim_qp_load_ctx(struct isim_func *f, u32 id, u64 ctx_pa,
+			    u64 *ctx)
 {
-	u8 ctx[ISIM_QP_HOST_CTX_BYTES];
+	__le64 raw[ISIM_QP_CTX_WORDS];
+	unsigned int i;
 	int err;
 
 	if (!ctx_pa || !IS_ALIGNED(ctx_pa, 8))
 		return ISIM_MIN_BAD_ALIGN;
-	if (isim_dma_read(f, ctx_pa, ctx, sizeof(ctx)))
+	if (isim_dma_read(f, ctx_pa, raw, sizeof(raw)))
 		return ISIM_MIN_DMA_FAULT;
-	err = isim_hmc_obj_write(f, ISIM_HMC_QP, id, ctx, sizeof(ctx));
+	err = isim_hmc_obj_write(f, ISIM_HMC_QP, id, raw, sizeof(raw));
 	if (err == -EFAULT)
 		return ISIM_MIN_DMA_FAULT;
-	return err ? ISIM_MIN_HMC_UNBACKED : ISIM_MIN_OK;
+	if (err)
+		return ISIM_MIN_HMC_UNBACKED;
+	for (i = 0; i < ISIM_QP_CTX_WORDS; i++)
+		ctx[i] = le64_to_cpu(raw[i]);
+	return ISIM_MIN_OK;
 }
 
 static u16 isim_qp_check_new(struct isim_func *f, const u64 *wqe, u32 id)
@@ -77,11 +86,12 @@ void isim_op_create_qp(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res)
 {
 	u32 id = FIELD_GET(ISIM_QP_HDR_ID, wqe[ISIM_WQE_HDR]);
+	u64 ctx[ISIM_QP_CTX_WORDS];
 	struct isim_qp *qp;
 
 	res->minor = isim_qp_check_new(f, wqe, id);
 	if (!res->minor)
-		res->minor = isim_qp_load_ctx(f, id, wqe[2]);
+		res->minor = isim_qp_load_ctx(f, id, wqe[2], ctx);
 	if (res->minor)
 		return;
 	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
@@ -94,6 +104,8 @@ void isim_op_create_qp(struct isim_func *f, const u64 *wqe,
 	qp->state = FIELD_GET(ISIM_QP_HDR_NEXT_STATE, wqe[ISIM_WQE_HDR]);
 	qp->ctx_pa = wqe[2];
 	qp->shadow_pa = wqe[5];
+	isim_exec_load_ctx(qp, ctx, wqe[ISIM_WQE_HDR] & ISIM_QP_HDR_VIRT);
+	isim_exec_new_state(qp, ISIM_QPS_INVALID);
 	if (xa_insert(&f->qps, id, qp, GFP_KERNEL)) {
 		kfree(qp);
 		res->minor = ISIM_MIN_BUSY;
@@ -124,6 +136,8 @@ void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res)
 {
 	struct isim_qp *qp = isim_qp_of(f, wqe, res);
+	u64 ctx[ISIM_QP_CTX_WORDS];
+	u8 old;
 
 	if (!qp)
 		return;
@@ -131,12 +145,15 @@ void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
 		res->minor = ISIM_MIN_BAD_FIELD;
 		return;
 	}
-	res->minor = isim_qp_load_ctx(f, qp->id, wqe[2]);
+	res->minor = isim_qp_load_ctx(f, qp->id, wqe[2], ctx);
 	if (res->minor)
 		return;
+	old = qp->state;
 	qp->state = FIELD_GET(ISIM_QP_HDR_NEXT_STATE, wqe[ISIM_WQE_HDR]);
 	qp->ctx_pa = wqe[2];
 	qp->modifies++;
+	isim_exec_load_ctx(qp, ctx, wqe[ISIM_WQE_HDR] & ISIM_QP_HDR_VIRT);
+	isim_exec_new_state(qp, old);
 }
 
 /**
@@ -156,15 +173,25 @@ void isim_op_destroy_qp(struct isim_func *f, const u64 *wqe,
 	kfree(qp);
 }
 
+static u16 isim_qp_flush_minor(u64 hdr, u64 codes, bool sq)
+{
+	u16 minor = FIELD_GET(sq ? ISIM_FL_W2_SQ_MINOR : ISIM_FL_W2_RQ_MINOR,
+			      codes);
+
+	return hdr & ISIM_FL_HDR_USER_CODE && minor ? minor : ISIM_WC_FLUSHED;
+}
+
 /**
  * isim_op_flush_wqes - FLUSH_WQES, which also generates AEs on request
  * @f: function
  * @wqe: CQP WQE in CPU order
  * @res: completion status
  *
- * With no WQE execution there is nothing to flush yet; the QP moves to
- * the error state when a queue is flushed, and a requested AE is posted
- * with the code and source from the WQE.
+ * The QP moves to the error state; every WQE of a flushed queue that was
+ * posted and not executed is completed with a flush error, and so is every
+ * WQE posted to that queue later, until the QP is reset (exec.c). The
+ * minor code of those CQEs is the driver's (USER_CODE) or "flushed". A
+ * requested AE is posted with the code and source from the WQE.
  */
 void isim_op_flush_wqes(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res)
@@ -176,6 +203,12 @@ void isim_op_flush_wqes(struct isim_func *f, const u64 *wqe,
 		return;
 	if (hdr & (ISIM_FL_HDR_SQ | ISIM_FL_HDR_RQ))
 		qp->state = ISIM_QPS_ERROR;
+	if (hdr & ISIM_FL_HDR_SQ)
+		isim_exec_flush(f, qp, &qp->sq,
+				isim_qp_flush_minor(hdr, wqe[2], true));
+	if (hdr & ISIM_FL_HDR_RQ)
+		isim_exec_flush(f, qp, &qp->rq,
+				isim_qp_flush_minor(hdr, wqe[2], false));
 	if (hdr & ISIM_FL_HDR_GEN_AE)
 		isim_aeq_post(f, FIELD_GET(ISIM_FL_W1_AE_CODE, wqe[1]),
 			      FIELD_GET(ISIM_FL_W1_AE_SRC, wqe[1]), qp->id, 0);
