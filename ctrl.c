@@ -599,7 +599,8 @@ static u64 irdma_cqpw_stag_w1(const struct irdma_cqp_stag_info *info)
 static u64 irdma_cqpw_mr_hdr(const struct irdma_cqp_stag_info *info)
 {
 	return FIELD_PREP(IRDMA_CQPSTAG_MR, 1) |
-	       FIELD_PREP(IRDMA_CQPSTAG_LPBLSIZE, info->pbl_levels) |
+	       FIELD_PREP(IRDMA_CQPSTAG_LPBLSIZE,
+			  irdma_lpbl_code(info->pbl_levels)) |
 	       FIELD_PREP(IRDMA_CQPSTAG_HPAGESIZE, info->page_size) |
 	       FIELD_PREP(IRDMA_CQPSTAG_ARIGHTS, info->rights) |
 	       FIELD_PREP(IRDMA_CQPSTAG_REMACCENABLED, info->remote_access) |

@@ -320,6 +320,11 @@ enum irdma_cqp_opcode {
 #define IRDMA_CQPSTAG_MWTYPE		BIT_ULL(42)
 #define IRDMA_CQPSTAG_MR		BIT_ULL(43)
 #define IRDMA_CQPSTAG_LPBLSIZE		GENMASK_ULL(45, 44)
+/*
+ * The page-list depth of an STag, in IRDMA_CQPSTAG_LPBLSIZE and in the fast
+ * register WQE's IRDMA_SQWQE_LPBLSIZE: a two-level list is coded 3, not 2
+ * (2 is reserved). irdma_lpbl_code() below does the mapping.
+ */
 #define IRDMA_CQPSTAG_HPAGESIZE		GENMASK_ULL(47, 46)
 #define IRDMA_CQPSTAG_ARIGHTS		GENMASK_ULL(52, 48)
 #define IRDMA_CQPSTAG_REMACCENABLED	BIT_ULL(53)
@@ -741,6 +746,7 @@ enum irdma_ae_code {
 #define IRDMA_SQWQE_PARENTMRSTAG	GENMASK_ULL(63, 32)	/* word 1 */
 #define IRDMA_SQWQE_STAGRIGHTS		GENMASK_ULL(52, 48)	/* word 3 */
 #define IRDMA_SQWQE_VABASEDTO		BIT_ULL(53)		/* word 3 */
+/* set to bind a type 1 window, clear for type 2 */
 #define IRDMA_SQWQE_MWTYPE		BIT_ULL(54)		/* word 3 */
 
 /*
@@ -934,6 +940,17 @@ static inline void irdma_wqe_set(__le64 *desc, unsigned int word, u64 val)
 static inline u64 irdma_wqe_get(const __le64 *desc, unsigned int word)
 {
 	return le64_to_cpu(READ_ONCE(desc[word]));
+}
+
+/**
+ * irdma_lpbl_code - the LPBLSIZE code of a page list @levels deep
+ * @levels: 0 (no list), 1 or 2
+ *
+ * Return: the field value; two levels are coded 3.
+ */
+static inline u8 irdma_lpbl_code(u8 levels)
+{
+	return levels == 2 ? 3 : levels;
 }
 
 #endif /* IRDMA_HW_DEFS_H */

@@ -506,7 +506,7 @@ int irdma_uk_post_bind(struct irdma_uk_qp *qp,
 			    FIELD_PREP(IRDMA_SQWQE_OPCODE, IRDMA_WQEOP_BIND_MW) |
 			    FIELD_PREP(IRDMA_SQWQE_STAGRIGHTS, bind->rights) |
 			    FIELD_PREP(IRDMA_SQWQE_VABASEDTO, bind->zero_based ? 0 : 1) |
-			    FIELD_PREP(IRDMA_SQWQE_MWTYPE, bind->type2) |
+			    FIELD_PREP(IRDMA_SQWQE_MWTYPE, bind->type2 ? 0 : 1) |
 			    FIELD_PREP(IRDMA_SQWQE_SIGCOMPL, bind->signaled) |
 			    FIELD_PREP(IRDMA_SQWQE_VALID, qp->sq_pol));
 	return 0;
@@ -555,7 +555,8 @@ int irdma_uk_post_fastreg(struct irdma_uk_qp *qp,
 			    FIELD_PREP(IRDMA_SQWQE_STAGKEY, reg->stag & 0xff) |
 			    FIELD_PREP(IRDMA_SQWQE_STAGINDEX, reg->stag >> 8) |
 			    FIELD_PREP(IRDMA_SQWQE_OPCODE, IRDMA_WQEOP_FAST_REG) |
-			    FIELD_PREP(IRDMA_SQWQE_LPBLSIZE, reg->pbl_levels) |
+			    FIELD_PREP(IRDMA_SQWQE_LPBLSIZE,
+				       irdma_lpbl_code(reg->pbl_levels)) |
 			    FIELD_PREP(IRDMA_SQWQE_HPAGESIZE, reg->page_size) |
 			    FIELD_PREP(IRDMA_SQWQE_STAGRIGHTS, reg->rights) |
 			    FIELD_PREP(IRDMA_SQWQE_VABASEDTO, reg->zero_based ? 0 : 1) |

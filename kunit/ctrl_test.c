@@ -269,7 +269,7 @@ static const struct ct_case ct_cases[] = {
 	  { 0, 0, 2048, V | OP(0x1b) } },
 	{ "alloc_stag", ctb_alloc_stag, &ct_stag_alloc,
 	  { 0, 0x100000 | 0x2345ULL << 46, 0xabcd00,
-	    V | OP(9) | B(43) | 2ULL << 44 | 0x1fULL << 48 | B(53), 0, 0,
+	    V | OP(9) | B(43) | 3ULL << 44 | 0x1fULL << 48 | B(53), 0, 0,
 	    0x1111 } },
 	{ "reg_mr_gen1", ctb_reg_mr, &ct_reg_mr_g1,
 	  { 0x70000000, 0x200000 | 0x100ULL << 48, 0x345612,

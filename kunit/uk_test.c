@@ -254,15 +254,14 @@ static const struct uk_golden_case uk_golden_cases[] = {
 			  .len = 0x2000, .rights = 0x0c, .type2 = true },
 		.nwords = 4,
 		.want = { 0x10000, 0x600ULL << 32 | 0x500, 0x2000,
-			  V63 | (1ULL << 54) | (1ULL << 53) | 0x0cULL << 48 |
-			  OPC(8) },
+			  V63 | (1ULL << 53) | 0x0cULL << 48 | OPC(8) },
 	}, {
 		.name = "bind_gen1_swapped", .hw_rev = 1, .kind = UK_BIND,
 		.bind = { .mw_stag = 0x500, .mr_stag = 0x600, .va = 0x10000,
 			  .len = 0x2000, .rights = 0x04, .zero_based = true },
 		.nwords = 4,
 		.want = { 0x10000, 0x500ULL << 32 | 0x600, 0x2000,
-			  V63 | 0x04ULL << 48 | OPC(8) },
+			  V63 | (1ULL << 54) | 0x04ULL << 48 | OPC(8) },
 	}, {
 		.name = "fastreg_gen2", .hw_rev = 2, .kind = UK_FREG,
 		.reg = { .stag = 0x123405, .va = 0x7f0000, .len = 0x30000,
@@ -273,6 +272,15 @@ static const struct uk_golden_case uk_golden_cases[] = {
 		.want = { 0x7f0000, 0x55000 | 0x23, 0x4567ULL << 48 | 0x30000,
 			  V63 | SIG | (1ULL << 53) | 0x0fULL << 48 |
 			  1ULL << 44 | OPC(9) | 0x1234ULL << 8 | 0x05 },
+	}, {
+		.name = "fastreg_two_level", .hw_rev = 2, .kind = UK_FREG,
+		.reg = { .stag = 0x200007, .va = 0x10000, .len = 0x400000,
+			 .pbl_addr = 0x66000, .first_pble = 0x40,
+			 .pbl_levels = 2, .rights = 0x03 },
+		.nwords = 4,
+		.want = { 0x10000, 0x66000, 0x40ULL << 48 | 0x400000,
+			  V63 | (1ULL << 53) | 0x03ULL << 48 |
+			  3ULL << 44 | OPC(9) | 0x2000ULL << 8 | 0x07 },
 	},
 };
 

@@ -769,7 +769,9 @@ static const struct isim_stag_case isim_stag_cases[] = {
 	{ "pbles_outside_the_object", ISIM_OP_REG_MR, 1, 2 * SZ_4K, ISIM_T_MR |
 	  ISIM_T_PBL(1), 0, ISIM_MIN_BAD_FIELD },
 	{ "two_level_list", ISIM_OP_REG_MR, 1, 2 * SZ_4K, ISIM_T_MR |
-	  ISIM_T_PBL(2), 0, ISIM_MIN_UNSUPPORTED },
+	  ISIM_T_PBL(3), 0, ISIM_MIN_UNSUPPORTED },
+	{ "reserved_list_depth", ISIM_OP_REG_MR, 1, 2 * SZ_4K, ISIM_T_MR |
+	  ISIM_T_PBL(2), 0, ISIM_MIN_BAD_FIELD },
 	{ "alloc_type1_window", ISIM_OP_ALLOC_STAG, 7, 0,
 	  ISIM_STAG_HDR_MW_TYPE1, 0, ISIM_MIN_OK },
 	{ "alloc_fastreg_pbles_outside", ISIM_OP_ALLOC_STAG, 2, SZ_4K,

@@ -170,7 +170,8 @@ struct isim_qp {
  * @buf_pa: the one buffer or page (no page list)
  * @first_pble: first PBLE of the page list
  * @rights: access rights
- * @pbl_levels: 0 (@buf_pa), 1 or 2
+ * @pbl_code: the command's raw page-list depth field
+ * @pbl_levels: 0 (@buf_pa), 1 or 2, decoded from @pbl_code
  * @page_size: page size code (4 KiB << 9 * @page_size)
  * @mr: a memory region (else a memory window)
  * @mw_type1: a type 1 window
@@ -187,6 +188,7 @@ struct isim_stag {
 	u64 buf_pa;
 	u32 first_pble;
 	u8 rights;
+	u8 pbl_code;
 	u8 pbl_levels;
 	u8 page_size;
 	bool mr;

@@ -57,7 +57,9 @@ static void isim_stag_fill(struct isim_stag *st, const u64 *wqe)
 	st->remote = hdr & ISIM_STAG_HDR_REMOTE;
 	st->mr = hdr & ISIM_STAG_HDR_MR;
 	st->mw_type1 = !st->mr && (hdr & ISIM_STAG_HDR_MW_TYPE1);
-	st->pbl_levels = FIELD_GET(ISIM_STAG_HDR_PBL_LEVELS, hdr);
+	st->pbl_code = FIELD_GET(ISIM_STAG_HDR_PBL_LEVELS, hdr);
+	/* the field codes a two-level list as 3; 2 is reserved */
+	st->pbl_levels = st->pbl_code == 3 ? 2 : st->pbl_code;
 	st->page_size = FIELD_GET(ISIM_STAG_HDR_PAGE_SIZE, hdr);
 	st->va_based = hdr & ISIM_STAG_HDR_VA_BASED;
 	if (st->pbl_levels)
@@ -103,6 +105,8 @@ static u16 isim_stag_check(struct isim_func *f, const struct isim_stag *st)
 	if (minor)
 		return minor;
 	if (st->page_size > ISIM_STAG_PAGE_1G || st->len > ISIM_STAG_MAX_LEN)
+		return ISIM_MIN_BAD_FIELD;
+	if (st->pbl_code == 2)
 		return ISIM_MIN_BAD_FIELD;
 	if (st->pbl_levels > 1)
 		return ISIM_MIN_UNSUPPORTED;
