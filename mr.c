@@ -109,8 +109,15 @@ static bool irdma_mr_remote(u8 rights)
 	return rights & (IRDMA_ACCESS_REMOTE_READ | IRDMA_ACCESS_REMOTE_WRITE);
 }
 
-/* Page sizes an STag may be built from: X722 stops at 2 MiB */
-static unsigned long irdma_mr_page_sizes(enum irdma_hw_gen gen)
+/**
+ * irdma_mr_page_sizes - page sizes an STag may be built from
+ * @gen: generation of the engine
+ *
+ * X722 (gen 1) stops at 2 MiB; E810 also takes 1 GiB pages.
+ *
+ * Return: a mask of page sizes, as ib_device_attr.page_size_cap.
+ */
+unsigned long irdma_mr_page_sizes(enum irdma_hw_gen gen)
 {
 	if (gen == IRDMA_GEN_1)
 		return SZ_4K | SZ_2M;

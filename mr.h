@@ -62,6 +62,7 @@ int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		    unsigned int *sg_offset);
 int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int irdma_dealloc_mw(struct ib_mw *ibmw);
+unsigned long irdma_mr_page_sizes(enum irdma_hw_gen gen);
 int irdma_mr_post_reg(struct irdma_uk_qp *uk, const struct ib_reg_wr *wr,
 		      bool signaled);
 

@@ -134,7 +134,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 		props->vendor_part_id = to_pci_dev(dma)->device;
 		props->hw_ver = to_pci_dev(dma)->revision;
 	}
-	props->page_size_cap = SZ_4K | SZ_2M | SZ_1G;
+	props->page_size_cap = irdma_mr_page_sizes(iwdev->fn->gen);
 	props->max_mr_size = IRDMA_VERBS_MAX_MR_SIZE;
 	props->max_qp = o[IRDMA_HMC_QP].cnt;
 	props->max_qp_wr = IRDMA_VERBS_MAX_QP_WR;
