@@ -188,13 +188,36 @@ count_log() {
 }
 
 # For tests: wait $1 seconds without running sleep(1): read times out on
-# a FIFO that this shell holds open for writing too, so no writer ever
-# closes it. One mkfifo per script instead of one sleep per wait.
+# a FIFO that this shell holds open for reading and writing, so no writer
+# ever closes it. The FIFO is made and unlinked on the first call; only
+# the open descriptor stays. One mkfifo per script, not one sleep per wait.
 pause() {
 	local fifo=/tmp/.irdma-pause.$$
 
-	[ -p $fifo ] || mkfifo $fifo || return
-	read -rt "$1" <>$fifo || :
+	if [ -z "${IRDMA_PAUSE_FD:-}" ]; then
+		mkfifo "$fifo" || return
+		exec {IRDMA_PAUSE_FD}<>"$fifo"
+		rm -f "$fifo"
+	fi
+	read -rt "$1" -u "$IRDMA_PAUSE_FD" || :
+}
+
+# For tests: the RDMA device irdma registered for simulated function $1.
+ibdev_of() {
+	local d
+
+	for d in /sys/bus/auxiliary/devices/irdma_sim.func.$1/infiniband/*; do
+		[ -e "$d" ] && echo "${d##*/}"
+	done
+}
+
+# For tests: the uverbs character device of RDMA device $1.
+uverbs_of() {
+	local d
+
+	for d in /sys/class/infiniband/"$1"/device/infiniband_verbs/uverbs*; do
+		[ -e "$d" ] && echo "/dev/infiniband/${d##*/}"
+	done
 }
 
 # For tests: fail with a message.

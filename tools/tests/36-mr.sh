@@ -24,23 +24,6 @@ kmod irdma || fail "cannot load irdma"
 echo "0 iwarp" >$bus/new_device || fail "create 0"
 echo "1 iwarp" >$bus/new_device || fail "create 1"
 
-# ibdev name and uverbs device of simulated function $1
-ibdev_of() {
-	local d
-
-	for d in /sys/bus/auxiliary/devices/irdma_sim.func.$1/infiniband/*; do
-		[ -e "$d" ] && echo "${d##*/}"
-	done
-}
-
-uverbs_of() {
-	local d
-
-	for d in /sys/class/infiniband/"$1"/device/infiniband_verbs/uverbs*; do
-		[ -e "$d" ] && echo "/dev/infiniband/${d##*/}"
-	done
-}
-
 dev0=$(ibdev_of 0)
 dev1=$(ibdev_of 1)
 [ -n "$dev0" ] && [ -n "$dev1" ] || fail "no RDMA devices: '$dev0' '$dev1'"
