@@ -1570,30 +1570,32 @@ static void irdma_event_connect_error(struct irdma_cm_node *node, int status)
 static void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 			       struct irdma_cm_tcp_ctx *ctx)
 {
-	struct irdma_cm_tcp *tcp = &node->tcp;
+	const struct irdma_cm_tcp *tcp = &node->tcp;
 
-	memset(ctx, 0, sizeof(*ctx));
+	/* a fresh connection starts with two segments in flight */
+	*ctx = (struct irdma_cm_tcp_ctx){
+		.snd_nxt = tcp->snd_nxt,
+		.snd_una = tcp->snd_una,
+		.snd_wnd = tcp->snd_wnd,
+		.snd_wscale = tcp->snd_wscale,
+		.rcv_nxt = tcp->rcv_nxt,
+		.rcv_wnd = tcp->rcv_wnd,
+		.rcv_wscale = tcp->rcv_wscale,
+		.mss = tcp->mss,
+		.cwnd = 2 * tcp->mss,
+		.ttl = 64,
+		.rexmit_thresh = 8,
+		.arp_idx = node->arp_idx,
+		.ord = node->ord,
+		.ird = node->ird,
+		.rdma0 = node->p2p ? node->rdma0 : IRDMA_CM_RDMA0_NONE,
+		.p2p = node->p2p,
+		.crc = node->mpa_crc,
+		.active = node->active,
+	};
 	irdma_get_addr_info(node, &ctx->ci);
-	ether_addr_copy(ctx->rem_mac, node->rem_mac);
 	ether_addr_copy(ctx->loc_mac, node->core->cfg.mac);
-	ctx->arp_idx = node->arp_idx;
-	ctx->snd_nxt = tcp->snd_nxt;
-	ctx->snd_una = tcp->snd_una;
-	ctx->rcv_nxt = tcp->rcv_nxt;
-	ctx->snd_wnd = tcp->snd_wnd;
-	ctx->rcv_wnd = tcp->rcv_wnd;
-	ctx->snd_wscale = tcp->snd_wscale;
-	ctx->rcv_wscale = tcp->rcv_wscale;
-	ctx->mss = tcp->mss;
-	ctx->cwnd = 2 * tcp->mss;
-	ctx->ttl = 64;
-	ctx->rexmit_thresh = 8;
-	ctx->ird = node->ird;
-	ctx->ord = node->ord;
-	ctx->rdma0 = node->p2p ? node->rdma0 : IRDMA_CM_RDMA0_NONE;
-	ctx->crc = node->mpa_crc;
-	ctx->p2p = node->p2p;
-	ctx->active = node->active;
+	ether_addr_copy(ctx->rem_mac, node->rem_mac);
 }
 
 /*

@@ -644,30 +644,35 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		   int attr_mask, struct ib_qp_init_attr *init_attr)
 {
 	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	enum ib_mtu mtu = ib_mtu_int_to_enum(READ_ONCE(qp->hw->fn->netdev->mtu));
 
-	memset(attr, 0, sizeof(*attr));
-	memset(init_attr, 0, sizeof(*init_attr));
+	/* what modify_qp may change is read under the lock that changes it */
 	mutex_lock(&qp->state_lock);
-	attr->qp_state = qp->ib_state;
-	attr->cur_qp_state = qp->ib_state;
-	attr->qkey = qp->roce.qkey;
-	attr->dest_qp_num = qp->roce.dest_qp;
-	attr->sq_psn = qp->roce.psn_nxt;
-	attr->rq_psn = qp->roce.epsn;
-	attr->retry_cnt = qp->roce.rexmit_thresh;
-	attr->rnr_retry = qp->roce.rnr_nak_thresh;
-	attr->pkey_index = qp->pkey_index;
+	*attr = (struct ib_qp_attr){
+		.qp_state = qp->ib_state,
+		.cur_qp_state = qp->ib_state,
+		.pkey_index = qp->pkey_index,
+		.qkey = qp->roce.qkey,
+		.dest_qp_num = qp->roce.dest_qp,
+		.sq_psn = qp->roce.psn_nxt,
+		.rq_psn = qp->roce.epsn,
+		.retry_cnt = qp->roce.rexmit_thresh,
+		.rnr_retry = qp->roce.rnr_nak_thresh,
+		.path_mtu = mtu,
+		.port_num = 1,
+		.cap = qp->cap,
+	};
 	mutex_unlock(&qp->state_lock);
-	attr->port_num = 1;
-	attr->path_mtu = ib_mtu_int_to_enum(qp->hw->fn->netdev->mtu);
-	attr->cap = qp->cap;
-	init_attr->cap = qp->cap;
-	init_attr->qp_type = ibqp->qp_type;
-	init_attr->send_cq = ibqp->send_cq;
-	init_attr->recv_cq = ibqp->recv_cq;
-	init_attr->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
-						  IB_SIGNAL_REQ_WR;
-	init_attr->port_num = 1;
+
+	*init_attr = (struct ib_qp_init_attr){
+		.qp_type = ibqp->qp_type,
+		.send_cq = ibqp->send_cq,
+		.recv_cq = ibqp->recv_cq,
+		.cap = qp->cap,
+		.sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
+						IB_SIGNAL_REQ_WR,
+		.port_num = 1,
+	};
 	return 0;
 }
 
