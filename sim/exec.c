@@ -26,9 +26,11 @@
  *
  * The doorbell register keeps only the last value written, so two QPs
  * rung between ticks would lose one; the engine therefore looks at every
- * active queue on every tick and only consumes WQEALLOC. Not modelled:
- * UD/GSI transmission, iWARP (needs a TCP context), fast register, MW
- * bind, invalidation, PBLE-mapped rings.
+ * active queue on every tick and only consumes WQEALLOC (user space
+ * rings its doorbell page, which the engine does not watch either).
+ * Rings are physically contiguous (kernel QPs) or PBLE-mapped page by
+ * page (user QPs). Not modelled: UD/GSI transmission, iWARP (needs a TCP
+ * context), fast register, MW bind, invalidation.
  */
 #include <linux/slab.h>
 
@@ -125,10 +127,16 @@ struct isim_xfer {
 
 /* ---- context and state ---- */
 
-static void isim_wq_setup(struct isim_wq *wq, u64 pa, u8 size_enc)
+/*
+ * A physically contiguous ring starts at @where; a PBLE-mapped one (a user
+ * QP's) has its 4 KiB pages listed from PBLE @where on.
+ */
+static void isim_wq_setup(struct isim_wq *wq, u64 where, u8 size_enc,
+			  bool virt)
 {
-	wq->mem.pa = pa;
-	wq->mem.virt = false;
+	wq->mem.virt = virt;
+	wq->mem.pa = virt ? 0 : where;
+	wq->mem.first_pble = virt ? lower_32_bits(where) : 0;
 	wq->quanta = 4U << size_enc;
 	wq->mem.bytes = wq->quanta * ISIM_WQ_QUANTUM;
 }
@@ -141,8 +149,10 @@ static void isim_wq_setup(struct isim_wq *wq, u64 pa, u8 size_enc)
  */
 void isim_exec_load_ctx(struct isim_qp *qp, const u64 *ctx, bool virt)
 {
-	isim_wq_setup(&qp->sq, ctx[1], FIELD_GET(ISIM_QPC_W3_SQ_SIZE, ctx[3]));
-	isim_wq_setup(&qp->rq, ctx[2], FIELD_GET(ISIM_QPC_W3_RQ_SIZE, ctx[3]));
+	isim_wq_setup(&qp->sq, ctx[1], FIELD_GET(ISIM_QPC_W3_SQ_SIZE, ctx[3]),
+		      virt);
+	isim_wq_setup(&qp->rq, ctx[2], FIELD_GET(ISIM_QPC_W3_RQ_SIZE, ctx[3]),
+		      virt);
 	qp->rq.shift = FIELD_GET(ISIM_QPC_W0_RQ_WQE_SHIFT, ctx[0]);
 	qp->cq_ctx = ctx[21];
 	qp->sq_cq = FIELD_GET(ISIM_QPC_W17_SQ_CQ, ctx[17]);
@@ -320,8 +330,7 @@ void isim_exec_flush(struct isim_func *f, struct isim_qp *qp,
 	lockdep_assert_held(&f->eng_lock);
 	wq->flushing = true;
 	wq->minor = minor;
-	if (!qp->virt)
-		isim_exec_flush_posted(f, qp, wq, UINT_MAX);
+	isim_exec_flush_posted(f, qp, wq, UINT_MAX);
 }
 
 /* ---- payload ---- */
@@ -490,7 +499,7 @@ static struct isim_qp *isim_exec_peer(struct isim_func *f,
 {
 	struct isim_qp *peer = xa_load(&f->qps, qp->dest_qp);
 
-	if (!peer || peer->type != ISIM_QP_TYPE_ROCE_RC || peer->virt ||
+	if (!peer || peer->type != ISIM_QP_TYPE_ROCE_RC ||
 	    (peer->state != ISIM_QPS_RTR && peer->state != ISIM_QPS_RTS))
 		return NULL;
 	return peer;
@@ -735,7 +744,7 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
 {
 	unsigned int n = 0;
 
-	if (qp->virt || qp->suspended)
+	if (qp->suspended)
 		return 0;
 	if (qp->sq.flushing)
 		n += isim_exec_flush_posted(f, qp, &qp->sq, budget);

@@ -132,7 +132,8 @@ struct isim_wq {
  * @privileged: STag 0 addresses bus memory directly
  * @remote_write: the peer may write (RDMA WRITE) to this QP's memory
  * @remote_read: the peer may read (RDMA READ) from this QP's memory
- * @virt: the rings are PBLE-mapped (not executed yet)
+ * @virt: the rings are PBLE-mapped (the context's SQ and RQ address words
+ *	hold PBLE indexes)
  * @executed: SQ WQEs executed
  * @flushed: WQEs completed with a flush error
  */
