@@ -195,7 +195,7 @@ static int irdma_ucq_setup(struct irdma_cq *cq, u32 cqe,
 		ibdev_dbg(cq->ibcq.device,
 			  "user CQ refused (%s): buf 0x%llx shadow 0x%llx, %u CQEs: %d\n",
 			  why, req.user_cq_buf, req.user_shadow_area, cqe, ret);
-		irdma_uring_put(ur);
+		irdma_uring_release(ur);
 		return ret;
 	}
 	cq->uring = ur;
@@ -206,7 +206,7 @@ static int irdma_ucq_setup(struct irdma_cq *cq, u32 cqe,
 static void irdma_cq_release_mem(struct irdma_cq *cq)
 {
 	if (cq->uring) {
-		irdma_uring_put(cq->uring);
+		irdma_uring_release(cq->uring);
 		cq->uring = NULL;
 		return;
 	}

@@ -574,7 +574,7 @@ static int irdma_uqp_setup(struct irdma_qp *qp,
 			  attr->cap.max_recv_wr, attr->cap.max_send_sge,
 			  attr->cap.max_recv_sge, attr->cap.max_inline_data,
 			  ret);
-		irdma_uring_put(ur);
+		irdma_uring_release(ur);
 		return ret;
 	}
 	qp->uring = ur;
@@ -621,7 +621,7 @@ static int irdma_qp_sizes_for(struct irdma_qp *qp,
 static void irdma_qp_release_mem(struct irdma_qp *qp)
 {
 	irdma_qp_free_mem(qp);
-	irdma_uring_put(qp->uring);
+	irdma_uring_release(qp->uring);
 	qp->uring = NULL;
 }
 

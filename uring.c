@@ -11,10 +11,11 @@
  * the engine reaches the rings through the PBLEs and the shadow area by
  * its bus address.
  *
- * A registration serves one create. It sits on the user context's list
- * until dereg_mr; the CQ or QP that claimed it holds its own reference,
- * so the pages stay pinned for the engine whatever order user space
- * destroys things in.
+ * A registration serves one CQ or QP at a time. It sits on the user
+ * context's list until dereg_mr; the CQ or QP that claimed it holds its
+ * own reference until it is destroyed (or its create failed), so the
+ * pages stay pinned for the engine whatever order user space destroys
+ * things in.
  */
 #include <linux/slab.h>
 #include <rdma/iter.h>
@@ -208,8 +209,9 @@ void irdma_uring_unreg(struct irdma_uring *ur)
  * @type: IRDMA_MEMREG_TYPE_CQ or IRDMA_MEMREG_TYPE_QP
  *
  * Context: process context; sleeps.
- * Return: the registration with a reference for the caller, or NULL when
- * none of that type starts at @va or it serves another CQ or QP already.
+ * Return: the registration with a reference for the caller, to be given
+ * back with irdma_uring_release(), or NULL when none of that type starts
+ * at @va or it serves another CQ or QP already.
  */
 struct irdma_uring *irdma_uring_claim(struct ib_udata *udata, u64 va,
 				      u16 type)
@@ -231,6 +233,25 @@ struct irdma_uring *irdma_uring_claim(struct ib_udata *udata, u64 va,
 	}
 	mutex_unlock(&uctx->uring_lock);
 	return found;
+}
+
+/**
+ * irdma_uring_release - give back a registration irdma_uring_claim() took
+ * @ur: the registration, or NULL
+ *
+ * Called when the CQ or QP is destroyed or its create failed: another
+ * create may claim the rings then, and the caller's reference is dropped.
+ *
+ * Context: process context; sleeps.
+ */
+void irdma_uring_release(struct irdma_uring *ur)
+{
+	if (!ur)
+		return;
+	mutex_lock(&ur->uctx->uring_lock);
+	ur->claimed = false;
+	mutex_unlock(&ur->uctx->uring_lock);
+	irdma_uring_put(ur);
 }
 
 /**

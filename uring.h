@@ -88,6 +88,7 @@ void irdma_uring_unreg(struct irdma_uring *ur);
 struct irdma_uring *irdma_uring_claim(struct ib_udata *udata, u64 va,
 				      u16 type);
 void irdma_uring_put(struct irdma_uring *ur);
+void irdma_uring_release(struct irdma_uring *ur);
 u32 irdma_uring_first_pble(const struct irdma_uring *ur);
 void irdma_uring_uctx_init(struct irdma_ucontext *uctx);
 void irdma_uring_uctx_fini(struct irdma_ucontext *uctx);
