@@ -505,8 +505,8 @@ static struct ib_mr *irdma_reg_user_ring(struct ib_pd *ibpd,
  *
  * Context: process context; sleeps.
  * Return: the MR, or an ERR_PTR: -EINVAL for a bad request, length or
- * access, -EOPNOTSUPP for access the engine lacks, -ENOMEM or -ENOSPC when out of PBLEs or STags, -EIO when
- * the engine refused.
+ * access, -EOPNOTSUPP for access the engine lacks, -ENOMEM or -ENOSPC
+ * when out of PBLEs or STags, -EIO when the engine refused.
  */
 struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
 				u64 virt, int access, struct ib_udata *udata)
