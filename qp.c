@@ -445,10 +445,13 @@ static int irdma_qp_reserve_id(struct irdma_hw *hw, enum ib_qp_type type,
 			GFP_KERNEL);
 }
 
+/* Free what irdma_qp_alloc_mem() got; safe to call again */
 static void irdma_qp_free_mem(struct irdma_qp *qp)
 {
 	kfree(qp->uk.rq_wrid);
+	qp->uk.rq_wrid = NULL;
 	kfree(qp->uk.sq_slots);
+	qp->uk.sq_slots = NULL;
 	irdma_dma_free(qp->hw->dev, &qp->meta);
 	irdma_dma_free(qp->hw->dev, &qp->rings);
 }
