@@ -34,7 +34,6 @@ kmod irdma || fail "cannot load irdma"
 echo "0 roce" >$bus/new_device || fail "create 0 (RoCEv2)"
 echo "1 iwarp" >$bus/new_device || fail "create 1 (iWARP)"
 ip link set isim0 up || fail "isim0 up"
-ip link set isim1 up || fail "isim1 up"
 
 # ibdev name of simulated function $1
 ibdev_of() {
