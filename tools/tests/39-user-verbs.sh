@@ -9,7 +9,8 @@
 # with immediate, RDMA WRITE and RDMA READ move data the simulator reads
 # and writes through the PBLEs of the user rings; completions are polled
 # through libirdma, and the data is checked byte for byte. The engine must
-# list both QPs as PBLE-mapped and having executed WQEs.
+# list both QPs as PBLE-mapped and having executed WQEs. A QP moved to ERR
+# completes what is posted to it afterwards with flush errors.
 #
 # iWARP function 1: user CQ and QP create, query, modify to INIT and
 # destroy.
@@ -75,11 +76,12 @@ roce, iw, uverbs, state = sys.argv[1:5]
 
 LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ = 1, 2, 4
 QPT_RC = 2
-QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS = 0, 1, 2, 3
+QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS, QPS_ERR = 0, 1, 2, 3, 6
 WR_RDMA_WRITE, WR_SEND, WR_SEND_WITH_IMM, WR_RDMA_READ = 0, 2, 3, 4
 SEND_SIGNALED = 2
 WC_SEND, WC_RDMA_WRITE, WC_RDMA_READ, WC_RECV = 0, 1, 2, 128
 WC_WITH_IMM = 2
+WC_WR_FLUSH_ERR = 5
 A_STATE, A_PKEY, A_PORT, A_ACCESS = 1, 1 << 4, 1 << 5, 1 << 3
 A_AV, A_MTU, A_TIMEOUT, A_RETRY, A_RNR = 1 << 7, 1 << 8, 1 << 9, 1 << 10, 1 << 11
 A_RQ_PSN, A_MAX_RD, A_MIN_RNR, A_SQ_PSN = 1 << 12, 1 << 13, 1 << 15, 1 << 16
@@ -423,6 +425,23 @@ def data_path(ctx, qa, qb, cqa, cqb, ma, mb, bufa, bufb):
     same("RDMA READ", bufa[20000:22500], data)
 
 
+def flush_in_error(ctx, qp, cq, mr, buf):
+    """WRs posted to a QP in ERR complete with IBV_WC_WR_FLUSH_ERR: libirdma
+    asks the driver to flush again (irdma_modify_qp_req.sq_flush/rq_flush)"""
+    expect("QP %u to ERR" % qp.contents.qp_num,
+           modify(qp, A_STATE, qp_state=QPS_ERR), 0)
+    post_recv(ctx, qp, 21, buf_addr(buf), 64, mr.lkey)
+    sge = Sge(buf_addr(buf), 64, mr.lkey)
+    post_send(ctx, qp, SendWr(wr_id=22, sg_list=ctypes.pointer(sge),
+                              num_sge=1, opcode=WR_SEND,
+                              send_flags=SEND_SIGNALED))
+    got = sorted((w.wr_id, w.status) for w in (poll(ctx, cq, "flush 1"),
+                                               poll(ctx, cq, "flush 2")))
+    if got != [(21, WC_WR_FLUSH_ERR), (22, WC_WR_FLUSH_ERR)]:
+        die("flushed WRs: %s" % got)
+    print("QP %u in ERR: receive and send flushed" % qp.contents.qp_num)
+
+
 def roce_loopback():
     ctx = open_verbs(roce)
     pd = ibv.ibv_alloc_pd(ctx)
@@ -467,6 +486,7 @@ def roce_loopback():
                                                e["executed"]))
     print("engine: QP %u executed %s WQEs" % (qa.contents.qp_num,
                                               e["executed"]))
+    flush_in_error(ctx, qa, cqa, ma.contents, bufa)
     for what, ret in (("destroy QP A", ibv.ibv_destroy_qp(qa)),
                       ("destroy QP B", ibv.ibv_destroy_qp(qb)),
                       ("destroy CQ A", ibv.ibv_destroy_cq(cqa)),
