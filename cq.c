@@ -9,14 +9,20 @@
  * that number (shifted: the context must be even), so a CEQ event is
  * resolved by a table lookup rather than by trusting a pointer from the
  * device.
+ *
+ * A user CQ's ring and shadow area are user memory that libirdma
+ * registered just before (uring.c): the engine reaches the ring through
+ * PBLEs, and user space polls and arms it itself.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/slab.h>
 #include <rdma/ib_pack.h>
+#include <rdma/irdma-abi.h>
 
 #include "main.h"
 #include "qp.h"
+#include "uring.h"
 
 static u64 irdma_cq_ctx(u32 id)
 {
@@ -37,8 +43,15 @@ static void irdma_cq_info(const struct irdma_cq *cq,
 			  struct irdma_cqp_cq_info *info)
 {
 	memset(info, 0, sizeof(*info));
-	info->ring_pa = cq->ring.pa;
-	info->shadow_pa = cq->shadow.pa;
+	if (cq->uring) {
+		info->virtual_map = true;
+		info->pbl_levels = 1;
+		info->first_pble = irdma_uring_first_pble(cq->uring);
+		info->shadow_pa = cq->uring->shadow_pa;
+	} else {
+		info->ring_pa = cq->ring.pa;
+		info->shadow_pa = cq->shadow.pa;
+	}
 	info->compl_ctx = irdma_cq_ctx(cq->uk.cq_id);
 	info->size = cq->uk.size;
 	info->cq_id = cq->uk.cq_id;
@@ -83,10 +96,6 @@ static int irdma_cq_check(struct irdma_device *iwdev,
 {
 	struct ib_device *ibdev = &iwdev->ibdev;
 
-	if (udata) {
-		ibdev_dbg(ibdev, "user CQs are not supported yet\n");
-		return -EOPNOTSUPP;
-	}
 	if (attr->flags) {
 		ibdev_dbg(ibdev, "CQ flags 0x%x not supported\n", attr->flags);
 		return -EOPNOTSUPP;
@@ -129,6 +138,91 @@ static int irdma_cq_alloc_mem(struct irdma_cq *cq, u32 size)
 	return 0;
 }
 
+/**
+ * irdma_ucq_req_check - check a user CQ against its ring registration
+ * @req: the create request
+ * @cqe: CQEs in the ring, as libirdma sizes it
+ * @ring_va: user address of the registered ring
+ * @ring_pages: CQE pages registered
+ * @why: set to the reason of a refusal
+ *
+ * The ring holds @cqe CQEs, at least the engine's smallest ring, and the
+ * shadow area is the one in the page after the ring (the layout without
+ * IRDMA_FEATURE_CQ_RESIZE, which is not offered).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int irdma_ucq_req_check(const struct irdma_create_cq_req *req, u32 cqe,
+			u64 ring_va, u32 ring_pages, const char **why)
+{
+	*why = NULL;
+	if (req->user_cq_buf != ring_va)
+		*why = "ring address";
+	else if (req->user_shadow_area != ring_va + (u64)ring_pages * SZ_4K)
+		*why = "shadow area outside the registration";
+	else if (cqe < IRDMA_CQ_MIN_RING ||
+		 (u64)cqe * IRDMA_QUANTUM_BYTES > (u64)ring_pages * SZ_4K)
+		*why = "CQE count does not fit the ring";
+	return *why ? -EINVAL : 0;
+}
+
+/* The request of a user CQ, and its ring registration claimed */
+static int irdma_ucq_setup(struct irdma_cq *cq, u32 cqe,
+			   struct ib_udata *udata)
+{
+	struct irdma_create_cq_req req = {};
+	const char *why = "request or response length";
+	struct irdma_uring *ur = NULL;
+	int ret = -EINVAL;
+
+	if (udata->inlen >= sizeof(req) &&
+	    udata->outlen >= sizeof(struct irdma_create_cq_resp)) {
+		if (ib_copy_from_udata(&req, udata, sizeof(req)))
+			return -EFAULT;
+		why = "request tail not zero";
+		ret = ib_is_udata_cleared(udata, sizeof(req),
+					  udata->inlen - sizeof(req)) ?
+		      0 : -EOPNOTSUPP;
+	}
+	if (!ret) {
+		ur = irdma_uring_claim(udata, req.user_cq_buf,
+				       IRDMA_MEMREG_TYPE_CQ);
+		why = "no CQ ring registered there";
+		ret = ur ? irdma_ucq_req_check(&req, cqe, ur->va,
+					       ur->ring_pages, &why) : -EINVAL;
+	}
+	if (ret) {
+		ibdev_dbg(cq->ibcq.device,
+			  "user CQ refused (%s): buf 0x%llx shadow 0x%llx, %u CQEs: %d\n",
+			  why, req.user_cq_buf, req.user_shadow_area, cqe, ret);
+		irdma_uring_release(ur);
+		return ret;
+	}
+	cq->uring = ur;
+	cq->uk.size = cqe;
+	return 0;
+}
+
+static void irdma_cq_release_mem(struct irdma_cq *cq)
+{
+	if (cq->uring) {
+		irdma_uring_release(cq->uring);
+		cq->uring = NULL;
+		return;
+	}
+	irdma_cq_free_mem(cq);
+}
+
+static int irdma_ucq_reply(struct irdma_cq *cq, struct ib_udata *udata)
+{
+	struct irdma_create_cq_resp resp = {
+		.cq_id = cq->uk.cq_id,
+		.cq_size = cq->uk.size,
+	};
+
+	return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+}
+
 /* Reserve a CQ number; the entry stays NULL until the CQ is published. */
 static int irdma_cq_reserve_id(struct irdma_hw *hw, u32 *id)
 {
@@ -140,10 +234,12 @@ static int irdma_cq_reserve_id(struct irdma_hw *hw, u32 *id)
 }
 
 /**
- * irdma_create_cq - create a kernel CQ
+ * irdma_create_cq - create a kernel or user CQ
  * @ibcq: the CQ the core allocated
- * @attr: size, completion vector and flags
- * @udata: must be NULL (user CQs come with user contexts)
+ * @attr: size, completion vector and flags; a user CQ's size is the
+ *	ring size libirdma allocated
+ * @udata: NULL for a kernel CQ; for a user CQ, struct irdma_create_cq_req
+ *	in and struct irdma_create_cq_resp out
  *
  * Context: process context; sleeps.
  * Return: 0 or a negative errno; nothing is left behind on failure.
@@ -169,21 +265,27 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (ret)
 		return ret;
 	cq->uk.cq_id = id;
-	size = irdma_cq_ring_size(attr->cqe);
-	ret = irdma_cq_alloc_mem(cq, size);
+	size = udata ? attr->cqe : irdma_cq_ring_size(attr->cqe);
+	ret = udata ? irdma_ucq_setup(cq, size, udata) :
+		      irdma_cq_alloc_mem(cq, size);
 	if (ret)
 		goto err_free_id;
 	ret = irdma_cq_hw_cmd(cq, true);
 	if (ret)
 		goto err_free_mem;
+	ret = udata ? irdma_ucq_reply(cq, udata) : 0;
+	if (ret)
+		goto err_destroy_cq;
 	ibcq->cqe = size - 1;
 	xa_store(&hw->cqs, id, cq, GFP_KERNEL);
-	ibdev_dbg(ibcq->device, "CQ %u: %u CQEs on CEQ %u\n", id, ibcq->cqe,
-		  cq->ceq_id);
+	ibdev_dbg(ibcq->device, "CQ %u: %u CQEs on CEQ %u%s\n", id, ibcq->cqe,
+		  cq->ceq_id, cq->uring ? " (user)" : "");
 	return 0;
 
+err_destroy_cq:
+	irdma_cq_hw_cmd(cq, false);
 err_free_mem:
-	irdma_cq_free_mem(cq);
+	irdma_cq_release_mem(cq);
 err_free_id:
 	xa_erase(&hw->cqs, id);
 	return ret;
@@ -208,7 +310,7 @@ static struct irdma_cq * __must_check irdma_cq_get(struct irdma_hw *hw, u32 id)
 }
 
 /**
- * irdma_destroy_cq - destroy a kernel CQ
+ * irdma_destroy_cq - destroy a kernel or user CQ
  * @ibcq: the CQ
  * @udata: unused
  *
@@ -229,7 +331,7 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	synchronize_rcu();
 	irdma_cq_put(cq);
 	wait_for_completion(&cq->freed);
-	irdma_cq_free_mem(cq);
+	irdma_cq_release_mem(cq);
 	return 0;
 }
 
@@ -425,7 +527,8 @@ static int irdma_cq_poll_one(struct irdma_cq *cq, struct ib_wc *wc)
  * CQEs of a QP destroyed meanwhile are dropped.
  *
  * Context: any; does not sleep.
- * Return: the number of work completions filled.
+ * Return: the number of work completions filled, or -EOPNOTSUPP for a
+ * user CQ (user space polls its ring itself).
  */
 int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 {
@@ -433,6 +536,8 @@ int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	unsigned long flags;
 	int n = 0, ret;
 
+	if (cq->uring)
+		return -EOPNOTSUPP;
 	spin_lock_irqsave(&cq->lock, flags);
 	while (n < num_entries) {
 		ret = irdma_cq_poll_one(cq, &wc[n]);
@@ -452,7 +557,7 @@ int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
  *
  * Context: any; does not sleep.
  * Return: 0, or 1 when missed events were asked about and a CQE is
- * already waiting.
+ * already waiting; -EOPNOTSUPP for a user CQ, which user space arms.
  */
 int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 {
@@ -462,6 +567,8 @@ int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	unsigned long irqfl;
 	int ret = 0;
 
+	if (cq->uring)
+		return -EOPNOTSUPP;
 	spin_lock_irqsave(&cq->lock, irqfl);
 	irdma_uk_cq_arm(&cq->uk, solicited);
 	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&

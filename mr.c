@@ -31,6 +31,7 @@
 #include "hw.h"
 #include "mr.h"
 #include "qp.h"
+#include "uring.h"
 
 /* An STag: HMC MR object index and the consumer's key byte */
 #define IRDMA_MR_STAG_KEY	GENMASK(7, 0)
@@ -146,9 +147,10 @@ static int irdma_mr_hw_page(enum irdma_hw_gen gen, unsigned long pgsz,
 
 /*
  * The driver data of a user registration. MEM is this verb's own; QP and
- * CQ registrations describe user rings, which nothing creates yet. The
- * page counts mean something only for rings: libirdma leaves them
- * uninitialised in a MEM request, so they are not looked at there.
+ * CQ registrations describe user rings (uring.c checks their page
+ * counts). The page counts mean something only for rings: libirdma
+ * leaves them uninitialised in a MEM request, so they are not looked at
+ * there.
  */
 static int irdma_mr_req_check(const struct irdma_mem_reg_req *req,
 			      size_t inlen, const char **why)
@@ -159,11 +161,9 @@ static int irdma_mr_req_check(const struct irdma_mem_reg_req *req,
 	}
 	switch (req->reg_type) {
 	case IRDMA_MEMREG_TYPE_MEM:
-		break;
 	case IRDMA_MEMREG_TYPE_QP:
 	case IRDMA_MEMREG_TYPE_CQ:
-		*why = "QP/CQ ring registration: user QPs and CQs are not supported";
-		return -EOPNOTSUPP;
+		break;
 	default:
 		*why = "unknown reg_type";
 		return -EINVAL;
@@ -260,7 +260,15 @@ static __le64 *irdma_pble_slot(struct irdma_hw *hw, u32 idx)
 	return hw->sds[sd].pages[pd].va + off;
 }
 
-static int irdma_pble_write(struct irdma_hw *hw, u32 idx, u64 addr)
+/**
+ * irdma_pble_write - store a page address in a PBLE
+ * @hw: the engine
+ * @idx: PBLE index, from the pool
+ * @addr: bus address of the page
+ *
+ * Return: 0, or -EFAULT for an index outside the backed PBLEs.
+ */
+int irdma_pble_write(struct irdma_hw *hw, u32 idx, u64 addr)
 {
 	__le64 *slot = irdma_pble_slot(hw, idx);
 
@@ -359,9 +367,13 @@ struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int access)
 	return &mr->ibmr;
 }
 
-/* Validate a user registration; @rights receives the STag rights */
+/*
+ * Validate a user registration; @r receives the request and @rights the
+ * STag rights
+ */
 static int irdma_umr_check(struct irdma_device *iwdev, u64 len, int access,
-			   struct ib_udata *udata, u8 *rights)
+			   struct ib_udata *udata, struct irdma_mem_reg_req *r,
+			   u8 *rights)
 {
 	struct irdma_mem_reg_req req = {};
 	const char *why = "no driver data";
@@ -373,6 +385,7 @@ static int irdma_umr_check(struct irdma_device *iwdev, u64 len, int access,
 			return -EFAULT;
 		ret = irdma_mr_req_check(&req, udata->inlen, &why);
 	}
+	*r = req;
 	if (!ret && udata->inlen > sizeof(req) &&
 	    !ib_is_udata_cleared(udata, sizeof(req),
 				 udata->inlen - sizeof(req))) {
@@ -443,6 +456,49 @@ static int irdma_umr_pin(struct irdma_mr *mr, struct ib_pd *ibpd, u64 start,
 	return irdma_umr_pages(mr, pgsz);
 }
 
+/*
+ * A CQ or QP ring registration: no STag, only pinned pages and PBLEs for
+ * the create that follows (uring.c)
+ */
+static struct ib_mr *irdma_reg_user_ring(struct ib_pd *ibpd,
+					 const struct irdma_mem_reg_req *req,
+					 u64 start, u64 len, u64 virt,
+					 int access, struct ib_udata *udata)
+{
+	struct irdma_uring *ur;
+	struct irdma_mr *mr;
+	const char *why;
+	int ret;
+
+	ret = irdma_uring_req_check(req, start, len, access, &why);
+	if (!ret && virt != start) {
+		why = "ring accessed at another address";
+		ret = -EINVAL;
+	}
+	if (ret) {
+		ibdev_dbg(ibpd->device,
+			  "ring registration refused (%s): type %u pages %u/%u/%u len %llu\n",
+			  why, req->reg_type, req->cq_pages, req->sq_pages,
+			  req->rq_pages, len);
+		return ERR_PTR(ret);
+	}
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	ur = irdma_uring_reg(ibpd, req, start, len, udata);
+	if (IS_ERR(ur)) {
+		kfree(mr);
+		ibdev_dbg(ibpd->device, "ring of %llu bytes at 0x%llx: %ld\n",
+			  len, start, PTR_ERR(ur));
+		return ERR_CAST(ur);
+	}
+	mr->uring = ur;
+	mr->hw = ur->hw;
+	mr->ibmr.iova = virt;
+	mr->ibmr.length = len;
+	return &mr->ibmr;
+}
+
 /**
  * irdma_reg_user_mr - register a user buffer
  * @ibpd: the PD
@@ -450,25 +506,30 @@ static int irdma_umr_pin(struct irdma_mr *mr, struct ib_pd *ibpd, u64 start,
  * @len: bytes
  * @virt: the address the MR is accessed at (VA-based)
  * @access: IB_ACCESS_* flags
- * @udata: carries struct irdma_mem_reg_req of type IRDMA_MEMREG_TYPE_MEM
+ * @udata: carries struct irdma_mem_reg_req: type IRDMA_MEMREG_TYPE_MEM
+ *	registers an STag, types _CQ and _QP the ring of a user CQ or QP
+ *	about to be created (no STag)
  *
  * Context: process context; sleeps.
  * Return: the MR, or an ERR_PTR: -EINVAL for a bad request, length or
- * access, -EOPNOTSUPP for QP/CQ ring registrations and for access the
- * engine lacks, -ENOMEM or -ENOSPC when out of PBLEs or STags, -EIO when
- * the engine refused.
+ * access, -EOPNOTSUPP for access the engine lacks, -ENOMEM or -ENOSPC
+ * when out of PBLEs or STags, -EIO when the engine refused.
  */
 struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
 				u64 virt, int access, struct ib_udata *udata)
 {
 	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_mem_reg_req req;
 	struct irdma_mr *mr;
 	u8 rights, page;
 	int ret;
 
-	ret = irdma_umr_check(iwdev, len, access, udata, &rights);
+	ret = irdma_umr_check(iwdev, len, access, udata, &req, &rights);
 	if (ret)
 		return ERR_PTR(ret);
+	if (req.reg_type != IRDMA_MEMREG_TYPE_MEM)
+		return irdma_reg_user_ring(ibpd, &req, start, len, virt, access,
+					   udata);
 	mr = irdma_mr_new(ibpd);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
@@ -510,6 +571,11 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct irdma_cqp_stag_info info;
 	int ret;
 
+	if (mr->uring) {
+		irdma_uring_unreg(mr->uring);
+		kfree(mr);
+		return 0;
+	}
 	irdma_stag_info(mr->hw, ibmr->pd, mr->stag, &info);
 	info.is_mr = true;
 	ret = irdma_stag_cmd(mr->hw, irdma_mr_build_dealloc, "DEALLOC_STAG",

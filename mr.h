@@ -15,6 +15,7 @@
 #include "uk.h"
 
 struct irdma_hw;
+struct irdma_uring;
 
 /**
  * struct irdma_mr - a memory region and the STag the engine knows it by
@@ -27,6 +28,7 @@ struct irdma_hw;
  *	the first page a fast-register maps)
  * @npages: pages the PBLEs hold (fast-register: what map_mr_sg set)
  * @max_pages: pages a fast-register MR may map (its PBLEs)
+ * @uring: a CQ or QP ring registration (no STag), else NULL
  *
  * Lives from the verb that creates it to dereg_mr; the core serialises
  * dereg_mr against every other use of the MR.
@@ -40,6 +42,7 @@ struct irdma_mr {
 	u64 first_page;
 	u32 npages;
 	u32 max_pages;
+	struct irdma_uring *uring;
 };
 
 /**
@@ -63,6 +66,7 @@ int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int irdma_dealloc_mw(struct ib_mw *ibmw);
 unsigned long irdma_mr_page_sizes(enum irdma_hw_gen gen);
+int irdma_pble_write(struct irdma_hw *hw, u32 idx, u64 addr);
 int irdma_mr_post_reg(struct irdma_uk_qp *uk, const struct ib_reg_wr *wr,
 		      bool signaled);
 

@@ -11,15 +11,23 @@
  * The engine is given the QP at create time in its idle state; every
  * modify rewrites the host context from what the core set so far and
  * sends it with the new hardware state. Posting goes through uk.c.
+ *
+ * A user QP's rings and shadow area are user memory that libirdma
+ * registered just before (uring.c); the engine reaches the rings through
+ * PBLEs, and user space posts to them itself. Their geometry is what
+ * libirdma derives from the capabilities, so the driver derives the same
+ * (irdma_qp_user_sizes()) and returns the capabilities unchanged.
  */
 #include <linux/etherdevice.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
+#include <rdma/irdma-abi.h>
 
 #include "main.h"
 #include "mr.h"
 #include "qp.h"
+#include "uring.h"
 
 /* Layout of the QP's metadata page */
 #define IRDMA_QP_META_Q2	0
@@ -115,6 +123,78 @@ int irdma_qp_ring_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
 	return 0;
 }
 
+/* Quanta per WQE, as a shift, libirdma uses for @sge fragments and @inl
+ * inline bytes: gen2 WQEs of 32, 64, 128 or 256 bytes, gen1 up to 128
+ */
+static u8 irdma_qp_user_shift(u8 hw_rev, u32 sge, u32 inl)
+{
+	if (hw_rev == 1) {
+		if (sge <= 1 && inl <= 16)
+			return 0;
+		return sge <= 3 && inl <= 48 ? 1 : 2;
+	}
+	if (sge <= 1 && inl <= 8)
+		return 0;
+	if (sge <= 3 && inl <= 39)
+		return 1;
+	return sge <= 7 && inl <= 101 ? 2 : 3;
+}
+
+/*
+ * A ring of @wqes WQEs of 1 << @shift quanta within @max quanta and @pages;
+ * libirdma makes no ring smaller than 8 WQEs
+ */
+static bool irdma_qp_user_ring_ok(u32 wqes, u8 shift, u32 max, u32 pages)
+{
+	u64 quanta = (u64)wqes << shift;
+
+	return is_power_of_2(wqes) && wqes >= IRDMA_QP_MIN_RQ &&
+	       quanta <= max &&
+	       quanta * IRDMA_QUANTUM_BYTES <= (u64)pages * SZ_4K;
+}
+
+/**
+ * irdma_qp_user_sizes - ring geometry of a user QP
+ * @cap: capabilities as libirdma passes them: the WR counts are the
+ *	ring sizes it allocated, in WQEs of the size the SGE and inline
+ *	limits call for (the SQ's with room for one more SGE on gen2)
+ * @hw_rev: 1 (X722) or 2 (E810)
+ * @sq_pages: SQ pages registered
+ * @rq_pages: RQ pages registered
+ * @sz: the geometry
+ *
+ * Return: 0, or -EINVAL when the limits are beyond the generation's or
+ * the rings are not powers of two, too small, or larger than the pages
+ * registered for them.
+ */
+int irdma_qp_user_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
+			u32 sq_pages, u32 rq_pages, struct irdma_qp_sizes *sz)
+{
+	bool g1 = hw_rev == 1;
+	u8 sq_shift;
+
+	if ((hw_rev != 1 && hw_rev != 2) ||
+	    cap->max_send_sge > irdma_qp_max_frags(hw_rev) ||
+	    cap->max_recv_sge > irdma_qp_max_frags(hw_rev) ||
+	    cap->max_inline_data > irdma_qp_max_inline(hw_rev))
+		return -EINVAL;
+	sq_shift = irdma_qp_user_shift(hw_rev, cap->max_send_sge + !g1,
+				       cap->max_inline_data);
+	sz->rq_shift = g1 ? 2 : irdma_qp_user_shift(hw_rev, cap->max_recv_sge, 0);
+	if (!irdma_qp_user_ring_ok(cap->max_send_wr, sq_shift,
+				   g1 ? 2048 : IRDMA_QP_MAX_QUANTA, sq_pages) ||
+	    !irdma_qp_user_ring_ok(cap->max_recv_wr, sz->rq_shift,
+				   g1 ? 16384 : IRDMA_QP_MAX_QUANTA, rq_pages))
+		return -EINVAL;
+	sz->sq_quanta = cap->max_send_wr << sq_shift;
+	sz->rq_wqes = cap->max_recv_wr;
+	sz->sq_enc = ilog2(sz->sq_quanta) - 2;
+	sz->rq_enc = ilog2(sz->rq_wqes << sz->rq_shift) - 2;
+	sz->max_send_wr = cap->max_send_wr;
+	sz->max_recv_wr = cap->max_recv_wr;
+	return 0;
+}
+
 /* Transitions allowed from each state, as bits of enum ib_qp_state */
 static const u8 irdma_qp_moves_ib[] = {
 	[IB_QPS_RESET] = BIT(IB_QPS_INIT),
@@ -202,6 +282,10 @@ static void irdma_qp_cmd_info(const struct irdma_qp *qp, u8 next_state,
 	memset(info, 0, sizeof(*info));
 	info->ctx_pa = qp->meta.pa + IRDMA_QP_META_CTX;
 	info->shadow_pa = qp->meta.pa + IRDMA_QP_META_SHADOW;
+	if (qp->uring) {
+		info->shadow_pa = qp->uring->shadow_pa;
+		info->virtual_map = true;
+	}
 	info->qp_id = qp->ibqp.qp_num;
 	info->qp_type = qp->hw_type;
 	info->next_state = next_state;
@@ -240,12 +324,19 @@ static void irdma_qp_ctx_common(const struct irdma_qp *qp,
 	c->ttl = IRDMA_QP_DEFAULT_TTL;
 	c->dst_port = irdma_qp_is_iwarp(qp) ? 0 : IRDMA_QP_ROCE_PORT;
 	c->ipv4 = true;
-	/* kernel QPs: STag 0 is the physical address space */
-	c->priv_en = true;
-	c->fast_reg_en = true;
 	c->bind_en = true;
 	c->rd_en = true;
 	c->wr_rdresp_en = true;
+	if (qp->uring) {
+		/* PBLE indexes of the SQ and RQ pages; no privileged STag 0 */
+		c->sq_pa = irdma_uring_first_pble(qp->uring);
+		c->rq_pa = c->sq_pa + qp->uring->ring_pages;
+		c->compl_ctx = qp->user_ctx;
+		return;
+	}
+	/* kernel QPs: STag 0 is the physical address space */
+	c->priv_en = true;
+	c->fast_reg_en = true;
 }
 
 static int irdma_qp_write_ctx(struct irdma_qp *qp,
@@ -274,15 +365,23 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
 	return irdma_qp_cmd(qp, irdma_build_qp_modify, "MODIFY_QP", &info);
 }
 
-static int irdma_qp_hw_flush(struct irdma_qp *qp)
+static int irdma_qp_hw_flush(struct irdma_qp *qp, bool sq, bool rq)
 {
 	struct irdma_cqp_flush_info info = {
 		.qp_id = qp->ibqp.qp_num,
-		.flush_sq = true,
-		.flush_rq = true,
+		.flush_sq = sq,
+		.flush_rq = rq,
 	};
 
 	return irdma_qp_cmd(qp, irdma_build_qp_flush, "FLUSH_WQES", &info);
+}
+
+static void irdma_qp_hw_destroy(struct irdma_qp *qp)
+{
+	struct irdma_cqp_qp_info info;
+
+	irdma_qp_cmd_info(qp, 0, &info);
+	irdma_qp_cmd(qp, irdma_build_qp_destroy, "DESTROY_QP", &info);
 }
 
 /* ---- create ---- */
@@ -311,8 +410,9 @@ static int irdma_qp_check_init(struct irdma_device *iwdev,
 {
 	struct ib_device *ibdev = &iwdev->ibdev;
 
-	if (udata) {
-		ibdev_dbg(ibdev, "user QPs are not supported yet\n");
+	if (udata && attr->qp_type != IB_QPT_RC) {
+		ibdev_dbg(ibdev, "user QPs of type %d are not supported\n",
+			  attr->qp_type);
 		return -EOPNOTSUPP;
 	}
 	if (attr->create_flags || attr->srq || attr->rwq_ind_tbl) {
@@ -345,12 +445,21 @@ static int irdma_qp_reserve_id(struct irdma_hw *hw, enum ib_qp_type type,
 			GFP_KERNEL);
 }
 
+/* Free what irdma_qp_alloc_mem() got; safe to call again */
 static void irdma_qp_free_mem(struct irdma_qp *qp)
 {
 	kfree(qp->uk.rq_wrid);
+	qp->uk.rq_wrid = NULL;
 	kfree(qp->uk.sq_slots);
+	qp->uk.sq_slots = NULL;
 	irdma_dma_free(qp->hw->dev, &qp->meta);
 	irdma_dma_free(qp->hw->dev, &qp->rings);
+}
+
+/* A user QP: only the Q2 and host context page is the driver's */
+static int irdma_uqp_alloc_mem(struct irdma_qp *qp)
+{
+	return irdma_dma_alloc(qp->hw->dev, &qp->meta, IRDMA_QP_META_BYTES);
 }
 
 static int irdma_qp_alloc_mem(struct irdma_qp *qp)
@@ -360,6 +469,8 @@ static int irdma_qp_alloc_mem(struct irdma_qp *qp)
 	size_t rq = ((size_t)sz->rq_wqes << sz->rq_shift) * IRDMA_QUANTUM_BYTES;
 	struct device *dev = qp->hw->dev;
 
+	if (qp->uring)
+		return irdma_uqp_alloc_mem(qp);
 	qp->uk.sq_slots = kcalloc(sz->sq_quanta, sizeof(*qp->uk.sq_slots),
 				  GFP_KERNEL);
 	qp->uk.rq_wrid = kcalloc(sz->rq_wqes, sizeof(u64), GFP_KERNEL);
@@ -379,6 +490,8 @@ static int irdma_qp_init_uk(struct irdma_qp *qp)
 {
 	struct irdma_uk_qp *uk = &qp->uk;
 
+	if (qp->uring)
+		return 0;
 	uk->mmio = &qp->hw->mmio;
 	uk->db_off = IRDMA_REG_WQEALLOC;
 	uk->qp_id = qp->ibqp.qp_num;
@@ -421,13 +534,109 @@ static int irdma_qp_hw_create(struct irdma_qp *qp)
 	return irdma_qp_cmd(qp, irdma_build_qp_create, "CREATE_QP", &info);
 }
 
+/* qp_caps of struct irdma_create_qp_resp */
+#define IRDMA_UQP_WRITE_IMM	BIT(0)
+#define IRDMA_UQP_SEND_IMM	BIT(1)
+#define IRDMA_UQP_ROCE		BIT(2)
+
+/* The request of a user QP: its rings claimed and their geometry */
+static int irdma_uqp_setup(struct irdma_qp *qp,
+			   const struct ib_qp_init_attr *attr,
+			   struct ib_udata *udata)
+{
+	struct irdma_create_qp_req req = {};
+	const char *why = "request or response length";
+	struct irdma_uring *ur = NULL;
+	int ret = -EINVAL;
+
+	if (udata->inlen >= sizeof(req) &&
+	    udata->outlen >= sizeof(struct irdma_create_qp_resp)) {
+		if (ib_copy_from_udata(&req, udata, sizeof(req)))
+			return -EFAULT;
+		why = "request tail not zero";
+		ret = ib_is_udata_cleared(udata, sizeof(req),
+					  udata->inlen - sizeof(req)) ?
+		      0 : -EOPNOTSUPP;
+	}
+	if (!ret) {
+		ur = irdma_uring_claim(udata, req.user_wqe_bufs,
+				       IRDMA_MEMREG_TYPE_QP);
+		why = "no QP rings registered there";
+		ret = ur ? 0 : -EINVAL;
+	}
+	if (!ret) {
+		why = "capabilities do not match the rings";
+		ret = irdma_qp_user_sizes(&attr->cap, qp->hw->fn->gen,
+					  ur->ring_pages, ur->rq_pages,
+					  &qp->sizes);
+	}
+	if (ret) {
+		ibdev_dbg(qp->ibqp.device,
+			  "user QP refused (%s): rings 0x%llx, %u/%u WRs, %u/%u SGEs, %u inline: %d\n",
+			  why, req.user_wqe_bufs, attr->cap.max_send_wr,
+			  attr->cap.max_recv_wr, attr->cap.max_send_sge,
+			  attr->cap.max_recv_sge, attr->cap.max_inline_data,
+			  ret);
+		irdma_uring_release(ur);
+		return ret;
+	}
+	qp->uring = ur;
+	qp->user_ctx = req.user_compl_ctx;
+	return 0;
+}
+
+/*
+ * What libirdma needs to set its rings up: the ring sizes in WQEs, the
+ * operations with immediate data (RoCEv2 only), and on iWARP one SQ WQE
+ * kept for the connection's LSMM (no RTS AE WQEs: IRDMA_FEATURE_RTS_AE is
+ * not offered)
+ */
+static int irdma_uqp_reply(struct irdma_qp *qp, struct ib_udata *udata)
+{
+	struct irdma_create_qp_resp resp = {
+		.qp_id = qp->ibqp.qp_num,
+		.actual_sq_size = qp->sizes.max_send_wr,
+		.actual_rq_size = qp->sizes.max_recv_wr,
+		.lsmm = irdma_qp_is_iwarp(qp),
+	};
+
+	if (!irdma_qp_is_iwarp(qp))
+		resp.qp_caps = IRDMA_UQP_WRITE_IMM | IRDMA_UQP_SEND_IMM |
+			       IRDMA_UQP_ROCE;
+	return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+}
+
+/* Ring geometry of a new QP: from the capabilities, or a user QP's rings */
+static int irdma_qp_sizes_for(struct irdma_qp *qp,
+			      const struct ib_qp_init_attr *attr,
+			      struct ib_udata *udata)
+{
+	int ret;
+
+	if (udata)
+		return irdma_uqp_setup(qp, attr, udata);
+	ret = irdma_qp_ring_sizes(&attr->cap, qp->hw->fn->gen, &qp->sizes);
+	if (ret)
+		ibdev_dbg(qp->ibqp.device, "QP capabilities beyond the limits\n");
+	return ret;
+}
+
+static void irdma_qp_release_mem(struct irdma_qp *qp)
+{
+	irdma_qp_free_mem(qp);
+	irdma_uring_release(qp->uring);
+	qp->uring = NULL;
+}
+
 /**
- * irdma_create_qp - create a kernel QP
+ * irdma_create_qp - create a kernel or user QP
  * @ibqp: the QP the core allocated (PD, CQs and type set)
  * @attr: type, CQs and capabilities; @attr->cap is updated to what fits
- * @udata: must be NULL (user QPs come with user contexts)
+ *	(a user QP's is what libirdma asked for, its rings' geometry)
+ * @udata: NULL for a kernel QP; for a user QP, struct irdma_create_qp_req
+ *	in and struct irdma_create_qp_resp out
  *
- * RC on both protocols; UD and GSI (number 1) on RoCEv2.
+ * RC on both protocols; UD and GSI (number 1) on RoCEv2, kernel only.
  *
  * Context: process context; sleeps.
  * Return: 0 or a negative errno; nothing is left behind on failure.
@@ -444,42 +653,44 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	ret = irdma_qp_check_init(iwdev, attr, udata, &qp->hw_type);
 	if (ret)
 		return ret;
-	ret = irdma_qp_ring_sizes(&attr->cap, hw->fn->gen, &qp->sizes);
-	if (ret) {
-		ibdev_dbg(&iwdev->ibdev, "QP capabilities beyond the limits\n");
-		return ret;
-	}
 	qp->hw = hw;
+	ret = irdma_qp_sizes_for(qp, attr, udata);
+	if (ret)
+		return ret;
 	irdma_qp_init_state(qp, attr);
 	ret = irdma_qp_reserve_id(hw, attr->qp_type, &id);
 	if (ret)
-		goto err_destroy_mutex;
+		goto err_release_mem;
 	ibqp->qp_num = id;
 	ret = irdma_qp_alloc_mem(qp);
-	if (ret)
-		goto err_free_id;
-	ret = irdma_qp_init_uk(qp);
+	if (!ret)
+		ret = irdma_qp_init_uk(qp);
 	if (!ret)
 		ret = irdma_qp_hw_create(qp);
 	if (ret)
-		goto err_free_mem;
+		goto err_free_id;
+	ret = udata ? irdma_uqp_reply(qp, udata) : 0;
+	if (ret)
+		goto err_destroy_qp;
 	attr->cap = qp->cap;
 	xa_store(&hw->qps, id, qp, GFP_KERNEL);
-	ibdev_dbg(ibqp->device, "QP %u: type %u, SQ %u quanta, RQ %u WQEs\n",
-		  id, qp->hw_type, qp->sizes.sq_quanta, qp->sizes.rq_wqes);
+	ibdev_dbg(ibqp->device, "QP %u: type %u, SQ %u quanta, RQ %u WQEs%s\n",
+		  id, qp->hw_type, qp->sizes.sq_quanta, qp->sizes.rq_wqes,
+		  qp->uring ? " (user)" : "");
 	return 0;
 
-err_free_mem:
-	irdma_qp_free_mem(qp);
+err_destroy_qp:
+	irdma_qp_hw_destroy(qp);
 err_free_id:
 	xa_erase(&hw->qps, id);
-err_destroy_mutex:
+err_release_mem:
+	irdma_qp_release_mem(qp);
 	mutex_destroy(&qp->state_lock);
 	return ret;
 }
 
 /**
- * irdma_destroy_qp - destroy a kernel QP
+ * irdma_destroy_qp - destroy a kernel or user QP
  * @ibqp: the QP
  * @udata: unused
  *
@@ -493,13 +704,11 @@ err_destroy_mutex:
 int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct irdma_qp *qp = to_irdma_qp(ibqp);
-	struct irdma_cqp_qp_info info;
 
-	irdma_qp_cmd_info(qp, 0, &info);
-	irdma_qp_cmd(qp, irdma_build_qp_destroy, "DESTROY_QP", &info);
+	irdma_qp_hw_destroy(qp);
 	xa_erase(&qp->hw->qps, ibqp->qp_num);
 	synchronize_rcu();
-	irdma_qp_free_mem(qp);
+	irdma_qp_release_mem(qp);
 	mutex_destroy(&qp->state_lock);
 	return 0;
 }
@@ -568,8 +777,10 @@ static int irdma_qp_after_move(struct irdma_qp *qp, enum ib_qp_state next)
 
 	if (next == IB_QPS_ERR && qp->ib_state != IB_QPS_ERR &&
 	    qp->ib_state != IB_QPS_RESET)
-		ret = irdma_qp_hw_flush(qp);
-	if (next == IB_QPS_RESET && qp->ib_state != IB_QPS_RESET) {
+		ret = irdma_qp_hw_flush(qp, true, true);
+	/* user space restarts the rings of a user QP itself */
+	if (next == IB_QPS_RESET && qp->ib_state != IB_QPS_RESET &&
+	    !qp->uring) {
 		spin_lock_irqsave(&qp->sq_lock, flags);
 		spin_lock(&qp->rq_lock);
 		irdma_uk_qp_init(&qp->uk);
@@ -579,15 +790,58 @@ static int irdma_qp_after_move(struct irdma_qp *qp, enum ib_qp_state next)
 	return ret;
 }
 
+/*
+ * The driver data of a user modify: none, or struct irdma_modify_qp_req,
+ * with which libirdma asks for a queue of a QP in ERR to be flushed again
+ * after it posted to it. The response (push mode) stays zero: push mode
+ * is not offered.
+ */
+static int irdma_uqp_modify_req(struct irdma_qp *qp, struct ib_udata *udata,
+				struct irdma_modify_qp_req *req)
+{
+	struct irdma_modify_qp_resp resp = {};
+
+	memset(req, 0, sizeof(*req));
+	if (!udata)
+		return 0;
+	if (udata->inlen && udata->inlen < sizeof(*req))
+		return -EINVAL;
+	if (udata->inlen && ib_copy_from_udata(req, udata, sizeof(*req)))
+		return -EFAULT;
+	if (udata->inlen > sizeof(*req) &&
+	    !ib_is_udata_cleared(udata, sizeof(*req),
+				 udata->inlen - sizeof(*req)))
+		return -EOPNOTSUPP;
+	if (memchr_inv(req->rsvd, 0, sizeof(req->rsvd)) ||
+	    req->sq_flush > 1 || req->rq_flush > 1)
+		return -EINVAL;
+	if (udata->outlen &&
+	    ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)))
+		return -EFAULT;
+	return 0;
+}
+
+/* A flush asked for by user space, for a QP that is in ERR already */
+static int irdma_uqp_reflush(struct irdma_qp *qp,
+			     const struct irdma_modify_qp_req *req)
+{
+	lockdep_assert_held(&qp->state_lock);
+	if ((!req->sq_flush && !req->rq_flush) || qp->ib_state != IB_QPS_ERR)
+		return 0;
+	return irdma_qp_hw_flush(qp, req->sq_flush, req->rq_flush);
+}
+
 /**
- * irdma_modify_qp - change a kernel QP's state and attributes
+ * irdma_modify_qp - change a QP's state and attributes
  * @ibqp: the QP
  * @attr: new attributes
  * @attr_mask: IB_QP_* bits saying which @attr fields are set
- * @udata: must be NULL
+ * @udata: NULL for a kernel QP; for a user QP, nothing or struct
+ *	irdma_modify_qp_req in and struct irdma_modify_qp_resp out
  *
  * The host context is rebuilt and handed to the engine with the new
- * state; a move to ERR also flushes both queues.
+ * state; a move to ERR also flushes both queues, and so does a user
+ * request to flush a queue of a QP in ERR.
  *
  * Context: process context; sleeps.
  * Return: 0 or a negative errno; the QP is unchanged on failure.
@@ -596,14 +850,22 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		    int attr_mask, struct ib_udata *udata)
 {
 	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	struct irdma_modify_qp_req ureq;
 	enum ib_qp_state next;
 	struct irdma_qpc_roce roce;
 	u8 hw_state;
 	int ret;
 
-	if (udata)
-		return -EOPNOTSUPP;
+	ret = irdma_uqp_modify_req(qp, udata, &ureq);
+	if (ret) {
+		ibdev_dbg(ibqp->device, "QP %u: modify request refused: %d\n",
+			  ibqp->qp_num, ret);
+		return ret;
+	}
 	mutex_lock(&qp->state_lock);
+	ret = irdma_uqp_reflush(qp, &ureq);
+	if (ret)
+		goto out_unlock;
 	next = attr_mask & IB_QP_STATE ? attr->qp_state : qp->ib_state;
 	ret = irdma_qp_modify_check(qp, attr, attr_mask, qp->ib_state, next);
 	if (!ret)
@@ -790,7 +1052,7 @@ static int irdma_qp_post_one(struct irdma_qp *qp, const struct ib_send_wr *wr)
  *
  * Context: any; does not sleep.
  * Return: 0, -EINVAL for a bad WR or a QP in RESET, -ENOMEM for a full
- * SQ, -EOPNOTSUPP for UD sends.
+ * SQ, -EOPNOTSUPP for UD sends and user QPs (user space posts itself).
  */
 int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr)
@@ -799,7 +1061,7 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	int ret = 0;
 
-	if (ibqp->qp_type != IB_QPT_RC) {
+	if (ibqp->qp_type != IB_QPT_RC || qp->uring) {
 		*bad_wr = wr;
 		return -EOPNOTSUPP;
 	}
@@ -825,7 +1087,8 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
  * @bad_wr: the first WR not posted, on error
  *
  * Context: any; does not sleep.
- * Return: 0, -EINVAL for a bad WR or a QP in RESET, -ENOMEM for a full RQ.
+ * Return: 0, -EINVAL for a bad WR or a QP in RESET, -ENOMEM for a full RQ,
+ * -EOPNOTSUPP for a user QP (user space posts itself).
  */
 int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr)
@@ -835,6 +1098,10 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	unsigned long flags;
 	int ret = 0;
 
+	if (qp->uring) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
 	spin_lock_irqsave(&qp->rq_lock, flags);
 	if (READ_ONCE(qp->ib_state) == IB_QPS_RESET)
 		ret = -EINVAL;

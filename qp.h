@@ -20,6 +20,9 @@
 #include "hw.h"
 #include "uk.h"
 
+struct irdma_create_cq_req;
+struct irdma_uring;
+
 /* Most CQEs a CQ holds (the ring keeps one slot empty) */
 #define IRDMA_CQ_MAX_CQE	1048574
 /* Smallest ring the engine accepts, in CQEs */
@@ -46,6 +49,8 @@
  * @refs: the table's reference plus one per CEQ event being delivered
  * @freed: completed when @refs drops to zero
  * @ceq_id: the CEQ its events go to (the completion vector)
+ * @uring: a user CQ's ring registration (then @ring and @shadow are
+ *	unused and @uk holds only the id and size), else NULL
  *
  * Lifetime: published in hw->cqs once the engine has it; destroy takes it
  * out, waits an RCU grace period and for every event handler that holds
@@ -61,6 +66,7 @@ struct irdma_cq {
 	refcount_t refs;
 	struct completion freed;
 	u16 ceq_id;
+	struct irdma_uring *uring;
 };
 
 /**
@@ -101,6 +107,9 @@ struct irdma_qp_sizes {
  * @roce: RoCEv2 context fields the core sets through modify
  * @pkey_index: P_Key index (RoCEv2)
  * @sq_sig_all: every send WR is signalled
+ * @uring: a user QP's ring registration (SQ, RQ and shadow area are user
+ *	memory; @rings and @uk are unused), else NULL
+ * @user_ctx: a user QP's completion context (libirdma's QP pointer)
  *
  * Lifetime: published in hw->qps once the engine has it; poll_cq finds it
  * there under RCU, so destroy unpublishes it and waits a grace period
@@ -123,6 +132,8 @@ struct irdma_qp {
 	struct irdma_qpc_roce roce;
 	u16 pkey_index;
 	bool sq_sig_all;
+	struct irdma_uring *uring;
+	u64 user_ctx;
 };
 
 static inline struct irdma_cq *to_irdma_cq(struct ib_cq *ibcq)
@@ -144,6 +155,8 @@ int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void irdma_cqe_to_wc(const struct irdma_uk_cqe *cqe,
 		     const struct irdma_uk_done *done, struct ib_wc *wc);
 u32 irdma_cq_ring_size(u32 cqe);
+int irdma_ucq_req_check(const struct irdma_create_cq_req *req, u32 cqe,
+			u64 ring_va, u32 ring_pages, const char **why);
 
 /* qp.c */
 int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
@@ -161,6 +174,8 @@ int irdma_qp_retire(struct irdma_qp *qp, const struct irdma_uk_cqe *cqe,
 		    struct irdma_uk_done *done);
 int irdma_qp_ring_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
 			struct irdma_qp_sizes *sz);
+int irdma_qp_user_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
+			u32 sq_pages, u32 rq_pages, struct irdma_qp_sizes *sz);
 int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
 		      bool iwarp, u8 *hw_state);
 

@@ -24,6 +24,7 @@
 #include "hw.h"
 #include "mr.h"
 #include "qp.h"
+#include "uring.h"
 
 /* Limits the engine has whatever the HMC profile */
 #define IRDMA_VERBS_MAX_PDS		262144
@@ -80,19 +81,6 @@ enum irdma_mmap_kind {
 struct irdma_mmap_entry {
 	struct rdma_user_mmap_entry rdma;
 	enum irdma_mmap_kind kind;
-};
-
-/**
- * struct irdma_ucontext - a process's context on the device
- * @ibuctx: the core's context
- * @db_entry: mmap entry of the doorbell page, for the context's lifetime
- * @raw_attrs: user space passes queue sizes as the application asked
- *	(IRDMA_ALLOC_UCTX_USE_RAW_ATTR, requested and acknowledged)
- */
-struct irdma_ucontext {
-	struct ib_ucontext ibuctx;
-	struct rdma_user_mmap_entry *db_entry;
-	bool raw_attrs;
 };
 
 static struct irdma_device *to_irdma_dev(struct ib_device *ibdev)
@@ -376,11 +364,6 @@ static void irdma_uctx_fill(enum irdma_hw_gen gen, u32 max_qps,
 	r->comp_mask = req_mask & IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
 }
 
-static struct irdma_ucontext *to_irdma_uctx(struct ib_ucontext *ibuctx)
-{
-	return container_of(ibuctx, struct irdma_ucontext, ibuctx);
-}
-
 /* the page user space maps, and how: uncached I/O or the RAM behind it */
 static void irdma_db_pfn(const struct irdma_func *fn, unsigned long *pfn,
 			 pgprot_t *prot)
@@ -447,6 +430,7 @@ static int irdma_alloc_ucontext(struct ib_ucontext *ibuctx,
 	ret = irdma_uctx_db_entry(iwdev, uctx, &resp.db_mmap_key);
 	if (ret)
 		return ret;
+	irdma_uring_uctx_init(uctx);
 	uctx->raw_attrs = resp.comp_mask & IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
 	ret = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
 	if (ret)
@@ -454,12 +438,14 @@ static int irdma_alloc_ucontext(struct ib_ucontext *ibuctx,
 	return 0;
 
 err_remove_db:
+	irdma_uring_uctx_fini(uctx);
 	rdma_user_mmap_entry_remove(uctx->db_entry);
 	return ret;
 }
 
 static void irdma_dealloc_ucontext(struct ib_ucontext *ibuctx)
 {
+	irdma_uring_uctx_fini(to_irdma_uctx(ibuctx));
 	rdma_user_mmap_entry_remove(to_irdma_uctx(ibuctx)->db_entry);
 }
 

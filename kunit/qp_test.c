@@ -9,6 +9,8 @@
 #include <rdma/ib_pack.h>
 #include <linux/string.h>
 
+#include <rdma/irdma-abi.h>
+
 #include "../qp.h"
 
 /* ---- irdma_qp_hw_state ---- */
@@ -139,7 +141,81 @@ static void irdma_qp_ring_sizes_table(struct kunit *test)
 	KUNIT_EXPECT_GE(test, sz.max_recv_wr, c->cap.max_recv_wr);
 }
 
+/* ---- irdma_qp_user_sizes: libirdma's ring geometry ---- */
+
+/**
+ * struct qp_user_case - what libirdma passes and the rings it made
+ * @name: description
+ * @hw_rev: generation
+ * @cap: WRs (ring sizes in WQEs), SGEs and inline bytes
+ * @sq_pages: SQ pages registered
+ * @rq_pages: RQ pages registered
+ * @ret: expected result
+ * @sq_quanta: expected SQ quanta
+ * @rq_shift: expected RQ WQE shift
+ */
+struct qp_user_case {
+	const char *name;
+	u8 hw_rev;
+	struct ib_qp_cap cap;
+	u32 sq_pages;
+	u32 rq_pages;
+	int ret;
+	u32 sq_quanta;
+	u8 rq_shift;
+};
+
+#define QPU_CAP(sw, rw, ss, rs, inl) { .max_send_wr = (sw), \
+	.max_recv_wr = (rw), .max_send_sge = (ss), .max_recv_sge = (rs), \
+	.max_inline_data = (inl) }
+
+static const struct qp_user_case qp_user_cases[] = {
+	/* 1 SGE takes 64-byte SQ WQEs on gen2 (room for one more) */
+	{ "gen2_one_sge", 2, QPU_CAP(256, 32, 1, 1, 0), 4, 1, 0, 512, 0 },
+	{ "gen2_three_sges", 2, QPU_CAP(64, 64, 3, 3, 0), 2, 1, 0, 256, 1 },
+	{ "gen2_inline_101", 2, QPU_CAP(64, 8, 1, 4, 101), 2, 1, 0, 256, 2 },
+	{ "gen2_13_sges", 2, QPU_CAP(16, 16, 13, 13, 0), 1, 1, 0, 128, 3 },
+	{ "gen1_one_sge", 1, QPU_CAP(64, 32, 1, 1, 0), 1, 1, 0, 64, 2 },
+	{ "sq_not_power_of_2", 2, QPU_CAP(96, 32, 1, 1, 0), 4, 1, -EINVAL },
+	{ "sq_beyond_pages", 2, QPU_CAP(256, 32, 1, 1, 0), 3, 1, -EINVAL },
+	{ "rq_beyond_pages", 2, QPU_CAP(64, 256, 1, 1, 0), 1, 1, -EINVAL },
+	{ "smallest_rings", 2, QPU_CAP(8, 8, 0, 1, 0), 1, 1, 0, 8, 0 },
+	{ "sq_too_small", 2, QPU_CAP(4, 32, 1, 1, 0), 1, 1, -EINVAL },
+	{ "no_rq", 2, QPU_CAP(64, 0, 1, 1, 0), 1, 1, -EINVAL },
+	{ "sq_over_hw_max", 2, QPU_CAP(32768, 32, 1, 1, 0), 256, 1, -EINVAL },
+	{ "too_many_sges", 2, QPU_CAP(64, 32, 14, 1, 0), 1, 1, -EINVAL },
+	{ "inline_over_max", 2, QPU_CAP(64, 32, 1, 1, 102), 1, 1, -EINVAL },
+	{ "gen3", 3, QPU_CAP(64, 32, 1, 1, 0), 1, 1, -EINVAL },
+};
+
+static void qp_user_desc(const struct qp_user_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(qp_user, qp_user_cases, qp_user_desc);
+
+static void irdma_qp_user_sizes_table(struct kunit *test)
+{
+	const struct qp_user_case *c = test->param_value;
+	struct irdma_qp_sizes sz = {};
+	int ret;
+
+	ret = irdma_qp_user_sizes(&c->cap, c->hw_rev, c->sq_pages, c->rq_pages,
+				  &sz);
+	KUNIT_ASSERT_EQ(test, ret, c->ret);
+	if (ret)
+		return;
+	KUNIT_EXPECT_EQ(test, sz.sq_quanta, c->sq_quanta);
+	KUNIT_EXPECT_EQ(test, sz.rq_shift, c->rq_shift);
+	KUNIT_EXPECT_EQ(test, sz.rq_wqes, c->cap.max_recv_wr);
+	KUNIT_EXPECT_EQ(test, sz.max_send_wr, c->cap.max_send_wr);
+	KUNIT_EXPECT_EQ(test, 4U << sz.sq_enc, sz.sq_quanta);
+	KUNIT_EXPECT_EQ(test, 4U << sz.rq_enc, sz.rq_wqes << sz.rq_shift);
+}
+
 static struct kunit_case irdma_qp_cases[] = {
+	KUNIT_CASE_PARAM(irdma_qp_user_sizes_table, qp_user_gen_params),
 	KUNIT_CASE_PARAM(irdma_qp_hw_state_table, qp_state_gen_params),
 	KUNIT_CASE_PARAM(irdma_qp_ring_sizes_table, qp_size_gen_params),
 	{}
@@ -284,7 +360,43 @@ static void irdma_cq_ring_size_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_cq_ring_size(c->cqe), c->ring);
 }
 
+/* ---- irdma_ucq_req_check: a user CQ against its registration ---- */
+
+#define UCQ_VA	0x7f0000000000ULL
+
+static void irdma_ucq_req_check_layouts(struct kunit *test)
+{
+	struct irdma_create_cq_req req = {
+		.user_cq_buf = UCQ_VA,
+		.user_shadow_area = UCQ_VA + SZ_4K,
+	};
+	const char *why;
+
+	/* libirdma: 1 page of 32-byte CQEs, the shadow area after it */
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 128, UCQ_VA, 1, &why),
+			0);
+	KUNIT_EXPECT_NULL(test, why);
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 4, UCQ_VA, 1, &why),
+			0);
+	/* more CQEs than the page holds, fewer than the engine takes */
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 129, UCQ_VA, 1, &why),
+			-EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, why);
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 3, UCQ_VA, 1, &why),
+			-EINVAL);
+	/* another buffer, a shadow area elsewhere */
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 64, UCQ_VA + SZ_4K, 1,
+						  &why), -EINVAL);
+	req.user_shadow_area = UCQ_VA + 64;
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 64, UCQ_VA, 1, &why),
+			-EINVAL);
+	req.user_shadow_area = 0;
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 64, UCQ_VA, 1, &why),
+			-EINVAL);
+}
+
 static struct kunit_case irdma_cq_cases[] = {
+	KUNIT_CASE(irdma_ucq_req_check_layouts),
 	KUNIT_CASE_PARAM(irdma_cqe_to_wc_table, cq_wc_gen_params),
 	KUNIT_CASE(irdma_cqe_to_wc_ud_fields),
 	KUNIT_CASE_PARAM(irdma_cq_ring_size_table, cq_ring_gen_params),

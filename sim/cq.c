@@ -57,7 +57,8 @@ static u16 isim_cq_check(struct isim_func *f, const u64 *wqe, u32 id)
 		return ISIM_MIN_EXISTS;
 	if (size < ISIM_CQ_MIN_SIZE || size > ISIM_CQ_MAX_SIZE)
 		return ISIM_MIN_BAD_SIZE;
-	if (FIELD_GET(ISIM_CQ_HDR_PBL_LEVELS, hdr))
+	/* a PBLE-mapped ring has one level of PBLEs (LPBLSIZE 0 or 1) */
+	if (FIELD_GET(ISIM_CQ_HDR_PBL_LEVELS, hdr) > 1)
 		return ISIM_MIN_UNSUPPORTED;
 	if ((hdr & ISIM_CQ_HDR_CEQ_VALID) &&
 	    FIELD_GET(ISIM_CQ_HDR_CEQ, hdr) >= ISIM_MAX_CEQS)

@@ -103,9 +103,9 @@ static void isim_show_objects(struct seq_file *s, struct isim_func *f)
 		   bitmap_weight(f->conn.ws, ISIM_WS_NODES),
 		   bitmap_weight(f->conn.stats, ISIM_STATS_INSTANCES));
 	xa_for_each(&f->qps, id, qp)
-		seq_printf(s, "qp %lu: type=%u state=%u suspended=%d modifies=%llu executed=%llu flushed=%llu\n",
+		seq_printf(s, "qp %lu: type=%u state=%u suspended=%d modifies=%llu executed=%llu flushed=%llu virt=%d\n",
 			   id, qp->type, qp->state, qp->suspended, qp->modifies,
-			   qp->executed, qp->flushed);
+			   qp->executed, qp->flushed, qp->virt);
 	isim_stag_show(s, f);
 }
 

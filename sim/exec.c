@@ -10,8 +10,10 @@
  *   must be an RC QP in RTR or RTS; SENDs and WRITEs with immediate take
  *   its next RQ WQE.
  * - Memory: STag 0 on a privileged QP addresses bus memory directly (the
- *   simulated function has no IOMMU). Any other STag is a protection
- *   error until memory regions are modelled.
+ *   simulated function has no IOMMU). Any other STag must be a registered
+ *   MR of the QP's PD with the key, rights and range the access needs;
+ *   its pages are found through its PBLEs (or its one buffer). Windows
+ *   are not modelled: their STags are protection errors.
  * - Errors: the WQE completes with major "flushed" and a minor naming the
  *   cause (local protection, remote access, length, retries exceeded); the
  *   QP goes to the error state and an AE reports it. Execution stops
@@ -26,9 +28,11 @@
  *
  * The doorbell register keeps only the last value written, so two QPs
  * rung between ticks would lose one; the engine therefore looks at every
- * active queue on every tick and only consumes WQEALLOC. Not modelled:
- * UD/GSI transmission, iWARP (needs a TCP context), fast register, MW
- * bind, invalidation, PBLE-mapped rings.
+ * active queue on every tick and only consumes WQEALLOC (user space
+ * rings its doorbell page, which the engine does not watch either).
+ * Rings are physically contiguous (kernel QPs) or PBLE-mapped page by
+ * page (user QPs). Not modelled: UD/GSI transmission, iWARP (needs a TCP
+ * context), fast register, MW bind, invalidation.
  */
 #include <linux/slab.h>
 
@@ -56,11 +60,17 @@ struct isim_sge {
  * @sge: fragments of non-zero length
  * @n: entries in @sge
  * @total: sum of their lengths
+ * @pd: protection domain of the QP whose memory the fragments are
+ * @rights: ISIM_RIGHT_* the access needs
+ * @privileged: that QP may use STag 0
  */
 struct isim_sgl {
 	struct isim_sge sge[ISIM_SLOTS];
 	u32 n;
 	u64 total;
+	u32 pd;
+	u8 rights;
+	bool privileged;
 };
 
 /**
@@ -125,10 +135,16 @@ struct isim_xfer {
 
 /* ---- context and state ---- */
 
-static void isim_wq_setup(struct isim_wq *wq, u64 pa, u8 size_enc)
+/*
+ * A physically contiguous ring starts at @where; a PBLE-mapped one (a user
+ * QP's) has its 4 KiB pages listed from PBLE @where on.
+ */
+static void isim_wq_setup(struct isim_wq *wq, u64 where, u8 size_enc,
+			  bool virt)
 {
-	wq->mem.pa = pa;
-	wq->mem.virt = false;
+	wq->mem.virt = virt;
+	wq->mem.pa = virt ? 0 : where;
+	wq->mem.first_pble = virt ? lower_32_bits(where) : 0;
 	wq->quanta = 4U << size_enc;
 	wq->mem.bytes = wq->quanta * ISIM_WQ_QUANTUM;
 }
@@ -141,8 +157,10 @@ static void isim_wq_setup(struct isim_wq *wq, u64 pa, u8 size_enc)
  */
 void isim_exec_load_ctx(struct isim_qp *qp, const u64 *ctx, bool virt)
 {
-	isim_wq_setup(&qp->sq, ctx[1], FIELD_GET(ISIM_QPC_W3_SQ_SIZE, ctx[3]));
-	isim_wq_setup(&qp->rq, ctx[2], FIELD_GET(ISIM_QPC_W3_RQ_SIZE, ctx[3]));
+	isim_wq_setup(&qp->sq, ctx[1], FIELD_GET(ISIM_QPC_W3_SQ_SIZE, ctx[3]),
+		      virt);
+	isim_wq_setup(&qp->rq, ctx[2], FIELD_GET(ISIM_QPC_W3_RQ_SIZE, ctx[3]),
+		      virt);
 	qp->rq.shift = FIELD_GET(ISIM_QPC_W0_RQ_WQE_SHIFT, ctx[0]);
 	qp->cq_ctx = ctx[21];
 	qp->sq_cq = FIELD_GET(ISIM_QPC_W17_SQ_CQ, ctx[17]);
@@ -320,8 +338,7 @@ void isim_exec_flush(struct isim_func *f, struct isim_qp *qp,
 	lockdep_assert_held(&f->eng_lock);
 	wq->flushing = true;
 	wq->minor = minor;
-	if (!qp->virt)
-		isim_exec_flush_posted(f, qp, wq, UINT_MAX);
+	isim_exec_flush_posted(f, qp, wq, UINT_MAX);
 }
 
 /* ---- payload ---- */
@@ -360,16 +377,45 @@ static void isim_sgl_one(struct isim_sgl *l, u64 addr, u64 len, u32 stag)
 	l->total = len;
 }
 
-/* every fragment is reachable through STag 0 on a privileged QP */
-static bool isim_sgl_allowed(const struct isim_qp *qp,
-			     const struct isim_sgl *l)
+/* Whose memory @l is and what the access needs */
+static void isim_sgl_owner(struct isim_sgl *l, const struct isim_qp *qp,
+			   u8 rights)
 {
+	l->pd = qp->pd;
+	l->rights = rights;
+	l->privileged = qp->privileged;
+}
+
+/* every fragment is reachable: STag 0 on a privileged QP, or an MR */
+static bool isim_sgl_allowed(struct isim_func *f, const struct isim_sgl *l)
+{
+	const struct isim_sge *e;
 	u32 i;
 
-	for (i = 0; i < l->n; i++)
-		if (l->sge[i].stag != ISIM_LOCAL_DMA_STAG || !qp->privileged)
+	for (i = 0; i < l->n; i++) {
+		e = &l->sge[i];
+		if (e->stag == ISIM_LOCAL_DMA_STAG) {
+			if (!l->privileged)
+				return false;
+			continue;
+		}
+		if (isim_stag_access(f, e->stag, l->pd, l->rights, e->addr,
+				     e->len))
 			return false;
+	}
 	return true;
+}
+
+/* bus address of byte @off of @e, and how many bytes follow in one piece */
+static int isim_sge_bus(struct isim_func *f, const struct isim_sge *e,
+			u64 off, u64 *bus, u64 *contig)
+{
+	if (e->stag == ISIM_LOCAL_DMA_STAG) {
+		*bus = e->addr + off;
+		*contig = e->len - off;
+		return 0;
+	}
+	return isim_stag_translate(f, e->stag, e->addr + off, bus, contig);
 }
 
 /* Unpack inline data: 8 bytes at byte 8, then 31 bytes per quantum. */
@@ -399,6 +445,7 @@ static int isim_sgl_io(struct isim_func *f, const struct isim_sgl *l,
 		       u64 off, u8 *buf, u32 len, bool to_host)
 {
 	const struct isim_sge *e;
+	u64 bus, contig;
 	u32 i, n;
 	int err;
 
@@ -408,13 +455,19 @@ static int isim_sgl_io(struct isim_func *f, const struct isim_sgl *l,
 			off -= e->len;
 			continue;
 		}
-		n = min_t(u64, len, e->len - off);
-		err = to_host ? isim_dma_write(f, e->addr + off, buf, n) :
-				isim_dma_read(f, e->addr + off, buf, n);
-		if (err)
-			return err;
-		buf += n;
-		len -= n;
+		while (len && off < e->len) {
+			err = isim_sge_bus(f, e, off, &bus, &contig);
+			if (err)
+				return err;
+			n = min_t(u64, min_t(u64, len, e->len - off), contig);
+			err = to_host ? isim_dma_write(f, bus, buf, n) :
+					isim_dma_read(f, bus, buf, n);
+			if (err)
+				return err;
+			buf += n;
+			len -= n;
+			off += n;
+		}
 		off = 0;
 	}
 	return len ? -EFAULT : 0;
@@ -490,7 +543,7 @@ static struct isim_qp *isim_exec_peer(struct isim_func *f,
 {
 	struct isim_qp *peer = xa_load(&f->qps, qp->dest_qp);
 
-	if (!peer || peer->type != ISIM_QP_TYPE_ROCE_RC || peer->virt ||
+	if (!peer || peer->type != ISIM_QP_TYPE_ROCE_RC ||
 	    (peer->state != ISIM_QPS_RTR && peer->state != ISIM_QPS_RTS))
 		return NULL;
 	return peer;
@@ -521,6 +574,7 @@ static int isim_exec_take_rq(struct isim_xfer *x, struct isim_qp *peer)
 		return err;
 	isim_wq_advance(rq, x->resp.quanta);
 	isim_wqe_sgl(&x->resp, hdr, 0, &x->rsgl);
+	isim_sgl_owner(&x->rsgl, peer, ISIM_RIGHT_LOCAL_WRITE);
 	return 0;
 }
 
@@ -536,7 +590,7 @@ static int isim_exec_send(struct isim_xfer *x, struct isim_qp *peer,
 		return isim_exec_rnr(x);
 	if (err)
 		return ISIM_WC_REM_OP;
-	if (!isim_sgl_allowed(peer, &x->rsgl)) {
+	if (!isim_sgl_allowed(x->f, &x->rsgl)) {
 		rminor = ISIM_WC_LOC_PROT;
 		ret = ISIM_WC_REM_OP;
 	} else if (x->len > x->rsgl.total) {
@@ -562,13 +616,13 @@ static int isim_exec_write(struct isim_xfer *x, struct isim_qp *peer,
 	u32 rkey = FIELD_GET(ISIM_WQH_REMOTE_STAG, hdr);
 	int ret, err;
 
-	if (rkey != ISIM_LOCAL_DMA_STAG || !peer->privileged ||
-	    !peer->remote_write)
+	isim_sgl_one(&x->rsgl, x->req.w[2], x->len, rkey);
+	isim_sgl_owner(&x->rsgl, peer, ISIM_RIGHT_REMOTE_WRITE);
+	if (!peer->remote_write || !isim_sgl_allowed(x->f, &x->rsgl))
 		return ISIM_WC_REM_ACCESS;
 	/* an RNR wait must not consume anything: look before writing */
 	if (rc->imm_valid && isim_wq_peek(x->f, &peer->rq, &hdr))
 		return isim_exec_rnr(x);
-	isim_sgl_one(&x->rsgl, x->req.w[2], x->len, rkey);
 	err = isim_copy(x, &x->local, inl, &x->rsgl, x->len);
 	ret = err == -EFAULT ? ISIM_WC_LOC_PROT : err ? ISIM_WC_REM_ACCESS : 0;
 	if (ret || !rc->imm_valid)
@@ -588,10 +642,10 @@ static int isim_exec_read(struct isim_xfer *x, struct isim_qp *peer)
 	u32 rkey = FIELD_GET(ISIM_WQH_REMOTE_STAG, x->req.w[ISIM_WQE_HDR]);
 	int err;
 
-	if (rkey != ISIM_LOCAL_DMA_STAG || !peer->privileged ||
-	    !peer->remote_read)
-		return ISIM_WC_REM_ACCESS;
 	isim_sgl_one(&x->rsgl, x->req.w[2], x->len, rkey);
+	isim_sgl_owner(&x->rsgl, peer, ISIM_RIGHT_REMOTE_READ);
+	if (!peer->remote_read || !isim_sgl_allowed(x->f, &x->rsgl))
+		return ISIM_WC_REM_ACCESS;
 	err = isim_copy(x, &x->rsgl, NULL, &x->local, x->len);
 	return err == -EFAULT ? ISIM_WC_REM_ACCESS : err ? ISIM_WC_LOC_PROT : 0;
 }
@@ -612,8 +666,11 @@ static int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp,
 		return 0;
 	}
 	isim_wqe_sgl(&x->req, hdr, hdr & ISIM_WQH_IMM ? 1 : 0, &x->local);
+	isim_sgl_owner(&x->local, qp,
+		       FIELD_GET(ISIM_WQH_OP, hdr) == ISIM_WQOP_READ ?
+		       ISIM_RIGHT_LOCAL_WRITE : 0);
 	x->len = x->local.total;
-	return isim_sgl_allowed(qp, &x->local) ? 0 : ISIM_WC_LOC_PROT;
+	return isim_sgl_allowed(x->f, &x->local) ? 0 : ISIM_WC_LOC_PROT;
 }
 
 /* Execute x->req. Return: 0, an enum isim_wc_minor, or -EAGAIN (RNR). */
@@ -735,7 +792,7 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
 {
 	unsigned int n = 0;
 
-	if (qp->virt || qp->suspended)
+	if (qp->suspended)
 		return 0;
 	if (qp->sq.flushing)
 		n += isim_exec_flush_posted(f, qp, &qp->sq, budget);

@@ -132,7 +132,8 @@ struct isim_wq {
  * @privileged: STag 0 addresses bus memory directly
  * @remote_write: the peer may write (RDMA WRITE) to this QP's memory
  * @remote_read: the peer may read (RDMA READ) from this QP's memory
- * @virt: the rings are PBLE-mapped (not executed yet)
+ * @virt: the rings are PBLE-mapped (the context's SQ and RQ address words
+ *	hold PBLE indexes)
  * @executed: SQ WQEs executed
  * @flushed: WQEs completed with a flush error
  */
@@ -574,6 +575,10 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget);
 /* stag.c */
 void isim_stag_reset(struct isim_func *f);
 void isim_stag_show(struct seq_file *s, struct isim_func *f);
+int isim_stag_access(struct isim_func *f, u32 stag, u32 pd, u8 rights,
+		     u64 addr, u64 len);
+int isim_stag_translate(struct isim_func *f, u32 stag, u64 addr, u64 *bus,
+			u64 *contig);
 void isim_op_alloc_stag(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 void isim_op_reg_mr(struct isim_func *f, const u64 *wqe,

@@ -146,6 +146,92 @@ static void isim_stag_add(struct isim_func *f, const u64 *wqe, bool reg,
 		kfree(st);
 }
 
+/* ---- the data path's view of an STag ---- */
+
+/* The registered MR @stag names, key included */
+static const struct isim_stag *isim_stag_mr(struct isim_func *f, u32 stag)
+{
+	const struct isim_stag *st = xa_load(&f->stags, stag >> 8);
+
+	lockdep_assert_held(&f->eng_lock);
+	if (!st || !st->mr || !st->registered || st->key != (u8)stag)
+		return NULL;
+	return st;
+}
+
+/* Byte offset of @addr from the start of the MR's first page */
+static u64 isim_stag_pos(const struct isim_stag *st, u64 addr, u64 pgsz)
+{
+	u64 fbo = st->va_based ? st->va & (pgsz - 1) : st->va;
+
+	return fbo + (st->va_based ? addr - st->va : addr);
+}
+
+/**
+ * isim_stag_access - may a QP reach a range through an STag
+ * @f: function
+ * @stag: STag of the fragment (not 0)
+ * @pd: the QP's protection domain
+ * @rights: ISIM_RIGHT_* needed (local read is implied)
+ * @addr: VA (or offset, for a zero-based MR) of the first byte
+ * @len: bytes
+ *
+ * Return: 0, or -EPERM when @stag is no registered MR of @pd with that
+ * key, lacks @rights or does not cover the range.
+ */
+int isim_stag_access(struct isim_func *f, u32 stag, u32 pd, u8 rights,
+		     u64 addr, u64 len)
+{
+	const struct isim_stag *st = isim_stag_mr(f, stag);
+	u64 off;
+
+	if (!st || st->pd != pd || (st->rights & rights) != rights)
+		return -EPERM;
+	/* no length and no page list: all of memory */
+	if (!st->len)
+		return 0;
+	if (st->va_based && addr < st->va)
+		return -EPERM;
+	off = st->va_based ? addr - st->va : addr;
+	return off <= st->len && len <= st->len - off ? 0 : -EPERM;
+}
+
+/**
+ * isim_stag_translate - the bus address behind a byte of an MR
+ * @f: function
+ * @stag: STag, checked with isim_stag_access() before
+ * @addr: VA (or offset) of the byte
+ * @bus: its bus address
+ * @contig: bytes from there to the end of its page
+ *
+ * Return: 0 or -EFAULT (the MR or its PBLE is gone).
+ */
+int isim_stag_translate(struct isim_func *f, u32 stag, u64 addr, u64 *bus,
+			u64 *contig)
+{
+	const struct isim_stag *st = isim_stag_mr(f, stag);
+	u64 pgsz, pos, page;
+
+	if (!st)
+		return -EFAULT;
+	if (!st->len) {
+		*bus = addr;
+		*contig = U64_MAX;
+		return 0;
+	}
+	pgsz = SZ_4K << (9 * st->page_size);
+	pos = isim_stag_pos(st, addr, pgsz);
+	*contig = pgsz - pos % pgsz;
+	if (!st->pbl_levels) {
+		*bus = st->buf_pa + pos;
+		return 0;
+	}
+	if (isim_hmc_pble(f, st->first_pble + pos / pgsz, &page))
+		return -EFAULT;
+	*bus = page + pos % pgsz;
+	return 0;
+}
+
 /**
  * isim_op_alloc_stag - ALLOC_STAG: reserve an MR or MW index
  * @f: function

@@ -1,0 +1,659 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# User CQs and QPs through Debian's unmodified libibverbs/libirdma, driven
+# from Python ctypes (the pyverbs import alone takes minutes under TCG).
+#
+# RoCEv2 function 0: two user RC QPs, each with its own CQ, connected to
+# each other (loopback, as test/kverbs.c does for kernel QPs). SEND, SEND
+# with immediate, RDMA WRITE and RDMA READ move data the simulator reads
+# and writes through the PBLEs of the user rings; completions are polled
+# through libirdma, and the data is checked byte for byte. The engine must
+# list both QPs as PBLE-mapped and having executed WQEs. A QP moved to ERR
+# completes what is posted to it afterwards with flush errors.
+#
+# iWARP function 1: user CQ and QP create, query, modify to INIT and
+# destroy.
+#
+# Bad requests: sizes over the limits (refused by libirdma or the
+# driver), and through the uverbs write() ABI a CQ and a QP created
+# without the ring registration libirdma makes first, a CQ that does not
+# fit its registration, a registration claimed twice and registrations
+# whose length does not match their page counts. Afterwards the engine
+# holds the QPs, CQs and STags it held before (the kernel's own); kmemleak
+# scans after the run.
+# irdma-vm-timeout: 600
+. "$IRDMA_REPO/tools/guest/lib.sh"
+
+bus=/sys/bus/irdma_sim
+dbg=/sys/kernel/debug/irdma_sim
+
+echo "39-user-verbs: start $$" >/dev/kmsg
+load_stack || fail "cannot load the RDMA stack"
+kmod irdma_sim || fail "cannot load irdma_sim"
+kmod irdma || fail "cannot load irdma"
+echo "0 roce" >$bus/new_device || fail "create 0 (RoCEv2)"
+echo "1 iwarp" >$bus/new_device || fail "create 1 (iWARP)"
+ip link set isim0 up || fail "isim0 up"
+
+# ibdev name of simulated function $1
+ibdev_of() {
+	local d
+
+	for d in /sys/bus/auxiliary/devices/irdma_sim.func.$1/infiniband/*; do
+		[ -e "$d" ] && echo "${d##*/}"
+	done
+}
+
+roce=$(ibdev_of 0)
+iw=$(ibdev_of 1)
+[ -n "$roce" ] && [ -n "$iw" ] || fail "no RDMA devices: '$roce' '$iw'"
+uv=""
+for d in /sys/class/infiniband/"$roce"/device/infiniband_verbs/uverbs*; do
+	[ -e "$d" ] && uv=/dev/infiniband/${d##*/}
+done
+[ -c "$uv" ] || fail "no uverbs device for $roce"
+gid=""
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	read -r gid <"/sys/class/infiniband/$roce/ports/1/gids/0"
+	[ -n "$gid" ] && [ "$gid" != "0000:0000:0000:0000:0000:0000:0000:0000" ] &&
+		break
+	gid=""
+	sleep 0.5
+done
+[ -n "$gid" ] || fail "$roce has no GID 0"
+echo "$roce (RoCEv2, GID 0 $gid), $iw (iWARP)"
+
+# the reason of every refusal goes to the log, shown if a check fails
+for f in cq.c qp.c uring.c mr.c; do
+	echo "file $f +p" >/sys/kernel/debug/dynamic_debug/control
+done
+
+python3 -u - "$roce" "$iw" "$uv" "$dbg/irdma_sim0/state" <<'EOF' ||
+import ctypes, errno, mmap, os, re, struct, sys, time
+
+roce, iw, uverbs, state = sys.argv[1:5]
+
+LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ = 1, 2, 4
+QPT_RC = 2
+QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS, QPS_ERR = 0, 1, 2, 3, 6
+WR_RDMA_WRITE, WR_SEND, WR_SEND_WITH_IMM, WR_RDMA_READ = 0, 2, 3, 4
+SEND_SIGNALED = 2
+WC_SEND, WC_RDMA_WRITE, WC_RDMA_READ, WC_RECV = 0, 1, 2, 128
+WC_WITH_IMM = 2
+WC_WR_FLUSH_ERR = 5
+A_STATE, A_PKEY, A_PORT, A_ACCESS = 1, 1 << 4, 1 << 5, 1 << 3
+A_AV, A_MTU, A_TIMEOUT, A_RETRY, A_RNR = 1 << 7, 1 << 8, 1 << 9, 1 << 10, 1 << 11
+A_RQ_PSN, A_MAX_RD, A_MIN_RNR, A_SQ_PSN = 1 << 12, 1 << 13, 1 << 15, 1 << 16
+A_MAX_DEST_RD, A_DEST_QPN = 1 << 17, 1 << 20
+MTU_1024 = 3
+
+
+def die(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def expect(what, err, want):
+    if err != want:
+        die("%s: %s, expected %s" % (what, errno.errorcode.get(err, err),
+                                     errno.errorcode.get(want, want)))
+    print("%s: %s" % (what, errno.errorcode.get(err, "ok")))
+
+
+def buf_addr(m):
+    return ctypes.addressof(ctypes.c_char.from_buffer(m))
+
+
+def engine():
+    """the engine's QPs and CQs: ({qp: fields}, [cq ids])"""
+    qps, cqs = {}, []
+    with open(state) as f:
+        for line in f:
+            m = re.match(r"qp (\d+): (.*)", line)
+            if m:
+                qps[int(m.group(1))] = dict(kv.split("=")
+                                            for kv in m.group(2).split())
+            m = re.match(r"cq (\d+):", line)
+            if m and int(m.group(1)):
+                cqs.append(int(m.group(1)))
+            m = re.match(r"objects: .*stags=(\d+)", line)
+            if m:
+                stags = int(m.group(1))
+    return qps, cqs, stags
+
+
+# ---- libibverbs structures (rdma-core 44, x86_64) ----
+
+class QpCap(ctypes.Structure):
+    _fields_ = [("max_send_wr", ctypes.c_uint32),
+                ("max_recv_wr", ctypes.c_uint32),
+                ("max_send_sge", ctypes.c_uint32),
+                ("max_recv_sge", ctypes.c_uint32),
+                ("max_inline_data", ctypes.c_uint32)]
+
+
+class QpInitAttr(ctypes.Structure):
+    _fields_ = [("qp_context", ctypes.c_void_p), ("send_cq", ctypes.c_void_p),
+                ("recv_cq", ctypes.c_void_p), ("srq", ctypes.c_void_p),
+                ("cap", QpCap), ("qp_type", ctypes.c_int),
+                ("sq_sig_all", ctypes.c_int)]
+
+
+class GlobalRoute(ctypes.Structure):
+    _fields_ = [("dgid", ctypes.c_uint8 * 16), ("flow_label", ctypes.c_uint32),
+                ("sgid_index", ctypes.c_uint8), ("hop_limit", ctypes.c_uint8),
+                ("traffic_class", ctypes.c_uint8)]
+
+
+class AhAttr(ctypes.Structure):
+    _fields_ = [("grh", GlobalRoute), ("dlid", ctypes.c_uint16),
+                ("sl", ctypes.c_uint8), ("src_path_bits", ctypes.c_uint8),
+                ("static_rate", ctypes.c_uint8), ("is_global", ctypes.c_uint8),
+                ("port_num", ctypes.c_uint8)]
+
+
+class QpAttr(ctypes.Structure):
+    _fields_ = [("qp_state", ctypes.c_int), ("cur_qp_state", ctypes.c_int),
+                ("path_mtu", ctypes.c_int), ("path_mig_state", ctypes.c_int),
+                ("qkey", ctypes.c_uint32), ("rq_psn", ctypes.c_uint32),
+                ("sq_psn", ctypes.c_uint32), ("dest_qp_num", ctypes.c_uint32),
+                ("qp_access_flags", ctypes.c_uint), ("cap", QpCap),
+                ("ah_attr", AhAttr), ("alt_ah_attr", AhAttr),
+                ("pkey_index", ctypes.c_uint16),
+                ("alt_pkey_index", ctypes.c_uint16),
+                ("en_sqd_async_notify", ctypes.c_uint8),
+                ("sq_draining", ctypes.c_uint8),
+                ("max_rd_atomic", ctypes.c_uint8),
+                ("max_dest_rd_atomic", ctypes.c_uint8),
+                ("min_rnr_timer", ctypes.c_uint8), ("port_num", ctypes.c_uint8),
+                ("timeout", ctypes.c_uint8), ("retry_cnt", ctypes.c_uint8),
+                ("rnr_retry", ctypes.c_uint8), ("alt_port_num", ctypes.c_uint8),
+                ("alt_timeout", ctypes.c_uint8),
+                ("rate_limit", ctypes.c_uint32)]
+
+
+class Qp(ctypes.Structure):
+    _fields_ = [("context", ctypes.c_void_p), ("qp_context", ctypes.c_void_p),
+                ("pd", ctypes.c_void_p), ("send_cq", ctypes.c_void_p),
+                ("recv_cq", ctypes.c_void_p), ("srq", ctypes.c_void_p),
+                ("handle", ctypes.c_uint32), ("qp_num", ctypes.c_uint32),
+                ("state", ctypes.c_int), ("qp_type", ctypes.c_int)]
+
+
+class Mr(ctypes.Structure):
+    _fields_ = [("context", ctypes.c_void_p), ("pd", ctypes.c_void_p),
+                ("addr", ctypes.c_void_p), ("length", ctypes.c_size_t),
+                ("handle", ctypes.c_uint32), ("lkey", ctypes.c_uint32),
+                ("rkey", ctypes.c_uint32)]
+
+
+class Sge(ctypes.Structure):
+    _fields_ = [("addr", ctypes.c_uint64), ("length", ctypes.c_uint32),
+                ("lkey", ctypes.c_uint32)]
+
+
+class SendWr(ctypes.Structure):
+    _fields_ = [("wr_id", ctypes.c_uint64), ("next", ctypes.c_void_p),
+                ("sg_list", ctypes.POINTER(Sge)), ("num_sge", ctypes.c_int),
+                ("opcode", ctypes.c_int), ("send_flags", ctypes.c_uint),
+                ("imm_data", ctypes.c_uint32),
+                # wr.rdma, within the 32-byte union of wr.rdma/atomic/ud
+                ("remote_addr", ctypes.c_uint64), ("rkey", ctypes.c_uint32),
+                ("wr_rest", ctypes.c_uint8 * 20),
+                ("qp_type", ctypes.c_uint32),
+                ("bind_mw", ctypes.c_uint8 * 52)]
+
+
+class RecvWr(ctypes.Structure):
+    _fields_ = [("wr_id", ctypes.c_uint64), ("next", ctypes.c_void_p),
+                ("sg_list", ctypes.POINTER(Sge)), ("num_sge", ctypes.c_int)]
+
+
+class Wc(ctypes.Structure):
+    _fields_ = [("wr_id", ctypes.c_uint64), ("status", ctypes.c_int),
+                ("opcode", ctypes.c_int), ("vendor_err", ctypes.c_uint32),
+                ("byte_len", ctypes.c_uint32), ("imm_data", ctypes.c_uint32),
+                ("qp_num", ctypes.c_uint32), ("src_qp", ctypes.c_uint32),
+                ("wc_flags", ctypes.c_uint), ("pkey_index", ctypes.c_uint16),
+                ("slid", ctypes.c_uint16), ("sl", ctypes.c_uint8),
+                ("dlid_path_bits", ctypes.c_uint8)]
+
+
+assert ctypes.sizeof(SendWr) == 128 and ctypes.sizeof(Wc) == 48
+assert ctypes.sizeof(QpAttr) == 140
+
+ibv = ctypes.CDLL("libibverbs.so.1", use_errno=True)
+vp = ctypes.c_void_p
+for name, res, args in (
+        ("ibv_get_device_list", ctypes.POINTER(vp), [ctypes.c_void_p]),
+        ("ibv_get_device_name", ctypes.c_char_p, [vp]),
+        ("ibv_open_device", vp, [vp]),
+        ("ibv_close_device", ctypes.c_int, [vp]),
+        ("ibv_free_device_list", None, [ctypes.POINTER(vp)]),
+        ("ibv_alloc_pd", vp, [vp]),
+        ("ibv_dealloc_pd", ctypes.c_int, [vp]),
+        ("ibv_query_gid", ctypes.c_int, [vp, ctypes.c_uint8, ctypes.c_int,
+                                         ctypes.c_uint8 * 16]),
+        ("ibv_reg_mr", ctypes.POINTER(Mr), [vp, vp, ctypes.c_size_t,
+                                            ctypes.c_int]),
+        ("ibv_dereg_mr", ctypes.c_int, [ctypes.POINTER(Mr)]),
+        ("ibv_create_cq", vp, [vp, ctypes.c_int, vp, vp, ctypes.c_int]),
+        ("ibv_destroy_cq", ctypes.c_int, [vp]),
+        ("ibv_create_qp", ctypes.POINTER(Qp), [vp, ctypes.POINTER(QpInitAttr)]),
+        ("ibv_modify_qp", ctypes.c_int, [ctypes.POINTER(Qp),
+                                         ctypes.POINTER(QpAttr), ctypes.c_int]),
+        ("ibv_query_qp", ctypes.c_int, [ctypes.POINTER(Qp),
+                                        ctypes.POINTER(QpAttr), ctypes.c_int,
+                                        ctypes.POINTER(QpInitAttr)]),
+        ("ibv_destroy_qp", ctypes.c_int, [ctypes.POINTER(Qp)])):
+    fn = getattr(ibv, name)
+    fn.restype = res
+    fn.argtypes = args
+
+# post_send, post_recv and poll_cq are inline in verbs.h: call the
+# provider's entries in struct ibv_context_ops (after the device pointer)
+OP_POLL_CQ, OP_POST_SEND, OP_POST_RECV = 11, 25, 26
+POLL_T = ctypes.CFUNCTYPE(ctypes.c_int, vp, ctypes.c_int, ctypes.POINTER(Wc))
+SEND_T = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(Qp),
+                          ctypes.POINTER(SendWr), ctypes.POINTER(vp))
+RECV_T = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(Qp),
+                          ctypes.POINTER(RecvWr), ctypes.POINTER(vp))
+
+
+def ctx_op(ctx, idx, proto):
+    return proto(vp.from_address(ctx + 8 + 8 * idx).value)
+
+
+def open_verbs(name):
+    n = ctypes.c_int()
+    lst = ibv.ibv_get_device_list(ctypes.byref(n))
+    for i in range(n.value):
+        if ibv.ibv_get_device_name(lst[i]).decode() == name:
+            ctx = ibv.ibv_open_device(lst[i])
+            ibv.ibv_free_device_list(lst)
+            if not ctx:
+                die("cannot open " + name)
+            return ctx
+    die("libibverbs does not list " + name)
+
+
+def create_qp(pd, cq, send_wr=16, recv_wr=16, sge=2, inline=0):
+    attr = QpInitAttr(send_cq=cq, recv_cq=cq, qp_type=QPT_RC,
+                      cap=QpCap(send_wr, recv_wr, sge, sge, inline))
+    qp = ibv.ibv_create_qp(pd, ctypes.byref(attr))
+    return qp, ctypes.get_errno(), attr.cap
+
+
+def modify(qp, mask, **kw):
+    attr = QpAttr(**{k: v for k, v in kw.items() if k != "ah"})
+    if "ah" in kw:
+        attr.ah_attr = kw["ah"]
+    return ibv.ibv_modify_qp(qp, ctypes.byref(attr), mask)
+
+
+def query(qp):
+    attr, init = QpAttr(), QpInitAttr()
+    ret = ibv.ibv_query_qp(qp, ctypes.byref(attr), A_STATE, ctypes.byref(init))
+    if ret:
+        die("query_qp: %s" % errno.errorcode.get(ret, ret))
+    return attr, init
+
+
+def connect(a, b, gid):
+    for qp, peer in ((a, b), (b, a)):
+        ret = modify(qp, A_STATE | A_PKEY | A_PORT | A_ACCESS,
+                     qp_state=QPS_INIT, port_num=1,
+                     qp_access_flags=LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ)
+        expect("QP %u to INIT" % qp.contents.qp_num, ret, 0)
+        ah = AhAttr(is_global=1, port_num=1)
+        ah.grh.dgid[:] = gid[:]
+        ah.grh.hop_limit = 64
+        ret = modify(qp, A_STATE | A_AV | A_MTU | A_DEST_QPN | A_RQ_PSN |
+                     A_MAX_DEST_RD | A_MIN_RNR, qp_state=QPS_RTR,
+                     path_mtu=MTU_1024, dest_qp_num=peer.contents.qp_num,
+                     rq_psn=100, max_dest_rd_atomic=4, min_rnr_timer=12,
+                     ah=ah)
+        expect("QP %u to RTR" % qp.contents.qp_num, ret, 0)
+    for qp in (a, b):
+        ret = modify(qp, A_STATE | A_TIMEOUT | A_RETRY | A_RNR | A_SQ_PSN |
+                     A_MAX_RD, qp_state=QPS_RTS, timeout=14, retry_cnt=7,
+                     rnr_retry=7, sq_psn=100, max_rd_atomic=4)
+        expect("QP %u to RTS" % qp.contents.qp_num, ret, 0)
+
+
+def poll(ctx, cq, what):
+    wc = Wc()
+    fn = ctx_op(ctx, OP_POLL_CQ, POLL_T)
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        n = fn(cq, 1, ctypes.byref(wc))
+        if n < 0:
+            die("%s: poll_cq returned %d" % (what, n))
+        if n:
+            return wc
+        time.sleep(0.01)
+    die("%s: no completion in 60 s" % what)
+
+
+def check_wc(wc, what, wr_id, opcode, length=None):
+    if wc.status or wc.wr_id != wr_id or wc.opcode != opcode or \
+            (length is not None and wc.byte_len != length):
+        die("%s: wc status %d wr_id %d opcode %d len %d vendor 0x%x" %
+            (what, wc.status, wc.wr_id, wc.opcode, wc.byte_len,
+             wc.vendor_err))
+
+
+def post_send(ctx, qp, wr):
+    bad = vp()
+    ret = ctx_op(ctx, OP_POST_SEND, SEND_T)(qp, ctypes.byref(wr),
+                                            ctypes.byref(bad))
+    if ret:
+        die("post_send: %s" % errno.errorcode.get(ret, ret))
+
+
+def post_recv(ctx, qp, wr_id, addr, length, lkey):
+    sge = Sge(addr, length, lkey)
+    wr = RecvWr(wr_id=wr_id, sg_list=ctypes.pointer(sge), num_sge=1)
+    bad = vp()
+    ret = ctx_op(ctx, OP_POST_RECV, RECV_T)(qp, ctypes.byref(wr),
+                                            ctypes.byref(bad))
+    if ret:
+        die("post_recv: %s" % errno.errorcode.get(ret, ret))
+
+
+def pattern(seed, n):
+    return bytes((seed + i * 7) & 0xff for i in range(n))
+
+
+def same(what, got, want):
+    if got != want:
+        i = next(i for i in range(len(want)) if got[i] != want[i])
+        die("%s: byte %d is 0x%02x, expected 0x%02x" % (what, i, got[i],
+                                                         want[i]))
+    print("%s: %d bytes match" % (what, len(want)))
+
+
+def data_path(ctx, qa, qb, cqa, cqb, ma, mb, bufa, bufb):
+    pa, pb = buf_addr(bufa), buf_addr(bufb)
+    # SEND: 1000 bytes from A land in B's receive buffer
+    data = pattern(1, 1000)
+    bufa[0:1000] = data
+    post_recv(ctx, qb, 11, pb, 4096, mb.lkey)
+    sge = Sge(pa, 1000, ma.lkey)
+    post_send(ctx, qa, SendWr(wr_id=1, sg_list=ctypes.pointer(sge), num_sge=1,
+                              opcode=WR_SEND, send_flags=SEND_SIGNALED))
+    check_wc(poll(ctx, cqa, "SEND"), "SEND", 1, WC_SEND)
+    check_wc(poll(ctx, cqb, "RECV"), "RECV", 11, WC_RECV, 1000)
+    same("SEND", bufb[0:1000], data)
+    # SEND with immediate: 2000 bytes and 0x12345678
+    data = pattern(2, 2000)
+    bufa[4096:6096] = data
+    post_recv(ctx, qb, 12, pb + 4096, 4096, mb.lkey)
+    sge = Sge(pa + 4096, 2000, ma.lkey)
+    post_send(ctx, qa, SendWr(wr_id=2, sg_list=ctypes.pointer(sge), num_sge=1,
+                              opcode=WR_SEND_WITH_IMM,
+                              send_flags=SEND_SIGNALED,
+                              imm_data=int.from_bytes(b"\x12\x34\x56\x78",
+                                                      "little")))
+    check_wc(poll(ctx, cqa, "SEND_IMM"), "SEND_IMM", 2, WC_SEND)
+    wc = poll(ctx, cqb, "RECV_IMM")
+    check_wc(wc, "RECV_IMM", 12, WC_RECV, 2000)
+    imm = wc.imm_data.to_bytes(4, "little")
+    if not wc.wc_flags & WC_WITH_IMM or imm != b"\x12\x34\x56\x78":
+        die("RECV_IMM: flags 0x%x immediate %s" % (wc.wc_flags, imm.hex()))
+    print("SEND with immediate: immediate %s" % imm.hex())
+    same("SEND with immediate", bufb[4096:6096], data)
+    # RDMA WRITE: 3000 bytes from A into B's buffer at +8192
+    data = pattern(3, 3000)
+    bufa[8192:11192] = data
+    sge = Sge(pa + 8192, 3000, ma.lkey)
+    post_send(ctx, qa, SendWr(wr_id=3, sg_list=ctypes.pointer(sge), num_sge=1,
+                              opcode=WR_RDMA_WRITE, send_flags=SEND_SIGNALED,
+                              remote_addr=pb + 8192 + 5, rkey=mb.rkey))
+    check_wc(poll(ctx, cqa, "WRITE"), "WRITE", 3, WC_RDMA_WRITE)
+    same("RDMA WRITE", bufb[8197:11197], data)
+    # RDMA READ: 2500 bytes of B's buffer at +16384 into A's at +20000
+    data = pattern(4, 2500)
+    bufb[16384:18884] = data
+    bufa[20000:22500] = bytes(2500)
+    sge = Sge(pa + 20000, 2500, ma.lkey)
+    post_send(ctx, qa, SendWr(wr_id=4, sg_list=ctypes.pointer(sge), num_sge=1,
+                              opcode=WR_RDMA_READ, send_flags=SEND_SIGNALED,
+                              remote_addr=pb + 16384, rkey=mb.rkey))
+    check_wc(poll(ctx, cqa, "READ"), "READ", 4, WC_RDMA_READ, 2500)
+    same("RDMA READ", bufa[20000:22500], data)
+
+
+def flush_in_error(ctx, qp, cq, mr, buf):
+    """WRs posted to a QP in ERR complete with IBV_WC_WR_FLUSH_ERR: libirdma
+    asks the driver to flush again (irdma_modify_qp_req.sq_flush/rq_flush)"""
+    expect("QP %u to ERR" % qp.contents.qp_num,
+           modify(qp, A_STATE, qp_state=QPS_ERR), 0)
+    post_recv(ctx, qp, 21, buf_addr(buf), 64, mr.lkey)
+    sge = Sge(buf_addr(buf), 64, mr.lkey)
+    post_send(ctx, qp, SendWr(wr_id=22, sg_list=ctypes.pointer(sge),
+                              num_sge=1, opcode=WR_SEND,
+                              send_flags=SEND_SIGNALED))
+    got = sorted((w.wr_id, w.status) for w in (poll(ctx, cq, "flush 1"),
+                                               poll(ctx, cq, "flush 2")))
+    if got != [(21, WC_WR_FLUSH_ERR), (22, WC_WR_FLUSH_ERR)]:
+        die("flushed WRs: %s" % got)
+    print("QP %u in ERR: receive and send flushed" % qp.contents.qp_num)
+
+
+def roce_loopback():
+    ctx = open_verbs(roce)
+    pd = ibv.ibv_alloc_pd(ctx)
+    gid = (ctypes.c_uint8 * 16)()
+    if not pd or ibv.ibv_query_gid(ctx, 1, 0, gid):
+        die("PD or GID 0")
+    cqa = ibv.ibv_create_cq(ctx, 32, None, None, 0)
+    cqb = ibv.ibv_create_cq(ctx, 32, None, None, 0)
+    if not cqa or not cqb:
+        die("create_cq: %s" % errno.errorcode.get(ctypes.get_errno()))
+    qa, err, cap = create_qp(pd, cqa)
+    qb, err2, _ = create_qp(pd, cqb)
+    if not qa or not qb:
+        die("create_qp: %s" % errno.errorcode.get(err or err2))
+    print("user QPs %u and %u: %u send WRs, %u receive WRs" %
+          (qa.contents.qp_num, qb.contents.qp_num, cap.max_send_wr,
+           cap.max_recv_wr))
+    attr, init = query(qa)
+    if attr.qp_state != QPS_RESET or init.cap.max_send_sge != 2:
+        die("query_qp: state %d, %u send SGEs" % (attr.qp_state,
+                                                  init.cap.max_send_sge))
+    qps, cqs, _ = engine()
+    for q in (qa, qb):
+        e = qps.get(q.contents.qp_num)
+        if not e or e["virt"] != "1":
+            die("engine QP %u: %s" % (q.contents.qp_num, e))
+    print("engine: QPs %u and %u PBLE-mapped, CQs %s" %
+          (qa.contents.qp_num, qb.contents.qp_num, cqs))
+    connect(qa, qb, gid)
+    if query(qa)[0].qp_state != QPS_RTS:
+        die("QP %u not in RTS" % qa.contents.qp_num)
+    bufa, bufb = mmap.mmap(-1, 1 << 15), mmap.mmap(-1, 1 << 15)
+    access = LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ
+    ma = ibv.ibv_reg_mr(pd, buf_addr(bufa), 1 << 15, access)
+    mb = ibv.ibv_reg_mr(pd, buf_addr(bufb), 1 << 15, access)
+    if not ma or not mb:
+        die("reg_mr: %s" % errno.errorcode.get(ctypes.get_errno()))
+    data_path(ctx, qa, qb, cqa, cqb, ma.contents, mb.contents, bufa, bufb)
+    e = engine()[0][qa.contents.qp_num]
+    if int(e["executed"]) < 4:
+        die("engine QP %u executed %s WQEs" % (qa.contents.qp_num,
+                                               e["executed"]))
+    print("engine: QP %u executed %s WQEs" % (qa.contents.qp_num,
+                                              e["executed"]))
+    flush_in_error(ctx, qa, cqa, ma.contents, bufa)
+    for what, ret in (("destroy QP A", ibv.ibv_destroy_qp(qa)),
+                      ("destroy QP B", ibv.ibv_destroy_qp(qb)),
+                      ("destroy CQ A", ibv.ibv_destroy_cq(cqa)),
+                      ("destroy CQ B", ibv.ibv_destroy_cq(cqb)),
+                      ("dereg MR A", ibv.ibv_dereg_mr(ma)),
+                      ("dereg MR B", ibv.ibv_dereg_mr(mb)),
+                      ("dealloc PD", ibv.ibv_dealloc_pd(pd))):
+        expect(what, ret, 0)
+    ibv.ibv_close_device(ctx)
+
+
+def libirdma_limits():
+    ctx = open_verbs(roce)
+    pd = ibv.ibv_alloc_pd(ctx)
+    cq = ibv.ibv_create_cq(ctx, 1 << 21, None, None, 0)
+    expect("create_cq of 2^21 CQEs", 0 if cq else ctypes.get_errno(),
+           errno.EINVAL)
+    cq = ibv.ibv_create_cq(ctx, 8, None, None, 0)
+    qp, err, _ = create_qp(pd, cq, send_wr=1 << 16)
+    expect("create_qp of 2^16 send WRs", 0 if qp else err, errno.EINVAL)
+    qp, err, _ = create_qp(pd, cq, sge=14)
+    expect("create_qp of 14 SGEs", 0 if qp else err, errno.EINVAL)
+    expect("destroy CQ", ibv.ibv_destroy_cq(cq), 0)
+    ibv.ibv_dealloc_pd(pd)
+    ibv.ibv_close_device(ctx)
+
+
+def iwarp_objects():
+    ctx = open_verbs(iw)
+    pd = ibv.ibv_alloc_pd(ctx)
+    cq = ibv.ibv_create_cq(ctx, 64, None, None, 0)
+    if not pd or not cq:
+        die("iWARP PD/CQ: %s" % errno.errorcode.get(ctypes.get_errno()))
+    qp, err, cap = create_qp(pd, cq, send_wr=32, recv_wr=8, sge=3, inline=64)
+    if not qp:
+        die("iWARP create_qp: %s" % errno.errorcode.get(err))
+    attr, init = query(qp)
+    if attr.qp_state != QPS_RESET or init.cap.max_send_sge != 3 or \
+            init.cap.max_inline_data != 64:
+        die("iWARP query_qp: state %d cap %u/%u" %
+            (attr.qp_state, init.cap.max_send_sge, init.cap.max_inline_data))
+    ret = modify(qp, A_STATE | A_PKEY | A_PORT | A_ACCESS, qp_state=QPS_INIT,
+                 port_num=1, qp_access_flags=LOCAL_WRITE | REMOTE_WRITE)
+    expect("iWARP QP %u to INIT" % qp.contents.qp_num, ret, 0)
+    if query(qp)[0].qp_state != QPS_INIT:
+        die("iWARP QP not in INIT")
+    print("iWARP QP %u: %u send WRs, INIT" % (qp.contents.qp_num,
+                                             cap.max_send_wr))
+    expect("iWARP destroy QP", ibv.ibv_destroy_qp(qp), 0)
+    expect("iWARP destroy CQ", ibv.ibv_destroy_cq(cq), 0)
+    ibv.ibv_dealloc_pd(pd)
+    ibv.ibv_close_device(ctx)
+
+
+# ---- the uverbs write() ABI: what libirdma never sends ----
+
+CMD_GET_CONTEXT, CMD_ALLOC_PD, CMD_REG_MR = 0, 3, 9
+CMD_CREATE_CQ, CMD_DESTROY_CQ, CMD_CREATE_QP, CMD_DEREG_MR = 6, 7, 8, 13
+
+
+def cmd(fd, op, body, out_len):
+    """write one command; body excludes the response pointer"""
+    out = ctypes.create_string_buffer(max(out_len, 4))
+    if out_len:
+        body = struct.pack("<Q", ctypes.addressof(out)) + body
+    hdr = struct.pack("<IHH", op, (8 + len(body)) // 4, out_len // 4)
+    try:
+        os.write(fd, hdr + body)
+    except OSError as e:
+        return e.errno, None
+    return 0, out.raw
+
+
+def ring_reg(fd, pd, addr, length, reg_type, sq=0, rq=0, cq=0):
+    drv = struct.pack("<HHHH", reg_type, cq, rq, sq)
+    body = struct.pack("<QQQII", addr, length, addr, pd, LOCAL_WRITE) + drv
+    err, raw = cmd(fd, CMD_REG_MR, body, 12)
+    return err, struct.unpack_from("<I", raw, 0)[0] if not err else None
+
+
+def raw_cq(fd, cqe, buf, shadow):
+    body = struct.pack("<QIIiI", 0, cqe, 0, -1, 0) + \
+        struct.pack("<QQ", buf, shadow)
+    err, raw = cmd(fd, CMD_CREATE_CQ, body, 16)
+    return err, struct.unpack_from("<I", raw, 0)[0] if not err else None
+
+
+def raw_qp(fd, pd, cq, bufs, send_wr=16):
+    body = struct.pack("<QIIIIIIIIIBBBB", 0, pd, cq, cq, 0, send_wr, 16, 1, 1,
+                       0, 0, QPT_RC, 0, 0) + struct.pack("<QQ", bufs, 0x1000)
+    return cmd(fd, CMD_CREATE_QP, body, 32 + 32)[0]
+
+
+def raw_checks():
+    fd = os.open(uverbs, os.O_RDWR)
+    err, raw = cmd(fd, CMD_GET_CONTEXT, struct.pack("<IB3xQ", 0, 5, 0),
+                   8 + 72)
+    expect("raw context", err, 0)
+    async_fd = struct.unpack_from("<I", raw, 0)[0]
+    err, raw = cmd(fd, CMD_ALLOC_PD, b"", 4 + 8)
+    expect("raw PD", err, 0)
+    pd = struct.unpack_from("<I", raw, 0)[0]
+    m = mmap.mmap(-1, 1 << 16)
+    base = buf_addr(m)
+    err, _ = raw_cq(fd, 64, base, base + 4096)
+    expect("create_cq without a ring registration", err, errno.EINVAL)
+    for what, length, kw in (
+            ("CQ ring: length beyond the shadow page", 3 * 4096, {"cq": 1}),
+            ("CQ ring: no page", 4096 + 64, {"cq": 0}),
+            ("QP rings: no RQ page", 2 * 4096 + 64, {"sq": 2}),
+            ("QP rings: 300 SQ pages", 302 * 4096, {"sq": 300, "rq": 1})):
+        err, _ = ring_reg(fd, pd, base, length, 1 if "sq" in kw else 2, **kw)
+        expect("reg_mr " + what, err, errno.EINVAL)
+    err, _ = ring_reg(fd, pd, base + 100, 4096 + 64, 2, cq=1)
+    expect("reg_mr CQ ring not page aligned", err, errno.EINVAL)
+    err, mr = ring_reg(fd, pd, base, 4096 + 64, 2, cq=1)
+    expect("reg_mr CQ ring of 1 page", err, 0)
+    err, _ = raw_cq(fd, 256, base, base + 4096)
+    expect("create_cq of 256 CQEs on 1 page", err, errno.EINVAL)
+    err, _ = raw_cq(fd, 64, base, base + 64)
+    expect("create_cq with the shadow area inside the ring", err,
+           errno.EINVAL)
+    err, cq = raw_cq(fd, 128, base, base + 4096)
+    expect("create_cq of 128 CQEs", err, 0)
+    err, _ = raw_cq(fd, 64, base, base + 4096)
+    expect("create_cq on a ring another CQ uses", err, errno.EINVAL)
+    expect("create_qp without a ring registration",
+           raw_qp(fd, pd, cq, base + 8192), errno.EINVAL)
+    err, qmr = ring_reg(fd, pd, base + 8192, 2 * 4096 + 64, 1, sq=1, rq=1)
+    expect("reg_mr QP rings of 1+1 pages", err, 0)
+    expect("create_qp naming the CQ ring", raw_qp(fd, pd, cq, base),
+           errno.EINVAL)
+    # 1 SGE takes 64-byte WQEs: 128 of them need 2 SQ pages, not 1
+    expect("create_qp of 128 send WRs on 1 SQ page",
+           raw_qp(fd, pd, cq, base + 8192, send_wr=128), errno.EINVAL)
+    expect("create_qp of 12 send WRs (not a power of 2)",
+           raw_qp(fd, pd, cq, base + 8192, send_wr=12), errno.EINVAL)
+    expect("destroy_cq", cmd(fd, CMD_DESTROY_CQ, struct.pack("<II", cq, 0),
+                             8)[0], 0)
+    for h in (mr, qmr):
+        expect("dereg ring", cmd(fd, CMD_DEREG_MR, struct.pack("<I", h),
+                                 0)[0], 0)
+    os.close(async_fd)
+    os.close(fd)
+    m.close()
+
+
+# the kernel's own objects (QP1 of RoCEv2 and its CQs) stay
+qps0, cqs0, stags0 = engine()
+roce_loopback()
+libirdma_limits()
+iwarp_objects()
+raw_checks()
+qps, cqs, stags = engine()
+if set(qps) != set(qps0) or cqs != cqs0 or stags != stags0:
+    die("left on the engine: QPs %s CQs %s STags %d (before: %s %s %d)" %
+        (sorted(qps), cqs, stags, sorted(qps0), cqs0, stags0))
+print("engine objects as before: QPs %s, CQs %s, %d STags" %
+      (sorted(qps), cqs, stags))
+EOF
+	{
+		dmesg | grep -E 'irdma|refused' | tail -n 40
+		fail "user verbs checks"
+	}
+
+echo 0 >$bus/del_device || fail "delete 0"
+echo 1 >$bus/del_device || fail "delete 1"
+rmmod irdma || fail "rmmod irdma"
+rmmod irdma_sim || fail "rmmod irdma_sim"
+echo "user verbs checks passed"

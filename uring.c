@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: the rings of user CQs and QPs.
+ *
+ * libirdma lays a CQ out as its CQE pages followed by one page whose
+ * first 64 bytes are the shadow area, and a QP as its SQ pages, its RQ
+ * pages and then the shadow page, all in one page-aligned buffer that it
+ * registers with reg_user_mr (type CQ or QP, with the page counts) before
+ * it creates the CQ or QP with the buffer's address. Here that
+ * registration pins the pages and writes one level-1 PBLE per ring page;
+ * the engine reaches the rings through the PBLEs and the shadow area by
+ * its bus address.
+ *
+ * A registration serves one CQ or QP at a time. It sits on the user
+ * context's list until dereg_mr; the CQ or QP that claimed it holds its
+ * own reference until it is destroyed (or its create failed), so the
+ * pages stay pinned for the engine whatever order user space destroys
+ * things in.
+ */
+#include <linux/slab.h>
+#include <rdma/iter.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "main.h"
+#include "hw.h"
+#include "mr.h"
+#include "uring.h"
+
+/* QP rings: 256 pages of 128 quanta hold the largest SQ or RQ */
+#define IRDMA_URING_MAX_WQ_PAGES	256
+/* CQ rings: the largest CQ is 1048575 CQEs of 32 bytes */
+#define IRDMA_URING_MAX_CQ_PAGES	8192
+
+/* ---- pure helpers (KUnit drives these directly) ---- */
+
+static u32 irdma_uring_pages(const struct irdma_mem_reg_req *req)
+{
+	if (req->reg_type == IRDMA_MEMREG_TYPE_CQ)
+		return req->cq_pages;
+	return (u32)req->sq_pages + req->rq_pages;
+}
+
+/**
+ * irdma_uring_req_check - validate a ring registration
+ * @req: the request, of type IRDMA_MEMREG_TYPE_CQ or _QP
+ * @start: user address of the buffer
+ * @len: its length
+ * @access: IB_ACCESS_* flags
+ * @why: set to the reason of a refusal
+ *
+ * The buffer is page aligned and holds the ring pages the request counts
+ * plus the shadow area, and nothing beyond the shadow page. libirdma asks
+ * for local write access only.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int irdma_uring_req_check(const struct irdma_mem_reg_req *req, u64 start,
+			  u64 len, int access, const char **why)
+{
+	u32 pages = irdma_uring_pages(req);
+	u64 ring = (u64)pages * SZ_4K;
+
+	*why = NULL;
+	if (req->reg_type == IRDMA_MEMREG_TYPE_QP &&
+	    (!req->sq_pages || !req->rq_pages || req->cq_pages ||
+	     req->sq_pages > IRDMA_URING_MAX_WQ_PAGES ||
+	     req->rq_pages > IRDMA_URING_MAX_WQ_PAGES))
+		*why = "QP page counts";
+	else if (req->reg_type == IRDMA_MEMREG_TYPE_CQ &&
+		 (!req->cq_pages || req->sq_pages || req->rq_pages ||
+		  req->cq_pages > IRDMA_URING_MAX_CQ_PAGES))
+		*why = "CQ page count";
+	else if (!IS_ALIGNED(start, SZ_4K))
+		*why = "ring not page aligned";
+	else if (len < ring + IRDMA_SHADOW_AREA_BYTES || len > ring + SZ_4K)
+		*why = "length does not match the page counts";
+	else if ((access & ~(IB_ACCESS_HUGETLB | IB_ACCESS_OPTIONAL)) !=
+		 IB_ACCESS_LOCAL_WRITE)
+		*why = "access flags";
+	return *why ? -EINVAL : 0;
+}
+
+/* ---- registration ---- */
+
+/* Write the PBLEs of the ring pages; the page after them is the shadow */
+static int irdma_uring_map(struct irdma_uring *ur, u32 pages)
+{
+	struct ib_block_iter biter;
+	u32 i = 0;
+	int ret;
+
+	if (ib_umem_num_dma_blocks(ur->umem, SZ_4K) != pages + 1)
+		return -EINVAL;
+	ret = irdma_pble_get(&ur->hw->pble, pages, true, &ur->pbl);
+	if (ret)
+		return ret;
+	rdma_umem_for_each_dma_block(ur->umem, &biter, SZ_4K) {
+		u64 addr = rdma_block_iter_dma_address(&biter);
+
+		if (i == pages) {
+			ur->shadow_pa = addr;
+			break;
+		}
+		ret = irdma_pble_write(ur->hw, ur->pbl.root.idx + i, addr);
+		if (ret)
+			return ret;
+		i++;
+	}
+	return 0;
+}
+
+static void irdma_uring_free(struct kref *kref)
+{
+	struct irdma_uring *ur = container_of(kref, struct irdma_uring, refs);
+
+	irdma_pble_put(&ur->hw->pble, &ur->pbl);
+	ib_umem_release(ur->umem);
+	kfree(ur);
+}
+
+/**
+ * irdma_uring_put - drop a reference to a ring registration
+ * @ur: the registration, or NULL
+ *
+ * The last reference unpins the pages and frees the PBLEs; the engine no
+ * longer knows the CQ or QP by then.
+ */
+void irdma_uring_put(struct irdma_uring *ur)
+{
+	if (ur)
+		kref_put(&ur->refs, irdma_uring_free);
+}
+
+/**
+ * irdma_uring_reg - pin a user CQ or QP ring and list it in PBLEs
+ * @ibpd: the PD of the registration
+ * @req: the checked request (irdma_uring_req_check())
+ * @start: user address of the buffer
+ * @len: its length
+ * @udata: the verb's user data, which names the user context
+ *
+ * Context: process context; sleeps.
+ * Return: the registration, on the context's list, or an ERR_PTR:
+ * -EINVAL without a user context or for pages that do not match the
+ * request, -ENOMEM when out of memory or PBLEs, or what pinning failed
+ * with.
+ */
+struct irdma_uring *irdma_uring_reg(struct ib_pd *ibpd,
+				    const struct irdma_mem_reg_req *req,
+				    u64 start, u64 len, struct ib_udata *udata)
+{
+	struct irdma_ucontext *uctx =
+		rdma_udata_to_drv_context(udata, struct irdma_ucontext, ibuctx);
+	struct irdma_uring *ur;
+	int ret;
+
+	if (!uctx)
+		return ERR_PTR(-EINVAL);
+	ur = kzalloc(sizeof(*ur), GFP_KERNEL);
+	if (!ur)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&ur->refs);
+	ur->uctx = uctx;
+	ur->hw = to_iwdev(ibpd->device)->fn->hw;
+	ur->va = start;
+	ur->type = req->reg_type;
+	ur->ring_pages = req->reg_type == IRDMA_MEMREG_TYPE_CQ ?
+			 req->cq_pages : req->sq_pages;
+	ur->rq_pages = req->reg_type == IRDMA_MEMREG_TYPE_QP ? req->rq_pages : 0;
+	ur->umem = ib_umem_get(ibpd->device, start, len, IB_ACCESS_LOCAL_WRITE);
+	if (IS_ERR(ur->umem)) {
+		ret = PTR_ERR(ur->umem);
+		kfree(ur);
+		return ERR_PTR(ret);
+	}
+	ret = irdma_uring_map(ur, irdma_uring_pages(req));
+	if (ret) {
+		irdma_uring_put(ur);
+		return ERR_PTR(ret);
+	}
+	mutex_lock(&uctx->uring_lock);
+	list_add_tail(&ur->node, &uctx->urings);
+	mutex_unlock(&uctx->uring_lock);
+	return ur;
+}
+
+/**
+ * irdma_uring_unreg - undo irdma_uring_reg() (dereg_mr)
+ * @ur: the registration
+ *
+ * A CQ or QP still using the rings keeps them until it is destroyed.
+ *
+ * Context: process context; sleeps.
+ */
+void irdma_uring_unreg(struct irdma_uring *ur)
+{
+	struct irdma_ucontext *uctx = ur->uctx;
+
+	mutex_lock(&uctx->uring_lock);
+	list_del(&ur->node);
+	mutex_unlock(&uctx->uring_lock);
+	irdma_uring_put(ur);
+}
+
+/**
+ * irdma_uring_claim - find the registration of a ring a create names
+ * @udata: the create verb's user data
+ * @va: the ring's user address, from the create request
+ * @type: IRDMA_MEMREG_TYPE_CQ or IRDMA_MEMREG_TYPE_QP
+ *
+ * Context: process context; sleeps.
+ * Return: the registration with a reference for the caller, to be given
+ * back with irdma_uring_release(), or NULL when none of that type starts
+ * at @va or it serves another CQ or QP already.
+ */
+struct irdma_uring *irdma_uring_claim(struct ib_udata *udata, u64 va,
+				      u16 type)
+{
+	struct irdma_ucontext *uctx =
+		rdma_udata_to_drv_context(udata, struct irdma_ucontext, ibuctx);
+	struct irdma_uring *ur, *found = NULL;
+
+	if (!uctx)
+		return NULL;
+	mutex_lock(&uctx->uring_lock);
+	list_for_each_entry(ur, &uctx->urings, node) {
+		if (ur->va != va || ur->type != type || ur->claimed)
+			continue;
+		ur->claimed = true;
+		kref_get(&ur->refs);
+		found = ur;
+		break;
+	}
+	mutex_unlock(&uctx->uring_lock);
+	return found;
+}
+
+/**
+ * irdma_uring_release - give back a registration irdma_uring_claim() took
+ * @ur: the registration, or NULL
+ *
+ * Called when the CQ or QP is destroyed or its create failed: another
+ * create may claim the rings then, and the caller's reference is dropped.
+ *
+ * Context: process context; sleeps.
+ */
+void irdma_uring_release(struct irdma_uring *ur)
+{
+	if (!ur)
+		return;
+	mutex_lock(&ur->uctx->uring_lock);
+	ur->claimed = false;
+	mutex_unlock(&ur->uctx->uring_lock);
+	irdma_uring_put(ur);
+}
+
+/**
+ * irdma_uring_first_pble - PBLE index of the first ring page
+ * @ur: the registration
+ *
+ * Return: the index the engine is given for the CQ ring or the SQ; the
+ * RQ's follows @ur->ring_pages later.
+ */
+u32 irdma_uring_first_pble(const struct irdma_uring *ur)
+{
+	return ur->pbl.root.idx;
+}
+
+/**
+ * irdma_uring_uctx_init - set up the ring list of a new user context
+ * @uctx: the context
+ */
+void irdma_uring_uctx_init(struct irdma_ucontext *uctx)
+{
+	mutex_init(&uctx->uring_lock);
+	INIT_LIST_HEAD(&uctx->urings);
+}
+
+/**
+ * irdma_uring_uctx_fini - tear down the ring list of a user context
+ * @uctx: the context, whose MRs the core has deregistered already
+ *
+ * Any registration left would be our bug; it is released all the same.
+ */
+void irdma_uring_uctx_fini(struct irdma_ucontext *uctx)
+{
+	struct irdma_uring *ur, *next;
+
+	list_for_each_entry_safe(ur, next, &uctx->urings, node) {
+		WARN_ON_ONCE(1);
+		list_del(&ur->node);
+		irdma_uring_put(ur);
+	}
+	mutex_destroy(&uctx->uring_lock);
+}
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/uring_test.c"
+#endif
