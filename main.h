@@ -156,6 +156,11 @@ int irdma_ib_register(struct irdma_func *fn);
 void irdma_port_update(struct irdma_device *iwdev);
 void irdma_ib_unregister(struct irdma_func *fn);
 
+int irdma_cm_hw_setup(struct irdma_device *iwdev);
+void irdma_cm_hw_cleanup(struct irdma_device *iwdev);
+int irdma_addr_notifiers_register(void);
+void irdma_addr_notifiers_unregister(void);
+
 enum irdma_protocol irdma_ice_protocol(const struct auxiliary_device_id *id);
 
 extern struct iidc_auxiliary_drv irdma_ice_drv;

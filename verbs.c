@@ -667,12 +667,15 @@ int irdma_ib_register(struct irdma_func *fn)
 	ida_init(&iwdev->pd_ida);
 	ida_init(&iwdev->stag_ida);
 	irdma_ib_setup(iwdev);
+	ret = irdma_cm_hw_setup(iwdev);
+	if (ret)
+		goto err_dealloc;
 	ret = ib_device_set_netdev(&iwdev->ibdev, fn->netdev, 1);
 	if (ret)
-		goto err_dealloc;
+		goto err_cleanup_cm;
 	ret = ib_register_device(&iwdev->ibdev, "irdma%d", fn->dma_dev);
 	if (ret)
-		goto err_dealloc;
+		goto err_cleanup_cm;
 	fn->iwdev = iwdev;
 	/* catch up with the link, which may have changed while registering */
 	rtnl_lock();
@@ -681,6 +684,8 @@ int irdma_ib_register(struct irdma_func *fn)
 	ibdev_info(&iwdev->ibdev, "registered on %s\n", netdev_name(fn->netdev));
 	return 0;
 
+err_cleanup_cm:
+	irdma_cm_hw_cleanup(iwdev);
 err_dealloc:
 	ida_destroy(&iwdev->stag_ida);
 	ida_destroy(&iwdev->pd_ida);
@@ -702,6 +707,8 @@ void irdma_ib_unregister(struct irdma_func *fn)
 		return;
 	fn->iwdev = NULL;
 	ib_unregister_device(&iwdev->ibdev);
+	/* no listen is left and no notifier finds the device any more */
+	irdma_cm_hw_cleanup(iwdev);
 	ida_destroy(&iwdev->stag_ida);
 	ida_destroy(&iwdev->pd_ida);
 	ib_dealloc_device(&iwdev->ibdev);
