@@ -767,6 +767,13 @@ static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 	hw->mmio.ops = &irdma_mmio_iomem_ops;
 	hw->mmio.base = fn->hw_addr;
 	mutex_init(&hw->cmd_mutex);
+	hw->cmd_wq = alloc_ordered_workqueue("irdma-cqp/%s", WQ_MEM_RECLAIM,
+					     dev_name(&fn->adev->dev));
+	if (!hw->cmd_wq) {
+		mutex_destroy(&hw->cmd_mutex);
+		kfree(hw);
+		return NULL;
+	}
 	xa_init_flags(&hw->cqs, XA_FLAGS_ALLOC);
 	xa_init_flags(&hw->qps, XA_FLAGS_ALLOC);
 	return hw;
@@ -778,6 +785,7 @@ static void irdma_hw_free(struct irdma_hw *hw)
 	WARN_ON_ONCE(!xa_empty(&hw->cqs) || !xa_empty(&hw->qps));
 	xa_destroy(&hw->qps);
 	xa_destroy(&hw->cqs);
+	destroy_workqueue(hw->cmd_wq);
 	mutex_destroy(&hw->cmd_mutex);
 	kfree(hw);
 }
@@ -835,6 +843,8 @@ err_destroy_cqp:
 
 static void irdma_hw_stop(struct irdma_hw *hw)
 {
+	/* commands posted without waiting still need the CQP */
+	flush_workqueue(hw->cmd_wq);
 	irdma_ceqs_teardown(hw);
 	irdma_eq_destroy(&hw->aeq);
 	irdma_pble_pool_destroy(&hw->pble);

@@ -11,6 +11,7 @@
 #include <linux/interrupt.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "ctrl.h"
@@ -96,6 +97,24 @@ struct irdma_cmd {
 };
 
 /**
+ * struct irdma_cmd_req - a CQP command posted without waiting for it
+ * @work: runs the command on the function's @cmd_wq
+ * @hw: the function
+ * @cmd: the command; its @arg points at @arg
+ * @arg: a copy of the builder's argument
+ *
+ * Made by irdma_cmd_req_alloc() and handed to irdma_cmd_req_submit(), after
+ * which the worker owns it: it runs the command, reports a failure and
+ * frees the request.
+ */
+struct irdma_cmd_req {
+	struct work_struct work;
+	struct irdma_hw *hw;
+	struct irdma_cmd cmd;
+	u64 arg[];
+};
+
+/**
  * struct irdma_hw - the running RDMA engine of one function
  * @fn: the function description from the binding
  * @dev: device for DMA allocations (@fn->dma_dev)
@@ -104,6 +123,8 @@ struct irdma_cmd {
  *	issuer may poll the CCQ without stealing anyone's completion;
  *	protects @cmd_seq and @cqp_broken
  * @cmd_seq: cookie of the last command issued
+ * @cmd_wq: ordered queue of the commands posted without waiting
+ *	(irdma_cmd_req_submit()), so they reach the CQP in submission order
  * @cqp_broken: a command timed out; the ring is out of step with the
  *	device and no further command is issued
  * @halted: the engine reported a critical error (irdma_hw_halt()): no
@@ -139,6 +160,7 @@ struct irdma_hw {
 	struct irdma_mmio mmio;
 	struct mutex cmd_mutex; /* cmd_seq, cqp_broken, CCQ polling */
 	u64 cmd_seq;
+	struct workqueue_struct *cmd_wq;
 	bool cqp_broken;
 	atomic_t halted;
 	struct irdma_cqp cqp;
@@ -166,6 +188,12 @@ int irdma_dma_alloc(struct device *dev, struct irdma_dma_mem *mem,
 		    size_t size);
 void irdma_dma_free(struct device *dev, struct irdma_dma_mem *mem);
 int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd);
+struct irdma_cmd_req *
+irdma_cmd_req_alloc(int (*build)(__le64 *wqe, u8 valid, const void *arg),
+		    const void *arg, size_t arg_len, const char *name,
+		    gfp_t gfp);
+void irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req);
+void irdma_cmd_req_free(struct irdma_cmd_req *req);
 u32 irdma_hw_rd32(struct irdma_hw *hw, u32 off);
 void irdma_hw_wr32(struct irdma_hw *hw, u32 off, u32 val);
 bool irdma_hw_halt(struct irdma_hw *hw);

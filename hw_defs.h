@@ -386,8 +386,8 @@ enum irdma_cqp_opcode {
 
 #define IRDMA_QHASH_TYPE_TCP_ESTABLISHED	1
 #define IRDMA_QHASH_TYPE_TCP_SYN		2
-#define IRDMA_QHASH_MANAGE_ADD			0
-#define IRDMA_QHASH_MANAGE_DELETE		1
+#define IRDMA_QHASH_MANAGE_DELETE		0
+#define IRDMA_QHASH_MANAGE_ADD			1
 #define IRDMA_QHASH_MANAGE_MODIFY		2
 
 /* ---- Local MAC table -------------------------------------------------- */

@@ -277,6 +277,11 @@ static int __init irdma_init_module(void)
 		pr_err("cannot register the netdev notifier: %d\n", ret);
 		return ret;
 	}
+	ret = irdma_addr_notifiers_register();
+	if (ret) {
+		pr_err("cannot register the address notifiers: %d\n", ret);
+		goto err_unregister_netdev_nb;
+	}
 	for (i = 0; i < ARRAY_SIZE(irdma_bindings); i++) {
 		ret = auxiliary_driver_register(irdma_bindings[i]);
 		if (ret) {
@@ -289,6 +294,8 @@ static int __init irdma_init_module(void)
 
 err_unregister:
 	irdma_unregister_bindings(i);
+	irdma_addr_notifiers_unregister();
+err_unregister_netdev_nb:
 	unregister_netdevice_notifier(&irdma_netdev_nb);
 	return ret;
 }
@@ -296,6 +303,7 @@ err_unregister:
 static void __exit irdma_exit_module(void)
 {
 	irdma_unregister_bindings(ARRAY_SIZE(irdma_bindings));
+	irdma_addr_notifiers_unregister();
 	unregister_netdevice_notifier(&irdma_netdev_nb);
 }
 

@@ -14,6 +14,7 @@
 #include <linux/pci.h>
 #include <rdma/ib_verbs.h>
 
+#include "arp.h"
 #include "cm.h"
 
 /**
@@ -109,7 +110,8 @@ struct irdma_func {
  * struct irdma_device - the RDMA device registered for one function
  * @ibdev: the RDMA core's device; must stay first for ib_alloc_device()
  * @fn: the function this device drives
- * @cm_core: the iWARP connection manager of this device
+ * @cm_core: the iWARP connection manager of this device (iWARP only)
+ * @arp: the engine's ARP cache (arp.c)
  * @pd_ida: PD numbers in use
  * @stag_ida: STag indexes in use by MRs and MWs (mr.c)
  * @port_active: the port state last reported to the RDMA core; RTNL
@@ -118,6 +120,7 @@ struct irdma_device {
 	struct ib_device ibdev;
 	struct irdma_func *fn;
 	struct irdma_cm_core cm_core;
+	struct irdma_arp_table arp;
 	struct ida pd_ida;
 	struct ida stag_ida;
 	bool port_active;
@@ -152,6 +155,11 @@ void irdma_func_fatal(struct irdma_func *fn, const char *why);
 int irdma_ib_register(struct irdma_func *fn);
 void irdma_port_update(struct irdma_device *iwdev);
 void irdma_ib_unregister(struct irdma_func *fn);
+
+int irdma_cm_hw_setup(struct irdma_device *iwdev);
+void irdma_cm_hw_cleanup(struct irdma_device *iwdev);
+int irdma_addr_notifiers_register(void);
+void irdma_addr_notifiers_unregister(void);
 
 enum irdma_protocol irdma_ice_protocol(const struct auxiliary_device_id *id);
 

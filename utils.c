@@ -8,11 +8,17 @@
  * for bring-up and tear-down; the verbs will want commands completed from
  * the CCQ's interrupt and several in flight, which this path leaves room
  * for: the ring itself (ctrl.c) already matches completions by cookie.
+ *
+ * Callers that must not sleep (the CM's steering filters, the ARP cache
+ * fed by the neighbour notifier) post a request instead: it is queued on
+ * the function's ordered command workqueue, which runs it through the same
+ * path in submission order and frees it.
  */
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
 #include <linux/lockdep.h>
+#include <linux/slab.h>
 
 #include "main.h"
 #include "hw.h"
@@ -221,6 +227,75 @@ out_report:
 out_unlock:
 	mutex_unlock(&hw->cmd_mutex);
 	return ret;
+}
+
+static void irdma_cmd_req_work(struct work_struct *work)
+{
+	struct irdma_cmd_req *req = container_of(work, struct irdma_cmd_req,
+						 work);
+
+	/* a failure was reported by irdma_cmd_exec(); nobody waits for it */
+	irdma_cmd_exec(req->hw, &req->cmd);
+	irdma_cmd_req_free(req);
+}
+
+/**
+ * irdma_cmd_req_alloc - prepare a CQP command to post without waiting
+ * @build: writes the WQE from @arg
+ * @arg: the builder's argument, copied into the request
+ * @arg_len: its size in bytes
+ * @name: for messages; must outlive the request (a string literal)
+ * @gfp: allocation flags (GFP_ATOMIC from atomic context)
+ *
+ * Allocating apart from submitting lets a caller allocate first and then
+ * submit under its own spinlock, so that the order of its commands on the
+ * CQP follows the order of its table updates.
+ *
+ * Return: the request, or NULL when out of memory.
+ */
+struct irdma_cmd_req *
+irdma_cmd_req_alloc(int (*build)(__le64 *wqe, u8 valid, const void *arg),
+		    const void *arg, size_t arg_len, const char *name,
+		    gfp_t gfp)
+{
+	struct irdma_cmd_req *req;
+
+	req = kzalloc(struct_size(req, arg, DIV_ROUND_UP(arg_len, 8)), gfp);
+	if (!req)
+		return NULL;
+	INIT_WORK(&req->work, irdma_cmd_req_work);
+	memcpy(req->arg, arg, arg_len);
+	req->cmd.build = build;
+	req->cmd.arg = req->arg;
+	req->cmd.name = name;
+	return req;
+}
+
+/**
+ * irdma_cmd_req_submit - post a prepared command without waiting for it
+ * @hw: the function; its command workqueue runs the request
+ * @req: from irdma_cmd_req_alloc(); owned by the workqueue from now on
+ *
+ * Requests run in the order they were submitted. One that fails (or finds
+ * the engine halted) is reported and dropped. irdma_hw_deinit() runs every
+ * request still queued before the CQP goes away; nothing may be submitted
+ * after that has started.
+ *
+ * Context: any.
+ */
+void irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req)
+{
+	req->hw = hw;
+	queue_work(hw->cmd_wq, &req->work);
+}
+
+/**
+ * irdma_cmd_req_free - free a request that was not submitted
+ * @req: the request, or NULL
+ */
+void irdma_cmd_req_free(struct irdma_cmd_req *req)
+{
+	kfree(req);
 }
 
 /**

@@ -511,40 +511,15 @@ u32 irdma_pd_num(const struct ib_pd *ibpd)
 	return container_of(ibpd, struct irdma_pd, ibpd)->pd_id;
 }
 
-/* ---- not implemented yet: refused, so the core can register us ---- */
-
-/* no QP exists, so iw_cm finds none and connects or accepts nothing */
+/*
+ * iWARP connections go to the CM (cm.c). QPs have no reference count yet
+ * that could keep one alive for iw_cm between iw_get_qp and iw_rem_ref, so
+ * iw_cm finds none and refuses connect and accept with -EINVAL; listening
+ * works and programs the adapter (cm_hw.c).
+ */
 static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 {
 	return NULL;
-}
-
-static int irdma_iw_connect(struct iw_cm_id *cm_id,
-			    struct iw_cm_conn_param *param)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_iw_accept(struct iw_cm_id *cm_id,
-			   struct iw_cm_conn_param *param)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_iw_reject(struct iw_cm_id *cm_id, const void *pdata,
-			   u8 pdata_len)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_iw_destroy_listen(struct iw_cm_id *cm_id)
-{
-	return -EOPNOTSUPP;
 }
 
 static const struct ib_device_ops irdma_dev_ops = {
@@ -598,13 +573,13 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.dealloc_mw = irdma_dealloc_mw,
 	INIT_RDMA_OBJ_SIZE(ib_mw, irdma_mw, ibmw),
 
-	/* iWARP connections: refused until the CM is wired in */
+	/* iWARP connections (cm.c) */
+	.iw_accept = irdma_accept,
+	.iw_connect = irdma_connect,
+	.iw_create_listen = irdma_create_listen,
+	.iw_destroy_listen = irdma_destroy_listen,
 	.iw_get_qp = irdma_iw_get_qp,
-	.iw_create_listen = irdma_iw_create_listen,
-	.iw_destroy_listen = irdma_iw_destroy_listen,
-	.iw_connect = irdma_iw_connect,
-	.iw_accept = irdma_iw_accept,
-	.iw_reject = irdma_iw_reject,
+	.iw_reject = irdma_reject,
 };
 
 static const struct ib_device_ops irdma_roce_ops = {
@@ -653,12 +628,15 @@ int irdma_ib_register(struct irdma_func *fn)
 	ida_init(&iwdev->pd_ida);
 	ida_init(&iwdev->stag_ida);
 	irdma_ib_setup(iwdev);
+	ret = irdma_cm_hw_setup(iwdev);
+	if (ret)
+		goto err_dealloc;
 	ret = ib_device_set_netdev(&iwdev->ibdev, fn->netdev, 1);
 	if (ret)
-		goto err_dealloc;
+		goto err_cleanup_cm;
 	ret = ib_register_device(&iwdev->ibdev, "irdma%d", fn->dma_dev);
 	if (ret)
-		goto err_dealloc;
+		goto err_cleanup_cm;
 	fn->iwdev = iwdev;
 	/* catch up with the link, which may have changed while registering */
 	rtnl_lock();
@@ -667,6 +645,8 @@ int irdma_ib_register(struct irdma_func *fn)
 	ibdev_info(&iwdev->ibdev, "registered on %s\n", netdev_name(fn->netdev));
 	return 0;
 
+err_cleanup_cm:
+	irdma_cm_hw_cleanup(iwdev);
 err_dealloc:
 	ida_destroy(&iwdev->stag_ida);
 	ida_destroy(&iwdev->pd_ida);
@@ -688,6 +668,8 @@ void irdma_ib_unregister(struct irdma_func *fn)
 		return;
 	fn->iwdev = NULL;
 	ib_unregister_device(&iwdev->ibdev);
+	/* no listen is left and no notifier finds the device any more */
+	irdma_cm_hw_cleanup(iwdev);
 	ida_destroy(&iwdev->stag_ida);
 	ida_destroy(&iwdev->pd_ida);
 	ib_dealloc_device(&iwdev->ibdev);

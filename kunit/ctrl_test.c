@@ -208,6 +208,7 @@ static const struct irdma_cqp_qhash_info ct_qh_syn = {
 	.mac = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
 	.loc_addr = { 0xc0000201 }, .loc_port = 5000, .qp_num = 1,
 	.qs_handle = 7, .entry_type = 2, .ipv4 = true,
+	.manage = IRDMA_QHASH_MANAGE_ADD,
 };
 
 static const struct irdma_cqp_qhash_info ct_qh_est6 = {
@@ -215,7 +216,8 @@ static const struct irdma_cqp_qhash_info ct_qh_est6 = {
 	.loc_addr = { 0x20010db8, 0, 0, 1 },
 	.rem_addr = { 0x20010db8, 0, 0, 2 },
 	.loc_port = 5000, .rem_port = 40000, .qp_num = 1, .qs_handle = 7,
-	.vlan_id = 100, .vlan_valid = true, .entry_type = 1, .manage = 1,
+	.vlan_id = 100, .vlan_valid = true, .entry_type = 1,
+	.manage = IRDMA_QHASH_MANAGE_DELETE,
 };
 
 static const struct irdma_cqp_ah_info ct_ah4 = {
@@ -289,11 +291,12 @@ static const struct ct_case ct_cases[] = {
 	{ "loc_mac_del", ct_loc_mac_del, NULL,
 	  { 0, 0, 0, V | OP(0x0e) | 2 | B(61) | B(62) } },
 	{ "qhash_syn_v4", ctb_qhash, &ct_qh_syn,
-	  { CT_MAC, 1ULL << 32 | 5000, 7, V | OP(0x25) | 2ULL << 42 | B(60),
+	  { CT_MAC, 1ULL << 32 | 5000, 7,
+	    V | OP(0x25) | 2ULL << 42 | B(60) | 1ULL << 61,
 	    0, 0, 0xc0000201, 0 } },
 	{ "qhash_est_v6_del", ctb_qhash, &ct_qh_est6,
 	  { CT_MAC, 1ULL << 32 | 40000ULL << 16 | 5000, 7 | 100ULL << 32,
-	    V | OP(0x25) | 1ULL << 42 | B(59) | 1ULL << 61,
+	    V | OP(0x25) | 1ULL << 42 | B(59),
 	    2, 0x20010db8ULL << 32, 1, 0x20010db8ULL << 32 } },
 	{ "ah_create_v4", ctb_ah, &ct_ah4,
 	  { CT_MAC << 16, 0x2345ULL << 48 | 0x10ULL << 32 | 0x64,

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: the hardware side of the iWARP connection manager, and the
+ * address and neighbour notifiers that feed it and the ARP cache.
+ *
+ * cm.c reaches the engine only through struct irdma_cm_hw_ops. Here those
+ * ops become CQP commands: steering filters (MANAGE_QHASH), accelerated
+ * ports (MANAGE_APBVT) and ARP cache entries (MANAGE_ARP). The CM calls
+ * them with spinlocks held, so each one is posted without waiting
+ * (irdma_cmd_req_submit()); the command workqueue keeps them in order.
+ *
+ * What is not here yet, and fails cleanly instead of pretending:
+ * - the ILQ: CM frames cannot be sent, so xmit returns -ENODEV;
+ * - QP references: a QP has no reference count that would keep it alive
+ *   between a lookup and its use by the CM, so no QP is ever handed to the
+ *   CM (and iw_cm finds none), and a connect or accept fails with -EINVAL
+ *   before anything is programmed;
+ * - address handles: they only carry ILQ frames, so none are made.
+ */
+#include <linux/inetdevice.h>
+#include <linux/if_vlan.h>
+#include <net/addrconf.h>
+#include <net/if_inet6.h>
+#include <net/ndisc.h>
+#include <net/netevent.h>
+#include <rdma/ib_addr.h>
+
+#include "arp.h"
+#include "hw.h"
+#include "hw_defs.h"
+#include "main.h"
+
+/* The ILQ's QP number: every SYN and 4-tuple filter steers to it */
+#define IRDMA_CM_ILQ_QPN	1
+
+/* An IPv6 address as the CM keeps it: host order words */
+static void irdma_cm_ip6_to_host(u32 *dst, const struct in6_addr *a)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		dst[i] = ntohl(a->s6_addr32[i]);
+}
+
+static struct irdma_device *irdma_cm_hw_dev(struct irdma_cm_core *core)
+{
+	return core->ops_priv;
+}
+
+static int irdma_cm_hw_post(struct irdma_device *iwdev,
+			    int (*build)(__le64 *wqe, u8 valid, const void *arg),
+			    const void *arg, size_t len, const char *name)
+{
+	struct irdma_cmd_req *req;
+
+	req = irdma_cmd_req_alloc(build, arg, len, name, GFP_ATOMIC);
+	if (!req)
+		return -ENOMEM;
+	irdma_cmd_req_submit(iwdev->fn->hw, req);
+	return 0;
+}
+
+static int irdma_cm_hw_xmit(struct irdma_cm_core *core,
+			    struct irdma_cm_node *node, const void *frame,
+			    u32 len)
+{
+	ibdev_warn_ratelimited(&core->iwdev->ibdev,
+			       "CM: no ILQ to send a %u byte frame on\n", len);
+	return -ENODEV;
+}
+
+static int irdma_cm_qhash_build(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_qhash(wqe, valid, arg);
+}
+
+static int irdma_cm_hw_qhash(struct irdma_cm_core *core,
+			     const struct irdma_cm_info *ci, bool syn, bool add)
+{
+	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
+	struct irdma_cqp_qhash_info qh = {
+		.loc_port = ci->loc_port,
+		.qp_num = IRDMA_CM_ILQ_QPN,
+		.ipv4 = ci->ipv4,
+		.vlan_valid = ci->vlan_id < VLAN_N_VID,
+		.entry_type = syn ? IRDMA_QHASH_TYPE_TCP_SYN :
+				    IRDMA_QHASH_TYPE_TCP_ESTABLISHED,
+		.manage = add ? IRDMA_QHASH_MANAGE_ADD :
+				IRDMA_QHASH_MANAGE_DELETE,
+	};
+
+	if (qh.vlan_valid)
+		qh.vlan_id = ci->vlan_id;
+	ether_addr_copy(qh.mac, core->cfg.mac);
+	memcpy(qh.loc_addr, ci->loc_addr, sizeof(qh.loc_addr));
+	if (!syn) {
+		memcpy(qh.rem_addr, ci->rem_addr, sizeof(qh.rem_addr));
+		qh.rem_port = ci->rem_port;
+	}
+	return irdma_cm_hw_post(iwdev, irdma_cm_qhash_build, &qh, sizeof(qh),
+				add ? "MANAGE_QHASH add" : "MANAGE_QHASH delete");
+}
+
+/**
+ * struct irdma_cm_apbvt_cmd - argument of a MANAGE_APBVT command
+ * @port: local TCP port
+ * @add: open (true) or close the port
+ */
+struct irdma_cm_apbvt_cmd {
+	u16 port;
+	bool add;
+};
+
+static int irdma_cm_apbvt_build(__le64 *wqe, u8 valid, const void *arg)
+{
+	const struct irdma_cm_apbvt_cmd *a = arg;
+
+	return irdma_cqpw_apbvt(wqe, valid, a->port, a->add);
+}
+
+static int irdma_cm_hw_apbvt(struct irdma_cm_core *core, u16 port, bool add)
+{
+	struct irdma_cm_apbvt_cmd a = { .port = port, .add = add };
+
+	return irdma_cm_hw_post(irdma_cm_hw_dev(core), irdma_cm_apbvt_build,
+				&a, sizeof(a),
+				add ? "MANAGE_APBVT add" : "MANAGE_APBVT delete");
+}
+
+static int irdma_cm_hw_arp_resolve(struct irdma_cm_core *core,
+				   const struct irdma_cm_info *ci, u8 *mac,
+				   bool have_mac)
+{
+	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
+	int err = 0;
+
+	if (!have_mac && ci->ipv4)
+		err = irdma_addr_resolve_neigh(core, ci->loc_addr[0],
+					       ci->rem_addr[0], mac);
+	else if (!have_mac)
+		err = irdma_addr_resolve_neigh_ipv6(core, ci->loc_addr,
+						    ci->rem_addr, mac);
+	if (err)
+		return err;
+	return irdma_arp_add(iwdev, ci->rem_addr, ci->ipv4, mac);
+}
+
+/* The VLAN of the netdev owning @dev's address, if it is ours or above it */
+static u16 irdma_cm_dev_vlan(struct irdma_cm_core *core, struct net_device *dev)
+{
+	struct net_device *real = rdma_vlan_dev_real_dev(dev);
+
+	if (real == core->netdev)
+		return vlan_dev_vlan_id(dev);
+	return IRDMA_CM_NO_VLAN;
+}
+
+static u16 irdma_cm_hw_get_vlan(struct irdma_cm_core *core, const u32 *addr,
+				bool ipv4)
+{
+	u16 vlan = IRDMA_CM_NO_VLAN;
+	struct net_device *dev;
+	struct in6_addr a6;
+	int i;
+
+	if (ipv4) {
+		dev = ip_dev_find(&init_net, htonl(addr[0]));
+		if (!dev)
+			return vlan;
+		vlan = irdma_cm_dev_vlan(core, dev);
+		dev_put(dev);
+		return vlan;
+	}
+	if (!IS_ENABLED(CONFIG_IPV6))
+		return vlan;
+	for (i = 0; i < 4; i++)
+		a6.s6_addr32[i] = htonl(addr[i]);
+	rcu_read_lock();
+	for_each_netdev_rcu(&init_net, dev) {
+		if (ipv6_chk_addr(&init_net, &a6, dev, 1)) {
+			vlan = irdma_cm_dev_vlan(core, dev);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return vlan;
+}
+
+/* See the file comment: no QP can be held safely yet. */
+static void *irdma_cm_hw_qp_lookup(struct irdma_cm_core *core, u32 qpn)
+{
+	ibdev_dbg(&core->iwdev->ibdev, "CM: QP %u cannot be referenced yet\n",
+		  qpn);
+	return NULL;
+}
+
+static void irdma_cm_hw_qp_put(struct irdma_cm_core *core, void *qp)
+{
+	WARN_ON_ONCE(qp);
+}
+
+/*
+ * The QP hooks below are reached only through a QP that qp_lookup
+ * returned, which never happens yet; they refuse rather than do nothing.
+ */
+static int irdma_cm_hw_qp_set_ctx(struct irdma_cm_core *core, void *qp,
+				  const struct irdma_cm_tcp_ctx *ctx)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_cm_hw_qp_post_lsmm(struct irdma_cm_core *core, void *qp,
+				    const void *buf, u32 len)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_cm_hw_qp_post_rtr(struct irdma_cm_core *core, void *qp,
+				   enum irdma_cm_rdma0 op)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_cm_hw_qp_to_rts(struct irdma_cm_core *core, void *qp)
+{
+	return -EOPNOTSUPP;
+}
+
+static void irdma_cm_hw_qp_to_err(struct irdma_cm_core *core, void *qp)
+{
+	WARN_ON_ONCE(qp);
+}
+
+static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
+	.xmit = irdma_cm_hw_xmit,
+	.qhash = irdma_cm_hw_qhash,
+	.apbvt = irdma_cm_hw_apbvt,
+	.arp_resolve = irdma_cm_hw_arp_resolve,
+	.get_vlan = irdma_cm_hw_get_vlan,
+	.qp_lookup = irdma_cm_hw_qp_lookup,
+	.qp_put = irdma_cm_hw_qp_put,
+	.qp_set_ctx = irdma_cm_hw_qp_set_ctx,
+	.qp_post_lsmm = irdma_cm_hw_qp_post_lsmm,
+	.qp_post_rtr = irdma_cm_hw_qp_post_rtr,
+	.qp_to_rts = irdma_cm_hw_qp_to_rts,
+	.qp_to_err = irdma_cm_hw_qp_to_err,
+};
+
+/**
+ * irdma_cm_hw_setup - start the ARP cache and, for iWARP, the CM
+ * @iwdev: a device about to be registered; its engine is up
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int irdma_cm_hw_setup(struct irdma_device *iwdev)
+{
+	struct net_device *netdev = iwdev->fn->netdev;
+	struct irdma_cm_core *core = &iwdev->cm_core;
+	int ret;
+
+	ret = irdma_arp_cache_init(iwdev);
+	if (ret)
+		return ret;
+	if (iwdev->fn->protocol != IRDMA_PROTOCOL_IWARP)
+		return 0;
+	ret = irdma_setup_cm_core(iwdev, &irdma_cm_cqp_ops, iwdev);
+	if (ret)
+		goto err_cleanup_arp;
+	core->netdev = netdev;
+	core->cfg.mtu = READ_ONCE(netdev->mtu);
+	ether_addr_copy(core->cfg.mac, netdev->dev_addr);
+	return 0;
+
+err_cleanup_arp:
+	irdma_arp_cache_cleanup(iwdev);
+	return ret;
+}
+
+/**
+ * irdma_cm_hw_cleanup - undo irdma_cm_hw_setup()
+ * @iwdev: the device, no longer registered (iw_cm destroyed its listens
+ *	and no notifier can find it), its engine still up: the filters,
+ *	ports and ARP entries removed here are deleted through the CQP
+ *
+ * Context: process context.
+ */
+void irdma_cm_hw_cleanup(struct irdma_device *iwdev)
+{
+	if (iwdev->fn->protocol == IRDMA_PROTOCOL_IWARP)
+		irdma_cleanup_cm_core(&iwdev->cm_core);
+	irdma_arp_cache_cleanup(iwdev);
+}
+
+/* ---- notifiers ---- */
+
+/*
+ * The registered device on @dev or below its VLAN, with a reference, or
+ * NULL. The reference keeps the device registered, and so its ARP cache
+ * and CM core alive (both are cleaned up only after unregistration, which
+ * waits for every reference); the lookup itself is RCU inside the core,
+ * so this works from any context.
+ */
+static struct irdma_device *irdma_notify_get(struct net_device *dev)
+{
+	struct net_device *real = rdma_vlan_dev_real_dev(dev);
+	struct ib_device *ibdev;
+
+	ibdev = ib_device_get_by_netdev(real ?: dev, RDMA_DRIVER_IRDMA);
+	return ibdev ? to_iwdev(ibdev) : NULL;
+}
+
+static void irdma_notify_put(struct irdma_device *iwdev)
+{
+	ib_device_put(&iwdev->ibdev);
+}
+
+static void irdma_notify_addr(struct net_device *dev, const u32 *addr,
+			      bool ipv4, bool up)
+{
+	struct irdma_device *iwdev = irdma_notify_get(dev);
+
+	if (!iwdev)
+		return;
+	if (iwdev->fn->protocol == IRDMA_PROTOCOL_IWARP)
+		irdma_if_notify(&iwdev->cm_core, addr, ipv4, up);
+	irdma_notify_put(iwdev);
+}
+
+static int irdma_inetaddr_event(struct notifier_block *nb,
+				unsigned long event, void *ptr)
+{
+	struct in_ifaddr *ifa = ptr;
+	u32 addr = ntohl(ifa->ifa_address);
+
+	if (event == NETDEV_UP || event == NETDEV_DOWN)
+		irdma_notify_addr(ifa->ifa_dev->dev, &addr, true,
+				  event == NETDEV_UP);
+	return NOTIFY_DONE;
+}
+
+static int irdma_inet6addr_event(struct notifier_block *nb,
+				 unsigned long event, void *ptr)
+{
+	struct inet6_ifaddr *ifa = ptr;
+	u32 addr[4];
+
+	if (event != NETDEV_UP && event != NETDEV_DOWN)
+		return NOTIFY_DONE;
+	irdma_cm_ip6_to_host(addr, &ifa->addr);
+	irdma_notify_addr(ifa->idev->dev, addr, false, event == NETDEV_UP);
+	return NOTIFY_DONE;
+}
+
+/* A neighbour of one of our netdevs was resolved, changed or went stale */
+static void irdma_neigh_update(struct neighbour *n)
+{
+	struct irdma_device *iwdev;
+	u8 mac[ETH_ALEN];
+	u32 addr[4] = {};
+	bool ipv4;
+
+	if (n->tbl->family == AF_INET)
+		ipv4 = true;
+	else if (n->tbl->family == AF_INET6)
+		ipv4 = false;
+	else
+		return;
+	/* multicast and broadcast next hops need no ARP entry */
+	if (n->nud_state & NUD_NOARP)
+		return;
+	iwdev = irdma_notify_get(n->dev);
+	if (!iwdev)
+		return;
+	if (ipv4)
+		addr[0] = ntohl(*(const __be32 *)n->primary_key);
+	else
+		irdma_cm_ip6_to_host(addr, (const struct in6_addr *)n->primary_key);
+	if (n->nud_state & NUD_VALID) {
+		neigh_ha_snapshot(mac, n, n->dev);
+		irdma_arp_add(iwdev, addr, ipv4, mac);
+	} else {
+		irdma_arp_del(iwdev, addr, ipv4);
+	}
+	irdma_notify_put(iwdev);
+}
+
+static int irdma_netevent(struct notifier_block *nb, unsigned long event,
+			  void *ptr)
+{
+	if (event == NETEVENT_NEIGH_UPDATE)
+		irdma_neigh_update(ptr);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block irdma_inetaddr_nb = {
+	.notifier_call = irdma_inetaddr_event,
+};
+
+static struct notifier_block irdma_inet6addr_nb = {
+	.notifier_call = irdma_inet6addr_event,
+};
+
+static struct notifier_block irdma_netevent_nb = {
+	.notifier_call = irdma_netevent,
+};
+
+/**
+ * irdma_addr_notifiers_register - follow addresses and neighbours
+ *
+ * Registered once for the module; each event finds its device by netdev.
+ *
+ * Return: 0 or a negative errno, with nothing registered.
+ */
+int irdma_addr_notifiers_register(void)
+{
+	int ret;
+
+	ret = register_inetaddr_notifier(&irdma_inetaddr_nb);
+	if (ret)
+		return ret;
+	ret = register_inet6addr_notifier(&irdma_inet6addr_nb);
+	if (ret)
+		goto err_unregister_inet;
+	ret = register_netevent_notifier(&irdma_netevent_nb);
+	if (ret)
+		goto err_unregister_inet6;
+	return 0;
+
+err_unregister_inet6:
+	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
+err_unregister_inet:
+	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
+	return ret;
+}
+
+/**
+ * irdma_addr_notifiers_unregister - undo irdma_addr_notifiers_register()
+ */
+void irdma_addr_notifiers_unregister(void)
+{
+	unregister_netevent_notifier(&irdma_netevent_nb);
+	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
+	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
+}

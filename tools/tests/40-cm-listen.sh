@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# irdma-vm-timeout: 900
+#
+# The CM's hardware side on two wired iWARP functions: an rdma_cm listen
+# (rping -s) programs a SYN quad-hash filter and an accelerated port in the
+# engine, and stopping it removes them; a wildcard listen programs one
+# filter per address of the netdev and follows addresses that come and go
+# (the inet notifiers); a neighbour added with ip neigh reaches the
+# engine's ARP cache and its deletion removes it (the netevent notifier);
+# a connect fails cleanly (no QP can be handed to the CM yet, and there is
+# no ILQ) and leaves nothing programmed. The counts come from the
+# simulator's debugfs state.
+#
+# Loops use shell builtins: under TCG every exec from the 9p root costs
+# seconds.
+. "$IRDMA_REPO/tools/guest/lib.sh"
+
+bus=/sys/bus/irdma_sim
+dbg=/sys/kernel/debug/irdma_sim
+
+step() {
+	echo "40-cm-listen: $*" >/dev/kmsg
+	echo "$*"
+}
+
+# "qhash apbvt arp ahs" of function $1's engine
+objects() {
+	local line w qh= ap= arp= ahs=
+
+	while read -r line; do
+		case "$line" in
+		"objects: "*)
+			for w in $line; do
+				case "$w" in
+				qhash=*) qh=${w#qhash=} ;;
+				apbvt_ports=*) ap=${w#apbvt_ports=} ;;
+				arp=*) arp=${w#arp=} ;;
+				ahs=*) ahs=${w#ahs=} ;;
+				esac
+			done
+			;;
+		esac
+	done <"$dbg/irdma_sim$1/state"
+	echo "$qh $ap $arp $ahs"
+}
+
+# wait (30 s) until function $1 shows qhash $2 and APBVT ports $3
+wait_filters() {
+	local i o
+
+	for ((i = 0; i < 30; i++)); do
+		o=$(objects "$1")
+		[ "${o% * *}" = "$2 $3" ] && return 0
+		pause 1
+	done
+	fail "function $1: wanted qhash=$2 apbvt=$3, have (qhash apbvt arp ahs) $o"
+}
+
+# wait (30 s) until function $1 holds $2 ARP entries
+wait_arp() {
+	local i o a
+
+	for ((i = 0; i < 30; i++)); do
+		o=$(objects "$1")
+		a=${o#* * }
+		[ "${a% *}" = "$2" ] && return 0
+		pause 1
+	done
+	fail "function $1: wanted arp=$2, have (qhash apbvt arp ahs) $o"
+}
+
+# start a listener in the background: rping -s on address $1, port $2
+listen() {
+	rping -s -a "$1" -p "$2" >/tmp/rping-$2.txt 2>&1 &
+	lpid=$!
+}
+
+unlisten() {
+	kill "$lpid" 2>/dev/null
+	wait "$lpid" 2>/dev/null
+	lpid=
+}
+
+log_mark 40-cm-listen
+command -v rping >/dev/null || skip "rping (rdmacm-utils) is not installed"
+load_stack || fail "cannot load the RDMA stack"
+kmod irdma || fail "cannot load irdma"
+kmod irdma_sim || fail "cannot load irdma_sim"
+echo "0 iwarp" >$bus/new_device || fail "create 0"
+echo "1 iwarp" >$bus/new_device || fail "create 1"
+for i in 0 1; do
+	ip link set isim$i up || fail "isim$i up"
+	ip addr add 192.0.2.$((i + 1))/24 dev isim$i || fail "IPv4 on isim$i"
+	ip addr add 2001:db8::$((i + 1))/64 dev isim$i nodad ||
+		fail "IPv6 on isim$i"
+done
+read -r qh0 ap0 _ ah0 <<<"$(objects 0)"
+[ "$qh0 $ap0" = "0 0" ] || fail "filters before any listen: qhash=$qh0 apbvt=$ap0"
+
+step "IPv4 listen on 192.0.2.1"
+listen 192.0.2.1 7001
+wait_filters 0 1 1
+wait_filters 1 0 0
+unlisten
+wait_filters 0 0 0
+
+step "IPv6 listen on 2001:db8::1"
+listen 2001:db8::1 7002
+wait_filters 0 1 1
+unlisten
+wait_filters 0 0 0
+
+step "wildcard listen"
+ip addr add 192.0.2.11/24 dev isim0 || fail "second IPv4 on isim0"
+listen 0.0.0.0 7003
+# one SYN filter per IPv4 address of each netdev, one port on each
+wait_filters 0 2 1
+wait_filters 1 1 1
+step "address added and removed under a wildcard listen"
+ip addr add 192.0.2.21/24 dev isim0 || fail "third IPv4 on isim0"
+wait_filters 0 3 1
+ip addr del 192.0.2.21/24 dev isim0 || fail "remove the third IPv4"
+wait_filters 0 2 1
+unlisten
+wait_filters 0 0 0
+wait_filters 1 0 0
+
+step "neighbours reach the ARP cache"
+ip neigh flush dev isim0 nud all
+wait_arp 0 0
+ip neigh add 192.0.2.99 lladdr 02:00:5e:00:00:99 dev isim0 nud permanent ||
+	fail "add an IPv4 neighbour"
+wait_arp 0 1
+ip -6 neigh add 2001:db8::99 lladdr 02:00:5e:00:00:98 dev isim0 nud permanent ||
+	fail "add an IPv6 neighbour"
+wait_arp 0 2
+ip neigh change 192.0.2.99 lladdr 02:00:5e:00:00:97 dev isim0 nud permanent ||
+	fail "change the IPv4 neighbour"
+wait_arp 0 2
+ip neigh del 192.0.2.99 dev isim0 || fail "delete the IPv4 neighbour"
+wait_arp 0 1
+ip -6 neigh del 2001:db8::99 dev isim0 || fail "delete the IPv6 neighbour"
+wait_arp 0 0
+
+step "connect fails cleanly"
+listen 192.0.2.2 7004
+wait_filters 1 1 1
+timeout 60 rping -c -a 192.0.2.2 -p 7004 -C 1 >/tmp/rping-c.txt 2>&1
+rc=$?
+[ $rc -ne 0 ] || fail "a connect succeeded without an ILQ: $(</tmp/rping-c.txt)"
+[ $rc -ne 124 ] || fail "the connect hung: $(</tmp/rping-c.txt)"
+echo "rping -c exited $rc: $(</tmp/rping-c.txt)"
+unlisten
+wait_filters 0 0 0
+wait_filters 1 0 0
+read -r _ _ _ ah <<<"$(objects 0)"
+[ "$ah" = "$ah0" ] || fail "address handles left behind: $ah (was $ah0)"
+# the kernel resolved 192.0.2.2 for rdma_cm: that neighbour is mirrored,
+# and goes when it goes
+ip neigh flush dev isim0 nud all
+ip -6 neigh flush dev isim0 nud all
+wait_arp 0 0
+
+step "remove"
+echo 1 >$bus/del_device || fail "delete 1"
+echo 0 >$bus/del_device || fail "delete 0"
+rmmod irdma_sim || fail "rmmod irdma_sim"
+rmmod irdma || fail "rmmod irdma"
+echo "listen (v4, v6, wildcard with address changes) programs and removes SYN filters and ports; neighbours reach the ARP cache; a connect fails and leaves nothing"
