@@ -485,14 +485,17 @@ static void isim_ilq_out(struct isim_func *f, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	atomic64_inc(&f->ilq.tx);
 	if (f->ilq.tx_tap) {
+		atomic64_inc(&f->ilq.tx);
 		f->ilq.tx_tap(f, skb);
 		return;
 	}
 	/* through the qdisc and the taps, as the stack's own frames go */
 	skb->dev = f->netdev;
-	dev_queue_xmit(skb);
+	if (dev_queue_xmit(skb) == NET_XMIT_SUCCESS)
+		atomic64_inc(&f->ilq.tx);
+	else
+		atomic64_inc(&f->ilq.dropped);
 }
 
 /* Transmit the SQ WQE @w. Return: 0 or an enum isim_wc_minor. */
