@@ -8,8 +8,8 @@
  * the engine and how the engine addresses what it transmits. The engine
  * keeps them exactly as the driver programmed them and refuses what the
  * adapter would refuse: deleting an entry that does not exist, adding one
- * twice, indexes out of range. Steering received frames with them is not
- * modelled yet.
+ * twice, indexes out of range. The quad-hash filters steer received TCP
+ * segments to the ILQ (ilq.c asks isim_conn_steer()).
  */
 #include <linux/slab.h>
 
@@ -29,6 +29,7 @@ int isim_conn_init(struct isim_func *f)
 	if (!f->conn.apbvt)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&f->conn.qhash);
+	spin_lock_init(&f->conn.qh_lock);
 	xa_init(&f->conn.arp);
 	xa_init(&f->ahs);
 	return 0;
@@ -44,13 +45,15 @@ void isim_conn_reset(struct isim_func *f)
 	struct isim_qhash *qh, *tmp;
 	struct isim_ah *ah;
 	unsigned long i;
+	LIST_HEAD(dead);
 
 	bitmap_zero(c->apbvt, ISIM_PORTS);
-	list_for_each_entry_safe(qh, tmp, &c->qhash, node) {
-		list_del(&qh->node);
-		kfree(qh);
-	}
+	spin_lock_bh(&c->qh_lock);
+	list_splice_init(&c->qhash, &dead);
 	c->nqhash = 0;
+	spin_unlock_bh(&c->qh_lock);
+	list_for_each_entry_safe(qh, tmp, &dead, node)
+		kfree(qh);
 	xa_destroy(&c->arp);
 	xa_for_each(&f->ahs, i, ah) {
 		xa_erase(&f->ahs, i);
@@ -96,8 +99,16 @@ void isim_op_manage_apbvt(struct isim_func *f, const u64 *wqe,
 		clear_bit(port, f->conn.apbvt);
 }
 
-/* an address as the driver wrote it: IPv4 in word 1 low, IPv6 in 4 words */
-static void isim_qh_addr(const u64 *w, bool ipv4, u32 *addr)
+/**
+ * isim_conn_addr - an address as the driver writes it in a qhash or AH WQE
+ * @w: the two words of the address
+ * @ipv4: an IPv4 address: bits 31:0 of the first word
+ * @addr: the address as four host-order words, IPv4 in word 0
+ *
+ * An IPv6 address has its first word in bits 63:32 of the second WQE word,
+ * then bits 31:0, then the first WQE word's high and low halves.
+ */
+void isim_conn_addr(const u64 *w, bool ipv4, u32 *addr)
 {
 	memset(addr, 0, 4 * sizeof(*addr));
 	if (ipv4) {
@@ -121,10 +132,10 @@ static void isim_qh_parse(const u64 *wqe, struct isim_qhash *qh)
 	qh->loc_port = FIELD_GET(ISIM_QH_W1_DPORT, wqe[1]);
 	qh->qpn = FIELD_GET(ISIM_QH_W1_QPN, wqe[1]);
 	qh->qset = FIELD_GET(ISIM_QH_W2_QSET, wqe[2]);
-	isim_qh_addr(&wqe[6], qh->ipv4, qh->loc_addr);
+	isim_conn_addr(&wqe[6], qh->ipv4, qh->loc_addr);
 	if (qh->type == ISIM_QH_TCP_ESTABLISHED) {
 		qh->rem_port = FIELD_GET(ISIM_QH_W1_SPORT, wqe[1]);
-		isim_qh_addr(&wqe[4], qh->ipv4, qh->rem_addr);
+		isim_conn_addr(&wqe[4], qh->ipv4, qh->rem_addr);
 	}
 }
 
@@ -152,9 +163,57 @@ static u16 isim_qh_add(struct isim_func *f, const struct isim_qhash *key)
 	qh = kmemdup(key, sizeof(*key), GFP_KERNEL);
 	if (!qh)
 		return ISIM_MIN_BUSY;
+	spin_lock_bh(&f->conn.qh_lock);
 	list_add_tail(&qh->node, &f->conn.qhash);
 	f->conn.nqhash++;
+	spin_unlock_bh(&f->conn.qh_lock);
 	return ISIM_MIN_OK;
+}
+
+static bool isim_qh_match(const struct isim_qhash *qh,
+			  const struct isim_flow *fl)
+{
+	if (qh->ipv4 != fl->ipv4 || qh->vlan != fl->vlan ||
+	    qh->loc_port != fl->loc_port ||
+	    memcmp(qh->loc_addr, fl->loc_addr, sizeof(fl->loc_addr)))
+		return false;
+	if (qh->type == ISIM_QH_TCP_SYN)
+		return fl->syn;
+	return qh->type == ISIM_QH_TCP_ESTABLISHED &&
+	       qh->rem_port == fl->rem_port &&
+	       !memcmp(qh->rem_addr, fl->rem_addr, sizeof(fl->rem_addr));
+}
+
+/**
+ * isim_conn_steer - find the filter a received TCP segment matches
+ * @f: function
+ * @fl: the segment's addressing
+ * @qpn: the filter's QP, when one matches
+ *
+ * An established filter matches the whole 4-tuple and VLAN; a listener
+ * (SYN) filter matches the local address, port and VLAN of a connection
+ * request only. An established filter wins over a listener. Callable from
+ * softirq context.
+ *
+ * Return: true if a filter matched.
+ */
+bool isim_conn_steer(struct isim_func *f, const struct isim_flow *fl,
+		     u32 *qpn)
+{
+	struct isim_qhash *qh, *hit = NULL;
+
+	spin_lock_bh(&f->conn.qh_lock);
+	list_for_each_entry(qh, &f->conn.qhash, node) {
+		if (!isim_qh_match(qh, fl))
+			continue;
+		hit = qh;
+		if (qh->type == ISIM_QH_TCP_ESTABLISHED)
+			break;
+	}
+	if (hit)
+		*qpn = hit->qpn;
+	spin_unlock_bh(&f->conn.qh_lock);
+	return hit;
 }
 
 /**
@@ -183,12 +242,16 @@ void isim_op_manage_qhash(struct isim_func *f, const u64 *wqe,
 	} else if (!qh) {
 		res->minor = ISIM_MIN_NO_OBJECT;
 	} else if (manage == ISIM_QH_MODIFY) {
+		spin_lock_bh(&f->conn.qh_lock);
 		qh->qpn = key.qpn;
 		qh->qset = key.qset;
+		spin_unlock_bh(&f->conn.qh_lock);
 	} else if (manage == ISIM_QH_DELETE) {
+		spin_lock_bh(&f->conn.qh_lock);
 		list_del(&qh->node);
-		kfree(qh);
 		f->conn.nqhash--;
+		spin_unlock_bh(&f->conn.qh_lock);
+		kfree(qh);
 	} else {
 		res->minor = ISIM_MIN_BAD_FIELD;
 	}

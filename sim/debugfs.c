@@ -7,6 +7,8 @@
  *   fail_<op>         fail the next N CQP commands with that opcode
  *   drop_frames       drop the next N frames this function transmits
  *   delay_ms          delay every frame this function transmits
+ *   drop_cm_frames    lose the next N CM frames: ILQ transmits, or frames
+ *                     the qhash filters steered to the ILQ
  *   stall_cqp         while Y, queued CQP commands are not executed
  *   raise_ae          write "CODE [SOURCE [ID [CTX]]]" to post an AE
  *   reset             write anything: function reset, as after a PF reset
@@ -120,6 +122,12 @@ static int isim_state_show(struct seq_file *s, void *unused)
 		   (s64)atomic64_read(&f->wire.tx_frames),
 		   (s64)atomic64_read(&f->wire.rx_frames),
 		   (s64)atomic64_read(&f->wire.dropped));
+	seq_printf(s, "ilq: tx=%lld rx=%lld steered=%lld dropped=%lld tx_err=%lld\n",
+		   (s64)atomic64_read(&f->ilq.tx),
+		   (s64)atomic64_read(&f->ilq.rx),
+		   (s64)atomic64_read(&f->ilq.steered),
+		   (s64)atomic64_read(&f->ilq.dropped),
+		   (s64)atomic64_read(&f->ilq.tx_err));
 	seq_printf(s, "qsets: %d\nvsi_filter: %d\n", atomic_read(&f->qsets),
 		   READ_ONCE(f->vsi_filter));
 	mutex_lock(&f->eng_lock);
@@ -254,6 +262,8 @@ void isim_debugfs_init(struct isim_func *f)
 	isim_debugfs_fail_knobs(f);
 	debugfs_create_atomic_t("drop_frames", 0600, f->ddir,
 				&f->faults.drop_frames);
+	debugfs_create_atomic_t("drop_cm_frames", 0600, f->ddir,
+				&f->faults.drop_cm);
 	debugfs_create_u32("delay_ms", 0600, f->ddir, &f->faults.delay_ms);
 	debugfs_create_bool("stall_cqp", 0600, f->ddir, &f->faults.stall);
 	debugfs_create_file("raise_ae", 0200, f->ddir, f,

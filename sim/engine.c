@@ -7,7 +7,7 @@
  * at once again while CQP commands are still queued), every 10 ms before.
  * One tick, under eng_lock: CQP create or destroy requests, CQ arm
  * requests, returned AEQEs, queued CQP commands, SQ/RQ work (exec.c),
- * then interrupt vectors the driver re-enabled. A halted engine (critical
+ * raw-queue frames (ilq.c), then interrupt vectors the driver re-enabled. A halted engine (critical
  * error) reads and writes nothing until the function is reset; it only
  * raises the interrupts it had posted before it stopped.
  */
@@ -33,6 +33,7 @@ bool isim_engine_poll(struct isim_func *f)
 		isim_aeq_poll_alloc(f);
 		more = isim_cqp_run(f, ISIM_CQP_BUDGET);
 		more |= isim_exec_run(f, ISIM_WQE_BUDGET);
+		more |= isim_ilq_run(f, ISIM_WQE_BUDGET);
 	}
 	/* a halted engine still raises what it posted before it stopped */
 	isim_irq_service(f);
@@ -68,6 +69,7 @@ static void isim_engine_clear(struct isim_func *f)
 	isim_qp_reset(f);
 	isim_stag_reset(f);
 	isim_conn_reset(f);
+	isim_ilq_reset(f);
 	isim_cq_reset(f);
 	isim_eq_reset(f);
 	isim_hmc_reset(f);
@@ -91,6 +93,7 @@ int isim_engine_init(struct isim_func *f)
 	xa_init(&f->qps);
 	xa_init(&f->stags);
 	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
+	isim_ilq_init(f);
 	err = isim_conn_init(f);
 	if (err)
 		return err;

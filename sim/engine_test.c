@@ -8,7 +8,27 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/dma-direct.h>
+#include <linux/if_vlan.h>
 #include <linux/interrupt.h>
+#include <linux/ip.h>
+#include <linux/tcp.h>
+#include <asm/unaligned.h>
+#include <net/checksum.h>
+
+/**
+ * struct isim_t_ilq - host memory of the ILQ a test creates
+ * @cq: ILQ CQ ring, 32-byte CQEs
+ * @rings: SQ (8 quanta) at quantum 0, RQ (8 quanta) at quantum 8, the QP
+ *	host context at byte 1024
+ * @bufs: transmit buffer at byte 0, receive buffers 512 bytes each from
+ *	byte 1024
+ * @frames: frames the engine transmitted
+ */
+struct isim_t_ilq {
+	__le64 *cq, *rings;
+	u8 *bufs;
+	struct sk_buff_head frames;
+};
 
 /**
  * struct isim_test - fixture: one bare function and the host memory a
@@ -25,6 +45,7 @@
  * @pol: driver's CQP valid bit
  * @irq_hits: interrupts received on vector 0
  * @irq_done: completed by the vector 0 handler
+ * @ilq: the ILQ's memory, in the tests that create one
  */
 struct isim_test {
 	struct isim_func *f;
@@ -33,6 +54,7 @@ struct isim_test {
 	u8 pol;
 	atomic_t irq_hits;
 	struct completion irq_done;
+	struct isim_t_ilq *ilq;
 };
 
 static u64 isim_t_bus(struct isim_test *t, void *va)
@@ -87,6 +109,8 @@ static void isim_test_exit(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
 
+	if (t->ilq)
+		skb_queue_purge(&t->ilq->frames);
 	isim_engine_stop(t->f);
 	isim_engine_exit(t->f);
 	isim_irq_exit(t->f);
@@ -1051,6 +1075,381 @@ static void isim_exec_bad_stag_is_protection_error(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, isim_t_cqe(cq, 1, 3) & ISIM_CQE_W3_VALID);
 }
 
+/* ---- the ILQ ---- */
+
+#define ISIM_T_ILQ		1	/* the ILQ's QP and CQ id */
+#define ISIM_T_ILQ_AH		5
+#define ISIM_T_ILQ_ARP		2
+#define ISIM_T_LOC_IP		0xc0000201	/* 192.0.2.1 */
+#define ISIM_T_REM_IP		0xc0000202	/* 192.0.2.2 */
+#define ISIM_T_REM_MAC		0x020000000099ULL
+#define ISIM_T_LOC_MAC		0x024953000001ULL
+
+static void isim_t_tap(struct isim_func *f, struct sk_buff *skb)
+{
+	struct kunit *test = current->kunit_test;
+	struct isim_t_ilq *q = ((struct isim_test *)test->priv)->ilq;
+
+	skb_queue_tail(&q->frames, skb);
+}
+
+/* commit QPs, CQs, ARP entries and hash entries, all at HMC offset 0 */
+static void isim_t_ilq_commit(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	memset(t->buf, 0, ISIM_FPM_BUF_BYTES);
+	t->buf[ISIM_HMC_QP] = cpu_to_le64(4);
+	t->buf[ISIM_HMC_CQ] = cpu_to_le64(4);
+	t->buf[ISIM_HMC_ARP] = cpu_to_le64(4);
+	t->buf[ISIM_HMC_HTE] = cpu_to_le64(16);
+	w[4] = isim_t_bus(t, t->buf);
+	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+static void isim_t_ilq_cq(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	w[0] = 32;
+	w[1] = 0x11c;
+	w[4] = isim_t_bus(t, t->ilq->cq);
+	w[5] = isim_t_bus(t, t->shadow);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_CQ_HDR_ID, ISIM_T_ILQ) |
+			  ISIM_CQ_HDR_CHK_OVERFLOW;
+	isim_t_run(t, ISIM_OP_CREATE_CQ, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+/* CREATE_QP of a UDA QP @id in RTS, as the driver creates the ILQ */
+static void isim_t_ilq_qp_post(struct kunit *test, u32 id)
+{
+	struct isim_test *t = test->priv;
+	__le64 *ctx = t->ilq->rings + 1024 / 8;
+	u64 w[8] = {};
+
+	memset(ctx, 0, ISIM_QP_HOST_CTX_BYTES);
+	ctx[1] = cpu_to_le64(isim_t_bus(t, t->ilq->rings));
+	ctx[2] = cpu_to_le64(isim_t_bus(t, t->ilq->rings + 8 * 4));
+	ctx[3] = cpu_to_le64(FIELD_PREP(ISIM_QPC_W3_SQ_SIZE, 1) |
+			     FIELD_PREP(ISIM_QPC_W3_RQ_SIZE, 1));
+	ctx[17] = cpu_to_le64(FIELD_PREP(ISIM_QPC_W17_SQ_CQ, ISIM_T_ILQ) |
+			      FIELD_PREP(ISIM_QPC_W17_RQ_CQ, ISIM_T_ILQ));
+	ctx[20] = cpu_to_le64(ISIM_QPC_W20_PRIVILEGED);
+	ctx[21] = cpu_to_le64(0xabc0);
+	w[2] = isim_t_bus(t, ctx);
+	w[5] = isim_t_bus(t, t->shadow) + 64;
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QP_HDR_ID, id) |
+			  FIELD_PREP(ISIM_QP_HDR_TYPE, ISIM_QP_TYPE_UDA) |
+			  FIELD_PREP(ISIM_QP_HDR_NEXT_STATE, ISIM_QPS_RTS) |
+			  ISIM_QP_HDR_CQ_VALID;
+	isim_t_run(t, ISIM_OP_CREATE_QP, w);
+}
+
+/* an ARP entry for the peer and an IPv4 AH to it, as the CM makes them */
+static void isim_t_ilq_ah(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	w[2] = ISIM_T_REM_MAC;
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_ARP_HDR_INDEX, ISIM_T_ILQ_ARP) |
+			  ISIM_ARP_HDR_VALID;
+	isim_t_run(t, ISIM_OP_MANAGE_ARP, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	memset(w, 0, sizeof(w));
+	w[0] = ISIM_T_LOC_MAC << 16;
+	w[1] = FIELD_PREP(ISIM_AH_W1_TC, 0x10);
+	w[2] = FIELD_PREP(ISIM_AH_W2_ARP, ISIM_T_ILQ_ARP) |
+	       FIELD_PREP(ISIM_AH_W2_HOP_LIMIT, 64);
+	w[4] = ISIM_T_REM_IP;
+	w[6] = ISIM_T_LOC_IP;
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_AH_HDR_INDEX, ISIM_T_ILQ_AH) |
+			  ISIM_AH_HDR_IPV4;
+	isim_t_run(t, ISIM_OP_CREATE_AH, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+/* everything the driver sets up before the CM sends or receives */
+static void isim_t_ilq(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_ilq *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	q->cq = isim_t_page(test);
+	q->rings = isim_t_page(test);
+	q->bufs = isim_t_page(test);
+	KUNIT_ASSERT_NOT_NULL(test, q->bufs);
+	skb_queue_head_init(&q->frames);
+	t->ilq = q;
+	t->f->ilq.tx_tap = isim_t_tap;
+	isim_t_cqp_ok(test, 2);
+	isim_t_ilq_commit(test);
+	isim_t_back_sd0(test);
+	isim_t_ilq_cq(test);
+	isim_t_ilq_qp_post(test, ISIM_T_ILQ);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_ilq_ah(test);
+}
+
+/* a TCP header from @sport to @dport with @flags, then @data bytes */
+static void isim_t_tcp(u8 *p, u16 sport, u16 dport, u8 flags, u32 data)
+{
+	struct tcphdr *th = (struct tcphdr *)p;
+	u32 i;
+
+	memset(th, 0, sizeof(*th));
+	th->source = htons(sport);
+	th->dest = htons(dport);
+	th->seq = htonl(0x1000);
+	th->doff = 5;
+	((u8 *)th)[13] = flags;
+	th->window = htons(8192);
+	for (i = 0; i < data; i++)
+		p[sizeof(*th) + i] = 0xa0 + i;
+}
+
+/* post SQ WQE @idx: @len bytes of the transmit buffer through AH @ah */
+static void isim_t_ilq_send(struct isim_test *t, u32 idx, u32 len, u32 ah)
+{
+	isim_t_wqe(t->ilq->rings, idx, ISIM_WQOP_SEND,
+		   isim_t_bus(t, t->ilq->bufs), len, 0,
+		   FIELD_PREP(ISIM_ILQ_SQ_HDR_AH, ah) |
+		   FIELD_PREP(ISIM_ILQ_SQ_HDR_L4LEN, 5) | ISIM_WQH_SIGNALED);
+}
+
+static void isim_t_check_v4_frame(struct kunit *test, struct sk_buff *skb,
+				  u32 seg)
+{
+	struct ethhdr *eh = (struct ethhdr *)skb->data;
+	struct iphdr *ih = (struct iphdr *)(eh + 1);
+	struct tcphdr *th = (struct tcphdr *)(ih + 1);
+	u8 mac[ETH_ALEN];
+
+	KUNIT_ASSERT_EQ(test, skb->len, (u32)(ETH_HLEN + sizeof(*ih) + seg));
+	u64_to_ether_addr(ISIM_T_REM_MAC, mac);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eh->h_dest, mac));
+	u64_to_ether_addr(ISIM_T_LOC_MAC, mac);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eh->h_source, mac));
+	KUNIT_EXPECT_EQ(test, ntohs(eh->h_proto), (u16)ETH_P_IP);
+	KUNIT_EXPECT_TRUE(test, ih->version == 4 && ih->ihl == 5);
+	KUNIT_EXPECT_EQ(test, ih->tos, (u8)0x10);
+	KUNIT_EXPECT_EQ(test, ih->ttl, (u8)64);
+	KUNIT_EXPECT_EQ(test, ih->protocol, (u8)IPPROTO_TCP);
+	KUNIT_EXPECT_EQ(test, ntohs(ih->tot_len), (u16)(sizeof(*ih) + seg));
+	KUNIT_EXPECT_EQ(test, ntohl(ih->saddr), ISIM_T_LOC_IP);
+	KUNIT_EXPECT_EQ(test, ntohl(ih->daddr), ISIM_T_REM_IP);
+	KUNIT_EXPECT_EQ(test, (__force u16)ip_fast_csum(ih, ih->ihl), (u16)0);
+	KUNIT_EXPECT_EQ(test,
+			(__force u16)csum_tcpudp_magic(ih->saddr, ih->daddr,
+						       seg, IPPROTO_TCP,
+						       csum_partial(th, seg, 0)),
+			(u16)0);
+	KUNIT_EXPECT_EQ(test, ntohs(th->dest), (u16)6000);
+	KUNIT_EXPECT_EQ(test, ((u8 *)th)[sizeof(*th) + 7], (u8)0xa7);
+}
+
+static void isim_ilq_transmit_adds_headers(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct sk_buff *skb;
+	u64 w3;
+
+	isim_t_ilq(test);
+	isim_t_tcp(t->ilq->bufs, 5000, 6000, 0x02, 8);
+	isim_t_ilq_send(t, 0, 28, ISIM_T_ILQ_AH);
+	/* an AH that does not exist: the WQE completes in error */
+	isim_t_ilq_send(t, 1, 28, ISIM_T_ILQ_AH + 1);
+	isim_t_poll(t);
+
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	isim_t_check_v4_frame(test, skb, 28);
+	kfree_skb(skb);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+
+	w3 = isim_t_cqe(t->ilq->cq, 0, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_SQ);
+	KUNIT_EXPECT_FALSE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX, w3), 0ULL);
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(t->ilq->cq, 0, 1), 0xabc0ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W2_QP,
+					isim_t_cqe(t->ilq->cq, 0, 2)),
+			(u64)ISIM_T_ILQ);
+	w3 = isim_t_cqe(t->ilq->cq, 1, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_MINOR, w3),
+			(u64)ISIM_WC_LOC_QP_OP);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX, w3), 1ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.tx), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.tx_err), 1LL);
+
+	/* the drop knob loses the next frame; the WQE still completes */
+	atomic_set(&t->f->faults.drop_cm, 1);
+	isim_t_ilq_send(t, 2, 28, ISIM_T_ILQ_AH);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_TRUE(test, isim_t_cqe(t->ilq->cq, 2, 3) &
+				ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.dropped), 1LL);
+}
+
+/* a listener filter on 192.0.2.1:5000 for the ILQ */
+static void isim_t_syn_filter(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 qh[8] = {};
+
+	qh[1] = FIELD_PREP(ISIM_QH_W1_DPORT, 5000) |
+		FIELD_PREP(ISIM_QH_W1_QPN, ISIM_T_ILQ);
+	qh[6] = ISIM_T_LOC_IP;
+	qh[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QH_HDR_TYPE, ISIM_QH_TCP_SYN) |
+			   ISIM_QH_HDR_IPV4 |
+			   FIELD_PREP(ISIM_QH_HDR_MANAGE, ISIM_QH_ADD);
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, qh);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+/* a frame 192.0.2.2:40000 -> 192.0.2.1:@dport as eth_type_trans() leaves it */
+static struct sk_buff *isim_t_rx_frame(struct kunit *test, u16 dport,
+				       u8 flags, u16 vlan)
+{
+	u32 seg = sizeof(struct tcphdr) + 4;
+	struct sk_buff *skb = alloc_skb(128, GFP_KERNEL);
+	struct ethhdr *eh;
+	struct iphdr *ih;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	eh = skb_put_zero(skb, ETH_HLEN);
+	u64_to_ether_addr(ISIM_T_LOC_MAC, eh->h_dest);
+	u64_to_ether_addr(ISIM_T_REM_MAC, eh->h_source);
+	eh->h_proto = htons(ETH_P_IP);
+	ih = skb_put_zero(skb, sizeof(*ih));
+	ih->version = 4;
+	ih->ihl = 5;
+	ih->tot_len = htons(sizeof(*ih) + seg);
+	ih->ttl = 64;
+	ih->protocol = IPPROTO_TCP;
+	ih->saddr = htonl(ISIM_T_REM_IP);
+	ih->daddr = htonl(ISIM_T_LOC_IP);
+	isim_t_tcp(skb_put(skb, seg), 40000, dport, flags, 4);
+	skb_reset_mac_header(skb);
+	skb_pull(skb, ETH_HLEN);
+	skb_reset_network_header(skb);
+	skb->protocol = htons(ETH_P_IP);
+	if (vlan)
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), vlan);
+	return skb;
+}
+
+/* offer a frame to the filters; one the engine did not take is freed */
+static bool isim_t_steer(struct kunit *test, u16 dport, u8 flags, u16 vlan)
+{
+	struct isim_test *t = test->priv;
+	struct sk_buff *skb = isim_t_rx_frame(test, dport, flags, vlan);
+
+	if (isim_ilq_steer(t->f, skb))
+		return true;
+	kfree_skb(skb);
+	return false;
+}
+
+static void isim_ilq_syn_filter_steers_to_rq(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *rq;
+	u8 *buf;
+	u64 w3;
+
+	isim_t_ilq(test);
+	rq = t->ilq->rings + 8 * 4;
+	buf = t->ilq->bufs + 1024;
+	isim_t_syn_filter(test);
+	memset(buf, 0xee, 512);
+	isim_t_wqe(rq, 0, 0, isim_t_bus(t, buf), 512, 0, 0);
+
+	/* not for the filter: another port, not a SYN, another VLAN */
+	KUNIT_EXPECT_FALSE(test, isim_t_steer(test, 5001, 0x02, 0));
+	KUNIT_EXPECT_FALSE(test, isim_t_steer(test, 5000, 0x10, 0));
+	KUNIT_EXPECT_FALSE(test, isim_t_steer(test, 5000, 0x12, 0));
+	KUNIT_EXPECT_FALSE(test, isim_t_steer(test, 5000, 0x02, 7));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 0LL);
+	/* a SYN to the listener lands in the RQ buffer */
+	KUNIT_EXPECT_TRUE(test, isim_t_steer(test, 5000, 0x02, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_NULL(test, memchr_inv(buf, 0, ISIM_ILQ_RX_IPV4_OFF));
+	KUNIT_EXPECT_EQ(test, buf[ISIM_ILQ_RX_IPV4_OFF], (u8)0x45);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(buf + 40 + 2), (u16)5000);
+	KUNIT_EXPECT_EQ(test, buf[40 + 13], (u8)0x02);
+	KUNIT_EXPECT_EQ(test, buf[40 + 20 + 3], (u8)0xa3);
+	KUNIT_EXPECT_EQ(test, buf[40 + 24], (u8)0xee);
+	w3 = isim_t_cqe(t->ilq->cq, 0, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_FALSE(test, w3 & (ISIM_CQE_W3_SQ | ISIM_CQE_W3_ERROR));
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_IPV4);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_EXT);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX, w3), 0ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W0_BYTES,
+					isim_t_cqe(t->ilq->cq, 0, 0)),
+			40ULL + 24);
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(t->ilq->cq, 0, 1), 0xabc0ULL);
+	/* the extension: the source MAC, no VLAN */
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(t->ilq->cq, 1, 2),
+			(u64)ISIM_T_REM_MAC);
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(t->ilq->cq, 1, 3) &
+			      (ISIM_CQE_W7_SMAC_VALID | ISIM_CQE_W7_VLAN_VALID),
+			ISIM_CQE_W7_SMAC_VALID);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.rx), 1LL);
+
+	/* no RQ buffer posted: the next SYN is taken, dropped and counted */
+	KUNIT_EXPECT_TRUE(test, isim_t_steer(test, 5000, 0x02, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 2, 3) &
+				 ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 2LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.dropped), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.rx), 1LL);
+}
+
+static void isim_ilq_bad_commands_fail(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_qp *qp;
+	u64 w[8] = {};
+
+	isim_t_ilq(test);
+	/* a second ILQ on the same id, one beyond the committed QPs */
+	isim_t_ilq_qp_post(test, ISIM_T_ILQ);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	isim_t_ilq_qp_post(test, 4);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_ID);
+	/* an ARP entry beyond the committed ones */
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_ARP_HDR_INDEX, 4) |
+			  ISIM_ARP_HDR_VALID;
+	isim_t_run(t, ISIM_OP_MANAGE_ARP, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_ID);
+	/* a qhash filter of an unknown type */
+	memset(w, 0, sizeof(w));
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QH_HDR_TYPE, 7) |
+			  FIELD_PREP(ISIM_QH_HDR_MANAGE, ISIM_QH_ADD);
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_FIELD);
+	/* the AH exists already */
+	memset(w, 0, sizeof(w));
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_AH_HDR_INDEX, ISIM_T_ILQ_AH);
+	isim_t_run(t, ISIM_OP_CREATE_AH, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	/* the QP still runs: nothing above changed it */
+	qp = xa_load(&t->f->qps, ISIM_T_ILQ);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
+}
+
 static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
 			 isim_ctx_gen_params),
@@ -1076,6 +1475,9 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_exec_flush_completes_each_posted_wqe),
 	KUNIT_CASE(isim_exec_send_loopback_moves_data),
 	KUNIT_CASE(isim_exec_bad_stag_is_protection_error),
+	KUNIT_CASE(isim_ilq_transmit_adds_headers),
+	KUNIT_CASE(isim_ilq_syn_filter_steers_to_rq),
+	KUNIT_CASE(isim_ilq_bad_commands_fail),
 	{}
 };
 

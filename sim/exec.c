@@ -188,12 +188,14 @@ static void isim_wq_rewind(struct isim_wq *wq)
  * @qp: the QP, with its new state
  * @old: the state before (ISIM_QPS_INVALID for a new QP)
  *
- * Entering the idle state (RESET or INIT) from any other state starts
- * both rings over at quantum 0, on the first lap, as the driver does.
+ * A new QP, and one entering the idle state (RESET or INIT) from any other
+ * state, starts both rings over at quantum 0, on the first lap, as the
+ * driver does. A new QP may be created straight into RTS (the ILQ is).
  */
 void isim_exec_new_state(struct isim_qp *qp, u8 old)
 {
-	if (qp->state != ISIM_QPS_IDLE || old == ISIM_QPS_IDLE)
+	if (old != ISIM_QPS_INVALID &&
+	    (qp->state != ISIM_QPS_IDLE || old == ISIM_QPS_IDLE))
 		return;
 	isim_wq_rewind(&qp->sq);
 	isim_wq_rewind(&qp->rq);

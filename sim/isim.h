@@ -245,16 +245,64 @@ struct isim_ah {
  * @lmac_used: entries of @lmac handed out by ALLOC_LOCAL_MAC
  * @ws: work-scheduler node ids in use
  * @stats: statistics instances in use
+ * @qh_lock: protects @qhash and @nqhash against the receive path, which
+ *	steers frames in softirq context; writers also hold eng_lock
  */
 struct isim_conn {
 	unsigned long *apbvt;
 	struct list_head qhash;
 	u32 nqhash;
+	spinlock_t qh_lock; /* see @qh_lock above */
 	struct xarray arp;
 	u64 lmac[ISIM_LMAC_ENTRIES];
 	unsigned long lmac_used;
 	DECLARE_BITMAP(ws, ISIM_WS_NODES);
 	DECLARE_BITMAP(stats, ISIM_STATS_INSTANCES);
+};
+
+/**
+ * struct isim_flow - the addressing of a received TCP segment, as the
+ *	steering filters compare it
+ * @ipv4: IPv4 (addresses in word 0)
+ * @syn: SYN set and ACK clear: a connection request
+ * @vlan: VLAN id, or 0xffff for an untagged frame
+ * @loc_addr: destination address, host-order words
+ * @rem_addr: source address, host-order words
+ * @loc_port: destination port
+ * @rem_port: source port
+ */
+struct isim_flow {
+	bool ipv4;
+	bool syn;
+	u16 vlan;
+	u32 loc_addr[4];
+	u32 rem_addr[4];
+	u16 loc_port;
+	u16 rem_port;
+};
+
+/**
+ * struct isim_ilq - the privileged raw queues' side of the function
+ * @rxq: steered frames waiting for the engine to place them (own lock)
+ * @tx_tap: test hook: when set, takes transmitted frames instead of the
+ *	netdev (KUnit); set before the engine runs, never changed after
+ * @ip_id: identification of the next IPv4 header the engine writes
+ * @tx: frames transmitted
+ * @rx: frames placed in an RQ buffer
+ * @steered: frames a filter took away from the network stack
+ * @dropped: steered frames lost (no QP, no RQ buffer, too long, queue
+ *	full, drop knob) and transmitted ones the knob dropped
+ * @tx_err: SQ WQEs completed with an error
+ */
+struct isim_ilq {
+	struct sk_buff_head rxq;
+	void (*tx_tap)(struct isim_func *f, struct sk_buff *skb);
+	u16 ip_id;
+	atomic64_t tx;
+	atomic64_t rx;
+	atomic64_t steered;
+	atomic64_t dropped;
+	atomic64_t tx_err;
 };
 
 /**
@@ -353,10 +401,12 @@ struct isim_vec {
  * @drop_frames: number of next frames the wire drops
  * @delay_ms: delay every frame on the wire by this much
  * @stall: hold CQP commands (no completions) while set
+ * @drop_cm: number of next CM (ILQ) frames to lose, either direction
  */
 struct isim_faults {
 	atomic_t fail_op[ISIM_OP_NUM];
 	atomic_t drop_frames;
+	atomic_t drop_cm;
 	u32 delay_ms;
 	bool stall;
 };
@@ -406,6 +456,7 @@ struct isim_wire {
  * @tick: engine poll
  * @ddir: debugfs directory
  * @faults: fault injection knobs
+ * @ilq: privileged raw queue frames and counters
  * @eng_lock: protects everything below it
  * @running: the engine polls the register space
  * @halted: the engine stopped on a critical error: it reads and writes
@@ -441,6 +492,7 @@ struct isim_func {
 	struct delayed_work tick;
 	struct dentry *ddir;
 	struct isim_faults faults;
+	struct isim_ilq ilq;
 
 	struct mutex eng_lock; /* engine state below, see @eng_lock */
 	bool running;
@@ -612,6 +664,16 @@ void isim_op_manage_stats(struct isim_func *f, const u64 *wqe,
 			  struct isim_res *res);
 void isim_op_up_map(struct isim_func *f, const u64 *wqe,
 		    struct isim_res *res);
+void isim_conn_addr(const u64 *w, bool ipv4, u32 *addr);
+bool isim_conn_steer(struct isim_func *f, const struct isim_flow *fl,
+		     u32 *qpn);
+
+/* ilq.c */
+void isim_ilq_init(struct isim_func *f);
+void isim_ilq_reset(struct isim_func *f);
+bool isim_ilq_steer(struct isim_func *f, struct sk_buff *skb);
+rx_handler_result_t isim_ilq_rx_handler(struct sk_buff **pskb);
+bool isim_ilq_run(struct isim_func *f, unsigned int budget);
 
 /* cqp.c */
 void isim_cqp_reset(struct isim_func *f);

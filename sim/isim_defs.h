@@ -496,6 +496,20 @@ enum isim_wq_op {
 #define ISIM_AH_HDR_LOOPBACK		BIT_ULL(62)
 #define ISIM_AH_MAX			BIT(17)
 
+/*
+ * The ILQ transmit path reads more of the AH: word 0 bits 63:16 the source
+ * MAC; word 1 the VLAN tag (PCP and VID) and the IPv4 TOS / IPv6 traffic
+ * class; word 2 the IPv6 flow label and the TTL / hop limit. Words 4/5 hold
+ * the destination address and 6/7 the source, laid out as in a qhash WQE.
+ */
+#define ISIM_AH_W0_SMAC			GENMASK_ULL(63, 16)
+#define ISIM_AH_W1_VLAN_TAG		GENMASK_ULL(15, 0)
+#define ISIM_AH_W1_TC			GENMASK_ULL(39, 32)
+#define ISIM_AH_W2_FLOW_LABEL		GENMASK_ULL(19, 0)
+#define ISIM_AH_W2_HOP_LIMIT		GENMASK_ULL(39, 32)
+#define ISIM_AH_W_DST			4
+#define ISIM_AH_W_SRC			6
+
 /* ---- work scheduler nodes, statistics instances, UP map ---- */
 #define ISIM_WS_HDR_NODE		GENMASK_ULL(9, 0)
 #define ISIM_WS_HDR_PARENT		GENMASK_ULL(25, 16)
@@ -516,5 +530,28 @@ enum isim_wq_op {
 #define ISIM_STATS_INSTANCES		128
 
 #define ISIM_UPMAP_W5_FN		GENMASK_ULL(5, 0)
+
+/*
+ * ---- privileged raw queues (ILQ): the CM's TCP segments ----
+ * The ILQ is a UDA QP (id 1, CQ 1 by the driver's convention). Its SQ and
+ * RQ WQEs are one quantum each. SQ WQE: word 0 the buffer's bus address
+ * (the TCP header and payload), word 1 the length in ISIM_FRAG_LEN, word 2
+ * zero, word 3 the header below with ISIM_WQH_OP = SEND, ISIM_WQH_SIGNALED
+ * and ISIM_WQH_VALID. RQ WQE: word 0 the buffer's bus address, word 1 its
+ * length in ISIM_FRAG_LEN, word 3 the valid bit.
+ */
+#define ISIM_ILQ_SQ_HDR_AH		GENMASK_ULL(16, 0)
+#define ISIM_ILQ_SQ_HDR_L4LEN		GENMASK_ULL(45, 42)	/* dwords */
+#define ISIM_ILQ_L4LEN_MIN		5
+/* a received segment: the TCP header at byte 40, the IP header before it */
+#define ISIM_ILQ_RX_TCP_OFF		40
+#define ISIM_ILQ_RX_IPV4_OFF		20
+/* receive CQE: word 0 ISIM_CQE_W0_BYTES counts from byte 0 of the buffer */
+#define ISIM_CQE_W3_IPV4		BIT_ULL(53)
+/* extension of a receive CQE: the frame's source MAC and VLAN tag */
+#define ISIM_CQE_W6_SMAC		GENMASK_ULL(47, 0)
+#define ISIM_CQE_W6_VLAN		GENMASK_ULL(63, 48)
+#define ISIM_CQE_W7_VLAN_VALID		BIT_ULL(60)
+#define ISIM_CQE_W7_SMAC_VALID		BIT_ULL(61)
 
 #endif /* _ISIM_DEFS_H_ */

@@ -9,6 +9,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
+#include <linux/rtnetlink.h>
 
 #include "isim.h"
 
@@ -175,12 +176,22 @@ int isim_netdev_init(struct isim_func *f)
 	SET_NETDEV_DEV(nd, &f->dev);
 	netif_carrier_off(nd);
 	err = register_netdev(nd);
-	if (err) {
-		free_netdev(nd);
-		return err;
-	}
+	if (err)
+		goto err_free;
+	/* received frames pass the engine's steering filters first */
+	rtnl_lock();
+	err = netdev_rx_handler_register(nd, isim_ilq_rx_handler, f);
+	rtnl_unlock();
+	if (err)
+		goto err_unregister;
 	f->netdev = nd;
 	return 0;
+
+err_unregister:
+	unregister_netdev(nd);
+err_free:
+	free_netdev(nd);
+	return err;
 }
 
 /**
@@ -189,6 +200,9 @@ int isim_netdev_init(struct isim_func *f)
  */
 void isim_netdev_exit(struct isim_func *f)
 {
+	rtnl_lock();
+	netdev_rx_handler_unregister(f->netdev);
+	rtnl_unlock();
 	unregister_netdev(f->netdev);
 	/* no transmit can queue a delayed frame any more */
 	cancel_delayed_work_sync(&f->wire.delay_work);

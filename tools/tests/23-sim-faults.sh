@@ -17,7 +17,7 @@ for op in create_qp modify_qp destroy_qp create_cq destroy_cq alloc_stag \
 	  create_ah destroy_ah manage_arp nop; do
 	[ -w $dbg/fail_$op ] || fail "no fail_$op knob"
 done
-for k in drop_frames delay_ms stall_cqp raise_ae reset state; do
+for k in drop_frames drop_cm_frames delay_ms stall_cqp raise_ae reset state; do
 	[ -e $dbg/$k ] || fail "no $k"
 done
 
@@ -33,6 +33,10 @@ out=$( { echo 0x1000 >$dbg/raise_ae; } 2>&1) && fail "AE code 0x1000 accepted"
 out=$( { echo garbage >$dbg/raise_ae; } 2>&1) && fail "garbage accepted"
 
 grep -q "^cqp: live=0" $dbg/state || fail "CQP live without a driver"
+grep -q "^ilq: tx=0 rx=0 steered=0 dropped=0 tx_err=0$" $dbg/state ||
+	fail "ILQ counters missing or not zero"
+echo 2 >$dbg/drop_cm_frames && [ "$(cat $dbg/drop_cm_frames)" = 2 ] ||
+	fail "drop_cm_frames does not stick"
 grep -q "^vector 0: irq=[1-9]" $dbg/state || fail "vector 0 has no IRQ"
 
 # a function reset replugs the auxiliary device, as ice does on PF reset

@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim: the privileged raw queue that carries the iWARP CM's TCP
+ * segments (the ILQ), and the steering that feeds it.
+ *
+ * The ILQ is a QP of the UDA type. Its SQ WQEs name a buffer holding a TCP
+ * header and payload and an address handle; the engine puts Ethernet (with
+ * an 802.1Q tag if the AH asks) and IPv4 or IPv6 in front, fills in the
+ * lengths and the IP and TCP checksums, and transmits the frame out of the
+ * function's netdev, so the wired peer receives a real frame.
+ *
+ * Frames arriving on the netdev pass the quad-hash filters first (conn.c):
+ * a TCP connection request to a listener's address and port, or a segment
+ * of a 4-tuple with an established filter, is taken from the network stack
+ * in softirq context and queued; the engine, on its next pass, places it in
+ * the filter's QP's next RQ buffer (TCP header at byte 40, the IP header
+ * right before it) and writes a CQE whose extension carries the source MAC
+ * and VLAN tag. With no RQ buffer posted the frame is dropped and counted.
+ * Everything else goes to the stack as before.
+ *
+ * Not modelled: the IEQ (partial FPDUs), segments of offloaded connections
+ * (they would belong to the engine's TCP, which does not exist here), IPv4
+ * options and IPv6 extension headers in received segments (such frames are
+ * not steered).
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <net/checksum.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
+
+#include "isim.h"
+
+#define ISIM_ILQ_RXQ_MAX	256	/* steered frames waiting for the engine */
+#define ISIM_ILQ_SEG_MAX	9000	/* longest TCP segment transmitted */
+
+/**
+ * struct isim_ilq_cb - skb->cb of a steered frame
+ * @qpn: QP of the filter that matched
+ * @seg_len: bytes of the TCP segment (header and payload)
+ * @tci: VLAN tag, with @vlan
+ * @smac: source MAC of the frame
+ * @l3_len: bytes of the IP header
+ * @vlan: the frame was tagged
+ * @ipv4: IPv4 (else IPv6)
+ */
+struct isim_ilq_cb {
+	u32 qpn;
+	u32 seg_len;
+	u16 tci;
+	u8 smac[ETH_ALEN];
+	u8 l3_len;
+	bool vlan;
+	bool ipv4;
+};
+
+static struct isim_ilq_cb *isim_ilq_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct isim_ilq_cb) > sizeof(skb->cb));
+	return (struct isim_ilq_cb *)skb->cb;
+}
+
+/**
+ * isim_ilq_init - set up the ILQ state of a new function
+ * @f: function
+ */
+void isim_ilq_init(struct isim_func *f)
+{
+	skb_queue_head_init(&f->ilq.rxq);
+}
+
+/**
+ * isim_ilq_reset - drop steered frames the engine has not placed
+ * @f: function
+ */
+void isim_ilq_reset(struct isim_func *f)
+{
+	skb_queue_purge(&f->ilq.rxq);
+}
+
+/* ---- receive: steering, in softirq context ---- */
+
+/* IPv4 without options, not a fragment, carrying TCP */
+static int isim_ilq_parse_v4(struct sk_buff *skb, struct isim_flow *fl,
+			     struct isim_ilq_cb *cb, u32 *tot)
+{
+	const struct iphdr *ih;
+	struct iphdr buf;
+
+	ih = skb_header_pointer(skb, 0, sizeof(buf), &buf);
+	if (!ih || ih->version != 4 || ih->ihl != 5 ||
+	    ih->protocol != IPPROTO_TCP || ip_is_fragment(ih))
+		return -EINVAL;
+	*tot = ntohs(ih->tot_len);
+	fl->ipv4 = true;
+	fl->loc_addr[0] = ntohl(ih->daddr);
+	fl->rem_addr[0] = ntohl(ih->saddr);
+	cb->ipv4 = true;
+	cb->l3_len = sizeof(*ih);
+	return 0;
+}
+
+/* IPv6 whose next header is TCP */
+static int isim_ilq_parse_v6(struct sk_buff *skb, struct isim_flow *fl,
+			     struct isim_ilq_cb *cb, u32 *tot)
+{
+	const struct ipv6hdr *ih;
+	struct ipv6hdr buf;
+	int i;
+
+	ih = skb_header_pointer(skb, 0, sizeof(buf), &buf);
+	if (!ih || ih->version != 6 || ih->nexthdr != IPPROTO_TCP)
+		return -EINVAL;
+	*tot = sizeof(*ih) + ntohs(ih->payload_len);
+	for (i = 0; i < 4; i++) {
+		fl->loc_addr[i] = ntohl(ih->daddr.s6_addr32[i]);
+		fl->rem_addr[i] = ntohl(ih->saddr.s6_addr32[i]);
+	}
+	cb->l3_len = sizeof(*ih);
+	return 0;
+}
+
+/* the addressing of a frame whose data starts at its IP header */
+static int isim_ilq_parse(struct sk_buff *skb, struct isim_flow *fl,
+			  struct isim_ilq_cb *cb)
+{
+	const struct tcphdr *th;
+	struct tcphdr buf;
+	u32 tot;
+	int err;
+
+	if (skb->protocol == htons(ETH_P_IP))
+		err = isim_ilq_parse_v4(skb, fl, cb, &tot);
+	else if (skb->protocol == htons(ETH_P_IPV6))
+		err = isim_ilq_parse_v6(skb, fl, cb, &tot);
+	else
+		err = -EINVAL;
+	if (err || tot > skb->len || tot < cb->l3_len + sizeof(buf))
+		return -EINVAL;
+	th = skb_header_pointer(skb, cb->l3_len, sizeof(buf), &buf);
+	if (!th || th->doff < ISIM_ILQ_L4LEN_MIN ||
+	    th->doff * 4 > tot - cb->l3_len)
+		return -EINVAL;
+	fl->loc_port = ntohs(th->dest);
+	fl->rem_port = ntohs(th->source);
+	fl->syn = th->syn && !th->ack;
+	cb->vlan = skb_vlan_tag_present(skb);
+	cb->tci = cb->vlan ? skb_vlan_tag_get(skb) : 0;
+	fl->vlan = cb->vlan ? cb->tci & VLAN_VID_MASK : 0xffff;
+	cb->seg_len = tot - cb->l3_len;
+	if (skb_mac_header_was_set(skb))
+		ether_addr_copy(cb->smac, eth_hdr(skb)->h_source);
+	return 0;
+}
+
+/**
+ * isim_ilq_steer - offer a received frame to the quad-hash filters
+ * @f: function whose netdev received it
+ * @skb: the frame, data at the IP header, MAC header set, VLAN tag (if
+ *	any) already taken out into the skb's tag
+ *
+ * A frame that matches a filter is the engine's: it is queued for the
+ * engine, or dropped and counted (drop knob, queue full). Callable from
+ * softirq context.
+ *
+ * Return: true if the frame was consumed, false to leave it to the stack.
+ */
+bool isim_ilq_steer(struct isim_func *f, struct sk_buff *skb)
+{
+	struct isim_ilq_cb cb = {};
+	struct isim_flow fl = {};
+
+	if (isim_ilq_parse(skb, &fl, &cb) ||
+	    !isim_conn_steer(f, &fl, &cb.qpn))
+		return false;
+	atomic64_inc(&f->ilq.steered);
+	if (atomic_dec_if_positive(&f->faults.drop_cm) >= 0 ||
+	    skb_queue_len(&f->ilq.rxq) >= ISIM_ILQ_RXQ_MAX) {
+		atomic64_inc(&f->ilq.dropped);
+		kfree_skb(skb);
+		return true;
+	}
+	*isim_ilq_cb(skb) = cb;
+	skb_queue_tail(&f->ilq.rxq, skb);
+	return true;
+}
+
+/**
+ * isim_ilq_rx_handler - the function netdev's receive hook
+ * @pskb: the received frame
+ *
+ * Return: RX_HANDLER_CONSUMED if the engine took the frame, else
+ * RX_HANDLER_PASS.
+ */
+rx_handler_result_t isim_ilq_rx_handler(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct isim_func *f = rcu_dereference(skb->dev->rx_handler_data);
+
+	if (skb->pkt_type == PACKET_LOOPBACK)
+		return RX_HANDLER_PASS;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return RX_HANDLER_CONSUMED;
+	*pskb = skb;
+	return isim_ilq_steer(f, skb) ? RX_HANDLER_CONSUMED : RX_HANDLER_PASS;
+}
+
+/* ---- the QP's rings ---- */
+
+/* the 4 words of the one-quantum WQE at the tail. Return: 0, -ENOENT. */
+static int isim_ilq_peek(struct isim_func *f, const struct isim_wq *wq,
+			 u64 *w)
+{
+	u32 off = wq->tail * ISIM_WQ_QUANTUM;
+	__le64 raw[4];
+	int i;
+
+	if (!wq->quanta ||
+	    isim_qmem_read(f, &wq->mem, off + ISIM_WQE_HDR * 8,
+			   &raw[ISIM_WQE_HDR], 8))
+		return -EFAULT;
+	if (!!(le64_to_cpu(raw[ISIM_WQE_HDR]) & ISIM_WQH_VALID) !=
+	    wq->polarity)
+		return -ENOENT;
+	/* the body was written before the header */
+	dma_rmb();
+	if (isim_qmem_read(f, &wq->mem, off, raw, ISIM_WQE_HDR * 8))
+		return -EFAULT;
+	for (i = 0; i < 4; i++)
+		w[i] = le64_to_cpu(raw[i]);
+	return 0;
+}
+
+static void isim_ilq_advance(struct isim_wq *wq, u32 quanta)
+{
+	wq->tail += quanta;
+	if (wq->tail >= wq->quanta) {
+		wq->tail = 0;
+		wq->polarity ^= 1;
+	}
+}
+
+/* a QP the engine runs raw frames through */
+static bool isim_ilq_qp_ready(const struct isim_qp *qp)
+{
+	return qp && qp->type == ISIM_QP_TYPE_UDA && !qp->virt &&
+	       !qp->suspended && qp->state == ISIM_QPS_RTS;
+}
+
+/* ---- receive: placement, in the engine ---- */
+
+static int isim_ilq_write_rx(struct isim_func *f, u64 addr,
+			     struct sk_buff *skb)
+{
+	static const u8 pad[ISIM_ILQ_RX_IPV4_OFF];
+	struct isim_ilq_cb *cb = isim_ilq_cb(skb);
+	u32 off = ISIM_ILQ_RX_TCP_OFF - cb->l3_len;
+
+	if (skb_linearize(skb))
+		return -ENOMEM;
+	if (off && isim_dma_write(f, addr, pad, off))
+		return -EFAULT;
+	return isim_dma_write(f, addr + off, skb->data,
+			      cb->l3_len + cb->seg_len);
+}
+
+static void isim_ilq_rx_cqe(struct isim_func *f, const struct isim_qp *qp,
+			    struct sk_buff *skb, u32 idx, u16 minor)
+{
+	struct isim_ilq_cb *cb = isim_ilq_cb(skb);
+	u64 cqe[ISIM_CQE_WORDS] = {};
+
+	cqe[0] = FIELD_PREP(ISIM_CQE_W0_BYTES,
+			    ISIM_ILQ_RX_TCP_OFF + cb->seg_len);
+	cqe[1] = qp->cq_ctx;
+	cqe[2] = FIELD_PREP(ISIM_CQE_W2_QP, qp->id);
+	cqe[3] = FIELD_PREP(ISIM_CQE_W3_WQEIDX, idx) | ISIM_CQE_W3_EXT |
+		 (cb->ipv4 ? ISIM_CQE_W3_IPV4 : 0);
+	if (minor)
+		cqe[3] |= ISIM_CQE_W3_ERROR |
+			  FIELD_PREP(ISIM_CQE_W3_MAJOR, ISIM_CQE_MAJ_FLUSHED) |
+			  FIELD_PREP(ISIM_CQE_W3_MINOR, minor);
+	cqe[6] = FIELD_PREP(ISIM_CQE_W6_SMAC, ether_addr_to_u64(cb->smac));
+	cqe[7] = ISIM_CQE_W7_SMAC_VALID;
+	if (cb->vlan) {
+		cqe[6] |= FIELD_PREP(ISIM_CQE_W6_VLAN, cb->tci);
+		cqe[7] |= ISIM_CQE_W7_VLAN_VALID;
+	}
+	if (isim_cq_post(f, qp->rq_cq, cqe))
+		dev_dbg_ratelimited(&f->dev, "ILQ %u: CQE to CQ %u lost\n",
+				    qp->id, qp->rq_cq);
+}
+
+/* place one steered frame in its QP's next RQ buffer; consumes @skb */
+static void isim_ilq_place(struct isim_func *f, struct sk_buff *skb)
+{
+	struct isim_ilq_cb *cb = isim_ilq_cb(skb);
+	struct isim_qp *qp = xa_load(&f->qps, cb->qpn);
+	u16 minor = 0;
+	u64 w[4];
+	u32 idx;
+
+	if (!isim_ilq_qp_ready(qp) || qp->rq.flushing ||
+	    isim_ilq_peek(f, &qp->rq, w) ||
+	    ISIM_ILQ_RX_TCP_OFF + cb->seg_len > FIELD_GET(ISIM_FRAG_LEN, w[1])) {
+		atomic64_inc(&f->ilq.dropped);
+		kfree_skb(skb);
+		return;
+	}
+	idx = qp->rq.tail;
+	isim_ilq_advance(&qp->rq, 1U << min_t(u8, qp->rq.shift, 3));
+	if (isim_ilq_write_rx(f, w[0], skb))
+		minor = ISIM_WC_LOC_PROT;
+	isim_ilq_rx_cqe(f, qp, skb, idx, minor);
+	if (minor) {
+		atomic64_inc(&f->ilq.dropped);
+		kfree_skb(skb);
+		return;
+	}
+	atomic64_inc(&f->ilq.rx);
+	consume_skb(skb);
+}
+
+/* ---- transmit ---- */
+
+/**
+ * struct isim_ilq_hdrs - what an AH says about the headers of a frame
+ * @dmac: destination MAC, from the ARP cache entry the AH names
+ * @smac: source MAC
+ * @tci: VLAN tag, with @vlan
+ * @vlan: insert an 802.1Q tag
+ * @ipv4: IPv4 (else IPv6)
+ * @tc: IPv4 TOS or IPv6 traffic class
+ * @hop: TTL or hop limit
+ * @flow: IPv6 flow label
+ * @src: source address, host-order words
+ * @dst: destination address, host-order words
+ */
+struct isim_ilq_hdrs {
+	u8 dmac[ETH_ALEN];
+	u8 smac[ETH_ALEN];
+	u16 tci;
+	bool vlan;
+	bool ipv4;
+	u8 tc;
+	u8 hop;
+	u32 flow;
+	u32 src[4];
+	u32 dst[4];
+};
+
+static int isim_ilq_ah(struct isim_func *f, u32 ah_idx,
+		       struct isim_ilq_hdrs *h)
+{
+	struct isim_ah *ah = xa_load(&f->ahs, ah_idx);
+	const u64 *w;
+	void *arp;
+
+	if (!ah)
+		return -ENOENT;
+	w = ah->wqe;
+	arp = xa_load(&f->conn.arp, FIELD_GET(ISIM_AH_W2_ARP, w[2]));
+	if (!arp)
+		return -ENOENT;
+	u64_to_ether_addr(xa_to_value(arp), h->dmac);
+	u64_to_ether_addr(FIELD_GET(ISIM_AH_W0_SMAC, w[0]), h->smac);
+	h->vlan = w[ISIM_WQE_HDR] & ISIM_AH_HDR_VLAN;
+	h->tci = FIELD_GET(ISIM_AH_W1_VLAN_TAG, w[1]);
+	h->ipv4 = w[ISIM_WQE_HDR] & ISIM_AH_HDR_IPV4;
+	h->tc = FIELD_GET(ISIM_AH_W1_TC, w[1]);
+	h->hop = FIELD_GET(ISIM_AH_W2_HOP_LIMIT, w[2]);
+	h->flow = FIELD_GET(ISIM_AH_W2_FLOW_LABEL, w[2]);
+	isim_conn_addr(&w[ISIM_AH_W_SRC], h->ipv4, h->src);
+	isim_conn_addr(&w[ISIM_AH_W_DST], h->ipv4, h->dst);
+	return 0;
+}
+
+/* Ethernet and the optional tag; returns where the IP header goes */
+static void *isim_ilq_put_l2(struct sk_buff *skb,
+			     const struct isim_ilq_hdrs *h)
+{
+	__be16 proto = htons(h->ipv4 ? ETH_P_IP : ETH_P_IPV6);
+	struct vlan_ethhdr *veh;
+	struct ethhdr *eh;
+
+	skb_reset_mac_header(skb);
+	if (h->vlan) {
+		veh = skb_put(skb, VLAN_ETH_HLEN);
+		ether_addr_copy(veh->h_dest, h->dmac);
+		ether_addr_copy(veh->h_source, h->smac);
+		veh->h_vlan_proto = htons(ETH_P_8021Q);
+		veh->h_vlan_TCI = htons(h->tci);
+		veh->h_vlan_encapsulated_proto = proto;
+		skb->protocol = htons(ETH_P_8021Q);
+	} else {
+		eh = skb_put(skb, ETH_HLEN);
+		ether_addr_copy(eh->h_dest, h->dmac);
+		ether_addr_copy(eh->h_source, h->smac);
+		eh->h_proto = proto;
+		skb->protocol = proto;
+	}
+	skb_reset_network_header(skb);
+	return skb_put(skb, h->ipv4 ? sizeof(struct iphdr) :
+				      sizeof(struct ipv6hdr));
+}
+
+static void isim_ilq_put_v4(struct isim_func *f, struct iphdr *ih,
+			    const struct isim_ilq_hdrs *h, struct tcphdr *th,
+			    u32 len)
+{
+	memset(ih, 0, sizeof(*ih));
+	ih->version = 4;
+	ih->ihl = 5;
+	ih->tos = h->tc;
+	ih->tot_len = htons(sizeof(*ih) + len);
+	ih->id = htons(f->ilq.ip_id++);
+	ih->frag_off = htons(IP_DF);
+	ih->ttl = h->hop;
+	ih->protocol = IPPROTO_TCP;
+	ih->saddr = htonl(h->src[0]);
+	ih->daddr = htonl(h->dst[0]);
+	ih->check = ip_fast_csum(ih, ih->ihl);
+	th->check = 0;
+	th->check = csum_tcpudp_magic(ih->saddr, ih->daddr, len, IPPROTO_TCP,
+				      csum_partial(th, len, 0));
+}
+
+static void isim_ilq_put_v6(struct ipv6hdr *ih,
+			    const struct isim_ilq_hdrs *h, struct tcphdr *th,
+			    u32 len)
+{
+	int i;
+
+	memset(ih, 0, sizeof(*ih));
+	ip6_flow_hdr(ih, h->tc, htonl(h->flow));
+	ih->payload_len = htons(len);
+	ih->nexthdr = IPPROTO_TCP;
+	ih->hop_limit = h->hop;
+	for (i = 0; i < 4; i++) {
+		ih->saddr.s6_addr32[i] = htonl(h->src[i]);
+		ih->daddr.s6_addr32[i] = htonl(h->dst[i]);
+	}
+	th->check = 0;
+	th->check = csum_ipv6_magic(&ih->saddr, &ih->daddr, len, IPPROTO_TCP,
+				    csum_partial(th, len, 0));
+}
+
+/* the frame of a TCP segment of @len bytes at bus address @addr */
+static struct sk_buff *isim_ilq_frame(struct isim_func *f,
+				      const struct isim_ilq_hdrs *h,
+				      u64 addr, u32 len)
+{
+	u32 room = VLAN_ETH_HLEN + sizeof(struct ipv6hdr) + len;
+	struct sk_buff *skb = alloc_skb(NET_IP_ALIGN + room, GFP_KERNEL);
+	struct tcphdr *th;
+	void *ih;
+
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, NET_IP_ALIGN);
+	ih = isim_ilq_put_l2(skb, h);
+	th = skb_put(skb, len);
+	skb_set_transport_header(skb, (u8 *)th - skb->data);
+	if (isim_dma_read(f, addr, th, len)) {
+		kfree_skb(skb);
+		return ERR_PTR(-EFAULT);
+	}
+	if (h->ipv4)
+		isim_ilq_put_v4(f, ih, h, th, len);
+	else
+		isim_ilq_put_v6(ih, h, th, len);
+	return skb;
+}
+
+/* the frame leaves: to the test's tap, or out of the netdev */
+static void isim_ilq_out(struct isim_func *f, struct sk_buff *skb)
+{
+	if (atomic_dec_if_positive(&f->faults.drop_cm) >= 0 ||
+	    (!f->ilq.tx_tap && !f->netdev)) {
+		atomic64_inc(&f->ilq.dropped);
+		kfree_skb(skb);
+		return;
+	}
+	if (f->ilq.tx_tap) {
+		atomic64_inc(&f->ilq.tx);
+		f->ilq.tx_tap(f, skb);
+		return;
+	}
+	/* through the qdisc and the taps, as the stack's own frames go */
+	skb->dev = f->netdev;
+	if (dev_queue_xmit(skb) == NET_XMIT_SUCCESS)
+		atomic64_inc(&f->ilq.tx);
+	else
+		atomic64_inc(&f->ilq.dropped);
+}
+
+/* Transmit the SQ WQE @w. Return: 0 or an enum isim_wc_minor. */
+static u16 isim_ilq_xmit(struct isim_func *f, const u64 *w)
+{
+	u64 hdr = w[ISIM_WQE_HDR];
+	u32 len = FIELD_GET(ISIM_FRAG_LEN, w[1]);
+	u32 l4 = FIELD_GET(ISIM_ILQ_SQ_HDR_L4LEN, hdr);
+	struct isim_ilq_hdrs h;
+	struct sk_buff *skb;
+
+	if (FIELD_GET(ISIM_WQH_OP, hdr) != ISIM_WQOP_SEND ||
+	    l4 < ISIM_ILQ_L4LEN_MIN || l4 * 4 > len)
+		return ISIM_WC_LOC_QP_OP;
+	if (len > ISIM_ILQ_SEG_MAX)
+		return ISIM_WC_LOC_LEN;
+	if (isim_ilq_ah(f, FIELD_GET(ISIM_ILQ_SQ_HDR_AH, hdr), &h))
+		return ISIM_WC_LOC_QP_OP;
+	skb = isim_ilq_frame(f, &h, w[0], len);
+	if (IS_ERR_OR_NULL(skb))
+		return skb ? ISIM_WC_LOC_PROT : ISIM_WC_LOC_QP_OP;
+	isim_ilq_out(f, skb);
+	return 0;
+}
+
+static void isim_ilq_tx_cqe(struct isim_func *f, const struct isim_qp *qp,
+			    const u64 *w, u32 idx, u16 minor)
+{
+	u64 cqe[4] = {};
+
+	cqe[0] = FIELD_PREP(ISIM_CQE_W0_BYTES, FIELD_GET(ISIM_FRAG_LEN, w[1]));
+	cqe[1] = qp->cq_ctx;
+	cqe[2] = FIELD_PREP(ISIM_CQE_W2_QP, qp->id);
+	cqe[3] = FIELD_PREP(ISIM_CQE_W3_WQEIDX, idx) | ISIM_CQE_W3_SQ |
+		 FIELD_PREP(ISIM_CQE_W3_OP,
+			    FIELD_GET(ISIM_WQH_OP, w[ISIM_WQE_HDR]));
+	if (minor)
+		cqe[3] |= ISIM_CQE_W3_ERROR |
+			  FIELD_PREP(ISIM_CQE_W3_MAJOR, ISIM_CQE_MAJ_FLUSHED) |
+			  FIELD_PREP(ISIM_CQE_W3_MINOR, minor);
+	if (isim_cq_post(f, qp->sq_cq, cqe))
+		dev_dbg_ratelimited(&f->dev, "ILQ %u: CQE to CQ %u lost\n",
+				    qp->id, qp->sq_cq);
+}
+
+static unsigned int isim_ilq_tx_run(struct isim_func *f, struct isim_qp *qp,
+				    unsigned int budget)
+{
+	unsigned int n = 0;
+	u64 w[4];
+	u16 minor;
+
+	if (!isim_ilq_qp_ready(qp) || qp->sq.flushing)
+		return 0;
+	while (n < budget && !isim_ilq_peek(f, &qp->sq, w)) {
+		minor = isim_ilq_xmit(f, w);
+		if (minor)
+			atomic64_inc(&f->ilq.tx_err);
+		if (minor || w[ISIM_WQE_HDR] & ISIM_WQH_SIGNALED)
+			isim_ilq_tx_cqe(f, qp, w, qp->sq.tail, minor);
+		qp->executed++;
+		isim_ilq_advance(&qp->sq, 1);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * isim_ilq_run - one pass of the engine over the raw queues
+ * @f: function
+ * @budget: most frames to place and WQEs to transmit in this pass
+ *
+ * Steered frames are placed first, then the SQ of every UDA QP in RTS is
+ * run.
+ *
+ * Return: true if the budget ran out (more work may be waiting).
+ */
+bool isim_ilq_run(struct isim_func *f, unsigned int budget)
+{
+	struct sk_buff *skb;
+	struct isim_qp *qp;
+	unsigned int n = 0;
+	unsigned long id;
+
+	lockdep_assert_held(&f->eng_lock);
+	while (n < budget && (skb = skb_dequeue(&f->ilq.rxq))) {
+		isim_ilq_place(f, skb);
+		n++;
+	}
+	xa_for_each(&f->qps, id, qp) {
+		if (n >= budget)
+			break;
+		if (qp->type == ISIM_QP_TYPE_UDA)
+			n += isim_ilq_tx_run(f, qp, budget - n);
+	}
+	return n >= budget;
+}
