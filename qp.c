@@ -307,36 +307,40 @@ static void irdma_qp_ctx_common(const struct irdma_qp *qp,
 				struct irdma_qpc_common *c)
 {
 	struct net_device *netdev = qp->hw->fn->netdev;
+	bool kernel = !qp->uring;
+	u64 sq, rq;
 
-	memset(c, 0, sizeof(*c));
-	c->sq_pa = qp->rings.pa;
-	c->rq_pa = qp->rings.pa + (u64)qp->sizes.sq_quanta * IRDMA_QUANTUM_BYTES;
-	c->q2_pa = qp->meta.pa + IRDMA_QP_META_Q2;
-	c->compl_ctx = qp->ibqp.qp_num;
-	c->send_cq = to_irdma_cq(qp->ibqp.send_cq)->uk.cq_id;
-	c->recv_cq = to_irdma_cq(qp->ibqp.recv_cq)->uk.cq_id;
-	c->pd_id = irdma_pd_num(qp->ibqp.pd);
-	c->mac = ether_addr_to_u64(netdev->dev_addr);
-	c->snd_mss = min_t(u32, READ_ONCE(netdev->mtu), 0x3fff);
-	c->sq_size_log2 = qp->sizes.sq_enc;
-	c->rq_size_log2 = qp->sizes.rq_enc;
-	c->rq_wqe_size = qp->sizes.rq_shift;
-	c->ttl = IRDMA_QP_DEFAULT_TTL;
-	c->dst_port = irdma_qp_is_iwarp(qp) ? 0 : IRDMA_QP_ROCE_PORT;
-	c->ipv4 = true;
-	c->bind_en = true;
-	c->rd_en = true;
-	c->wr_rdresp_en = true;
-	if (qp->uring) {
-		/* PBLE indexes of the SQ and RQ pages; no privileged STag 0 */
-		c->sq_pa = irdma_uring_first_pble(qp->uring);
-		c->rq_pa = c->sq_pa + qp->uring->ring_pages;
-		c->compl_ctx = qp->user_ctx;
-		return;
+	if (kernel) {
+		sq = qp->rings.pa;
+		rq = sq + (u64)qp->sizes.sq_quanta * IRDMA_QUANTUM_BYTES;
+	} else {
+		/* user rings are named by the PBLE index of their first page */
+		sq = irdma_uring_first_pble(qp->uring);
+		rq = sq + qp->uring->ring_pages;
 	}
-	/* kernel QPs: STag 0 is the physical address space */
-	c->priv_en = true;
-	c->fast_reg_en = true;
+	*c = (struct irdma_qpc_common){
+		.sq_pa = sq,
+		.rq_pa = rq,
+		.q2_pa = qp->meta.pa + IRDMA_QP_META_Q2,
+		.sq_size_log2 = qp->sizes.sq_enc,
+		.rq_size_log2 = qp->sizes.rq_enc,
+		.rq_wqe_size = qp->sizes.rq_shift,
+		.compl_ctx = kernel ? qp->ibqp.qp_num : qp->user_ctx,
+		.send_cq = to_irdma_cq(qp->ibqp.send_cq)->uk.cq_id,
+		.recv_cq = to_irdma_cq(qp->ibqp.recv_cq)->uk.cq_id,
+		.pd_id = irdma_pd_num(qp->ibqp.pd),
+		.mac = ether_addr_to_u64(netdev->dev_addr),
+		.snd_mss = min_t(u32, READ_ONCE(netdev->mtu), 0x3fff),
+		.ttl = IRDMA_QP_DEFAULT_TTL,
+		.dst_port = irdma_qp_is_iwarp(qp) ? 0 : IRDMA_QP_ROCE_PORT,
+		.ipv4 = true,
+		.rd_en = true,
+		.wr_rdresp_en = true,
+		.bind_en = true,
+		/* STag 0 (physical addresses) and fast register: kernel only */
+		.priv_en = kernel,
+		.fast_reg_en = kernel,
+	};
 }
 
 static int irdma_qp_write_ctx(struct irdma_qp *qp,
