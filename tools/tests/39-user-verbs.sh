@@ -543,8 +543,8 @@ def iwarp_objects():
 
 # ---- the uverbs write() ABI: what libirdma never sends ----
 
-CMD_GET_CONTEXT, CMD_ALLOC_PD, CMD_REG_MR = 0, 3, 9
-CMD_CREATE_CQ, CMD_DESTROY_CQ, CMD_CREATE_QP, CMD_DEREG_MR = 6, 7, 8, 13
+CMD_GET_CONTEXT, CMD_ALLOC_PD, CMD_REG_MR, CMD_DEREG_MR = 0, 3, 9, 13
+CMD_CREATE_CQ, CMD_DESTROY_CQ, CMD_POLL_CQ, CMD_CREATE_QP = 18, 20, 21, 24
 
 
 def cmd(fd, op, body, out_len):
@@ -613,6 +613,10 @@ def raw_checks():
     expect("create_cq of 128 CQEs", err, 0)
     err, _ = raw_cq(fd, 64, base, base + 4096)
     expect("create_cq on a ring another CQ uses", err, errno.EINVAL)
+    # a user CQ has no kernel ring: the kernel's poll refuses it
+    expect("uverbs POLL_CQ on a user CQ",
+           cmd(fd, CMD_POLL_CQ, struct.pack("<II", cq, 1), 8 + 32)[0],
+           errno.EOPNOTSUPP)
     expect("create_qp without a ring registration",
            raw_qp(fd, pd, cq, base + 8192), errno.EINVAL)
     err, qmr = ring_reg(fd, pd, base + 8192, 2 * 4096 + 64, 1, sq=1, rq=1)
