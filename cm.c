@@ -2877,7 +2877,11 @@ static u16 irdma_cm_dev_vlan(struct net_device *dev)
 	return is_vlan_dev(dev) ? vlan_dev_vlan_id(dev) : IRDMA_CM_NO_VLAN;
 }
 
-/* One SYN filter per IPv4 address of our netdev and its VLANs (rtnl). */
+/*
+ * One SYN filter per IPv4 address of our netdev and its VLANs. Under RCU,
+ * not RTNL: rdma_cm calls listen with its own mutex held, which its netdev
+ * notifier takes under RTNL.
+ */
 static int irdma_add_mqh_4(struct irdma_cm_core *core,
 			   struct irdma_cm_listener *listener)
 {
@@ -2886,18 +2890,18 @@ static int irdma_add_mqh_4(struct irdma_cm_core *core,
 	struct in_device *idev;
 	int n = 0;
 
-	ASSERT_RTNL();
-	for_each_netdev(&init_net, dev) {
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "irdma: no RCU read lock");
+	for_each_netdev_rcu(&init_net, dev) {
 		if (!irdma_cm_dev_is_ours(core, dev))
 			continue;
-		idev = __in_dev_get_rtnl(dev);
+		idev = __in_dev_get_rcu(dev);
 		if (!idev)
 			continue;
-		in_dev_for_each_ifa_rtnl(ifa, idev) {
+		in_dev_for_each_ifa_rcu(ifa, idev) {
 			u32 a = ntohl(ifa->ifa_address);
 
 			if (!irdma_cm_add_child(listener, &a, true,
-						irdma_cm_dev_vlan(dev), GFP_KERNEL))
+						irdma_cm_dev_vlan(dev), GFP_ATOMIC))
 				n++;
 		}
 	}
@@ -2914,10 +2918,10 @@ static int irdma_add_mqh_6(struct irdma_cm_core *core,
 	u32 a[4];
 	int n = 0;
 
-	ASSERT_RTNL();
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "irdma: no RCU read lock");
 	if (!IS_ENABLED(CONFIG_IPV6))
 		return 0;
-	for_each_netdev(&init_net, dev) {
+	for_each_netdev_rcu(&init_net, dev) {
 		if (!irdma_cm_dev_is_ours(core, dev))
 			continue;
 		idev = __in6_dev_get(dev);
@@ -2938,12 +2942,12 @@ static int irdma_add_mqh_6(struct irdma_cm_core *core,
 static void irdma_add_mqh(struct irdma_cm_core *core,
 			  struct irdma_cm_listener *listener)
 {
-	rtnl_lock();
+	rcu_read_lock();
 	if (listener->ci.ipv4 || listener->dual_stack)
 		irdma_add_mqh_4(core, listener);
 	if (!listener->ci.ipv4)
 		irdma_add_mqh_6(core, listener);
-	rtnl_unlock();
+	rcu_read_unlock();
 }
 
 static void irdma_del_multiple_qhash(struct irdma_cm_core *core,
