@@ -36,22 +36,10 @@ echo "0 roce" >$bus/new_device || fail "create 0 (RoCEv2)"
 echo "1 iwarp" >$bus/new_device || fail "create 1 (iWARP)"
 ip link set isim0 up || fail "isim0 up"
 
-# ibdev name of simulated function $1
-ibdev_of() {
-	local d
-
-	for d in /sys/bus/auxiliary/devices/irdma_sim.func.$1/infiniband/*; do
-		[ -e "$d" ] && echo "${d##*/}"
-	done
-}
-
 roce=$(ibdev_of 0)
 iw=$(ibdev_of 1)
 [ -n "$roce" ] && [ -n "$iw" ] || fail "no RDMA devices: '$roce' '$iw'"
-uv=""
-for d in /sys/class/infiniband/"$roce"/device/infiniband_verbs/uverbs*; do
-	[ -e "$d" ] && uv=/dev/infiniband/${d##*/}
-done
+uv=$(uverbs_of "$roce")
 [ -c "$uv" ] || fail "no uverbs device for $roce"
 gid=""
 for i in 1 2 3 4 5 6 7 8 9 10; do
