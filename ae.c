@@ -6,12 +6,12 @@
  * the completion of a work request, or to the whole function. What each
  * code means for the consumer is decided here: an IB event on the QP or
  * the CQ; nothing but a log line; an event the iWARP connection manager
- * takes (the TCP and MPA level of a connection); or, for a catastrophe of
+ * takes (the TCP and MPA level of a connection: the cause of its end,
+ * given to the CM node the QP is linked to); or, for a catastrophe of
  * the function, the same path as a critical error reported by the parent:
  * IB_EVENT_DEVICE_FATAL and a function reset.
  */
-#include <linux/rcupdate.h>
-#include <linux/xarray.h>
+#include <linux/spinlock.h>
 
 #include "main.h"
 #include "qp.h"
@@ -98,9 +98,9 @@ static enum irdma_ae_action irdma_ae_action(const struct irdma_aeqe_info *ae,
 }
 
 /*
- * A QP found under RCU cannot be freed before the read side ends (destroy
- * erases it and waits for a grace period); consumers' QP event handlers
- * run in atomic context on every RDMA device, so calling one here is fine.
+ * The QP is held while its consumer's handler runs, so a destroy waits
+ * for it; QP event handlers may be called from any context on every RDMA
+ * device, so calling one from the AEQ thread is fine.
  */
 static void irdma_ae_to_qp(struct irdma_hw *hw, u32 id,
 			   enum ib_event_type type)
@@ -108,17 +108,76 @@ static void irdma_ae_to_qp(struct irdma_hw *hw, u32 id,
 	struct ib_event ev = { .event = type };
 	struct irdma_qp *qp;
 
-	rcu_read_lock();
-	qp = xa_load(&hw->qps, id);
-	if (qp && qp->ibqp.event_handler) {
+	qp = irdma_qp_get(hw, id);
+	if (!qp) {
+		dev_dbg_ratelimited(&hw->fn->adev->dev,
+				    "AE for QP %u, which does not exist\n", id);
+		return;
+	}
+	if (qp->ibqp.event_handler) {
 		ev.device = qp->ibqp.device;
 		ev.element.qp = &qp->ibqp;
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 	}
-	rcu_read_unlock();
-	if (!qp)
+	irdma_qp_put(qp);
+}
+
+/* No cause: the AE changes nothing for the connection */
+#define IRDMA_AE_NO_DISC	-1
+
+/* What an LLP AE means for the connection the CM runs on the QP */
+static int irdma_ae_disc_cause(u16 code)
+{
+	switch (code) {
+	case IRDMA_AE_LLP_FIN_RECEIVED:
+		return IRDMA_CM_DISC_PEER_FIN;
+	case IRDMA_AE_LLP_CLOSE_COMPLETE:
+		return IRDMA_CM_DISC_CLOSED;
+	case IRDMA_AE_LLP_CONNECTION_RESET:
+		return IRDMA_CM_DISC_PEER_RST;
+	case IRDMA_AE_LLP_TOO_MANY_RETRIES:
+	case IRDMA_AE_LLP_TOO_MANY_KEEPALIVE_RETRIES:
+		return IRDMA_CM_DISC_TIMEOUT;
+	/* the CM reports the connection up itself, after the move to RTS */
+	case IRDMA_AE_LLP_CONNECTION_ESTABLISHED:
+	case IRDMA_AE_LLP_SYN_RECEIVED:
+	case IRDMA_AE_LLP_DOUBT_REACHABILITY:
+	case IRDMA_AE_RESET_NOT_SENT:
+		return IRDMA_AE_NO_DISC;
+	default:
+		/* bad closes, terminates, MPA framing errors, our own RST */
+		return IRDMA_CM_DISC_LOCAL_ERR;
+	}
+}
+
+/*
+ * An LLP AE of an iWARP QP goes to the CM node linked to it (qp_link in
+ * cm_hw.c); the QP is held, and the node stays linked, while it is told.
+ */
+static void irdma_ae_to_cm(struct irdma_hw *hw,
+			   const struct irdma_aeqe_info *ae)
+{
+	int cause = irdma_ae_disc_cause(ae->code);
+	struct irdma_qp *qp;
+	unsigned long flags;
+	bool told = false;
+
+	if (cause == IRDMA_AE_NO_DISC)
+		return;
+	qp = irdma_qp_get(hw, ae->id);
+	if (qp) {
+		spin_lock_irqsave(&qp->cm_lock, flags);
+		if (qp->cm_node) {
+			irdma_cm_disconn(qp->cm_node, cause);
+			told = true;
+		}
+		spin_unlock_irqrestore(&qp->cm_lock, flags);
+		irdma_qp_put(qp);
+	}
+	if (!told)
 		dev_dbg_ratelimited(&hw->fn->adev->dev,
-				    "AE for QP %u, which does not exist\n", id);
+				    "AE 0x%03x of QP %u, which has no connection\n",
+				    ae->code, ae->id);
 }
 
 /**
@@ -146,10 +205,7 @@ void irdma_ae_dispatch(struct irdma_hw *hw, const struct irdma_aeqe_info *ae)
 		irdma_ae_to_qp(hw, ae->id, irdma_ae_qp_event(ae->code));
 		break;
 	case IRDMA_AE_ACT_CM:
-		/* the connection manager is not attached to the device yet */
-		dev_dbg_ratelimited(&hw->fn->adev->dev,
-				    "AE 0x%03x of QP %u left to the connection manager\n",
-				    ae->code, ae->id);
+		irdma_ae_to_cm(hw, ae);
 		break;
 	case IRDMA_AE_ACT_LOG:
 		break;

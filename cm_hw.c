@@ -9,12 +9,14 @@
  * them with spinlocks held, so each one is posted without waiting
  * (irdma_cmd_req_submit()); the command workqueue keeps them in order.
  *
+ * The CM holds the QP of a connection with a reference (qp_lookup,
+ * qp_put; see irdma_qp_get()) and links its node to it (qp_link), so that
+ * the QP's AEs and its destroy reach the connection.
+ *
  * What is not here yet, and fails cleanly instead of pretending:
- * - the ILQ: CM frames cannot be sent, so xmit returns -ENODEV;
- * - QP references: a QP has no reference count that would keep it alive
- *   between a lookup and its use by the CM, so no QP is ever handed to the
- *   CM (and iw_cm finds none), and a connect or accept fails with -EINVAL
- *   before anything is programmed;
+ * - the ILQ: CM frames cannot be sent, so xmit returns -ENODEV; the CM
+ *   takes that as a lost segment, and a connect retransmits its SYN until
+ *   it gives up and reports the failure to iw_cm;
  * - address handles: they only carry ILQ frames, so none are made.
  */
 #include <linux/inetdevice.h>
@@ -29,6 +31,7 @@
 #include "hw.h"
 #include "hw_defs.h"
 #include "main.h"
+#include "qp.h"
 
 /* The ILQ's QP number: every SYN and 4-tuple filter steers to it */
 #define IRDMA_CM_ILQ_QPN	1
@@ -186,22 +189,42 @@ static u16 irdma_cm_hw_get_vlan(struct irdma_cm_core *core, const u32 *addr,
 	return vlan;
 }
 
-/* See the file comment: no QP can be held safely yet. */
+/* An iWARP QP of this function, held until irdma_cm_hw_qp_put() */
 static void *irdma_cm_hw_qp_lookup(struct irdma_cm_core *core, u32 qpn)
 {
-	ibdev_dbg(&core->iwdev->ibdev, "CM: QP %u cannot be referenced yet\n",
-		  qpn);
-	return NULL;
+	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
+	struct irdma_qp *qp;
+
+	qp = irdma_qp_get(iwdev->fn->hw, qpn);
+	if (qp && qp->hw_type != IRDMA_QPTYPE_IWARP) {
+		irdma_qp_put(qp);
+		qp = NULL;
+	}
+	if (!qp)
+		ibdev_dbg(&iwdev->ibdev, "CM: no iWARP QP %u\n", qpn);
+	return qp;
 }
 
 static void irdma_cm_hw_qp_put(struct irdma_cm_core *core, void *qp)
 {
-	WARN_ON_ONCE(qp);
+	irdma_qp_put(qp);
+}
+
+/* The node AEs of the QP go to (irdma_cm_disconn()), or none */
+static void irdma_cm_hw_qp_link(struct irdma_cm_core *core, void *qp,
+				struct irdma_cm_node *node)
+{
+	struct irdma_qp *iwqp = qp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&iwqp->cm_lock, flags);
+	iwqp->cm_node = node;
+	spin_unlock_irqrestore(&iwqp->cm_lock, flags);
 }
 
 /*
- * The QP hooks below are reached only through a QP that qp_lookup
- * returned, which never happens yet; they refuse rather than do nothing.
+ * The QP hooks below are not written yet; they refuse rather than do
+ * nothing, and the CM resets the connection.
  */
 static int irdma_cm_hw_qp_set_ctx(struct irdma_cm_core *core, void *qp,
 				  const struct irdma_cm_tcp_ctx *ctx)
@@ -228,7 +251,7 @@ static int irdma_cm_hw_qp_to_rts(struct irdma_cm_core *core, void *qp)
 
 static void irdma_cm_hw_qp_to_err(struct irdma_cm_core *core, void *qp)
 {
-	WARN_ON_ONCE(qp);
+	irdma_qp_async_err(qp);
 }
 
 static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
@@ -239,6 +262,7 @@ static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 	.get_vlan = irdma_cm_hw_get_vlan,
 	.qp_lookup = irdma_cm_hw_qp_lookup,
 	.qp_put = irdma_cm_hw_qp_put,
+	.qp_link = irdma_cm_hw_qp_link,
 	.qp_set_ctx = irdma_cm_hw_qp_set_ctx,
 	.qp_post_lsmm = irdma_cm_hw_qp_post_lsmm,
 	.qp_post_rtr = irdma_cm_hw_qp_post_rtr,

@@ -388,6 +388,116 @@ static void irdma_qp_hw_destroy(struct irdma_qp *qp)
 	irdma_qp_cmd(qp, irdma_build_qp_destroy, "DESTROY_QP", &info);
 }
 
+/* ---- references ---- */
+
+static void irdma_qp_err_worker(struct work_struct *work);
+
+/**
+ * irdma_qp_publish - make a QP findable by number
+ * @hw: the engine
+ * @qp: the QP, created on the engine
+ * @id: its number, reserved in @hw->qps
+ *
+ * The table's reference is the first one; irdma_qp_unpublish() drops it.
+ */
+void irdma_qp_publish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id)
+{
+	refcount_set(&qp->refs, 1);
+	init_completion(&qp->freed);
+	spin_lock_init(&qp->cm_lock);
+	qp->cm_node = NULL;
+	INIT_WORK(&qp->err_work, irdma_qp_err_worker);
+	/* the slot exists already: nothing is allocated */
+	xa_store(&hw->qps, id, qp, GFP_KERNEL);
+}
+
+/**
+ * irdma_qp_unpublish - take a QP out of reach and wait for its holders
+ * @hw: the engine
+ * @qp: the QP, published under @id
+ * @id: its number, which stays reserved (the engine still has the QP)
+ *
+ * No lookup finds the QP once this starts; one that found it just before
+ * may still take a reference, and is waited for like every other holder.
+ * When this returns nobody holds the QP and no RCU reader sees it.
+ *
+ * Context: process context; sleeps until the last irdma_qp_put().
+ */
+void irdma_qp_unpublish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id)
+{
+	/* NULL in an allocating xarray keeps the number reserved */
+	xa_store(&hw->qps, id, NULL, GFP_KERNEL);
+	irdma_qp_put(qp);
+	wait_for_completion(&qp->freed);
+	synchronize_rcu();
+}
+
+/**
+ * irdma_qp_get - find a QP by number and hold it
+ * @hw: the engine
+ * @id: the QP number
+ *
+ * Context: any context.
+ * Return: the QP with a reference (drop it with irdma_qp_put()), or NULL
+ * if there is no such QP or it is being destroyed.
+ */
+struct irdma_qp *irdma_qp_get(struct irdma_hw *hw, u32 id)
+{
+	struct irdma_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&hw->qps, id);
+	if (qp && !refcount_inc_not_zero(&qp->refs))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+/**
+ * irdma_qp_put - drop a reference to a QP
+ * @qp: the QP
+ *
+ * The last one lets a waiting destroy go on.
+ *
+ * Context: any context.
+ */
+void irdma_qp_put(struct irdma_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->refs))
+		complete(&qp->freed);
+}
+
+static void irdma_qp_err_worker(struct work_struct *work)
+{
+	struct irdma_qp *qp = container_of(work, struct irdma_qp, err_work);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int ret = 0;
+
+	if (READ_ONCE(qp->ib_state) != IB_QPS_ERR)
+		ret = irdma_modify_qp(&qp->ibqp, &attr, IB_QP_STATE, NULL);
+	if (ret)
+		ibdev_warn(qp->ibqp.device, "QP %u: move to error failed: %d\n",
+			   qp->ibqp.qp_num, ret);
+	irdma_qp_put(qp);
+}
+
+/**
+ * irdma_qp_async_err - move a QP to ERR (and flush it) soon
+ * @qp: the QP; the caller holds a reference
+ *
+ * For callers that cannot sleep (the CM): the move runs on a workqueue
+ * and holds its own reference until it is done, so a destroy waits for
+ * it. Asking again while a move is pending does nothing more.
+ *
+ * Context: any context.
+ */
+void irdma_qp_async_err(struct irdma_qp *qp)
+{
+	refcount_inc(&qp->refs);
+	if (!queue_work(system_wq, &qp->err_work))
+		irdma_qp_put(qp);
+}
+
 /* ---- create ---- */
 
 static int irdma_qp_hw_type(struct irdma_device *iwdev, enum ib_qp_type type,
@@ -677,7 +787,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	if (ret)
 		goto err_destroy_qp;
 	attr->cap = qp->cap;
-	xa_store(&hw->qps, id, qp, GFP_KERNEL);
+	irdma_qp_publish(hw, qp, id);
 	ibdev_dbg(ibqp->device, "QP %u: type %u, SQ %u quanta, RQ %u WQEs%s\n",
 		  id, qp->hw_type, qp->sizes.sq_quanta, qp->sizes.rq_wqes,
 		  qp->uring ? " (user)" : "");
@@ -693,25 +803,39 @@ err_release_mem:
 	return ret;
 }
 
+/* A QP the CM still owns: make the connection end, which releases it */
+static void irdma_qp_end_connection(struct irdma_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->cm_lock, flags);
+	if (qp->cm_node)
+		irdma_cm_disconn(qp->cm_node, IRDMA_CM_DISC_LOCAL_ERR);
+	spin_unlock_irqrestore(&qp->cm_lock, flags);
+}
+
 /**
  * irdma_destroy_qp - destroy a kernel or user QP
  * @ibqp: the QP
  * @udata: unused
  *
- * The engine forgets the QP, then it leaves the table; CQ pollers that
- * found it before that are waited for, and its CQEs left in the CQs are
- * dropped when polled.
+ * The QP leaves the table first, so that nothing can take a new reference;
+ * a connection of the CM that still owns it is ended, and every holder
+ * (CQ pollers, AE handling, the CM, iw_cm) is waited for. Then the engine
+ * forgets it and its number is freed. Its CQEs left in the CQs are dropped
+ * when polled.
  *
- * Context: process context; sleeps.
+ * Context: process context; sleeps, until iw_cm and the CM let the QP go.
  * Return: 0 (a CQP failure is logged; the QP is gone from the driver).
  */
 int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct irdma_qp *qp = to_irdma_qp(ibqp);
 
+	irdma_qp_end_connection(qp);
+	irdma_qp_unpublish(qp->hw, qp, ibqp->qp_num);
 	irdma_qp_hw_destroy(qp);
 	xa_erase(&qp->hw->qps, ibqp->qp_num);
-	synchronize_rcu();
 	irdma_qp_release_mem(qp);
 	mutex_destroy(&qp->state_lock);
 	return 0;

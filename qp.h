@@ -14,12 +14,14 @@
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
 #include "ctrl.h"
 #include "hw.h"
 #include "uk.h"
 
+struct irdma_cm_node;
 struct irdma_create_cq_req;
 struct irdma_uring;
 
@@ -110,10 +112,20 @@ struct irdma_qp_sizes {
  * @uring: a user QP's ring registration (SQ, RQ and shadow area are user
  *	memory; @rings and @uk are unused), else NULL
  * @user_ctx: a user QP's completion context (libirdma's QP pointer)
+ * @refs: the table's reference, plus one per holder: irdma_qp_get()
+ *	callers (the CM, AE handling) and iw_cm (iw_add_ref)
+ * @freed: completed when @refs drops to zero
+ * @cm_lock: protects @cm_node
+ * @cm_node: the iWARP CM connection that owns the QP, or NULL
+ * @err_work: moves the QP to ERR for the CM, which asks from atomic
+ *	context; holds a reference while queued
  *
- * Lifetime: published in hw->qps once the engine has it; poll_cq finds it
- * there under RCU, so destroy unpublishes it and waits a grace period
- * before the core frees it.
+ * Lifetime: published in hw->qps once the engine has it. poll_cq finds it
+ * there under RCU without a reference; everything that keeps it beyond a
+ * read side section takes one with irdma_qp_get(). Destroy unpublishes it,
+ * so that no new reference can be taken, drops the table's reference and
+ * waits for the last holder, then for a grace period, before the engine
+ * forgets it and the core frees it.
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -134,6 +146,11 @@ struct irdma_qp {
 	bool sq_sig_all;
 	struct irdma_uring *uring;
 	u64 user_ctx;
+	refcount_t refs;
+	struct completion freed;
+	spinlock_t cm_lock; /* cm_node */
+	struct irdma_cm_node *cm_node;
+	struct work_struct err_work;
 };
 
 static inline struct irdma_cq *to_irdma_cq(struct ib_cq *ibcq)
@@ -178,6 +195,11 @@ int irdma_qp_user_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
 			u32 sq_pages, u32 rq_pages, struct irdma_qp_sizes *sz);
 int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
 		      bool iwarp, u8 *hw_state);
+void irdma_qp_publish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
+void irdma_qp_unpublish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
+struct irdma_qp *irdma_qp_get(struct irdma_hw *hw, u32 id);
+void irdma_qp_put(struct irdma_qp *qp);
+void irdma_qp_async_err(struct irdma_qp *qp);
 
 /* verbs.c */
 u32 irdma_pd_num(const struct ib_pd *ibpd);

@@ -6,8 +6,8 @@
  * netdev, protection domains, and the user contexts through which
  * rdma-core's libirdma opens the device (with the doorbell page it maps and
  * the PD it allocates at once) live here; kernel CQs and QPs in cq.c and
- * qp.c, MRs and MWs in mr.c. The iWARP connection verbs refuse with
- * -EOPNOTSUPP until the CM is wired to the hardware. iWARP functions
+ * qp.c, MRs and MWs in mr.c; the iWARP connection verbs in cm.c, which
+ * iw_cm hands QPs to through the QP references below. iWARP functions
  * register an RNIC, RoCEv2 functions an IB CA with a RoCEv2 port, whose
  * QP1 the MAD layer creates at registration.
  */
@@ -512,14 +512,39 @@ u32 irdma_pd_num(const struct ib_pd *ibpd)
 }
 
 /*
- * iWARP connections go to the CM (cm.c). QPs have no reference count yet
- * that could keep one alive for iw_cm between iw_get_qp and iw_rem_ref, so
- * iw_cm finds none and refuses connect and accept with -EINVAL; listening
- * works and programs the adapter (cm_hw.c).
+ * iWARP connections go to the CM (cm.c). iw_cm finds the QP of a connect
+ * or accept with iw_get_qp and keeps it with iw_add_ref until iw_rem_ref
+ * (CLOSE, a failed connect, or the id's destruction); a QP's destroy waits
+ * for that (irdma_qp_unpublish()). iw_cm calls iw_get_qp and iw_add_ref
+ * under one spinlock without a reference in between, so iw_get_qp refuses
+ * a QP whose destroy has dropped the table's reference already; a destroy
+ * racing a connect on the same QP is still the consumer's bug.
  */
 static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 {
-	return NULL;
+	struct irdma_device *iwdev = to_iwdev(ibdev);
+	struct ib_qp *ibqp = NULL;
+	struct irdma_qp *qp;
+
+	if (qpn < 0)
+		return NULL;
+	rcu_read_lock();
+	qp = xa_load(&iwdev->fn->hw->qps, qpn);
+	if (qp && qp->hw_type == IRDMA_QPTYPE_IWARP &&
+	    refcount_read(&qp->refs))
+		ibqp = &qp->ibqp;
+	rcu_read_unlock();
+	return ibqp;
+}
+
+static void irdma_iw_add_ref(struct ib_qp *ibqp)
+{
+	refcount_inc(&to_irdma_qp(ibqp)->refs);
+}
+
+static void irdma_iw_rem_ref(struct ib_qp *ibqp)
+{
+	irdma_qp_put(to_irdma_qp(ibqp));
 }
 
 static const struct ib_device_ops irdma_dev_ops = {
@@ -579,6 +604,8 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.iw_create_listen = irdma_create_listen,
 	.iw_destroy_listen = irdma_destroy_listen,
 	.iw_get_qp = irdma_iw_get_qp,
+	.iw_add_ref = irdma_iw_add_ref,
+	.iw_rem_ref = irdma_iw_rem_ref,
 	.iw_reject = irdma_reject,
 };
 

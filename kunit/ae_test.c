@@ -118,6 +118,9 @@ static int ae_fixture_init(struct kunit *test)
 	fx->qp.ibqp.qp_context = fx;
 	fx->cq.ibcq.event_handler = ae_fixture_handler;
 	fx->cq.ibcq.cq_context = fx;
+	refcount_set(&fx->qp.refs, 1);
+	init_completion(&fx->qp.freed);
+	spin_lock_init(&fx->qp.cm_lock);
 	refcount_set(&fx->cq.refs, 1);
 	init_completion(&fx->cq.freed);
 	if (xa_insert(&fx->hw.qps, 7, &fx->qp, GFP_KERNEL) ||
@@ -160,6 +163,19 @@ static void irdma_ae_dispatch_reaches_qp(struct kunit *test)
 	ae_fixture_post(fx, IRDMA_AE_QP_SUSPEND_COMPLETE, IRDMA_AESRC_SQ, 7);
 	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_RQ, 8);
 	KUNIT_EXPECT_EQ(test, fx->events, 1);
+	/* the reference taken for the event was dropped */
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
+}
+
+/* a QP whose destroy dropped the table's reference gets nothing */
+static void irdma_ae_dispatch_skips_dying_qp(struct kunit *test)
+{
+	struct ae_fixture *fx = test->priv;
+
+	refcount_set(&fx->qp.refs, 0);
+	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_RQ, 7);
+	KUNIT_EXPECT_EQ(test, fx->events, 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 0);
 }
 
 static void irdma_ae_dispatch_reaches_cq(struct kunit *test)
@@ -188,9 +204,65 @@ static void irdma_ae_dispatch_iwarp_llp_not_to_qp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_FATAL);
 }
 
+/* an LLP AE of a QP no CM node owns reaches no one, and leaks nothing */
+static void irdma_ae_dispatch_iwarp_llp_unlinked(struct kunit *test)
+{
+	struct ae_fixture *fx = test->priv;
+
+	fx->fn.protocol = IRDMA_PROTOCOL_IWARP;
+	ae_fixture_post(fx, IRDMA_AE_LLP_CONNECTION_RESET, IRDMA_AESRC_SQ, 7);
+	ae_fixture_post(fx, IRDMA_AE_LLP_CLOSE_COMPLETE, IRDMA_AESRC_SQ, 8);
+	KUNIT_EXPECT_EQ(test, fx->events, 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
+}
+
+struct ae_disc_case {
+	const char *name;
+	u16 code;
+	int cause;
+};
+
+static const struct ae_disc_case ae_disc_cases[] = {
+	{ "fin", IRDMA_AE_LLP_FIN_RECEIVED, IRDMA_CM_DISC_PEER_FIN },
+	{ "close_complete", IRDMA_AE_LLP_CLOSE_COMPLETE, IRDMA_CM_DISC_CLOSED },
+	{ "reset", IRDMA_AE_LLP_CONNECTION_RESET, IRDMA_CM_DISC_PEER_RST },
+	{ "retries", IRDMA_AE_LLP_TOO_MANY_RETRIES, IRDMA_CM_DISC_TIMEOUT },
+	{ "keepalive", IRDMA_AE_LLP_TOO_MANY_KEEPALIVE_RETRIES,
+	  IRDMA_CM_DISC_TIMEOUT },
+	{ "bad_close", IRDMA_AE_BAD_CLOSE, IRDMA_CM_DISC_LOCAL_ERR },
+	{ "terminate", IRDMA_AE_LLP_TERMINATE_RECEIVED,
+	  IRDMA_CM_DISC_LOCAL_ERR },
+	{ "mpa_crc", IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR,
+	  IRDMA_CM_DISC_LOCAL_ERR },
+	{ "reset_sent", IRDMA_AE_RESET_SENT, IRDMA_CM_DISC_LOCAL_ERR },
+	{ "established", IRDMA_AE_LLP_CONNECTION_ESTABLISHED,
+	  IRDMA_AE_NO_DISC },
+	{ "syn", IRDMA_AE_LLP_SYN_RECEIVED, IRDMA_AE_NO_DISC },
+	{ "doubt", IRDMA_AE_LLP_DOUBT_REACHABILITY, IRDMA_AE_NO_DISC },
+};
+
+static void ae_disc_desc(const struct ae_disc_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ae_disc, ae_disc_cases, ae_disc_desc);
+
+static void irdma_ae_disc_cause_table(struct kunit *test)
+{
+	const struct ae_disc_case *c = test->param_value;
+
+	/* every code here is one the CM takes on iWARP */
+	KUNIT_EXPECT_TRUE(test, irdma_ae_is_llp(c->code));
+	KUNIT_EXPECT_EQ(test, irdma_ae_disc_cause(c->code), c->cause);
+}
+
 static struct kunit_case irdma_ae_cases[] = {
+	KUNIT_CASE_PARAM(irdma_ae_disc_cause_table, ae_disc_gen_params),
+	KUNIT_CASE(irdma_ae_dispatch_iwarp_llp_unlinked),
 	KUNIT_CASE_PARAM(irdma_ae_action_table, ae_gen_params),
 	KUNIT_CASE(irdma_ae_dispatch_reaches_qp),
+	KUNIT_CASE(irdma_ae_dispatch_skips_dying_qp),
 	KUNIT_CASE(irdma_ae_dispatch_reaches_cq),
 	KUNIT_CASE(irdma_ae_dispatch_iwarp_llp_not_to_qp),
 	{}

@@ -7,7 +7,9 @@
  */
 #include <kunit/test.h>
 #include <rdma/ib_pack.h>
+#include <linux/delay.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include <rdma/irdma-abi.h>
 
@@ -214,7 +216,123 @@ static void irdma_qp_user_sizes_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 4U << sz.rq_enc, sz.rq_wqes << sz.rq_shift);
 }
 
+/* ---- references: lookup, put and destroy ---- */
+
+#define QP_REF_ID	5
+
+/* an engine table with one published QP, and a destroy to run aside */
+struct qp_ref_fixture {
+	struct irdma_hw hw;
+	struct irdma_qp qp;
+	struct work_struct destroy;
+	struct completion destroyed;
+};
+
+static void qp_ref_destroyer(struct work_struct *work)
+{
+	struct qp_ref_fixture *fx = container_of(work, struct qp_ref_fixture,
+						 destroy);
+
+	irdma_qp_unpublish(&fx->hw, &fx->qp, QP_REF_ID);
+	complete(&fx->destroyed);
+}
+
+static struct qp_ref_fixture *qp_ref_setup(struct kunit *test)
+{
+	struct qp_ref_fixture *fx = kunit_kzalloc(test, sizeof(*fx),
+						  GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	xa_init_flags(&fx->hw.qps, XA_FLAGS_ALLOC1);
+	INIT_WORK(&fx->destroy, qp_ref_destroyer);
+	init_completion(&fx->destroyed);
+	/* reserved as create does, then published */
+	KUNIT_ASSERT_EQ(test, xa_insert(&fx->hw.qps, QP_REF_ID, NULL,
+					GFP_KERNEL), 0);
+	irdma_qp_publish(&fx->hw, &fx->qp, QP_REF_ID);
+	return fx;
+}
+
+/* Wait until the destroy took the QP out of the table (it then blocks) */
+static bool qp_ref_wait_unpublished(struct qp_ref_fixture *fx)
+{
+	int i;
+
+	for (i = 0; i < 250; i++) {
+		if (!xa_load(&fx->hw.qps, QP_REF_ID))
+			return true;
+		msleep(20);
+	}
+	return false;
+}
+
+static void irdma_qp_ref_lookup(struct kunit *test)
+{
+	struct qp_ref_fixture *fx = qp_ref_setup(test);
+	struct irdma_qp *a, *b;
+
+	a = irdma_qp_get(&fx->hw, QP_REF_ID);
+	KUNIT_EXPECT_PTR_EQ(test, a, &fx->qp);
+	b = irdma_qp_get(&fx->hw, QP_REF_ID);
+	KUNIT_EXPECT_PTR_EQ(test, b, &fx->qp);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 3);
+	/* numbers without a QP, reserved or not */
+	KUNIT_EXPECT_NULL(test, irdma_qp_get(&fx->hw, QP_REF_ID + 1));
+	KUNIT_EXPECT_NULL(test, irdma_qp_get(&fx->hw, 0));
+	irdma_qp_put(a);
+	irdma_qp_put(b);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
+	KUNIT_EXPECT_FALSE(test, completion_done(&fx->qp.freed));
+	/* with no other holder, destroy does not wait */
+	irdma_qp_unpublish(&fx->hw, &fx->qp, QP_REF_ID);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 0);
+	KUNIT_EXPECT_NULL(test, irdma_qp_get(&fx->hw, QP_REF_ID));
+	xa_destroy(&fx->hw.qps);
+}
+
+static void irdma_qp_ref_destroy_waits(struct kunit *test)
+{
+	struct qp_ref_fixture *fx = qp_ref_setup(test);
+	struct irdma_qp *held;
+
+	held = irdma_qp_get(&fx->hw, QP_REF_ID);
+	KUNIT_ASSERT_PTR_EQ(test, held, &fx->qp);
+	queue_work(system_unbound_wq, &fx->destroy);
+	KUNIT_ASSERT_TRUE(test, qp_ref_wait_unpublished(fx));
+	/* a dying QP is not found, and its number stays taken */
+	KUNIT_EXPECT_NULL(test, irdma_qp_get(&fx->hw, QP_REF_ID));
+	KUNIT_EXPECT_EQ(test, xa_insert(&fx->hw.qps, QP_REF_ID, &fx->qp,
+					GFP_KERNEL), -EBUSY);
+	/* destroy waits for the holder... */
+	KUNIT_EXPECT_EQ(test,
+			wait_for_completion_timeout(&fx->destroyed,
+						    msecs_to_jiffies(200)), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
+	/* ...and goes on when it lets go */
+	irdma_qp_put(held);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&fx->destroyed,
+							  10 * HZ), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 0);
+	flush_work(&fx->destroy);
+	xa_destroy(&fx->hw.qps);
+}
+
+/* A lookup that raced the destroy and lost the QP's last reference */
+static void irdma_qp_ref_lookup_dead(struct kunit *test)
+{
+	struct qp_ref_fixture *fx = qp_ref_setup(test);
+
+	/* the table still names it, but nobody holds it any more */
+	irdma_qp_put(&fx->qp);
+	KUNIT_EXPECT_NULL(test, irdma_qp_get(&fx->hw, QP_REF_ID));
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 0);
+	xa_destroy(&fx->hw.qps);
+}
+
 static struct kunit_case irdma_qp_cases[] = {
+	KUNIT_CASE(irdma_qp_ref_lookup),
+	KUNIT_CASE(irdma_qp_ref_destroy_waits),
+	KUNIT_CASE(irdma_qp_ref_lookup_dead),
 	KUNIT_CASE_PARAM(irdma_qp_user_sizes_table, qp_user_gen_params),
 	KUNIT_CASE_PARAM(irdma_qp_hw_state_table, qp_state_gen_params),
 	KUNIT_CASE_PARAM(irdma_qp_ring_sizes_table, qp_size_gen_params),
