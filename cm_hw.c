@@ -223,32 +223,35 @@ static void irdma_cm_hw_qp_link(struct irdma_cm_core *core, void *qp,
 }
 
 /*
- * The QP hooks below are not written yet; they refuse rather than do
- * nothing, and the CM resets the connection.
+ * The QP hooks run in process context (cm.h); the QP is one qp_lookup
+ * returned, held by the CM.
  */
 static int irdma_cm_hw_qp_set_ctx(struct irdma_cm_core *core, void *qp,
 				  const struct irdma_cm_tcp_ctx *ctx)
 {
-	return -EOPNOTSUPP;
+	return irdma_qp_iw_set_ctx(qp, ctx);
 }
 
 static int irdma_cm_hw_qp_post_lsmm(struct irdma_cm_core *core, void *qp,
 				    const void *buf, u32 len)
 {
-	return -EOPNOTSUPP;
+	return irdma_qp_iw_post_lsmm(qp, buf, len);
 }
 
 static int irdma_cm_hw_qp_post_rtr(struct irdma_cm_core *core, void *qp,
 				   enum irdma_cm_rdma0 op)
 {
-	return -EOPNOTSUPP;
+	if (op != IRDMA_CM_RDMA0_READ && op != IRDMA_CM_RDMA0_WRITE)
+		return -EINVAL;
+	return irdma_qp_iw_post_rtr(qp, op == IRDMA_CM_RDMA0_READ);
 }
 
 static int irdma_cm_hw_qp_to_rts(struct irdma_cm_core *core, void *qp)
 {
-	return -EOPNOTSUPP;
+	return irdma_qp_iw_to_rts(qp);
 }
 
+/* atomic: the move to ERR and the flush run on a workqueue */
 static void irdma_cm_hw_qp_to_err(struct irdma_cm_core *core, void *qp)
 {
 	irdma_qp_async_err(qp);

@@ -19,6 +19,7 @@
  * (irdma_qp_user_sizes()) and returns the capabilities unchanged.
  */
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
@@ -343,6 +344,26 @@ static void irdma_qp_ctx_common(const struct irdma_qp *qp,
 	};
 }
 
+/* The connection's addressing over the common fields of an iWARP QP */
+static void irdma_qp_conn_common(const struct irdma_qp_conn *conn,
+				 struct irdma_qpc_common *c)
+{
+	memcpy(c->dest_addr, conn->rem_addr, sizeof(c->dest_addr));
+	memcpy(c->local_addr, conn->loc_addr, sizeof(c->local_addr));
+	c->mac = conn->mac;
+	c->src_port = conn->loc_port;
+	c->dst_port = conn->rem_port;
+	c->snd_mss = conn->mss;
+	c->vlan_tag = conn->vlan_tag;
+	c->insert_vlan = conn->insert_vlan;
+	c->arp_idx = conn->arp_idx;
+	c->ird = conn->ird;
+	c->ord = conn->ord;
+	c->ttl = conn->ttl;
+	c->tos = conn->tos;
+	c->ipv4 = conn->ipv4;
+}
+
 static int irdma_qp_write_ctx(struct irdma_qp *qp,
 			      const struct irdma_qpc_roce *roce)
 {
@@ -351,9 +372,13 @@ static int irdma_qp_write_ctx(struct irdma_qp *qp,
 	struct irdma_qpc_common c;
 
 	irdma_qp_ctx_common(qp, &c);
-	if (irdma_qp_is_iwarp(qp))
-		return irdma_qpc_write_iwarp(ctx, &c, &iw);
-	return irdma_qpc_write_roce(ctx, &c, roce);
+	if (!irdma_qp_is_iwarp(qp))
+		return irdma_qpc_write_roce(ctx, &c, roce);
+	if (qp->conn_set) {
+		irdma_qp_conn_common(&qp->conn, &c);
+		iw = qp->conn.iw;
+	}
+	return irdma_qpc_write_iwarp(ctx, &c, &iw);
 }
 
 static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
@@ -737,6 +762,7 @@ static int irdma_qp_sizes_for(struct irdma_qp *qp,
 
 static void irdma_qp_release_mem(struct irdma_qp *qp)
 {
+	irdma_dma_free(qp->hw->dev, &qp->lsmm);
 	irdma_qp_free_mem(qp);
 	irdma_uring_release(qp->uring);
 	qp->uring = NULL;
@@ -1064,6 +1090,251 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		.port_num = 1,
 	};
 	return 0;
+}
+
+/* ---- iWARP connections (the CM's QP hooks, cm_hw.c) ---- */
+
+/* Slow start threshold of a fresh connection: no limit yet */
+#define IRDMA_QP_TCP_SSTHRESH		0x3fffffff
+#define IRDMA_QP_TCP_DUPACK_THRESH	3
+
+/**
+ * irdma_qp_conn_from_cm - the QP's view of a connection the CM hands over
+ * @t: what the CM knows of the connection
+ * @conn: filled in
+ *
+ * The TCP state is ESTABLISHED with the CM's sequence numbers and windows;
+ * nothing was sent that is not acknowledged but what the CM reports.
+ *
+ * Return: 0, or -EINVAL for values the QP context cannot hold.
+ */
+int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
+			  struct irdma_qp_conn *conn)
+{
+	const struct irdma_cm_info *ci = &t->ci;
+
+	if (t->snd_wscale > IRDMA_CM_MAX_WSCALE ||
+	    t->rcv_wscale > IRDMA_CM_MAX_WSCALE || !t->mss ||
+	    t->arp_idx < 0 || t->arp_idx > U16_MAX || t->ord > U8_MAX ||
+	    t->ird > IRDMA_QP_MAX_IRD)
+		return -EINVAL;
+	memset(conn, 0, sizeof(*conn));
+	conn->iw = (struct irdma_qpc_iwarp){
+		.tcp = {
+			.tcp_state = IRDMA_TCPS_ESTABLISHED,
+			.snd_nxt = t->snd_nxt,
+			.snd_max = t->snd_nxt,
+			.snd_una = t->snd_una,
+			.rcv_nxt = t->rcv_nxt,
+			.snd_wnd = t->snd_wnd,
+			.max_snd_wnd = t->snd_wnd,
+			.rcv_wnd = t->rcv_wnd,
+			.cwnd = t->cwnd,
+			.ss_thresh = IRDMA_QP_TCP_SSTHRESH,
+			/* the last window update: the peer's latest segment */
+			.snd_wl1 = t->rcv_nxt,
+			.snd_wl2 = t->snd_una,
+			.snd_wscale = t->snd_wscale,
+			.rcv_wscale = t->rcv_wscale,
+			.wscale = t->snd_wscale || t->rcv_wscale,
+			.rexmit_thresh = min_t(u8, t->rexmit_thresh, 63),
+			.dup_ack_thresh = IRDMA_QP_TCP_DUPACK_THRESH,
+			.no_nagle = true,
+			.drop_ooo = true,
+		},
+		.ddp_ver = 1,
+		.rdmap_ver = 1,
+		.tcp_valid = true,
+		.rcv_no_mpa_crc = !t->crc,
+	};
+	memcpy(conn->loc_addr, ci->loc_addr, sizeof(conn->loc_addr));
+	memcpy(conn->rem_addr, ci->rem_addr, sizeof(conn->rem_addr));
+	conn->mac = ether_addr_to_u64(t->loc_mac);
+	conn->loc_port = ci->loc_port;
+	conn->rem_port = ci->rem_port;
+	conn->mss = t->mss;
+	conn->insert_vlan = ci->vlan_id < VLAN_N_VID;
+	if (conn->insert_vlan)
+		conn->vlan_tag = ci->vlan_id |
+				 (u16)(ci->user_pri & 7) << VLAN_PRIO_SHIFT;
+	conn->arp_idx = t->arp_idx;
+	conn->ird = t->ird;
+	conn->ord = t->ord;
+	conn->ttl = t->ttl;
+	conn->tos = ci->tos;
+	conn->ipv4 = ci->ipv4;
+	return 0;
+}
+
+/**
+ * irdma_qp_iw_set_ctx - take over a connection's TCP state
+ * @qp: an iWARP QP, held by the caller
+ * @t: the connection, from the CM
+ *
+ * The context in host memory gets the connection now; the engine takes
+ * it with the move to RTS (irdma_qp_iw_to_rts()).
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EINVAL for a QP that is not an iWARP QP in INIT or RTR or a
+ * context that cannot be written, the QP unchanged.
+ */
+int irdma_qp_iw_set_ctx(struct irdma_qp *qp, const struct irdma_cm_tcp_ctx *t)
+{
+	struct irdma_qp_conn conn;
+	int ret;
+
+	if (!irdma_qp_is_iwarp(qp))
+		return -EINVAL;
+	ret = irdma_qp_conn_from_cm(t, &conn);
+	if (ret)
+		return ret;
+	mutex_lock(&qp->state_lock);
+	if (qp->ib_state != IB_QPS_INIT && qp->ib_state != IB_QPS_RTR) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	qp->conn = conn;
+	qp->conn_set = true;
+	ret = irdma_qp_write_ctx(qp, &qp->roce);
+	if (ret)
+		qp->conn_set = false;
+out_unlock:
+	mutex_unlock(&qp->state_lock);
+	if (ret)
+		ibdev_dbg(qp->ibqp.device, "QP %u: connection context refused: %d\n",
+			  qp->ibqp.qp_num, ret);
+	return ret;
+}
+
+/*
+ * The connection WQEs go in the SQ quanta a kernel iWARP QP keeps for them.
+ * A user QP's quanta are in user memory, which the driver does not map.
+ */
+static int irdma_qp_conn_wqe_ok(struct irdma_qp *qp)
+{
+	lockdep_assert_held(&qp->state_lock);
+	if (!irdma_qp_is_iwarp(qp) || !qp->conn_set ||
+	    (qp->ib_state != IB_QPS_INIT && qp->ib_state != IB_QPS_RTR))
+		return -EINVAL;
+	if (qp->uring) {
+		ibdev_dbg(qp->ibqp.device,
+			  "QP %u: connection WQEs for user QPs are not supported\n",
+			  qp->ibqp.qp_num);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/**
+ * irdma_qp_iw_post_lsmm - place the MPA reply as the QP's first message
+ * @qp: an iWARP QP with its connection set, held by the caller
+ * @buf: the MPA reply (valid only for the call)
+ * @len: its length
+ *
+ * The reply is copied to memory the QP owns until it is destroyed; the
+ * LSMM WQE names it by bus address (the QP is privileged, STag 0).
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EINVAL (no connection, wrong state or length), -EOPNOTSUPP
+ * (user QP) or -ENOMEM.
+ */
+int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len)
+{
+	struct irdma_dma_mem mem = {};
+	unsigned long flags;
+	int ret;
+
+	if (!len || len > IRDMA_MPA_MAX_FRAME)
+		return -EINVAL;
+	mutex_lock(&qp->state_lock);
+	ret = irdma_qp_conn_wqe_ok(qp);
+	if (!ret)
+		ret = irdma_dma_alloc(qp->hw->dev, &mem, len);
+	if (ret)
+		goto out_unlock;
+	memcpy(mem.va, buf, len);
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	ret = irdma_uk_conn_lsmm(&qp->uk, mem.pa, len, 0);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (ret) {
+		irdma_dma_free(qp->hw->dev, &mem);
+		goto out_unlock;
+	}
+	irdma_dma_free(qp->hw->dev, &qp->lsmm);
+	qp->lsmm = mem;
+out_unlock:
+	mutex_unlock(&qp->state_lock);
+	return ret;
+}
+
+/**
+ * irdma_qp_iw_post_rtr - place the zero length RTR operation
+ * @qp: an iWARP QP with its connection set, held by the caller
+ * @read: a zero length RDMA READ, else a zero length RDMA WRITE
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EINVAL (no connection or wrong state) or -EOPNOTSUPP (user
+ * QP).
+ */
+int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read)
+{
+	unsigned long flags;
+	int ret;
+
+	mutex_lock(&qp->state_lock);
+	ret = irdma_qp_conn_wqe_ok(qp);
+	if (!ret) {
+		spin_lock_irqsave(&qp->sq_lock, flags);
+		ret = irdma_uk_conn_rtr(&qp->uk, read);
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+	}
+	mutex_unlock(&qp->state_lock);
+	return ret;
+}
+
+/**
+ * irdma_qp_iw_to_rts - hand the connection to the engine
+ * @qp: an iWARP QP with its connection set, held by the caller
+ *
+ * One MODIFY_QP to RTS carries the TCP context, the ARP index, the MAC and
+ * the ORD; the engine then runs the connection WQEs. The CM reports the
+ * connection up itself once this returns, so no GEN_RTS_AE is asked for.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EINVAL (no connection or wrong state) or the command's
+ * error, the QP unchanged.
+ */
+int irdma_qp_iw_to_rts(struct irdma_qp *qp)
+{
+	struct irdma_cqp_qp_info info;
+	u8 hw_state;
+	int ret;
+
+	mutex_lock(&qp->state_lock);
+	ret = irdma_qp_is_iwarp(qp) && qp->conn_set ? 0 : -EINVAL;
+	if (!ret && qp->ib_state != IB_QPS_INIT && qp->ib_state != IB_QPS_RTR)
+		ret = -EINVAL;
+	if (!ret)
+		ret = irdma_qp_hw_state(qp->ib_state, IB_QPS_RTS, true,
+					&hw_state);
+	if (!ret)
+		ret = irdma_qp_write_ctx(qp, &qp->roce);
+	if (ret)
+		goto out_unlock;
+	irdma_qp_cmd_info(qp, hw_state, &info);
+	info.tcp_ctx_valid = true;
+	info.arp_valid = true;
+	info.mac_valid = true;
+	ret = irdma_qp_cmd(qp, irdma_build_qp_modify, "MODIFY_QP", &info);
+	if (ret)
+		goto out_unlock;
+	qp->hw_state = hw_state;
+	ibdev_dbg(qp->ibqp.device, "QP %u: state %d -> %d for the CM\n",
+		  qp->ibqp.qp_num, qp->ib_state, IB_QPS_RTS);
+	WRITE_ONCE(qp->ib_state, IB_QPS_RTS);
+out_unlock:
+	mutex_unlock(&qp->state_lock);
+	return ret;
 }
 
 /* ---- posting ---- */

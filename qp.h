@@ -22,6 +22,7 @@
 #include "uk.h"
 
 struct irdma_cm_node;
+struct irdma_cm_tcp_ctx;
 struct irdma_create_cq_req;
 struct irdma_uring;
 
@@ -36,6 +37,8 @@ struct irdma_uring;
 #define IRDMA_QP_MIN_RQ		8
 /* SQ quanta an iWARP QP keeps for the CM's LSMM, RTR and RTS-AE WQEs */
 #define IRDMA_QP_CONN_QUANTA	3
+/* Most inbound RDMA READs the QP context holds (256 slots, two each) */
+#define IRDMA_QP_MAX_IRD	128
 /* Reserved QP numbers: 0 is never used, 1 is the GSI QP of RoCEv2 */
 #define IRDMA_QP_GSI_ID		1
 #define IRDMA_QP_FIRST_ID	2
@@ -92,6 +95,42 @@ struct irdma_qp_sizes {
 };
 
 /**
+ * struct irdma_qp_conn - the TCP connection an iWARP QP took over
+ * @iw: iWARP context fields, the TCP state included
+ * @loc_addr: local address, host order words (IPv4 in [0])
+ * @rem_addr: remote address, likewise
+ * @mac: local MAC as a 48-bit number
+ * @loc_port: local TCP port
+ * @rem_port: remote TCP port
+ * @mss: send MSS
+ * @vlan_tag: VLAN tag (priority and id), with @insert_vlan
+ * @arp_idx: ARP cache index of the next hop
+ * @ird: inbound RDMA READ depth
+ * @ord: outbound RDMA READ depth
+ * @ttl: TTL / hop limit
+ * @tos: TOS / traffic class
+ * @ipv4: IPv4 addresses
+ * @insert_vlan: the engine tags the connection's frames
+ */
+struct irdma_qp_conn {
+	struct irdma_qpc_iwarp iw;
+	u32 loc_addr[4];
+	u32 rem_addr[4];
+	u64 mac;
+	u16 loc_port;
+	u16 rem_port;
+	u16 mss;
+	u16 vlan_tag;
+	u16 arp_idx;
+	u16 ird;
+	u8 ord;
+	u8 ttl;
+	u8 tos;
+	bool ipv4;
+	bool insert_vlan;
+};
+
+/**
  * struct irdma_qp - a kernel queue pair
  * @ibqp: the core's QP; first, for INIT_RDMA_OBJ_SIZE
  * @hw: the engine the QP lives on
@@ -119,6 +158,9 @@ struct irdma_qp_sizes {
  * @cm_node: the iWARP CM connection that owns the QP, or NULL
  * @err_work: moves the QP to ERR for the CM, which asks from atomic
  *	context; holds a reference while queued
+ * @conn: the connection the CM handed over (iWARP); under @state_lock
+ * @conn_set: @conn is filled in and goes into every context written
+ * @lsmm: DMA copy of the MPA reply the LSMM WQE sends; under @state_lock
  *
  * Lifetime: published in hw->qps once the engine has it. poll_cq finds it
  * there under RCU without a reference; everything that keeps it beyond a
@@ -151,6 +193,9 @@ struct irdma_qp {
 	spinlock_t cm_lock; /* cm_node */
 	struct irdma_cm_node *cm_node;
 	struct work_struct err_work;
+	struct irdma_qp_conn conn;
+	bool conn_set;
+	struct irdma_dma_mem lsmm;
 };
 
 static inline struct irdma_cq *to_irdma_cq(struct ib_cq *ibcq)
@@ -200,6 +245,12 @@ void irdma_qp_unpublish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
 struct irdma_qp *irdma_qp_get(struct irdma_hw *hw, u32 id);
 void irdma_qp_put(struct irdma_qp *qp);
 void irdma_qp_async_err(struct irdma_qp *qp);
+int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
+			  struct irdma_qp_conn *conn);
+int irdma_qp_iw_set_ctx(struct irdma_qp *qp, const struct irdma_cm_tcp_ctx *t);
+int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len);
+int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read);
+int irdma_qp_iw_to_rts(struct irdma_qp *qp);
 
 /* verbs.c */
 u32 irdma_pd_num(const struct ib_pd *ibpd);

@@ -8,11 +8,13 @@
 #include <kunit/test.h>
 #include <rdma/ib_pack.h>
 #include <linux/delay.h>
+#include <linux/etherdevice.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include <rdma/irdma-abi.h>
 
+#include "../cm.h"
 #include "../qp.h"
 
 /* ---- irdma_qp_hw_state ---- */
@@ -329,7 +331,125 @@ static void irdma_qp_ref_lookup_dead(struct kunit *test)
 	xa_destroy(&fx->hw.qps);
 }
 
+/* ---- a connection the CM hands over ---- */
+
+static void qp_conn_cm_ctx(struct irdma_cm_tcp_ctx *t)
+{
+	static const u8 loc[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x01 };
+
+	*t = (struct irdma_cm_tcp_ctx){
+		.ci = {
+			.loc_addr = { 0x0a000001 },
+			.rem_addr = { 0x0a000002 },
+			.loc_port = 4000,
+			.rem_port = 18515,
+			.vlan_id = 100,
+			.ipv4 = true,
+			.user_pri = 5,
+			.tos = 0x10,
+		},
+		.arp_idx = 3,
+		.snd_nxt = 0x1000,
+		.snd_una = 0x0ff0,
+		.rcv_nxt = 0x2000,
+		.snd_wnd = 0x40000,
+		.rcv_wnd = 0x3fffc,
+		.snd_wscale = 7,
+		.rcv_wscale = 2,
+		.mss = 1460,
+		.cwnd = 2920,
+		.ttl = 64,
+		.rexmit_thresh = 8,
+		.ird = 16,
+		.ord = 8,
+		.crc = false,
+	};
+	ether_addr_copy(t->loc_mac, loc);
+}
+
+static void irdma_qp_conn_from_cm_fields(struct kunit *test)
+{
+	struct irdma_qpc_common c = { .ird = 16 };
+	struct irdma_cm_tcp_ctx t;
+	struct irdma_qp_conn conn;
+	__le64 ctx[32] = {};
+	u64 w7;
+
+	qp_conn_cm_ctx(&t);
+	KUNIT_ASSERT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), 0);
+	KUNIT_EXPECT_TRUE(test, conn.iw.tcp_valid);
+	KUNIT_EXPECT_EQ(test, conn.iw.tcp.tcp_state, IRDMA_TCPS_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, conn.iw.tcp.snd_nxt, 0x1000);
+	KUNIT_EXPECT_EQ(test, conn.iw.tcp.snd_max, 0x1000);
+	KUNIT_EXPECT_EQ(test, conn.iw.tcp.snd_una, 0x0ff0);
+	KUNIT_EXPECT_EQ(test, conn.iw.tcp.rcv_nxt, 0x2000);
+	KUNIT_EXPECT_EQ(test, conn.iw.tcp.cwnd, 2920);
+	KUNIT_EXPECT_TRUE(test, conn.iw.tcp.wscale);
+	KUNIT_EXPECT_TRUE(test, conn.iw.rcv_no_mpa_crc);
+	KUNIT_EXPECT_EQ(test, conn.iw.ddp_ver, 1);
+	KUNIT_EXPECT_EQ(test, conn.iw.rdmap_ver, 1);
+	KUNIT_EXPECT_EQ(test, conn.loc_addr[0], 0x0a000001);
+	KUNIT_EXPECT_EQ(test, conn.rem_addr[0], 0x0a000002);
+	KUNIT_EXPECT_EQ(test, conn.loc_port, 4000);
+	KUNIT_EXPECT_EQ(test, conn.rem_port, 18515);
+	KUNIT_EXPECT_TRUE(test, conn.insert_vlan);
+	KUNIT_EXPECT_EQ(test, conn.vlan_tag, 100 | 5 << 13);
+	KUNIT_EXPECT_EQ(test, conn.arp_idx, 3);
+	KUNIT_EXPECT_EQ(test, conn.mss, 1460);
+	KUNIT_EXPECT_EQ(test, conn.ird, 16);
+	KUNIT_EXPECT_EQ(test, conn.ord, 8);
+	KUNIT_EXPECT_EQ(test, conn.tos, 0x10);
+	KUNIT_EXPECT_EQ(test, conn.mac, 0x020000000001ULL);
+	KUNIT_EXPECT_TRUE(test, conn.ipv4);
+
+	/* the TCP words of the host context, as hw-interface.rst places them */
+	KUNIT_ASSERT_EQ(test, irdma_qpc_write_iwarp(ctx, &c, &conn.iw), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[10]), 0x40000ULL << 32 | 0x1000);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[11]), 0x3fffcULL << 32 | 0x2000);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[12]) >> 32, 0x0ff0);
+	w7 = le64_to_cpu(ctx[7]);
+	KUNIT_EXPECT_EQ(test, (w7 >> 28) & 0xf, IRDMA_TCPS_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, (w7 >> 32) & 0xf, 2);
+	KUNIT_EXPECT_EQ(test, (w7 >> 40) & 0xf, 7);
+	KUNIT_EXPECT_TRUE(test, w7 & BIT_ULL(20));
+
+	/* no VLAN, and MPA CRC on */
+	t.ci.vlan_id = IRDMA_CM_NO_VLAN;
+	t.crc = true;
+	KUNIT_ASSERT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), 0);
+	KUNIT_EXPECT_FALSE(test, conn.insert_vlan);
+	KUNIT_EXPECT_EQ(test, conn.vlan_tag, 0);
+	KUNIT_EXPECT_FALSE(test, conn.iw.rcv_no_mpa_crc);
+}
+
+static void irdma_qp_conn_from_cm_refuses(struct kunit *test)
+{
+	struct irdma_cm_tcp_ctx t;
+	struct irdma_qp_conn conn;
+
+	qp_conn_cm_ctx(&t);
+	t.arp_idx = -ENOENT;
+	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
+	qp_conn_cm_ctx(&t);
+	t.mss = 0;
+	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
+	qp_conn_cm_ctx(&t);
+	t.snd_wscale = IRDMA_CM_MAX_WSCALE + 1;
+	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
+	qp_conn_cm_ctx(&t);
+	t.ord = 256;
+	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
+	qp_conn_cm_ctx(&t);
+	t.ird = IRDMA_QP_MAX_IRD + 1;
+	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
+	qp_conn_cm_ctx(&t);
+	t.ird = IRDMA_QP_MAX_IRD;
+	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), 0);
+}
+
 static struct kunit_case irdma_qp_cases[] = {
+	KUNIT_CASE(irdma_qp_conn_from_cm_fields),
+	KUNIT_CASE(irdma_qp_conn_from_cm_refuses),
 	KUNIT_CASE(irdma_qp_ref_lookup),
 	KUNIT_CASE(irdma_qp_ref_destroy_waits),
 	KUNIT_CASE(irdma_qp_ref_lookup_dead),
