@@ -2478,7 +2478,28 @@ static int irdma_cm_parse_ipv6(const u8 *p, u32 len, struct irdma_cm_seg *seg)
 	return irdma_cm_parse_tcp(p + sizeof(*ip6), plen, seg);
 }
 
-/* Parse Ethernet / 802.1Q / IP / TCP of an ILQ frame. */
+/*
+ * Parse an ILQ frame that starts at its IP header: the L2 facts come from
+ * the completion (source MAC, stripped VLAN tag, IP version).
+ */
+static int irdma_cm_parse_l3(const u8 *p, u32 len,
+			     const struct irdma_cm_rx_info *rxi,
+			     struct irdma_cm_seg *seg)
+{
+	u16 tci = rxi->vlan_tci;
+
+	if (!rxi->smac_valid)
+		return -EINVAL;
+	ether_addr_copy(seg->smac, rxi->smac);
+	seg->ci.vlan_id = rxi->vlan_valid ? tci & VLAN_VID_MASK :
+					    IRDMA_CM_NO_VLAN;
+	seg->ci.user_pri = rxi->vlan_valid ? tci >> VLAN_PRIO_SHIFT : 0;
+	if (rxi->ipv4)
+		return irdma_cm_parse_ipv4(p, len, seg);
+	return irdma_cm_parse_ipv6(p, len, seg);
+}
+
+/* Parse Ethernet / 802.1Q / IP / TCP of an ILQ frame, or IP / TCP (l3). */
 static int irdma_cm_parse_frame(const u8 *p, u32 len,
 				const struct irdma_cm_rx_info *rxi,
 				struct irdma_cm_seg *seg)
@@ -2489,6 +2510,8 @@ static int irdma_cm_parse_frame(const u8 *p, u32 len,
 	bool tagged;
 
 	memset(seg, 0, sizeof(*seg));
+	if (rxi && rxi->l3)
+		return irdma_cm_parse_l3(p, len, rxi, seg);
 	if (len < ETH_HLEN)
 		return -EINVAL;
 	ether_addr_copy(seg->smac, eth->h_source);
@@ -2559,7 +2582,8 @@ static int irdma_cm_rx_new(struct irdma_cm_core *core,
 /**
  * irdma_receive_ilq - process one CM frame received on the ILQ
  * @core: CM core
- * @frame: frame starting at the Ethernet header
+ * @frame: frame starting at the Ethernet header, or at the IP header
+ *	when @rxi says so (@rxi->l3)
  * @len: frame length
  * @rxi: receive metadata, may be NULL
  *

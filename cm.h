@@ -676,11 +676,21 @@ struct irdma_cm_core {
  * @vlan_valid: the hardware stripped a VLAN tag
  * @vlan_tci: the stripped tag
  * @csum_err: the hardware found a bad checksum
+ * @l3: the frame starts at its IP header, without Ethernet header (the
+ *	gen2 ILQ); @ipv4 and @smac say what the Ethernet header would have
+ * @ipv4: with @l3, the IP header is IPv4 (else IPv6)
+ * @smac_valid: with @l3, @smac holds the frame's source MAC; a frame
+ *	without it is refused, since the reply needs it
+ * @smac: the source MAC
  */
 struct irdma_cm_rx_info {
 	bool vlan_valid;
 	u16 vlan_tci;
 	bool csum_err;
+	bool l3;
+	bool ipv4;
+	bool smac_valid;
+	u8 smac[ETH_ALEN];
 };
 
 int irdma_setup_cm_core(struct irdma_device *iwdev,

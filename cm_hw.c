@@ -5,19 +5,23 @@
  *
  * cm.c reaches the engine only through struct irdma_cm_hw_ops. Here those
  * ops become CQP commands: steering filters (MANAGE_QHASH), accelerated
- * ports (MANAGE_APBVT) and ARP cache entries (MANAGE_ARP). The CM calls
- * them with spinlocks held, so each one is posted without waiting
+ * ports (MANAGE_APBVT), ARP cache entries (MANAGE_ARP) and the address
+ * handles of the CM's segments (CREATE_AH, DESTROY_AH). The CM calls them
+ * with spinlocks held, so each one is posted without waiting
  * (irdma_cmd_req_submit()); the command workqueue keeps them in order.
+ * Segments go out on the ILQ (ilq.c), which the CM's setup brings up
+ * first and its cleanup takes down last, and come in from it.
  *
  * The CM holds the QP of a connection with a reference (qp_lookup,
  * qp_put; see irdma_qp_get()) and links its node to it (qp_link), so that
  * the QP's AEs and its destroy reach the connection.
  *
  * What is not here yet, and fails cleanly instead of pretending:
- * - the ILQ: CM frames cannot be sent, so xmit returns -ENODEV; the CM
- *   takes that as a lost segment, and a connect retransmits its SYN until
- *   it gives up and reports the failure to iw_cm;
- * - address handles: they only carry ILQ frames, so none are made.
+ * - user QPs: their connection WQEs (LSMM, RTR) live in user memory the
+ *   driver does not map, so accepting or actively connecting on one in
+ *   peer-to-peer mode fails with -EOPNOTSUPP;
+ * - the simulator does not execute connection WQEs nor move iWARP data,
+ *   so an offloaded connection carries no traffic yet.
  */
 #include <linux/inetdevice.h>
 #include <linux/if_vlan.h>
@@ -30,11 +34,12 @@
 #include "arp.h"
 #include "hw.h"
 #include "hw_defs.h"
+#include "ilq.h"
 #include "main.h"
 #include "qp.h"
 
-/* The ILQ's QP number: every SYN and 4-tuple filter steers to it */
-#define IRDMA_CM_ILQ_QPN	1
+/* The TTL / hop limit of the CM's segments */
+#define IRDMA_CM_HOP_LIMIT	64
 
 /* An IPv6 address as the CM keeps it: host order words */
 static void irdma_cm_ip6_to_host(u32 *dst, const struct in6_addr *a)
@@ -67,9 +72,59 @@ static int irdma_cm_hw_xmit(struct irdma_cm_core *core,
 			    struct irdma_cm_node *node, const void *frame,
 			    u32 len)
 {
-	ibdev_warn_ratelimited(&core->iwdev->ibdev,
-			       "CM: no ILQ to send a %u byte frame on\n", len);
-	return -ENODEV;
+	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
+	int ret;
+
+	ret = irdma_ilq_xmit(iwdev->fn->hw, node->ah, frame, len);
+	if (ret)
+		ibdev_dbg(&iwdev->ibdev, "CM: %u byte segment not sent: %d\n",
+			  len, ret);
+	return ret;
+}
+
+/* The headers the engine puts in front of the node's segments */
+static void irdma_cm_ah_info(struct irdma_cm_core *core,
+			     const struct irdma_cm_node *node,
+			     struct irdma_cqp_ah_info *info)
+{
+	const struct irdma_cm_info *ci = &node->ci;
+
+	memset(info, 0, sizeof(*info));
+	/* word 0 carries our own MAC; the ARP entry gives the peer's */
+	ether_addr_copy(info->mac, core->cfg.mac);
+	memcpy(info->dest_addr, ci->rem_addr, sizeof(info->dest_addr));
+	memcpy(info->src_addr, ci->loc_addr, sizeof(info->src_addr));
+	info->ipv4 = ci->ipv4;
+	info->arp_idx = node->arp_idx;
+	info->tc = ci->tos;
+	info->hop_limit = IRDMA_CM_HOP_LIMIT;
+	if (ci->vlan_id < VLAN_N_VID) {
+		info->insert_vlan = true;
+		info->vlan_tag = ci->vlan_id | ci->user_pri << VLAN_PRIO_SHIFT;
+	}
+}
+
+static int irdma_cm_hw_ah_create(struct irdma_cm_core *core,
+				 struct irdma_cm_node *node)
+{
+	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
+	struct irdma_cqp_ah_info info;
+	struct irdma_ilq_ah *ah;
+
+	if (node->arp_idx < 0)
+		return -EINVAL;
+	irdma_cm_ah_info(core, node, &info);
+	ah = irdma_ilq_ah_create(iwdev->fn->hw, &info);
+	if (IS_ERR(ah))
+		return PTR_ERR(ah);
+	node->ah = ah;
+	return 0;
+}
+
+static void irdma_cm_hw_ah_free(struct irdma_cm_core *core,
+				struct irdma_cm_node *node)
+{
+	irdma_ilq_ah_put(node->ah);
 }
 
 static int irdma_cm_qhash_build(__le64 *wqe, u8 valid, const void *arg)
@@ -83,7 +138,7 @@ static int irdma_cm_hw_qhash(struct irdma_cm_core *core,
 	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
 	struct irdma_cqp_qhash_info qh = {
 		.loc_port = ci->loc_port,
-		.qp_num = IRDMA_CM_ILQ_QPN,
+		.qp_num = IRDMA_ILQ_QPN,
 		.ipv4 = ci->ipv4,
 		.vlan_valid = ci->vlan_id < VLAN_N_VID,
 		.entry_type = syn ? IRDMA_QHASH_TYPE_TCP_SYN :
@@ -261,6 +316,8 @@ static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 	.xmit = irdma_cm_hw_xmit,
 	.qhash = irdma_cm_hw_qhash,
 	.apbvt = irdma_cm_hw_apbvt,
+	.ah_create = irdma_cm_hw_ah_create,
+	.ah_free = irdma_cm_hw_ah_free,
 	.arp_resolve = irdma_cm_hw_arp_resolve,
 	.get_vlan = irdma_cm_hw_get_vlan,
 	.qp_lookup = irdma_cm_hw_qp_lookup,
@@ -274,7 +331,7 @@ static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 };
 
 /**
- * irdma_cm_hw_setup - start the ARP cache and, for iWARP, the CM
+ * irdma_cm_hw_setup - start the ARP cache and, for iWARP, the ILQ and CM
  * @iwdev: a device about to be registered; its engine is up
  *
  * Context: process context.
@@ -291,14 +348,20 @@ int irdma_cm_hw_setup(struct irdma_device *iwdev)
 		return ret;
 	if (iwdev->fn->protocol != IRDMA_PROTOCOL_IWARP)
 		return 0;
-	ret = irdma_setup_cm_core(iwdev, &irdma_cm_cqp_ops, iwdev);
+	ret = irdma_ilq_create(iwdev);
 	if (ret)
 		goto err_cleanup_arp;
+	ret = irdma_setup_cm_core(iwdev, &irdma_cm_cqp_ops, iwdev);
+	if (ret)
+		goto err_destroy_ilq;
 	core->netdev = netdev;
 	core->cfg.mtu = READ_ONCE(netdev->mtu);
 	ether_addr_copy(core->cfg.mac, netdev->dev_addr);
+	irdma_ilq_attach(iwdev->fn->hw, core);
 	return 0;
 
+err_destroy_ilq:
+	irdma_ilq_destroy(iwdev);
 err_cleanup_arp:
 	irdma_arp_cache_cleanup(iwdev);
 	return ret;
@@ -308,14 +371,21 @@ err_cleanup_arp:
  * irdma_cm_hw_cleanup - undo irdma_cm_hw_setup()
  * @iwdev: the device, no longer registered (iw_cm destroyed its listens
  *	and no notifier can find it), its engine still up: the filters,
- *	ports and ARP entries removed here are deleted through the CQP
+ *	ports, AHs and ARP entries removed here are deleted through the CQP
+ *
+ * The ILQ stops delivering first, so nothing reaches the CM while it is
+ * cleaned up; it still sends (the resets of aborted connections) until
+ * it goes, after the CM.
  *
  * Context: process context.
  */
 void irdma_cm_hw_cleanup(struct irdma_device *iwdev)
 {
-	if (iwdev->fn->protocol == IRDMA_PROTOCOL_IWARP)
+	if (iwdev->fn->protocol == IRDMA_PROTOCOL_IWARP) {
+		irdma_ilq_attach(iwdev->fn->hw, NULL);
 		irdma_cleanup_cm_core(&iwdev->cm_core);
+		irdma_ilq_destroy(iwdev);
+	}
 	irdma_arp_cache_cleanup(iwdev);
 }
 

@@ -1626,3 +1626,29 @@ int irdma_qpc_write_roce(__le64 *ctx, const struct irdma_qpc_common *c,
 		      FIELD_PREP(IRDMA_QPC_UDPRIVCQENABLE, rc->udprivcq_en));
 	return 0;
 }
+
+/**
+ * irdma_qpc_write_uda - fill the QP context of a privileged raw queue
+ * @ctx: 32 words
+ * @c: ring addresses and sizes, RQ WQE size, buffer size (@snd_mss), CQs,
+ *	completion context, QS handle, statistics instance and @priv_en; the
+ *	other fields must be zero
+ *
+ * The ILQ's context (hw-interface.rst, "Privileged raw queues"): no
+ * protocol state, nothing but where the rings are and where their
+ * completions go.
+ *
+ * Return: 0 or -EINVAL for out-of-range fields.
+ */
+int irdma_qpc_write_uda(__le64 *ctx, const struct irdma_qpc_common *c)
+{
+	if (irdma_qpc_check(c))
+		return -EINVAL;
+	irdma_wqe_set(ctx, 0, irdma_qpc_common(ctx, c));
+	irdma_wqe_set(ctx, 3, irdma_qpc_w3(c));
+	irdma_wqe_set(ctx, 18, FIELD_PREP(IRDMA_QPC_STAT_INDEX, c->stats_idx));
+	irdma_wqe_set(ctx, 20, FIELD_PREP(IRDMA_QPC_PRIVEN, c->priv_en) |
+			       FIELD_PREP(IRDMA_QPC_USESTATSINSTANCE,
+					  c->use_stats));
+	return 0;
+}

@@ -741,6 +741,7 @@ int irdma_qpc_write_iwarp(__le64 *ctx, const struct irdma_qpc_common *c,
 			  const struct irdma_qpc_iwarp *iw);
 int irdma_qpc_write_roce(__le64 *ctx, const struct irdma_qpc_common *c,
 			 const struct irdma_qpc_roce *rc);
+int irdma_qpc_write_uda(__le64 *ctx, const struct irdma_qpc_common *c);
 int irdma_ird_encode(u16 ird, u8 *code);
 
 #endif /* IRDMA_CTRL_H */

@@ -15,6 +15,9 @@
  *   5. the PBLE pool over the PBLE object;
  *   6. the AEQ and its interrupt, then one CEQ per remaining vector.
  *
+ * The ILQ of an iWARP function comes later, with its CM (see ilq.c); its
+ * CQ's events are handed to it before any verbs CQ is looked for.
+ *
  * Event queues are drained in threaded interrupt handlers: the vector
  * masks itself when it fires, and the thread re-enables it once the queue
  * is empty.
@@ -27,6 +30,7 @@
 
 #include "main.h"
 #include "hw.h"
+#include "ilq.h"
 
 /* CQP host context structure version the driver fills in */
 #define IRDMA_HW_CQP_STRUCT_VER	1
@@ -585,7 +589,8 @@ static irqreturn_t irdma_ceq_thread(int irq, void *data)
 	u64 cq_ctx;
 
 	while (!irdma_ceq_next(&eq->ring, &cq_ctx)) {
-		irdma_cq_event(eq->hw, cq_ctx);
+		if (!irdma_ilq_ceq_event(eq->hw, cq_ctx))
+			irdma_cq_event(eq->hw, cq_ctx);
 		eq->events++;
 	}
 	irdma_eq_rearm(eq);

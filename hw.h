@@ -21,6 +21,7 @@
 
 struct irdma_func;
 struct irdma_hw;
+struct irdma_ilq;
 
 /* Ring sizes of the privileged queues, in elements */
 #define IRDMA_HW_CQP_SIZE	128
@@ -150,6 +151,8 @@ struct irdma_cmd_req {
  *	lets the CEQ threads find a CQ under RCU
  * @qps: QPs by number (struct irdma_qp); allocates the numbers and lets
  *	CQ polling find a QP under RCU
+ * @ilq: the ILQ of an iWARP function (ilq.c), or NULL; the CEQ thread
+ *	finds it under RCU
  *
  * Allocated by irdma_hw_init() and freed by irdma_hw_deinit(); lives
  * between the binding's probe and remove.
@@ -181,6 +184,7 @@ struct irdma_hw {
 	u32 max_ceqs;
 	struct xarray cqs;
 	struct xarray qps;
+	struct irdma_ilq __rcu *ilq;
 };
 
 /* utils.c */

@@ -421,7 +421,8 @@ int irdma_uk_post_rdma(struct irdma_uk_qp *qp, const struct irdma_uk_wr *wr)
  * @qp: the QP
  * @wr: op IRDMA_WQEOP_SEND, _SEND_INV, _SEND_SOL or _SEND_SOL_INV; the
  *	invalidating ops use @wr->inv_stag; UD sends use @ah_id, @dest_qp
- *	and @qkey; may carry immediate data or be inline
+ *	and @qkey, raw queue (ILQ) sends @ah_id and @l4len; may carry
+ *	immediate data or be inline
  *
  * Return: 0, -EINVAL for a bad request, -ENOMEM when the SQ is full.
  */
@@ -429,7 +430,8 @@ int irdma_uk_post_send(struct irdma_uk_qp *qp, const struct irdma_uk_wr *wr)
 {
 	u64 word2 = FIELD_PREP(IRDMA_SQWQE_DESTQKEY, wr->qkey) |
 		    FIELD_PREP(IRDMA_SQWQE_DESTQPN, wr->dest_qp);
-	u64 extra = FIELD_PREP(IRDMA_SQWQE_AHID, wr->ah_id);
+	u64 extra = FIELD_PREP(IRDMA_SQWQE_AHID, wr->ah_id) |
+		    FIELD_PREP(IRDMA_SQWQE_L4LEN, wr->l4len);
 
 	switch (wr->op) {
 	case IRDMA_WQEOP_SEND_INV:
@@ -443,7 +445,8 @@ int irdma_uk_post_send(struct irdma_uk_qp *qp, const struct irdma_uk_wr *wr)
 		return -EINVAL;
 	}
 	if (wr->dest_qp > FIELD_MAX(IRDMA_SQWQE_DESTQPN) ||
-	    wr->ah_id > FIELD_MAX(IRDMA_SQWQE_AHID))
+	    wr->ah_id > FIELD_MAX(IRDMA_SQWQE_AHID) ||
+	    wr->l4len > FIELD_MAX(IRDMA_SQWQE_L4LEN))
 		return -EINVAL;
 	if (wr->inline_data)
 		return irdma_uk_post_inline(qp, wr, word2, extra);
@@ -951,6 +954,7 @@ static void irdma_uk_cqe_decode(const __le64 *raw, u64 w3,
 	cqe->ext = FIELD_GET(IRDMA_CQE_EXTCQE, w3);
 	cqe->push_dropped = FIELD_GET(IRDMA_CQE_PSHDROP, w3);
 	cqe->stag_inv = FIELD_GET(IRDMA_CQE_STAG_IPV4, w3);
+	cqe->ipv4 = cqe->stag_inv;
 	cqe->solicited = FIELD_GET(IRDMA_CQE_OOO_SOEVENT, w3);
 	cqe->error = FIELD_GET(IRDMA_CQE_ERROR, w3);
 	cqe->op = FIELD_GET(IRDMA_CQE_OP, w3);

@@ -170,6 +170,8 @@ struct irdma_uk_qp {
  * @ah_id: address handle (UD)
  * @dest_qp: destination QP (UD)
  * @qkey: Q key (UD)
+ * @l4len: TCP header length in 32-bit words (sends of a raw queue, the
+ *	ILQ; 0 otherwise)
  * @imm_valid: carry @imm
  * @inline_data: copy the payload into the WQE
  * @signaled: ask for a completion
@@ -188,6 +190,7 @@ struct irdma_uk_wr {
 	u32 ah_id;
 	u32 dest_qp;
 	u32 qkey;
+	u8 l4len;
 	bool imm_valid;
 	bool inline_data;
 	bool signaled;
@@ -297,6 +300,8 @@ struct irdma_uk_cq {
  * @imm_valid: @imm is valid
  * @smac_valid: @ud_smac is valid
  * @vlan_valid: @ud_vlan is valid
+ * @ipv4: RQ CQE of a raw queue (the ILQ): the frame is IPv4 (else IPv6);
+ *	the same bit as @stag_inv, which the caller's queue type tells apart
  */
 struct irdma_uk_cqe {
 	u64 ctx;
@@ -321,6 +326,7 @@ struct irdma_uk_cqe {
 	bool imm_valid;
 	bool smac_valid;
 	bool vlan_valid;
+	bool ipv4;
 };
 
 /**

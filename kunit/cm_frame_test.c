@@ -358,6 +358,66 @@ static void irdma_cm_parse_frame_rx_vlan(struct kunit *test)
 						len, &rxi), -EBADMSG);
 }
 
+/*
+ * The gen2 ILQ hands over frames from the IP header on, with the source
+ * MAC, the stripped tag and the IP version in the completion.
+ */
+static void irdma_cm_parse_frame_l3(struct kunit *test)
+{
+	static const u8 smac[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x0c };
+	struct cmt_raw r = { .vlan = IRDMA_CM_NO_VLAN, .src = 2, .dst = 1,
+			     .sport = 5000, .dport = 4000, .seq = 11,
+			     .flags = TCPHDR_SYN };
+	struct irdma_cm_rx_info rxi = { .l3 = true, .ipv4 = true,
+					.smac_valid = true,
+					.vlan_valid = true,
+					.vlan_tci = 3 << VLAN_PRIO_SHIFT | 12 };
+	u8 *b = kunit_kzalloc(test, CMT_RAW_MAX, GFP_KERNEL);
+	struct irdma_cm_seg seg;
+	u32 len;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	ether_addr_copy(rxi.smac, smac);
+	len = cmt_raw_build(&r, b) - ETH_HLEN;
+	KUNIT_ASSERT_EQ(test, irdma_cm_parse_frame(b + ETH_HLEN, len, &rxi,
+						   &seg), 0);
+	KUNIT_EXPECT_TRUE(test, seg.ci.ipv4);
+	KUNIT_EXPECT_EQ(test, seg.ci.loc_addr[0], 0xc0000201);
+	KUNIT_EXPECT_EQ(test, seg.ci.rem_addr[0], 0xc0000202);
+	KUNIT_EXPECT_EQ(test, seg.ci.loc_port, 4000);
+	KUNIT_EXPECT_EQ(test, seg.seq, 11U);
+	KUNIT_EXPECT_EQ(test, seg.flags, (u8)TCPHDR_SYN);
+	KUNIT_EXPECT_EQ(test, seg.ci.vlan_id, 12);
+	KUNIT_EXPECT_EQ(test, seg.ci.user_pri, 3);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(seg.smac, smac));
+	/* the completion's IP version decides how the header is read */
+	rxi.ipv4 = false;
+	KUNIT_EXPECT_EQ(test, irdma_cm_parse_frame(b + ETH_HLEN, len, &rxi,
+						   &seg), -EINVAL);
+	/* without a source MAC there is nobody to answer */
+	rxi.ipv4 = true;
+	rxi.smac_valid = false;
+	KUNIT_EXPECT_EQ(test, irdma_cm_parse_frame(b + ETH_HLEN, len, &rxi,
+						   &seg), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irdma_receive_ilq(cmt_env_of(test)->a.core,
+						b + ETH_HLEN, len, &rxi),
+			-EINVAL);
+
+	r.v6 = true;
+	rxi.vlan_valid = false;
+	rxi.smac_valid = true;
+	rxi.ipv4 = false;
+	len = cmt_raw_build(&r, b) - ETH_HLEN;
+	KUNIT_ASSERT_EQ(test, irdma_cm_parse_frame(b + ETH_HLEN, len, &rxi,
+						   &seg), 0);
+	KUNIT_EXPECT_FALSE(test, seg.ci.ipv4);
+	KUNIT_EXPECT_EQ(test, seg.ci.loc_addr[3], 1U);
+	KUNIT_EXPECT_EQ(test, seg.ci.vlan_id, IRDMA_CM_NO_VLAN);
+	/* a frame cut inside its IPv6 header */
+	KUNIT_EXPECT_EQ(test, irdma_cm_parse_frame(b + ETH_HLEN, 39, &rxi,
+						   &seg), -EINVAL);
+}
+
 /* Gen1 frames are complete and checksummed; gen2 frames start at TCP. */
 static void irdma_form_cm_frame_gen1_gen2(struct kunit *test)
 {
@@ -540,6 +600,7 @@ static struct kunit_case irdma_cm_frame_cases[] = {
 	KUNIT_CASE_PARAM(irdma_process_options_table, cmt_opt_gen_params),
 	KUNIT_CASE_PARAM(irdma_cm_parse_frame_table, cmt_parse_gen_params),
 	KUNIT_CASE(irdma_cm_parse_frame_rx_vlan),
+	KUNIT_CASE(irdma_cm_parse_frame_l3),
 	KUNIT_CASE(irdma_form_cm_frame_gen1_gen2),
 	KUNIT_CASE(irdma_cm_isn_secure_seq),
 	KUNIT_CASE_PARAM(irdma_negotiate_mpa_v2_ird_ord_table,

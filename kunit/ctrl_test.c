@@ -862,6 +862,40 @@ static void irdma_qpc_write_roce_layout(struct kunit *test)
 			B(26));
 }
 
+/* The ILQ's context: rings, sizes, buffer size, CQs, privileged */
+static void irdma_qpc_write_uda_layout(struct kunit *test)
+{
+	struct irdma_qpc_common c = {
+		.sq_pa = 0x10000, .rq_pa = 0x20000, .sq_size_log2 = 4,
+		.rq_size_log2 = 4, .snd_mss = 2048, .send_cq = 1,
+		.recv_cq = 1, .compl_ctx = 0xfeed0, .qs_handle = 3,
+		.priv_en = true,
+	};
+	__le64 *ctx = kunit_kcalloc(test, 32, sizeof(__le64), GFP_KERNEL);
+	unsigned int w;
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	memset(ctx, 0xff, 32 * sizeof(__le64));
+	KUNIT_ASSERT_EQ(test, irdma_qpc_write_uda(ctx, &c), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]), 0ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[1]), 0x10000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[2]), 0x20000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[3]), 4ULL << 8 | 4ULL << 12);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[6]), 2048ULL << 16);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[17]), 1ULL << 32 | 1ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[20]), B(25));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[21]), 0xfeed0ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[22]), 3ULL << 16);
+	/* nothing else is left from before */
+	for (w = 0; w < 32; w++)
+		if (w != 1 && w != 2 && w != 3 && w != 6 && w != 17 &&
+		    w != 20 && w != 21 && w != 22)
+			KUNIT_EXPECT_EQ_MSG(test, le64_to_cpu(ctx[w]), 0ULL,
+					    "word %u", w);
+	c.snd_mss = 1 << 14;
+	KUNIT_EXPECT_EQ(test, irdma_qpc_write_uda(ctx, &c), -EINVAL);
+}
+
 static void irdma_qpc_write_rejects_bad_fields(struct kunit *test)
 {
 	struct irdma_qpc_iwarp iw = { .tcp_valid = true };
@@ -896,6 +930,7 @@ static struct kunit_case irdma_ctrl_cases[] = {
 	KUNIT_CASE(irdma_ird_encode_sizes),
 	KUNIT_CASE(irdma_qpc_write_iwarp_layout),
 	KUNIT_CASE(irdma_qpc_write_roce_layout),
+	KUNIT_CASE(irdma_qpc_write_uda_layout),
 	KUNIT_CASE(irdma_qpc_write_rejects_bad_fields),
 	{}
 };

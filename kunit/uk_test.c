@@ -372,6 +372,29 @@ static void irdma_uk_post_inline_gen2_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wqe[70], 0);
 }
 
+/* A send of the ILQ: one buffer, the AH index and the TCP header length */
+static void irdma_uk_post_send_raw_queue_layout(struct kunit *test)
+{
+	struct uk_fixture *f = test->priv;
+	struct irdma_uk_sge sge = { .addr = 0x12340, .len = 74 };
+	struct irdma_uk_wr wr = { .op = 0x03, .num_sge = 1, .sg = &sge,
+				  .ah_id = 0x1abcd, .l4len = 8,
+				  .signaled = true, .wr_id = 9 };
+
+	KUNIT_ASSERT_EQ(test, uk_qp_setup(test, f, 2), 0);
+	KUNIT_ASSERT_EQ(test, irdma_uk_post_send(&f->qp, &wr), 0);
+	KUNIT_EXPECT_EQ(test, f->qp.sq_head, 1U);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 0), 0x12340ULL);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 1), FRAG2(74, 0));
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 2), 0ULL);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 3),
+			V63 | SIG | (8ULL << 42) | OPC(3) | 0x1abcdULL);
+	/* the field is four bits wide */
+	wr.l4len = 16;
+	KUNIT_EXPECT_EQ(test, irdma_uk_post_send(&f->qp, &wr), -EINVAL);
+	KUNIT_EXPECT_EQ(test, f->qp.sq_head, 1U);
+}
+
 static void irdma_uk_post_inline_gen1_layout(struct kunit *test)
 {
 	struct uk_fixture *f = test->priv;
@@ -781,6 +804,7 @@ static struct kunit_case irdma_uk_cases[] = {
 	KUNIT_CASE_PARAM(irdma_uk_post_golden_layout, uk_golden_gen_params),
 	KUNIT_CASE(irdma_uk_post_recv_layout),
 	KUNIT_CASE(irdma_uk_post_inline_gen2_layout),
+	KUNIT_CASE(irdma_uk_post_send_raw_queue_layout),
 	KUNIT_CASE(irdma_uk_post_inline_gen1_layout),
 	KUNIT_CASE(irdma_uk_post_rejects_bad_requests),
 	KUNIT_CASE(irdma_uk_qp_init_rejects_bad_sizes),

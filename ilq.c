@@ -1,0 +1,951 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma: the ILQ, the privileged raw queue pair of an iWARP function
+ * through which the CM's TCP segments leave and arrive
+ * (hw-interface.rst, "Privileged raw queues (ILQ)").
+ *
+ * One ILQ per iWARP function: QP 1, of the UDA type, created straight into
+ * RTS, with CQ 1 for both of its queues. Its rings and buffers are
+ * coherent DMA memory. Every RQ WQE names one receive buffer, and every
+ * send one transmit buffer, picked from a free bitmap.
+ *
+ * Receive: the CQ's events come through CEQ 0 (hw.c hands them here
+ * before looking for a verbs CQ). The CEQ thread polls the CQ with bottom
+ * halves off, hands each segment to the CM (the IP header at byte 20 or
+ * 0 of the buffer, the TCP header at byte 40, the source MAC and VLAN tag
+ * from the extended CQE) and posts the buffer again. A CQE that names
+ * another QP, a WQE that is not outstanding or a buffer that is not
+ * posted, or that carries an error or an impossible length, is counted
+ * and dropped.
+ *
+ * Send: the CM's xmit op copies the segment into a free buffer; the WQE
+ * that names it is posted from the function's ordered command workqueue,
+ * behind every CQP command submitted before (the ARP entry and the AH the
+ * send names are made by such commands, and the engine runs the SQ apart
+ * from the CQP). A send's completion frees its buffer.
+ *
+ * Address handles: the CM asks for one per connection (ah_create), for the
+ * engine to build the Ethernet and IP headers of its segments. An AH holds
+ * a reference for its connection and one for each send naming it; the last
+ * put destroys it on the engine, so no send can find its AH gone.
+ *
+ * Lock order: cq_lock, then the CM's node locks, then tx_lock.
+ */
+#include <linux/bitmap.h>
+#include <linux/delay.h>
+#include <linux/etherdevice.h>
+#include <linux/idr.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
+#include <linux/tcp.h>
+
+#include "hw.h"
+#include "ilq.h"
+#include "main.h"
+
+/* Where the engine puts a received segment in its buffer */
+#define IRDMA_ILQ_RX_TCP_OFF	40
+#define IRDMA_ILQ_RX_IPV4_OFF	20
+/* Smallest receive: an IPv4 header in its place and a bare TCP header */
+#define IRDMA_ILQ_RX_MIN	(IRDMA_ILQ_RX_TCP_OFF + sizeof(struct tcphdr))
+/* How long tear-down waits for the engine to finish the sends posted */
+#define IRDMA_ILQ_DRAIN_MS	2000
+
+/**
+ * struct irdma_ilq_ah - an address handle of the ILQ
+ * @ilq: the ILQ it was made for
+ * @refs: one for the CM node, one per send buffer naming it
+ * @idx: the engine's AH index
+ */
+struct irdma_ilq_ah {
+	struct irdma_ilq *ilq;
+	refcount_t refs;
+	u32 idx;
+};
+
+/**
+ * struct irdma_ilq_tx - one transmit buffer
+ * @work: posts the send on the command workqueue
+ * @ilq: owner
+ * @ah: the AH the send names (holds a reference) while @busy
+ * @len: bytes of the segment
+ * @l4len: TCP header length in 32-bit words
+ * @idx: buffer number, the send's wr_id
+ * @busy: taken by xmit, until the send completes (tx_lock)
+ */
+struct irdma_ilq_tx {
+	struct work_struct work;
+	struct irdma_ilq *ilq;
+	struct irdma_ilq_ah *ah;
+	u32 len;
+	u8 l4len;
+	u16 idx;
+	bool busy;
+};
+
+/**
+ * struct irdma_ilq - the ILQ of one function
+ * @hw: the engine
+ * @iwdev: the device, for messages
+ * @core: the CM that receives, or NULL (cq_lock)
+ * @cq_lock: the CQ ring, the RQ half of @qp, @rx_posted and @core
+ * @tx_lock: the SQ half of @qp, @tx_free and every @tx's @busy and @ah
+ * @qp: the rings as uk.c sees them
+ * @cq: the CQ ring
+ * @sq_mem: SQ WQEs
+ * @rq_mem: RQ WQEs
+ * @qp_shadow: the QP's doorbell shadow area
+ * @qp_ctx: the QP host context
+ * @cq_mem: CQEs
+ * @cq_shadow: the CQ's shadow area
+ * @rx_mem: receive buffers, IRDMA_ILQ_BUF_SIZE bytes each
+ * @tx_mem: transmit buffers
+ * @sq_slots: uk.c's record of posted sends
+ * @rq_wrid: uk.c's record of posted receives (the buffer numbers)
+ * @rx_posted: the receive buffer is in the RQ (cq_lock)
+ * @tx: transmit buffers
+ * @tx_free: transmit buffers free (tx_lock)
+ * @ah_ida: AH indexes in use
+ * @ah_cnt: AHs alive
+ * @stats: counters (enum irdma_ilq_stat)
+ *
+ * Lifetime: made by irdma_ilq_create() and published in hw->ilq under
+ * RCU for the CEQ thread; irdma_ilq_destroy() unpublishes it, waits a
+ * grace period and frees it. The CM uses it only while attached.
+ */
+struct irdma_ilq {
+	struct irdma_hw *hw;
+	struct irdma_device *iwdev;
+	struct irdma_cm_core *core;
+	spinlock_t cq_lock; /* CQ, RQ, rx_posted, core */
+	spinlock_t tx_lock; /* SQ, tx_free, tx[].busy, tx[].ah */
+	struct irdma_uk_qp qp;
+	struct irdma_uk_cq cq;
+	struct irdma_dma_mem sq_mem;
+	struct irdma_dma_mem rq_mem;
+	struct irdma_dma_mem qp_shadow;
+	struct irdma_dma_mem qp_ctx;
+	struct irdma_dma_mem cq_mem;
+	struct irdma_dma_mem cq_shadow;
+	struct irdma_dma_mem rx_mem;
+	struct irdma_dma_mem tx_mem;
+	struct irdma_uk_sq_slot sq_slots[IRDMA_ILQ_SQ_SIZE];
+	u64 rq_wrid[IRDMA_ILQ_RQ_SIZE];
+	bool rx_posted[IRDMA_ILQ_RX_BUFS];
+	struct irdma_ilq_tx tx[IRDMA_ILQ_TX_BUFS];
+	DECLARE_BITMAP(tx_free, IRDMA_ILQ_TX_BUFS);
+	struct ida ah_ida;
+	atomic_t ah_cnt;
+	atomic64_t stats[IRDMA_ILQ_STAT_COUNT];
+};
+
+#define ilq_stat(ilq, s) atomic64_inc(&(ilq)->stats[IRDMA_ILQ_STAT_##s])
+
+static u64 irdma_ilq_cq_ctx(void)
+{
+	/* as for every CQ, the number shifted: the context must be even */
+	return (u64)IRDMA_ILQ_CQN << 1;
+}
+
+/*
+ * The ILQ of an engine, for callers that run only while it exists: the CM
+ * (attached between create and destroy) and tear-down itself.
+ */
+static struct irdma_ilq *irdma_ilq_of(struct irdma_hw *hw)
+{
+	return rcu_dereference_protected(hw->ilq, true);
+}
+
+/* ---- CQP commands ---- */
+
+static int irdma_ilq_build_cq(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_cq_create(wqe, valid, arg);
+}
+
+static int irdma_ilq_build_cq_destroy(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_cq_destroy(wqe, valid, arg);
+}
+
+static int irdma_ilq_build_qp(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_qp_create(wqe, valid, arg);
+}
+
+static int irdma_ilq_build_qp_destroy(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_qp_destroy(wqe, valid, arg);
+}
+
+static int irdma_ilq_build_ah(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_ah(wqe, valid, arg);
+}
+
+static int irdma_ilq_cq_cmd(struct irdma_ilq *ilq, bool create)
+{
+	struct irdma_cqp_cq_info info = {
+		.ring_pa = ilq->cq_mem.pa,
+		.shadow_pa = ilq->cq_shadow.pa,
+		.compl_ctx = irdma_ilq_cq_ctx(),
+		.size = IRDMA_ILQ_CQ_SIZE,
+		.cq_id = IRDMA_ILQ_CQN,
+		.ceq_id = 0,
+		.ceq_id_valid = true,
+		.ceqe_mask = true,
+		.check_overflow = true,
+		.hw_rev = ilq->hw->fn->gen,
+		.vsi = ilq->hw->fn->vsi_id,
+	};
+	struct irdma_cmd cmd = {
+		.build = create ? irdma_ilq_build_cq : irdma_ilq_build_cq_destroy,
+		.arg = &info,
+		.name = create ? "CREATE_CQ (ILQ)" : "DESTROY_CQ (ILQ)",
+	};
+
+	return irdma_cmd_exec(ilq->hw, &cmd);
+}
+
+static int irdma_ilq_qp_cmd(struct irdma_ilq *ilq, bool create)
+{
+	struct irdma_cqp_qp_info info = {
+		.ctx_pa = ilq->qp_ctx.pa,
+		.shadow_pa = ilq->qp_shadow.pa,
+		.qp_id = IRDMA_ILQ_QPN,
+		.qp_type = IRDMA_QPTYPE_UDA,
+		.next_state = create ? IRDMA_QPS_RTS : 0,
+		.cq_num_valid = create,
+	};
+	struct irdma_cmd cmd = {
+		.build = create ? irdma_ilq_build_qp : irdma_ilq_build_qp_destroy,
+		.arg = &info,
+		.name = create ? "CREATE_QP (ILQ)" : "DESTROY_QP (ILQ)",
+	};
+
+	return irdma_cmd_exec(ilq->hw, &cmd);
+}
+
+/* The host context: rings, sizes, buffer size, CQ 1 for both queues */
+static int irdma_ilq_fill_ctx(struct irdma_ilq *ilq)
+{
+	struct irdma_qpc_common c = {
+		.sq_pa = ilq->sq_mem.pa,
+		.rq_pa = ilq->rq_mem.pa,
+		.sq_size_log2 = ilog2(IRDMA_ILQ_SQ_SIZE) - 2,
+		.rq_size_log2 = ilog2(IRDMA_ILQ_RQ_SIZE) - 2,
+		.snd_mss = IRDMA_ILQ_BUF_SIZE,
+		.send_cq = IRDMA_ILQ_CQN,
+		.recv_cq = IRDMA_ILQ_CQN,
+		.compl_ctx = irdma_ilq_cq_ctx(),
+		.priv_en = true,
+	};
+
+	return irdma_qpc_write_uda(ilq->qp_ctx.va, &c);
+}
+
+/* ---- memory ---- */
+
+static void irdma_ilq_free_mem(struct irdma_ilq *ilq)
+{
+	struct device *dev = ilq->hw->dev;
+
+	irdma_dma_free(dev, &ilq->tx_mem);
+	irdma_dma_free(dev, &ilq->rx_mem);
+	irdma_dma_free(dev, &ilq->cq_shadow);
+	irdma_dma_free(dev, &ilq->cq_mem);
+	irdma_dma_free(dev, &ilq->qp_ctx);
+	irdma_dma_free(dev, &ilq->qp_shadow);
+	irdma_dma_free(dev, &ilq->rq_mem);
+	irdma_dma_free(dev, &ilq->sq_mem);
+}
+
+static int irdma_ilq_alloc_mem(struct irdma_ilq *ilq)
+{
+	struct device *dev = ilq->hw->dev;
+
+	if (irdma_dma_alloc(dev, &ilq->sq_mem,
+			    IRDMA_ILQ_SQ_SIZE * IRDMA_QUANTUM_BYTES) ||
+	    irdma_dma_alloc(dev, &ilq->rq_mem,
+			    IRDMA_ILQ_RQ_SIZE * IRDMA_QUANTUM_BYTES) ||
+	    irdma_dma_alloc(dev, &ilq->qp_shadow, IRDMA_SHADOW_AREA_BYTES) ||
+	    irdma_dma_alloc(dev, &ilq->qp_ctx, IRDMA_QP_CTX_BYTES) ||
+	    irdma_dma_alloc(dev, &ilq->cq_mem,
+			    IRDMA_ILQ_CQ_SIZE * IRDMA_QUANTUM_BYTES) ||
+	    irdma_dma_alloc(dev, &ilq->cq_shadow, IRDMA_SHADOW_AREA_BYTES) ||
+	    irdma_dma_alloc(dev, &ilq->rx_mem,
+			    IRDMA_ILQ_RX_BUFS * IRDMA_ILQ_BUF_SIZE) ||
+	    irdma_dma_alloc(dev, &ilq->tx_mem,
+			    IRDMA_ILQ_TX_BUFS * IRDMA_ILQ_BUF_SIZE)) {
+		irdma_ilq_free_mem(ilq);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The uk.c views of the rings */
+static int irdma_ilq_init_rings(struct irdma_ilq *ilq)
+{
+	struct irdma_uk_qp *qp = &ilq->qp;
+	struct irdma_uk_cq *cq = &ilq->cq;
+
+	cq->ring = ilq->cq_mem.va;
+	cq->shadow = ilq->cq_shadow.va;
+	cq->mmio = &ilq->hw->mmio;
+	cq->arm_off = IRDMA_REG_CQARM;
+	cq->cq_id = IRDMA_ILQ_CQN;
+	cq->size = IRDMA_ILQ_CQ_SIZE;
+	qp->sq = ilq->sq_mem.va;
+	qp->rq = ilq->rq_mem.va;
+	qp->sq_slots = ilq->sq_slots;
+	qp->rq_wrid = ilq->rq_wrid;
+	qp->shadow = ilq->qp_shadow.va;
+	qp->mmio = &ilq->hw->mmio;
+	qp->db_off = IRDMA_REG_WQEALLOC;
+	qp->qp_id = IRDMA_ILQ_QPN;
+	qp->sq_size = IRDMA_ILQ_SQ_SIZE;
+	qp->rq_size = IRDMA_ILQ_RQ_SIZE;
+	qp->rq_shift = 0;
+	qp->hw_rev = ilq->hw->fn->gen;
+	qp->max_frags = 1;
+	if (irdma_uk_cq_init(cq) || irdma_uk_qp_init(qp))
+		return -EINVAL;
+	return 0;
+}
+
+/* ---- receive ---- */
+
+static void *irdma_ilq_rx_buf(struct irdma_ilq *ilq, u32 idx)
+{
+	return (u8 *)ilq->rx_mem.va + (size_t)idx * IRDMA_ILQ_BUF_SIZE;
+}
+
+static int irdma_ilq_post_rx(struct irdma_ilq *ilq, u32 idx)
+{
+	struct irdma_uk_sge sge = {
+		.addr = ilq->rx_mem.pa + (u64)idx * IRDMA_ILQ_BUF_SIZE,
+		.len = IRDMA_ILQ_BUF_SIZE,
+	};
+	int ret;
+
+	lockdep_assert_held(&ilq->cq_lock);
+	ret = irdma_uk_post_recv(&ilq->qp, idx, &sge, 1);
+	if (!ret)
+		ilq->rx_posted[idx] = true;
+	return ret;
+}
+
+static void irdma_ilq_bad_cqe(struct irdma_ilq *ilq,
+			      const struct irdma_uk_cqe *cqe, const char *why)
+{
+	ilq_stat(ilq, BAD_CQE);
+	ibdev_warn_ratelimited(&ilq->iwdev->ibdev,
+			       "ILQ: %s CQE dropped (%s): QP %u WQE %u bytes %u major 0x%x minor 0x%x\n",
+			       cqe->sq ? "send" : "receive", why, cqe->qp_id,
+			       cqe->wqe_idx, cqe->bytes, cqe->major,
+			       cqe->minor);
+}
+
+/* A received segment to the CM: the IP header at byte 20 or 0 */
+static void irdma_ilq_deliver(struct irdma_ilq *ilq,
+			      const struct irdma_uk_cqe *cqe, const u8 *buf)
+{
+	struct irdma_cm_rx_info rxi = {
+		.l3 = true,
+		.ipv4 = cqe->ipv4,
+		.smac_valid = cqe->smac_valid,
+		.vlan_valid = cqe->vlan_valid,
+		.vlan_tci = cqe->ud_vlan,
+	};
+	u32 off = cqe->ipv4 ? IRDMA_ILQ_RX_IPV4_OFF : 0;
+
+	u64_to_ether_addr(cqe->ud_smac, rxi.smac);
+	if (ilq->core &&
+	    !irdma_receive_ilq(ilq->core, buf + off, cqe->bytes - off, &rxi))
+		ilq_stat(ilq, RX);
+	else
+		ilq_stat(ilq, RX_REFUSED);
+}
+
+/*
+ * Receives complete in order, as frames arrive: a CQE must name the oldest
+ * posted WQE. As for sends, an error completes that receive alone.
+ */
+static void irdma_ilq_rx_cqe(struct irdma_ilq *ilq,
+			     const struct irdma_uk_cqe *cqe)
+{
+	struct irdma_uk_cqe one = *cqe;
+	struct irdma_uk_done done;
+	u32 idx;
+
+	lockdep_assert_held(&ilq->cq_lock);
+	one.major = 0;
+	if (ilq->qp.rq_tail == ilq->qp.rq_head ||
+	    cqe->wqe_idx != ilq->qp.rq_tail ||
+	    irdma_uk_qp_complete(&ilq->qp, &one, &done)) {
+		irdma_ilq_bad_cqe(ilq, cqe, "no such WQE");
+		return;
+	}
+	idx = done.wr_id;
+	if (idx >= IRDMA_ILQ_RX_BUFS || !ilq->rx_posted[idx]) {
+		irdma_ilq_bad_cqe(ilq, cqe, "buffer not posted");
+		return;
+	}
+	ilq->rx_posted[idx] = false;
+	if (cqe->error)
+		irdma_ilq_bad_cqe(ilq, cqe, "error");
+	else if (cqe->bytes < IRDMA_ILQ_RX_MIN ||
+		 cqe->bytes > IRDMA_ILQ_BUF_SIZE)
+		irdma_ilq_bad_cqe(ilq, cqe, "length");
+	else
+		irdma_ilq_deliver(ilq, cqe, irdma_ilq_rx_buf(ilq, idx));
+	if (irdma_ilq_post_rx(ilq, idx))
+		ibdev_warn_ratelimited(&ilq->iwdev->ibdev,
+				       "ILQ: receive buffer %u not posted again\n",
+				       idx);
+}
+
+/* ---- send completions ---- */
+
+/* Give back a send buffer and the AH reference it held */
+static void irdma_ilq_tx_put(struct irdma_ilq *ilq, u32 idx)
+{
+	struct irdma_ilq_tx *tx = &ilq->tx[idx];
+	struct irdma_ilq_ah *ah;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ilq->tx_lock, flags);
+	ah = tx->ah;
+	tx->ah = NULL;
+	tx->busy = false;
+	set_bit(idx, ilq->tx_free);
+	spin_unlock_irqrestore(&ilq->tx_lock, flags);
+	irdma_ilq_ah_put(ah);
+}
+
+/*
+ * Retire the send a CQE names. Every send is signalled and one quantum
+ * long, so the engine completes them in order: a CQE must name the oldest
+ * outstanding one. An error completes that send alone (the ILQ is never
+ * flushed; the engine goes on with the next). Return: its buffer, or
+ * -EIO.
+ */
+static int irdma_ilq_tx_retire(struct irdma_ilq *ilq,
+			       const struct irdma_uk_cqe *cqe)
+{
+	struct irdma_uk_cqe one = *cqe;
+	struct irdma_uk_qp *qp = &ilq->qp;
+	struct irdma_uk_done done;
+	unsigned long flags;
+	int ret = -EIO;
+
+	one.major = 0;
+	spin_lock_irqsave(&ilq->tx_lock, flags);
+	if (qp->sq_tail != qp->sq_head && cqe->wqe_idx == qp->sq_tail &&
+	    !irdma_uk_qp_complete(qp, &one, &done) &&
+	    done.wr_id < IRDMA_ILQ_TX_BUFS && ilq->tx[done.wr_id].busy)
+		ret = done.wr_id;
+	spin_unlock_irqrestore(&ilq->tx_lock, flags);
+	return ret;
+}
+
+static void irdma_ilq_tx_cqe(struct irdma_ilq *ilq,
+			     const struct irdma_uk_cqe *cqe)
+{
+	int idx = irdma_ilq_tx_retire(ilq, cqe);
+
+	if (idx < 0) {
+		irdma_ilq_bad_cqe(ilq, cqe, "no such send");
+		return;
+	}
+	if (cqe->error) {
+		ilq_stat(ilq, TX_ERR);
+		ibdev_dbg(&ilq->iwdev->ibdev,
+			  "ILQ: send %d failed: major 0x%x minor 0x%x\n",
+			  idx, cqe->major, cqe->minor);
+	}
+	irdma_ilq_tx_put(ilq, idx);
+}
+
+/* ---- the CQ ---- */
+
+static void irdma_ilq_cqe(struct irdma_ilq *ilq, const struct irdma_uk_cqe *cqe)
+{
+	if (cqe->qp_id != IRDMA_ILQ_QPN)
+		irdma_ilq_bad_cqe(ilq, cqe, "other QP");
+	else if (cqe->sq)
+		irdma_ilq_tx_cqe(ilq, cqe);
+	else
+		irdma_ilq_rx_cqe(ilq, cqe);
+}
+
+/* Take every CQE, then arm; look once more for one that beat the arm */
+static void irdma_ilq_poll(struct irdma_ilq *ilq)
+{
+	struct irdma_uk_cqe cqe;
+
+	spin_lock_bh(&ilq->cq_lock);
+	for (;;) {
+		while (!irdma_uk_cq_peek(&ilq->cq, &cqe)) {
+			irdma_ilq_cqe(ilq, &cqe);
+			irdma_uk_cq_advance(&ilq->cq, &cqe);
+		}
+		irdma_uk_cq_arm(&ilq->cq, false);
+		if (irdma_uk_cq_peek(&ilq->cq, &cqe))
+			break;
+	}
+	spin_unlock_bh(&ilq->cq_lock);
+}
+
+/**
+ * irdma_ilq_ceq_event - take a CEQ element that names the ILQ's CQ
+ * @hw: the engine
+ * @cq_ctx: the completion context from the element
+ *
+ * Context: a CEQ's interrupt thread.
+ * Return: true if @cq_ctx is the ILQ's (the event is consumed, even with
+ * no ILQ at the moment), false to look for a verbs CQ.
+ */
+bool irdma_ilq_ceq_event(struct irdma_hw *hw, u64 cq_ctx)
+{
+	struct irdma_ilq *ilq;
+
+	if (cq_ctx != irdma_ilq_cq_ctx())
+		return false;
+	rcu_read_lock();
+	ilq = rcu_dereference(hw->ilq);
+	if (ilq)
+		irdma_ilq_poll(ilq);
+	rcu_read_unlock();
+	return true;
+}
+
+/* ---- send ---- */
+
+/* On the command workqueue: behind the commands the send depends on */
+static void irdma_ilq_tx_work(struct work_struct *work)
+{
+	struct irdma_ilq_tx *tx = container_of(work, struct irdma_ilq_tx, work);
+	struct irdma_ilq *ilq = tx->ilq;
+	struct irdma_uk_sge sge = {
+		.addr = ilq->tx_mem.pa + (u64)tx->idx * IRDMA_ILQ_BUF_SIZE,
+		.len = tx->len,
+	};
+	struct irdma_uk_wr wr = {
+		.wr_id = tx->idx,
+		.op = IRDMA_WQEOP_SEND,
+		.sg = &sge,
+		.num_sge = 1,
+		.ah_id = tx->ah->idx,
+		.l4len = tx->l4len,
+		.signaled = true,
+	};
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&ilq->tx_lock, flags);
+	ret = irdma_uk_post_send(&ilq->qp, &wr);
+	if (!ret)
+		irdma_uk_ring_sq_db(&ilq->qp);
+	spin_unlock_irqrestore(&ilq->tx_lock, flags);
+	if (!ret) {
+		ilq_stat(ilq, TX);
+		return;
+	}
+	ilq_stat(ilq, TX_ERR);
+	ibdev_warn_ratelimited(&ilq->iwdev->ibdev,
+			       "ILQ: send of buffer %u not posted: %d\n",
+			       tx->idx, ret);
+	irdma_ilq_tx_put(ilq, tx->idx);
+}
+
+/* A free send buffer, taken, or NULL */
+static struct irdma_ilq_tx *irdma_ilq_tx_get(struct irdma_ilq *ilq,
+					     struct irdma_ilq_ah *ah)
+{
+	struct irdma_ilq_tx *tx = NULL;
+	unsigned long flags;
+	u32 idx;
+
+	spin_lock_irqsave(&ilq->tx_lock, flags);
+	idx = find_first_bit(ilq->tx_free, IRDMA_ILQ_TX_BUFS);
+	if (idx < IRDMA_ILQ_TX_BUFS) {
+		clear_bit(idx, ilq->tx_free);
+		tx = &ilq->tx[idx];
+		tx->busy = true;
+		refcount_inc(&ah->refs);
+		tx->ah = ah;
+	}
+	spin_unlock_irqrestore(&ilq->tx_lock, flags);
+	return tx;
+}
+
+/**
+ * irdma_ilq_xmit - send one TCP segment of the CM
+ * @hw: the engine; its ILQ exists (the CM is attached)
+ * @ah: the connection's AH, from irdma_ilq_ah_create()
+ * @seg: the segment: TCP header with options, then the payload
+ * @len: its length
+ *
+ * The segment is copied; the engine puts Ethernet and IP in front of it
+ * from @ah.
+ *
+ * Context: any; does not sleep.
+ * Return: 0, -EINVAL for a segment that is not one or does not fit a
+ * buffer, -ENOBUFS when every send buffer is busy.
+ */
+int irdma_ilq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
+		   const void *seg, u32 len)
+{
+	struct irdma_ilq *ilq = irdma_ilq_of(hw);
+	const struct tcphdr *th = seg;
+	struct irdma_ilq_tx *tx;
+
+	if (!ilq || !ah || len < sizeof(*th) || len > IRDMA_ILQ_BUF_SIZE ||
+	    th->doff * 4 < sizeof(*th) || th->doff * 4 > len)
+		return -EINVAL;
+	tx = irdma_ilq_tx_get(ilq, ah);
+	if (!tx) {
+		ilq_stat(ilq, TX_NOBUF);
+		return -ENOBUFS;
+	}
+	memcpy((u8 *)ilq->tx_mem.va + (size_t)tx->idx * IRDMA_ILQ_BUF_SIZE, seg,
+	       len);
+	tx->len = len;
+	tx->l4len = th->doff;
+	queue_work(hw->cmd_wq, &tx->work);
+	return 0;
+}
+
+/* ---- address handles ---- */
+
+/**
+ * irdma_ilq_ah_create - make an AH for the sends of one CM connection
+ * @hw: the engine; its ILQ exists (the CM is attached)
+ * @info: the headers to build; the index and opcode are filled in here
+ *
+ * CREATE_AH is posted without waiting; the sends that name the AH are
+ * posted after it (irdma_ilq_xmit()).
+ *
+ * Context: any; does not sleep.
+ * Return: the AH, holding one reference, or an ERR_PTR: -ENOMEM, -ENOSPC
+ * when every index is taken, -EINVAL for a bad @info.
+ */
+struct irdma_ilq_ah *irdma_ilq_ah_create(struct irdma_hw *hw,
+					 struct irdma_cqp_ah_info *info)
+{
+	struct irdma_ilq *ilq = irdma_ilq_of(hw);
+	struct irdma_cmd_req *req;
+	struct irdma_ilq_ah *ah;
+	int idx;
+
+	if (!ilq)
+		return ERR_PTR(-EINVAL);
+	ah = kzalloc(sizeof(*ah), GFP_ATOMIC);
+	if (!ah)
+		return ERR_PTR(-ENOMEM);
+	idx = ida_alloc_range(&ilq->ah_ida, 1, IRDMA_ILQ_AH_MAX - 1, GFP_ATOMIC);
+	if (idx < 0) {
+		kfree(ah);
+		return ERR_PTR(idx);
+	}
+	info->ah_idx = idx;
+	info->op = IRDMA_CQPOP_CREATE_AH;
+	req = irdma_cmd_req_alloc(irdma_ilq_build_ah, info, sizeof(*info),
+				  "CREATE_AH (CM)", GFP_ATOMIC);
+	if (!req) {
+		ida_free(&ilq->ah_ida, idx);
+		kfree(ah);
+		return ERR_PTR(-ENOMEM);
+	}
+	irdma_cmd_req_submit(hw, req);
+	ah->ilq = ilq;
+	ah->idx = idx;
+	refcount_set(&ah->refs, 1);
+	atomic_inc(&ilq->ah_cnt);
+	return ah;
+}
+
+/**
+ * irdma_ilq_ah_put - drop a reference to an AH
+ * @ah: the AH, or NULL
+ *
+ * The last reference destroys the AH on the engine (posted without
+ * waiting, after every send that named it has completed).
+ *
+ * Context: any; does not sleep.
+ */
+void irdma_ilq_ah_put(struct irdma_ilq_ah *ah)
+{
+	struct irdma_cqp_ah_info info = { .op = IRDMA_CQPOP_DESTROY_AH };
+	struct irdma_ilq *ilq;
+	struct irdma_cmd_req *req;
+
+	if (!ah || !refcount_dec_and_test(&ah->refs))
+		return;
+	ilq = ah->ilq;
+	info.ah_idx = ah->idx;
+	req = irdma_cmd_req_alloc(irdma_ilq_build_ah, &info, sizeof(info),
+				  "DESTROY_AH (CM)", GFP_ATOMIC);
+	if (req) {
+		irdma_cmd_req_submit(ilq->hw, req);
+		/* a later CREATE_AH of the index runs after this command */
+		ida_free(&ilq->ah_ida, ah->idx);
+	} else {
+		/* the index stays taken: the engine still has the AH */
+		ibdev_warn_ratelimited(&ilq->iwdev->ibdev,
+				       "ILQ: AH %u not destroyed: out of memory\n",
+				       ah->idx);
+	}
+	atomic_dec(&ilq->ah_cnt);
+	kfree(ah);
+}
+
+/* ---- bring-up and tear-down ---- */
+
+/* Keep the privileged numbers away from verbs */
+static int irdma_ilq_reserve_ids(struct irdma_hw *hw)
+{
+	int ret;
+
+	ret = xa_insert(&hw->qps, IRDMA_ILQ_QPN, NULL, GFP_KERNEL);
+	if (ret)
+		return ret;
+	ret = xa_insert(&hw->qps, IRDMA_IEQ_QPN, NULL, GFP_KERNEL);
+	if (ret)
+		goto err_release_ilq_qp;
+	ret = xa_insert(&hw->cqs, IRDMA_ILQ_CQN, NULL, GFP_KERNEL);
+	if (ret)
+		goto err_release_ieq_qp;
+	ret = xa_insert(&hw->cqs, IRDMA_IEQ_CQN, NULL, GFP_KERNEL);
+	if (ret)
+		goto err_release_ilq_cq;
+	return 0;
+
+err_release_ilq_cq:
+	xa_erase(&hw->cqs, IRDMA_ILQ_CQN);
+err_release_ieq_qp:
+	xa_erase(&hw->qps, IRDMA_IEQ_QPN);
+err_release_ilq_qp:
+	xa_erase(&hw->qps, IRDMA_ILQ_QPN);
+	return ret;
+}
+
+static void irdma_ilq_release_ids(struct irdma_hw *hw)
+{
+	xa_erase(&hw->cqs, IRDMA_IEQ_CQN);
+	xa_erase(&hw->cqs, IRDMA_ILQ_CQN);
+	xa_erase(&hw->qps, IRDMA_IEQ_QPN);
+	xa_erase(&hw->qps, IRDMA_ILQ_QPN);
+}
+
+static struct irdma_ilq *irdma_ilq_alloc(struct irdma_device *iwdev)
+{
+	struct irdma_ilq *ilq;
+	u32 i;
+
+	ilq = kzalloc(sizeof(*ilq), GFP_KERNEL);
+	if (!ilq)
+		return NULL;
+	ilq->hw = iwdev->fn->hw;
+	ilq->iwdev = iwdev;
+	spin_lock_init(&ilq->cq_lock);
+	spin_lock_init(&ilq->tx_lock);
+	ida_init(&ilq->ah_ida);
+	bitmap_fill(ilq->tx_free, IRDMA_ILQ_TX_BUFS);
+	for (i = 0; i < IRDMA_ILQ_TX_BUFS; i++) {
+		INIT_WORK(&ilq->tx[i].work, irdma_ilq_tx_work);
+		ilq->tx[i].ilq = ilq;
+		ilq->tx[i].idx = i;
+	}
+	return ilq;
+}
+
+static void irdma_ilq_free(struct irdma_ilq *ilq)
+{
+	ida_destroy(&ilq->ah_ida);
+	kfree(ilq);
+}
+
+static int irdma_ilq_post_all_rx(struct irdma_ilq *ilq)
+{
+	int ret = 0;
+	u32 i;
+
+	spin_lock_bh(&ilq->cq_lock);
+	for (i = 0; i < IRDMA_ILQ_RX_BUFS && !ret; i++)
+		ret = irdma_ilq_post_rx(ilq, i);
+	spin_unlock_bh(&ilq->cq_lock);
+	return ret;
+}
+
+/* The CQ, the receive buffers in the RQ, then the QP, live in RTS */
+static int irdma_ilq_start(struct irdma_ilq *ilq)
+{
+	int ret;
+
+	ret = irdma_ilq_init_rings(ilq);
+	if (ret)
+		return ret;
+	ret = irdma_ilq_fill_ctx(ilq);
+	if (ret)
+		return ret;
+	ret = irdma_ilq_post_all_rx(ilq);
+	if (ret)
+		return ret;
+	ret = irdma_ilq_cq_cmd(ilq, true);
+	if (ret)
+		return ret;
+	ret = irdma_ilq_qp_cmd(ilq, true);
+	if (ret) {
+		irdma_ilq_cq_cmd(ilq, false);
+		return ret;
+	}
+	return 0;
+}
+
+/**
+ * irdma_ilq_create - bring up the ILQ of an iWARP function
+ * @iwdev: the device; its engine is up, its CM not yet set up
+ *
+ * Reserves QP and CQ numbers 1 and 2, creates CQ 1 and QP 1 with every
+ * receive buffer posted, and publishes the ILQ for the CEQ thread. The CM
+ * receives once irdma_ilq_attach() names it.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int irdma_ilq_create(struct irdma_device *iwdev)
+{
+	struct irdma_hw *hw = iwdev->fn->hw;
+	struct irdma_ilq *ilq;
+	int ret;
+
+	ilq = irdma_ilq_alloc(iwdev);
+	if (!ilq)
+		return -ENOMEM;
+	ret = irdma_ilq_reserve_ids(hw);
+	if (ret)
+		goto err_free;
+	ret = irdma_ilq_alloc_mem(ilq);
+	if (ret)
+		goto err_release_ids;
+	ret = irdma_ilq_start(ilq);
+	if (ret)
+		goto err_free_mem;
+	rcu_assign_pointer(hw->ilq, ilq);
+	/* the first receive raises an event */
+	irdma_ilq_poll(ilq);
+	ibdev_dbg(&iwdev->ibdev, "ILQ: QP %u, CQ %u, %u receive and %u send buffers of %u bytes\n",
+		  IRDMA_ILQ_QPN, IRDMA_ILQ_CQN, IRDMA_ILQ_RX_BUFS,
+		  IRDMA_ILQ_TX_BUFS, IRDMA_ILQ_BUF_SIZE);
+	return 0;
+
+err_free_mem:
+	irdma_ilq_free_mem(ilq);
+err_release_ids:
+	irdma_ilq_release_ids(hw);
+err_free:
+	irdma_ilq_free(ilq);
+	ibdev_err(&iwdev->ibdev, "ILQ bring-up failed: %d\n", ret);
+	return ret;
+}
+
+/**
+ * irdma_ilq_attach - let the CM receive, or stop it
+ * @hw: the engine; its ILQ exists
+ * @core: the CM core, set up; NULL to detach before it is cleaned up
+ *
+ * Detaching waits for a segment being delivered; later segments are
+ * dropped.
+ *
+ * Context: process context.
+ */
+void irdma_ilq_attach(struct irdma_hw *hw, struct irdma_cm_core *core)
+{
+	struct irdma_ilq *ilq = irdma_ilq_of(hw);
+
+	if (!ilq)
+		return;
+	spin_lock_bh(&ilq->cq_lock);
+	ilq->core = core;
+	spin_unlock_bh(&ilq->cq_lock);
+}
+
+static bool irdma_ilq_tx_idle(struct irdma_ilq *ilq)
+{
+	unsigned long flags;
+	bool idle;
+
+	spin_lock_irqsave(&ilq->tx_lock, flags);
+	idle = bitmap_full(ilq->tx_free, IRDMA_ILQ_TX_BUFS);
+	spin_unlock_irqrestore(&ilq->tx_lock, flags);
+	return idle;
+}
+
+/* Let the sends queued and posted finish, as far as the engine does */
+static void irdma_ilq_drain(struct irdma_ilq *ilq)
+{
+	unsigned int waited = 0;
+
+	flush_workqueue(ilq->hw->cmd_wq);
+	while (!irdma_ilq_tx_idle(ilq) && !atomic_read(&ilq->hw->halted) &&
+	       waited < IRDMA_ILQ_DRAIN_MS) {
+		irdma_ilq_poll(ilq);
+		msleep(20);
+		waited += 20;
+	}
+}
+
+/* Sends the engine never completed: their buffers and AH references */
+static void irdma_ilq_tx_abandon(struct irdma_ilq *ilq)
+{
+	u32 i, left = 0;
+
+	for (i = 0; i < IRDMA_ILQ_TX_BUFS; i++) {
+		if (test_bit(i, ilq->tx_free))
+			continue;
+		irdma_ilq_tx_put(ilq, i);
+		left++;
+	}
+	if (left)
+		ibdev_warn(&ilq->iwdev->ibdev, "ILQ: %u sends never completed\n",
+			   left);
+}
+
+/**
+ * irdma_ilq_destroy - undo irdma_ilq_create()
+ * @iwdev: the device; its CM is detached and cleaned up (so every AH of
+ *	a connection was put), its engine still up
+ *
+ * Context: process context; sleeps.
+ */
+void irdma_ilq_destroy(struct irdma_device *iwdev)
+{
+	struct irdma_hw *hw = iwdev->fn->hw;
+	struct irdma_ilq *ilq = irdma_ilq_of(hw);
+
+	if (!ilq)
+		return;
+	irdma_ilq_drain(ilq);
+	RCU_INIT_POINTER(hw->ilq, NULL);
+	synchronize_rcu();
+	irdma_ilq_qp_cmd(ilq, false);
+	irdma_ilq_cq_cmd(ilq, false);
+	irdma_ilq_tx_abandon(ilq);
+	/* the DESTROY_AH commands of the last puts */
+	flush_workqueue(hw->cmd_wq);
+	if (atomic_read(&ilq->ah_cnt))
+		ibdev_warn(&iwdev->ibdev, "ILQ: %d AHs left at destroy\n",
+			   atomic_read(&ilq->ah_cnt));
+	ibdev_dbg(&iwdev->ibdev, "ILQ: rx %lld refused %lld tx %lld nobuf %lld tx_err %lld bad CQEs %lld\n",
+		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_RX]),
+		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_RX_REFUSED]),
+		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_TX]),
+		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_TX_NOBUF]),
+		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_TX_ERR]),
+		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_BAD_CQE]));
+	irdma_ilq_free_mem(ilq);
+	irdma_ilq_release_ids(hw);
+	irdma_ilq_free(ilq);
+}
