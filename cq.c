@@ -176,14 +176,8 @@ static int irdma_ucq_setup(struct irdma_cq *cq, u32 cqe,
 	int ret = -EINVAL;
 
 	if (udata->inlen >= sizeof(req) &&
-	    udata->outlen >= sizeof(struct irdma_create_cq_resp)) {
-		if (ib_copy_from_udata(&req, udata, sizeof(req)))
-			return -EFAULT;
-		why = "request tail not zero";
-		ret = ib_is_udata_cleared(udata, sizeof(req),
-					  udata->inlen - sizeof(req)) ?
-		      0 : -EOPNOTSUPP;
-	}
+	    udata->outlen >= sizeof(struct irdma_create_cq_resp))
+		ret = irdma_udata_req(udata, &req, sizeof(req), &why);
 	if (!ret) {
 		ur = irdma_uring_claim(udata, req.user_cq_buf,
 				       IRDMA_MEMREG_TYPE_CQ);

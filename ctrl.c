@@ -1439,16 +1439,25 @@ static u64 irdma_qpc_w3(const struct irdma_qpc_common *c)
 	       FIELD_PREP(IRDMA_QPC_DESTPORT, c->dst_port);
 }
 
+/*
+ * Word 20 holds the read credits of both directions, then what the QP
+ * lets the peer and the local consumer do, then whether completions are
+ * counted in the QP's statistics instance.
+ */
 static u64 irdma_qpc_w20(const struct irdma_qpc_common *c, u8 ird_code)
 {
-	return FIELD_PREP(IRDMA_QPC_ORDSIZE, c->ord) |
-	       FIELD_PREP(IRDMA_QPC_IRDSIZE, ird_code) |
-	       FIELD_PREP(IRDMA_QPC_WRRDRSPOK, c->wr_rdresp_en) |
-	       FIELD_PREP(IRDMA_QPC_RDOK, c->rd_en) |
-	       FIELD_PREP(IRDMA_QPC_BINDEN, c->bind_en) |
-	       FIELD_PREP(IRDMA_QPC_FASTREGEN, c->fast_reg_en) |
-	       FIELD_PREP(IRDMA_QPC_PRIVEN, c->priv_en) |
-	       FIELD_PREP(IRDMA_QPC_USESTATSINSTANCE, c->use_stats);
+	const struct irdma_flag rights[] = {
+		{ IRDMA_QPC_RDOK, c->rd_en },
+		{ IRDMA_QPC_WRRDRSPOK, c->wr_rdresp_en },
+		{ IRDMA_QPC_BINDEN, c->bind_en },
+		{ IRDMA_QPC_FASTREGEN, c->fast_reg_en },
+		{ IRDMA_QPC_PRIVEN, c->priv_en },
+	};
+	u64 credits = FIELD_PREP(IRDMA_QPC_IRDSIZE, ird_code) |
+		      FIELD_PREP(IRDMA_QPC_ORDSIZE, c->ord);
+	u64 stats = c->use_stats ? IRDMA_QPC_USESTATSINSTANCE : 0;
+
+	return credits | irdma_flags(rights, ARRAY_SIZE(rights)) | stats;
 }
 
 static void irdma_qpc_tcp(__le64 *ctx, const struct irdma_qpc_tcp *t)

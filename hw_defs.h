@@ -943,6 +943,37 @@ static inline u64 irdma_wqe_get(const __le64 *desc, unsigned int word)
 }
 
 /**
+ * struct irdma_flag - a one-bit descriptor field and whether to set it
+ * @bit: the field (a BIT_ULL() of one descriptor word)
+ * @on: set the bit
+ *
+ * Descriptors carry groups of yes/no switches (access rights, fences,
+ * completion requests). Encoders list such a group as a table of these
+ * and fold it with irdma_flags(), so the group reads as one unit of
+ * meaning rather than as a run of shifts.
+ */
+struct irdma_flag {
+	u64 bit;
+	bool on;
+};
+
+/**
+ * irdma_flags - fold a table of one-bit fields into a descriptor word
+ * @f: the fields
+ * @n: how many
+ *
+ * Return: the OR of every @f[i].bit whose @f[i].on is set.
+ */
+static inline u64 irdma_flags(const struct irdma_flag *f, unsigned int n)
+{
+	u64 word = 0;
+
+	while (n--)
+		word |= f[n].on ? f[n].bit : 0;
+	return word;
+}
+
+/**
  * irdma_lpbl_code - the LPBLSIZE code of a page list @levels deep
  * @levels: 0 (no list), 1 or 2
  *

@@ -54,18 +54,21 @@ static int irdma_i40e_probe(struct auxiliary_device *adev,
 	fn = devm_kzalloc(&adev->dev, sizeof(*fn), GFP_KERNEL);
 	if (!fn)
 		return -ENOMEM;
-	fn->adev = adev;
-	fn->dma_dev = &ldev->pcidev->dev;
-	fn->hw_addr = ldev->hw_addr;
-	fn->hw_phys = pci_resource_start(ldev->pcidev, 0);
-	fn->msix = ldev->msix_entries;
-	fn->msix_count = ldev->msix_count;
-	fn->netdev = ldev->netdev;
-	fn->fn_id = ldev->fid;
-	fn->gen = IRDMA_GEN_1;
-	fn->protocol = IRDMA_PROTOCOL_IWARP;
-	fn->ops = &irdma_i40e_ops;
-	fn->parent = ldev;
+	/* X722 is gen1 and speaks iWARP only; i40e owns BAR0 and vectors */
+	*fn = (struct irdma_func) {
+		.gen = IRDMA_GEN_1,
+		.protocol = IRDMA_PROTOCOL_IWARP,
+		.ops = &irdma_i40e_ops,
+		.parent = ldev,
+		.adev = adev,
+		.netdev = ldev->netdev,
+		.fn_id = ldev->fid,
+		.dma_dev = &ldev->pcidev->dev,
+		.hw_addr = ldev->hw_addr,
+		.hw_phys = pci_resource_start(ldev->pcidev, 0),
+		.msix = ldev->msix_entries,
+		.msix_count = ldev->msix_count,
+	};
 	auxiliary_set_drvdata(adev, fn);
 	return irdma_func_probe(fn);
 }

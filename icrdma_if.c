@@ -86,19 +86,22 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	fn = devm_kzalloc(&adev->dev, sizeof(*fn), GFP_KERNEL);
 	if (!fn)
 		return -ENOMEM;
-	fn->adev = adev;
-	fn->dma_dev = &pf->pdev->dev;
-	fn->hw_addr = pf->hw.hw_addr;
-	fn->hw_phys = pci_resource_start(pf->pdev, 0);
-	fn->msix = &pf->msix_entries[pf->rdma_base_vector];
-	fn->msix_count = pf->num_rdma_msix;
-	fn->netdev = vsi->netdev;
-	fn->fn_id = pf->hw.pf_id;
-	fn->vsi_id = vsi->vsi_num;
-	fn->gen = IRDMA_GEN_2;
-	fn->protocol = irdma_ice_protocol(id);
-	fn->ops = &irdma_ice_ops;
-	fn->parent = pf;
+	/* E810 is gen2; ice lends its main VSI and a slice of its vectors */
+	*fn = (struct irdma_func) {
+		.gen = IRDMA_GEN_2,
+		.protocol = irdma_ice_protocol(id),
+		.ops = &irdma_ice_ops,
+		.parent = pf,
+		.adev = adev,
+		.netdev = vsi->netdev,
+		.fn_id = pf->hw.pf_id,
+		.vsi_id = vsi->vsi_num,
+		.dma_dev = &pf->pdev->dev,
+		.hw_addr = pf->hw.hw_addr,
+		.hw_phys = pci_resource_start(pf->pdev, 0),
+		.msix = &pf->msix_entries[pf->rdma_base_vector],
+		.msix_count = pf->num_rdma_msix,
+	};
 	auxiliary_set_drvdata(adev, fn);
 	return irdma_func_probe(fn);
 }

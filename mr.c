@@ -379,19 +379,10 @@ static int irdma_umr_check(struct irdma_device *iwdev, u64 len, int access,
 	const char *why = "no driver data";
 	int ret = -EINVAL;
 
-	if (udata) {
-		if (ib_copy_from_udata(&req, udata,
-				       min(sizeof(req), udata->inlen)))
-			return -EFAULT;
-		ret = irdma_mr_req_check(&req, udata->inlen, &why);
-	}
+	if (udata)
+		ret = irdma_udata_req(udata, &req, sizeof(req), &why) ?:
+		      irdma_mr_req_check(&req, udata->inlen, &why);
 	*r = req;
-	if (!ret && udata->inlen > sizeof(req) &&
-	    !ib_is_udata_cleared(udata, sizeof(req),
-				 udata->inlen - sizeof(req))) {
-		why = "request tail not zero";
-		ret = -EOPNOTSUPP;
-	}
 	if (!ret)
 		ret = irdma_mr_len_check(len, &why);
 	if (!ret) {
@@ -745,12 +736,15 @@ int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 	struct irdma_device *iwdev = to_iwdev(ibmw->device);
 	struct irdma_mw *mw = container_of(ibmw, struct irdma_mw, ibmw);
 	struct irdma_cqp_stag_info info;
+	const char *why;
 	int ret;
 
-	if (udata && udata->inlen &&
-	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
-		ibdev_dbg(&iwdev->ibdev, "alloc_mw: unknown request bytes\n");
-		return -EOPNOTSUPP;
+	/* alloc_mw takes no driver request */
+	ret = udata ? irdma_udata_req(udata, NULL, 0, &why) : 0;
+	if (ret) {
+		ibdev_dbg(&iwdev->ibdev, "alloc_mw refused (%s): %d\n", why,
+			  ret);
+		return ret;
 	}
 	ret = irdma_stag_get(iwdev, &mw->stag);
 	if (ret)

@@ -689,14 +689,8 @@ static int irdma_uqp_setup(struct irdma_qp *qp,
 	int ret = -EINVAL;
 
 	if (udata->inlen >= sizeof(req) &&
-	    udata->outlen >= sizeof(struct irdma_create_qp_resp)) {
-		if (ib_copy_from_udata(&req, udata, sizeof(req)))
-			return -EFAULT;
-		why = "request tail not zero";
-		ret = ib_is_udata_cleared(udata, sizeof(req),
-					  udata->inlen - sizeof(req)) ?
-		      0 : -EOPNOTSUPP;
-	}
+	    udata->outlen >= sizeof(struct irdma_create_qp_resp))
+		ret = irdma_udata_req(udata, &req, sizeof(req), &why);
 	if (!ret) {
 		ur = irdma_uring_claim(udata, req.user_wqe_bufs,
 				       IRDMA_MEMREG_TYPE_QP);
@@ -954,18 +948,17 @@ static int irdma_uqp_modify_req(struct irdma_qp *qp, struct ib_udata *udata,
 				struct irdma_modify_qp_req *req)
 {
 	struct irdma_modify_qp_resp resp = {};
+	const char *why;
+	int ret;
 
 	memset(req, 0, sizeof(*req));
 	if (!udata)
 		return 0;
 	if (udata->inlen && udata->inlen < sizeof(*req))
 		return -EINVAL;
-	if (udata->inlen && ib_copy_from_udata(req, udata, sizeof(*req)))
-		return -EFAULT;
-	if (udata->inlen > sizeof(*req) &&
-	    !ib_is_udata_cleared(udata, sizeof(*req),
-				 udata->inlen - sizeof(*req)))
-		return -EOPNOTSUPP;
+	ret = irdma_udata_req(udata, req, sizeof(*req), &why);
+	if (ret)
+		return ret;
 	if (memchr_inv(req->rsvd, 0, sizeof(req->rsvd)) ||
 	    req->sq_flush > 1 || req->rq_flush > 1)
 		return -EINVAL;

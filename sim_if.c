@@ -81,28 +81,33 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 			   const struct auxiliary_device_id *id)
 {
 	struct isim_aux_dev *iadev = to_isim_aux_dev(adev);
+	struct msix_entry *msix;
 	struct irdma_func *fn;
 
 	/* Freed by the driver core when probe fails or the device unbinds. */
 	fn = devm_kzalloc(&adev->dev, sizeof(*fn), GFP_KERNEL);
 	if (!fn)
 		return -ENOMEM;
-	fn->msix = irdma_sim_msix(adev, iadev);
-	if (!fn->msix)
+	msix = irdma_sim_msix(adev, iadev);
+	if (!msix)
 		return -ENOMEM;
-	fn->adev = adev;
-	fn->dma_dev = iadev->dma_dev;
-	fn->hw_addr = iadev->hw_addr;
-	fn->regs_in_ram = true;
-	fn->msix_count = iadev->num_vectors;
-	fn->netdev = iadev->netdev;
-	fn->fn_id = iadev->fn_id;
-	fn->vsi_id = iadev->vsi_id;
-	fn->gen = IRDMA_GEN_2;
-	fn->protocol = iadev->protocol == ISIM_AUX_ROCEV2 ?
-		       IRDMA_PROTOCOL_ROCEV2 : IRDMA_PROTOCOL_IWARP;
-	fn->ops = &irdma_sim_ops;
-	fn->parent = iadev;
+	/* a gen2 engine whose registers are plain memory of the simulator */
+	*fn = (struct irdma_func) {
+		.gen = IRDMA_GEN_2,
+		.protocol = iadev->protocol == ISIM_AUX_ROCEV2 ?
+			    IRDMA_PROTOCOL_ROCEV2 : IRDMA_PROTOCOL_IWARP,
+		.ops = &irdma_sim_ops,
+		.parent = iadev,
+		.adev = adev,
+		.netdev = iadev->netdev,
+		.fn_id = iadev->fn_id,
+		.vsi_id = iadev->vsi_id,
+		.dma_dev = iadev->dma_dev,
+		.hw_addr = iadev->hw_addr,
+		.regs_in_ram = true,
+		.msix = msix,
+		.msix_count = iadev->num_vectors,
+	};
 	auxiliary_set_drvdata(adev, fn);
 	return irdma_func_probe(fn);
 }

@@ -242,16 +242,24 @@ static int irdma_uk_sge_total(const struct irdma_uk_qp *qp,
 	return 0;
 }
 
-/* Header bits every SQ WQE built from a struct irdma_uk_wr shares */
+/*
+ * Header bits every SQ WQE built from a struct irdma_uk_wr shares: what
+ * the WQE is and how many fragment slots follow it, the switches the
+ * request turned on, and the valid bit of the SQ's current lap.
+ */
 static u64 irdma_uk_wr_hdr(const struct irdma_uk_qp *qp,
 			   const struct irdma_uk_wr *wr, u32 addl)
 {
-	return FIELD_PREP(IRDMA_SQWQE_OPCODE, wr->op) |
-	       FIELD_PREP(IRDMA_SQWQE_ADDFRAGCNT, addl) |
-	       FIELD_PREP(IRDMA_SQWQE_IMMDATAFLAG, wr->imm_valid) |
-	       FIELD_PREP(IRDMA_SQWQE_READFENCE, wr->read_fence) |
-	       FIELD_PREP(IRDMA_SQWQE_LOCALFENCE, wr->local_fence) |
-	       FIELD_PREP(IRDMA_SQWQE_SIGCOMPL, wr->signaled) |
+	const struct irdma_flag asks[] = {
+		{ IRDMA_SQWQE_SIGCOMPL, wr->signaled },
+		{ IRDMA_SQWQE_IMMDATAFLAG, wr->imm_valid },
+		{ IRDMA_SQWQE_LOCALFENCE, wr->local_fence },
+		{ IRDMA_SQWQE_READFENCE, wr->read_fence },
+	};
+	u64 what = FIELD_PREP(IRDMA_SQWQE_OPCODE, wr->op) |
+		   FIELD_PREP(IRDMA_SQWQE_ADDFRAGCNT, addl);
+
+	return what | irdma_flags(asks, ARRAY_SIZE(asks)) |
 	       FIELD_PREP(IRDMA_SQWQE_VALID, qp->sq_pol);
 }
 

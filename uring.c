@@ -297,3 +297,38 @@ void irdma_uring_uctx_fini(struct irdma_ucontext *uctx)
 #if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
 #include "kunit/uring_test.c"
 #endif
+
+/**
+ * irdma_udata_req - take a verb's driver request from user space
+ * @udata: the verb's user data
+ * @req: where the request goes, zeroed by the caller; may be NULL when
+ *	@len is 0
+ * @len: the size of the request in this driver's ABI (0 for a verb that
+ *	takes none)
+ * @why: set to the reason when the request is refused
+ *
+ * Every verb reads its request the same way: what user space sent, up to
+ * @len bytes, lands in @req (a shorter request from an older library
+ * leaves the rest zero, for the caller to judge by udata->inlen), and any
+ * bytes past @len must be zero, for they would ask for something this
+ * driver does not know.
+ *
+ * Return: 0, -EFAULT when the request cannot be read, or -EOPNOTSUPP for
+ * non-zero bytes past @len.
+ */
+int irdma_udata_req(struct ib_udata *udata, void *req, size_t len,
+		    const char **why)
+{
+	size_t have = min(len, udata->inlen);
+
+	if (have && ib_copy_from_udata(req, udata, have)) {
+		*why = "request not readable";
+		return -EFAULT;
+	}
+	if (udata->inlen > len &&
+	    !ib_is_udata_cleared(udata, len, udata->inlen - len)) {
+		*why = "request tail not zero";
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}

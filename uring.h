@@ -93,4 +93,7 @@ u32 irdma_uring_first_pble(const struct irdma_uring *ur);
 void irdma_uring_uctx_init(struct irdma_ucontext *uctx);
 void irdma_uring_uctx_fini(struct irdma_ucontext *uctx);
 
+int irdma_udata_req(struct ib_udata *udata, void *req, size_t len,
+		    const char **why);
+
 #endif /* IRDMA_URING_H */

@@ -248,16 +248,20 @@ static struct net_device *irdma_get_netdev(struct ib_device *ibdev, u32 port)
 
 static int irdma_upd_check(struct irdma_device *iwdev, struct ib_udata *udata)
 {
+	const char *why;
+	int ret;
+
 	if (udata->outlen < sizeof(struct irdma_alloc_pd_resp)) {
 		ibdev_dbg(&iwdev->ibdev, "user PD: response of %zu bytes\n",
 			  udata->outlen);
 		return -EINVAL;
 	}
-	if (udata->inlen && !ib_is_udata_cleared(udata, 0, udata->inlen)) {
-		ibdev_dbg(&iwdev->ibdev, "user PD: unknown request bytes\n");
-		return -EOPNOTSUPP;
-	}
-	return 0;
+	/* alloc_pd takes no driver request */
+	ret = irdma_udata_req(udata, NULL, 0, &why);
+	if (ret)
+		ibdev_dbg(&iwdev->ibdev, "user PD refused (%s): %d\n", why,
+			  ret);
+	return ret;
 }
 
 static int irdma_upd_reply(struct irdma_device *iwdev, struct ib_udata *udata,
@@ -409,15 +413,8 @@ static int irdma_alloc_ucontext(struct ib_ucontext *ibuctx,
 	const char *why;
 	int ret;
 
-	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
-		return -EFAULT;
-	ret = irdma_uctx_check(&req, udata->inlen, udata->outlen, &why);
-	if (!ret && udata->inlen > sizeof(req) &&
-	    !ib_is_udata_cleared(udata, sizeof(req),
-				 udata->inlen - sizeof(req))) {
-		why = "request tail not zero";
-		ret = -EOPNOTSUPP;
-	}
+	ret = irdma_udata_req(udata, &req, sizeof(req), &why) ?:
+	      irdma_uctx_check(&req, udata->inlen, udata->outlen, &why);
 	if (ret) {
 		ibdev_dbg(&iwdev->ibdev,
 			  "ucontext refused (%s): in %zu out %zu ver %u: %d\n",

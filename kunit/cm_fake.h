@@ -497,14 +497,12 @@ static void cmt_record(struct cmt_env *env, struct cmt_id *c,
 		return;
 	}
 	r = &env->ev[env->ev_tail++];
-	memset(r, 0, sizeof(*r));
-	r->id = c;
-	r->type = ev->event;
-	r->status = ev->status;
-	r->ird = ev->ird;
-	r->ord = ev->ord;
-	r->provider_data = ev->provider_data;
-	r->pdata_len = ev->private_data_len;
+	*r = (struct cmt_event) {
+		.id = c, .type = ev->event, .status = ev->status,
+		.ird = ev->ird, .ord = ev->ord,
+		.provider_data = ev->provider_data,
+		.pdata_len = ev->private_data_len,
+	};
 	if (ev->private_data_len)
 		memcpy(r->pdata, ev->private_data, ev->private_data_len);
 }

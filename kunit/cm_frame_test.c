@@ -474,44 +474,53 @@ static void irdma_cm_isn_secure_seq(struct kunit *test)
 }
 
 /**
+ * struct cmt_credits - the read credits one side of a connection holds
+ * @ird: inbound RDMA reads it can take
+ * @ord: outbound RDMA reads it may have in flight
+ */
+struct cmt_credits {
+	u32 ird;
+	u32 ord;
+};
+
+/**
  * struct cmt_neg_case - IRD/ORD negotiation
  * @name: description
  * @active: initiator side
- * @ird: our IRD before
- * @ord: our ORD before
- * @peer_ird: peer IRD
- * @peer_ord: peer ORD
  * @rdma0: RTR op
+ * @ours: our credits before
+ * @peer: the credits the peer announced
  * @err: expected result
- * @out_ird: our IRD after
- * @out_ord: our ORD after
+ * @want: our credits after (when @err is 0)
  */
 struct cmt_neg_case {
 	const char *name;
 	bool active;
-	u32 ird, ord, peer_ird, peer_ord;
 	enum irdma_cm_rdma0 rdma0;
+	struct cmt_credits ours, peer;
 	int err;
-	u32 out_ird, out_ord;
+	struct cmt_credits want;
 };
 
+#define CMT_WR IRDMA_CM_RDMA0_WRITE
+#define CMT_RD IRDMA_CM_RDMA0_READ
+
 static const struct cmt_neg_case cmt_neg_cases[] = {
-	{ "responder clamps ord", false, 8, 8, 4, 2, IRDMA_CM_RDMA0_WRITE, 0,
-	  8, 4 },
-	{ "responder raises ird", false, 2, 8, 16, 6, IRDMA_CM_RDMA0_WRITE, 0,
-	  6, 8 },
-	{ "responder ird beyond device", false, 2, 8, 16, 65,
-	  IRDMA_CM_RDMA0_WRITE, -ENOMEM },
-	{ "responder read rtr needs ird", false, 0, 0, 0, 0,
-	  IRDMA_CM_RDMA0_READ, 0, 1, 0 },
-	{ "initiator lowers ord", true, 4, 8, 3, 2, IRDMA_CM_RDMA0_WRITE, 0, 4,
-	  3 },
-	{ "initiator raises ird", true, 4, 8, 8, 7, IRDMA_CM_RDMA0_WRITE, 0, 7,
-	  8 },
-	{ "initiator ird beyond device", true, 4, 8, 8, 100,
-	  IRDMA_CM_RDMA0_WRITE, -ENOMEM },
-	{ "initiator read rtr keeps ord 1", true, 4, 4, 0, 0,
-	  IRDMA_CM_RDMA0_READ, 0, 4, 1 },
+	{ "responder clamps ord", false, CMT_WR, { 8, 8 }, { 4, 2 }, 0,
+	  { 8, 4 } },
+	{ "responder raises ird", false, CMT_WR, { 2, 8 }, { 16, 6 }, 0,
+	  { 6, 8 } },
+	{ "responder ird beyond device", false, CMT_WR, { 2, 8 }, { 16, 65 },
+	  -ENOMEM },
+	{ "responder read rtr needs ird", false, CMT_RD, {}, {}, 0, { 1, 0 } },
+	{ "initiator lowers ord", true, CMT_WR, { 4, 8 }, { 3, 2 }, 0,
+	  { 4, 3 } },
+	{ "initiator raises ird", true, CMT_WR, { 4, 8 }, { 8, 7 }, 0,
+	  { 7, 8 } },
+	{ "initiator ird beyond device", true, CMT_WR, { 4, 8 }, { 8, 100 },
+	  -ENOMEM },
+	{ "initiator read rtr keeps ord 1", true, CMT_RD, { 4, 4 }, {}, 0,
+	  { 4, 1 } },
 };
 
 static void cmt_neg_desc(const struct cmt_neg_case *v, char *desc)
@@ -527,17 +536,18 @@ static void irdma_negotiate_mpa_v2_ird_ord_table(struct kunit *test)
 	struct irdma_cm_node *node = cmt_bare_node(test, v->active);
 	int err;
 
+	/* an MPA v2 peer-to-peer exchange whose RTR op is already agreed */
 	node->p2p = true;
-	node->ird = v->ird;
-	node->ord = v->ord;
-	node->peer_ird = v->peer_ird;
-	node->peer_ord = v->peer_ord;
 	node->rdma0 = v->rdma0;
+	node->ird = v->ours.ird;
+	node->ord = v->ours.ord;
+	node->peer_ird = v->peer.ird;
+	node->peer_ord = v->peer.ord;
 	err = irdma_negotiate_mpa_v2_ird_ord(node);
 	KUNIT_EXPECT_EQ(test, err, v->err);
 	if (!err) {
-		KUNIT_EXPECT_EQ(test, node->ird, v->out_ird);
-		KUNIT_EXPECT_EQ(test, node->ord, v->out_ord);
+		KUNIT_EXPECT_EQ(test, node->ird, v->want.ird);
+		KUNIT_EXPECT_EQ(test, node->ord, v->want.ord);
 	}
 	kfree(node);
 }

@@ -915,6 +915,60 @@ static void irdma_qpc_write_rejects_bad_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_qpc_write_roce(ctx, &c, &rc), -EINVAL);
 }
 
+/**
+ * struct ct_qpc_switch - one yes/no switch of the QP context's word 20
+ * @name: the irdma_qpc_common member
+ * @field: its offset (a bool)
+ * @bit: the one bit of word 20 it must set
+ */
+struct ct_qpc_switch {
+	const char *name;
+	size_t field;
+	u64 bit;
+};
+
+#define CT_SW(m, b) { #m, offsetof(struct irdma_qpc_common, m), B(b) }
+
+static const struct ct_qpc_switch ct_qpc_switches[] = {
+	CT_SW(wr_rdresp_en, 20), CT_SW(rd_en, 21), CT_SW(bind_en, 23),
+	CT_SW(fast_reg_en, 24), CT_SW(priv_en, 25), CT_SW(use_stats, 26),
+};
+
+static void ct_qpc_switch_desc(const struct ct_qpc_switch *sw, char *desc)
+{
+	strscpy(desc, sw->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ct_qpc_switch, ct_qpc_switches, ct_qpc_switch_desc);
+
+static bool *ct_qpc_switch_at(struct irdma_qpc_common *c,
+			      const struct ct_qpc_switch *sw)
+{
+	return (bool *)((u8 *)c + sw->field);
+}
+
+/* each switch, alone, adds exactly its own bit to word 20 */
+static void irdma_qpc_write_w20_switch_sets_one_bit(struct kunit *test)
+{
+	const struct ct_qpc_switch *sw = test->param_value;
+	struct irdma_qpc_common c = ct_qpc;
+	struct irdma_qpc_roce rc = {};
+	__le64 *ctx = kunit_kcalloc(test, 32, sizeof(__le64), GFP_KERNEL);
+	unsigned int i;
+	u64 base;
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	for (i = 0; i < ARRAY_SIZE(ct_qpc_switches); i++)
+		*ct_qpc_switch_at(&c, &ct_qpc_switches[i]) = false;
+	KUNIT_ASSERT_EQ(test, irdma_qpc_write_roce(ctx, &c, &rc), 0);
+	base = le64_to_cpu(ctx[20]);
+	KUNIT_EXPECT_EQ(test, base & sw->bit, 0ULL);
+	KUNIT_EXPECT_EQ(test, base & GENMASK_ULL(15, 0), 32ULL);
+	*ct_qpc_switch_at(&c, sw) = true;
+	KUNIT_ASSERT_EQ(test, irdma_qpc_write_roce(ctx, &c, &rc), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[20]), base | sw->bit);
+}
+
 static struct kunit_case irdma_ctrl_cases[] = {
 	KUNIT_CASE_PARAM(irdma_cqpw_golden_layout, ct_golden_gen_params),
 	KUNIT_CASE(irdma_cqpw_rejects_bad_params),
@@ -932,6 +986,8 @@ static struct kunit_case irdma_ctrl_cases[] = {
 	KUNIT_CASE(irdma_qpc_write_roce_layout),
 	KUNIT_CASE(irdma_qpc_write_uda_layout),
 	KUNIT_CASE(irdma_qpc_write_rejects_bad_fields),
+	KUNIT_CASE_PARAM(irdma_qpc_write_w20_switch_sets_one_bit,
+			 ct_qpc_switch_gen_params),
 	{}
 };
 

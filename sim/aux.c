@@ -65,6 +65,12 @@ static int isim_aux_vsi_filter(struct isim_aux_dev *iadev, u16 vsi_id,
 	return 0;
 }
 
+static void isim_aux_release(struct device *dev)
+{
+	kfree(to_isim_aux_dev(to_auxiliary_dev(dev)));
+}
+
+/* the parent services every plugged device offers its driver */
 static const struct isim_aux_ops isim_aux_ops = {
 	.qset_add = isim_aux_qset_add,
 	.qset_del = isim_aux_qset_del,
@@ -72,9 +78,26 @@ static const struct isim_aux_ops isim_aux_ops = {
 	.vsi_filter = isim_aux_vsi_filter,
 };
 
-static void isim_aux_release(struct device *dev)
+/*
+ * What the driver learns of the function: one ID names it everywhere
+ * (HMC function, VSI), the register space is the simulator's RAM copy,
+ * and DMA is done against the simulated device itself.
+ */
+static void isim_aux_describe(struct isim_aux_dev *iadev,
+			      struct isim_func *f)
 {
-	kfree(to_isim_aux_dev(to_auxiliary_dev(dev)));
+	iadev->fn_id = f->id;
+	iadev->vsi_id = f->id;
+	iadev->protocol = f->protocol;
+	iadev->netdev = f->netdev;
+
+	iadev->hw_addr = (u8 __iomem __force *)f->regs;
+	iadev->hw_len = ISIM_BAR_LEN;
+	iadev->irqs = f->irqs;
+	iadev->num_vectors = ISIM_NUM_VECTORS;
+
+	iadev->dma_dev = &f->dev;
+	iadev->ops = &isim_aux_ops;
 }
 
 static int isim_aux_plug(struct isim_func *f)
@@ -90,16 +113,7 @@ static int isim_aux_plug(struct isim_func *f)
 	iadev->adev.id = f->id;
 	iadev->adev.dev.parent = &f->dev;
 	iadev->adev.dev.release = isim_aux_release;
-	iadev->hw_addr = (u8 __iomem __force *)f->regs;
-	iadev->hw_len = ISIM_BAR_LEN;
-	iadev->dma_dev = &f->dev;
-	iadev->netdev = f->netdev;
-	iadev->fn_id = f->id;
-	iadev->vsi_id = f->id;
-	iadev->protocol = f->protocol;
-	iadev->num_vectors = ISIM_NUM_VECTORS;
-	iadev->irqs = f->irqs;
-	iadev->ops = &isim_aux_ops;
+	isim_aux_describe(iadev, f);
 	err = auxiliary_device_init(&iadev->adev);
 	if (err) {
 		kfree(iadev);

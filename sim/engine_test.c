@@ -453,17 +453,41 @@ static irqreturn_t isim_t_irq(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
-static void isim_t_aeq(struct kunit *test)
+/*
+ * Take the vector @vec with its interrupt enabled; isim_t_irq() counts
+ * and completes. Return: the Linux IRQ, for free_irq().
+ */
+static int isim_t_vector_on(struct kunit *test, u32 vec)
+{
+	struct isim_test *t = test->priv;
+	int irq = t->f->irqs[vec];
+
+	KUNIT_ASSERT_EQ(test, request_irq(irq, isim_t_irq, 0, "isim-test", t),
+			0);
+	isim_wr32(t->f, ISIM_REG_DYN_CTL(vec), ISIM_DYN_CTL_INTENA);
+	return irq;
+}
+
+/* an 8-entry event queue on t->eq, made by CQP op @op, its cause @ctl
+ * enabled and steered to vector @vec
+ */
+static void isim_t_eq(struct kunit *test, u32 op, u32 ctl, u32 vec)
 {
 	struct isim_test *t = test->priv;
 	u64 w[8] = {};
 
 	w[2] = 8;
 	w[4] = isim_t_bus(t, t->eq);
-	isim_t_run(t, ISIM_OP_CREATE_AEQ, w);
+	isim_t_run(t, op, w);
 	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
-	isim_wr32(t->f, ISIM_REG_AEQCTL, ISIM_EQCTL_CAUSE_ENA |
-		  FIELD_PREP(ISIM_EQCTL_VECTOR, 0));
+	isim_wr32(t->f, ctl, ISIM_EQCTL_CAUSE_ENA |
+		  FIELD_PREP(ISIM_EQCTL_VECTOR, vec));
+}
+
+/* the AEQ on vector 0 */
+static void isim_t_aeq(struct kunit *test)
+{
+	isim_t_eq(test, ISIM_OP_CREATE_AEQ, ISIM_REG_AEQCTL, 0);
 }
 
 static int isim_t_post_ae(struct isim_test *t, u16 code, u32 qp)
@@ -479,14 +503,12 @@ static int isim_t_post_ae(struct isim_test *t, u16 code, u32 qp)
 static void isim_aeq_event_raises_vector(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
-	int irq = t->f->irqs[0];
 	u64 w1;
+	int irq;
 
 	isim_t_cqp_ok(test, 2);
 	isim_t_aeq(test);
-	KUNIT_ASSERT_EQ(test, request_irq(irq, isim_t_irq, 0, "isim-test", t),
-			0);
-	isim_wr32(t->f, ISIM_REG_DYN_CTL(0), ISIM_DYN_CTL_INTENA);
+	irq = isim_t_vector_on(test, 0);
 	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 0x0102, 0x40001), 0);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t->irq_done, HZ),
 			0UL);
@@ -529,17 +551,37 @@ static void isim_aeq_full_loses_event(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, le64_to_cpu(t->eq[1]) & ISIM_AEQE_VALID);
 }
 
-/* commit @n objects of kind @obj at HMC offset 0, nothing else */
-static void isim_t_commit(struct kunit *test, unsigned int obj, u32 n)
+/**
+ * struct isim_t_count - how many objects of one HMC kind to commit
+ * @obj: the kind (ISIM_HMC_*, its slot in the FPM buffer)
+ * @n: how many
+ */
+struct isim_t_count {
+	unsigned int obj;
+	u32 n;
+};
+
+/* commit the @k counts of @c, all at HMC offset 0, and no other object */
+static void isim_t_commit_counts(struct kunit *test,
+				 const struct isim_t_count *c, unsigned int k)
 {
 	struct isim_test *t = test->priv;
 	u64 w[8] = {};
 
 	memset(t->buf, 0, ISIM_FPM_BUF_BYTES);
-	t->buf[obj] = cpu_to_le64(n);
+	while (k--)
+		t->buf[c[k].obj] = cpu_to_le64(c[k].n);
 	w[4] = isim_t_bus(t, t->buf);
 	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
 	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+/* commit @n objects of kind @obj at HMC offset 0, nothing else */
+static void isim_t_commit(struct kunit *test, unsigned int obj, u32 n)
+{
+	const struct isim_t_count one = { obj, n };
+
+	isim_t_commit_counts(test, &one, 1);
 }
 
 /* back SD 0 with a PD page (t->eq) whose first PD is t->page */
@@ -652,29 +694,19 @@ static void isim_cqp_handles_in_op_return_value(struct kunit *test)
 /* CEQ 0 on vector 1 and the CCQ reporting to it */
 static void isim_t_ceq0(struct kunit *test)
 {
-	struct isim_test *t = test->priv;
-	u64 w[8] = {};
-
-	w[2] = 8;
-	w[4] = isim_t_bus(t, t->eq);
-	isim_t_run(t, ISIM_OP_CREATE_CEQ, w);
-	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
-	isim_wr32(t->f, ISIM_REG_CEQCTL(0), ISIM_EQCTL_CAUSE_ENA |
-		  FIELD_PREP(ISIM_EQCTL_VECTOR, 1));
+	isim_t_eq(test, ISIM_OP_CREATE_CEQ, ISIM_REG_CEQCTL(0), 1);
 	isim_t_ccq(test, 8);
 }
 
 static void isim_cq_armed_completion_writes_ceqe(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
-	int irq = t->f->irqs[1];
 	u64 e;
+	int irq;
 
 	isim_t_cqp_ok(test, 2);
 	isim_t_ceq0(test);
-	KUNIT_ASSERT_EQ(test, request_irq(irq, isim_t_irq, 0, "isim-test", t),
-			0);
-	isim_wr32(t->f, ISIM_REG_DYN_CTL(1), ISIM_DYN_CTL_INTENA);
+	irq = isim_t_vector_on(test, 1);
 	/* not armed: a completion writes no CEQE */
 	isim_t_run(t, ISIM_OP_NOP, NULL);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[0]), 0ULL);
@@ -950,6 +982,21 @@ static void isim_t_wqe(__le64 *ring, u32 idx, u8 op, u64 addr, u32 len,
 	q[3] = cpu_to_le64(FIELD_PREP(ISIM_WQH_OP, op) | hdr | ISIM_WQH_VALID);
 }
 
+/*
+ * CQ 1 on t->ccq and QP 2, in RTS and connected to itself, on t->sq and
+ * t->eq (as its RQ)
+ */
+static struct isim_qp *isim_t_self_qp(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_qp *qp;
+
+	isim_t_hand_cq(test, t->ccq);
+	qp = isim_t_hand_qp(test, 2, 2, ISIM_QPS_RTS, t->sq, t->eq);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	return qp;
+}
+
 /* CQE @i of the 32-byte ring @cq: word @w */
 static u64 isim_t_cqe(const __le64 *cq, u32 i, u32 w)
 {
@@ -963,9 +1010,7 @@ static void isim_exec_flush_completes_each_posted_wqe(struct kunit *test)
 	struct isim_qp *qp;
 	u32 i;
 
-	isim_t_hand_cq(test, cq);
-	qp = isim_t_hand_qp(test, 2, 2, ISIM_QPS_RTS, sq, rq);
-	KUNIT_ASSERT_NOT_NULL(test, qp);
+	qp = isim_t_self_qp(test);
 	/* a fragment-less (unreachable) WRITE, a NOP pad, a SEND */
 	isim_t_wqe(sq, 0, ISIM_WQOP_WRITE, 0, 0, 0, 0);
 	isim_t_wqe(sq, 1, ISIM_WQOP_NOP, 0, 0, 0, 0);
@@ -1052,13 +1097,11 @@ static void isim_exec_send_loopback_moves_data(struct kunit *test)
 static void isim_exec_bad_stag_is_protection_error(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
-	__le64 *cq = t->ccq, *sq = t->sq, *rq = t->eq;
+	__le64 *cq = t->ccq, *sq = t->sq;
 	struct isim_qp *a;
 	u64 w3;
 
-	isim_t_hand_cq(test, cq);
-	a = isim_t_hand_qp(test, 2, 2, ISIM_QPS_RTS, sq, rq);
-	KUNIT_ASSERT_NOT_NULL(test, a);
+	a = isim_t_self_qp(test);
 	/* WRITE to itself through rkey 0x1234: remote access error */
 	isim_t_wqe(sq, 0, ISIM_WQOP_WRITE, isim_t_bus(t, t->buf), 8,
 		   isim_t_bus(t, t->page),
@@ -1096,17 +1139,12 @@ static void isim_t_tap(struct isim_func *f, struct sk_buff *skb)
 /* commit QPs, CQs, ARP entries and hash entries, all at HMC offset 0 */
 static void isim_t_ilq_commit(struct kunit *test)
 {
-	struct isim_test *t = test->priv;
-	u64 w[8] = {};
+	static const struct isim_t_count counts[] = {
+		{ ISIM_HMC_QP, 4 }, { ISIM_HMC_CQ, 4 }, { ISIM_HMC_ARP, 4 },
+		{ ISIM_HMC_HTE, 16 },
+	};
 
-	memset(t->buf, 0, ISIM_FPM_BUF_BYTES);
-	t->buf[ISIM_HMC_QP] = cpu_to_le64(4);
-	t->buf[ISIM_HMC_CQ] = cpu_to_le64(4);
-	t->buf[ISIM_HMC_ARP] = cpu_to_le64(4);
-	t->buf[ISIM_HMC_HTE] = cpu_to_le64(16);
-	w[4] = isim_t_bus(t, t->buf);
-	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
-	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_commit_counts(test, counts, ARRAY_SIZE(counts));
 }
 
 static void isim_t_ilq_cq(struct kunit *test)

@@ -136,13 +136,42 @@ enum isim_cqp_opcode {
 	ISIM_OP_NUM			= 0x40,
 };
 
-/* ---- completion status carried in a CCQ CQE and in CQPERRCODES ---- */
-#define ISIM_MAJ_OK			0x0000
-#define ISIM_MAJ_ERR			0xffff
+/* ---- completion queue element (32 bytes; 64 with the big-CQE bit) ---- */
+/* word 1: CQP cookie (CCQ) or WQE context; word 2: op return value */
+#define ISIM_CQE_W3_MINOR		GENMASK_ULL(15, 0)
+#define ISIM_CQE_W3_MAJOR		GENMASK_ULL(31, 16)
+#define ISIM_CQE_W3_WQEIDX		GENMASK_ULL(46, 32)
+#define ISIM_CQE_W3_ERROR		BIT_ULL(55)
+#define ISIM_CQE_W3_VALID		BIT_ULL(63)
+
+#define ISIM_CQE_W0_BYTES		GENMASK_ULL(31, 0)
+#define ISIM_CQE_W2_QP			GENMASK_ULL(55, 32)
+#define ISIM_CQE_W3_EXT			BIT_ULL(50)
+#define ISIM_CQE_W3_SOLICITED		BIT_ULL(54)
+#define ISIM_CQE_W3_OP			GENMASK_ULL(61, 56)
+/* ISIM_CQE_W3_OP of a RoCEv2 RQ CQE: the BTH opcode of the message taken */
+#define ISIM_BTH_SEND_ONLY		0x04
+#define ISIM_BTH_SEND_ONLY_IMM		0x05
+#define ISIM_BTH_WRITE_ONLY_IMM		0x0b
+#define ISIM_CQE_W3_SQ			BIT_ULL(62)
+/* extension (bytes 32..63, the next slot of a 32-byte ring) */
+#define ISIM_CQE_W4_IMM			GENMASK_ULL(31, 0)
+#define ISIM_CQE_W7_IMM_VALID		BIT_ULL(62)
+#define ISIM_CQE_BYTES			32
+#define ISIM_CQE_BIG_BYTES		64
+#define ISIM_CQE_WORDS			8
+
 /*
- * Minor codes are the simulator's own: the hardware's are not public.
- * Documentation/sim.rst lists them.
+ * ---- completion status: ISIM_CQE_W3_MAJOR/MINOR, and CQPERRCODES ----
+ * A CCQ CQE reports a CQP op as ISIM_MAJ_OK or ISIM_MAJ_ERR with an
+ * isim_minor; a data-path error is major "flushed" with an isim_wc_minor.
+ * The CQP minor codes are the simulator's own (the hardware's are not
+ * public); Documentation/sim.rst lists them.
  */
+#define ISIM_MAJ_OK			0x0000
+#define ISIM_CQE_MAJ_FLUSHED		0x0001
+#define ISIM_MAJ_ERR			0xffff
+
 enum isim_minor {
 	ISIM_MIN_OK			= 0x0000,
 	ISIM_MIN_BAD_OPCODE		= 0x0001,
@@ -160,28 +189,7 @@ enum isim_minor {
 	ISIM_MIN_INJECTED		= 0x8001,
 };
 
-/* ---- completion queue element (32 bytes; 64 with the big-CQE bit) ---- */
-#define ISIM_CQE_BYTES			32
-#define ISIM_CQE_BIG_BYTES		64
-/* word 1: CQP cookie (CCQ) or WQE context; word 2: op return value */
-#define ISIM_CQE_W3_MINOR		GENMASK_ULL(15, 0)
-#define ISIM_CQE_W3_MAJOR		GENMASK_ULL(31, 16)
-#define ISIM_CQE_W3_WQEIDX		GENMASK_ULL(46, 32)
-#define ISIM_CQE_W3_ERROR		BIT_ULL(55)
-#define ISIM_CQE_W3_VALID		BIT_ULL(63)
-
-#define ISIM_CQE_W0_BYTES		GENMASK_ULL(31, 0)
-#define ISIM_CQE_W2_QP			GENMASK_ULL(55, 32)
-#define ISIM_CQE_W3_EXT			BIT_ULL(50)
-#define ISIM_CQE_W3_SOLICITED		BIT_ULL(54)
-#define ISIM_CQE_W3_OP			GENMASK_ULL(61, 56)
-#define ISIM_CQE_W3_SQ			BIT_ULL(62)
-/* extension (bytes 32..63, the next slot of a 32-byte ring) */
-#define ISIM_CQE_W4_IMM			GENMASK_ULL(31, 0)
-#define ISIM_CQE_W7_IMM_VALID		BIT_ULL(62)
-#define ISIM_CQE_WORDS			8
-/* data-path errors: major "flushed", the minor says why */
-#define ISIM_CQE_MAJ_FLUSHED		1
+/* data-path errors */
 enum isim_wc_minor {
 	ISIM_WC_FLUSHED			= 1,
 	ISIM_WC_LOC_PROT		= 2,
@@ -423,11 +431,6 @@ enum isim_wq_op {
 	ISIM_WQOP_NOP			= 0x0c,
 	ISIM_WQOP_WRITE_SOL		= 0x0d,
 };
-
-/* RoCEv2 RQ CQEs carry the BTH opcode of the message that consumed them */
-#define ISIM_BTH_SEND_ONLY		0x04
-#define ISIM_BTH_SEND_ONLY_IMM		0x05
-#define ISIM_BTH_WRITE_ONLY_IMM		0x0b
 
 /* ---- STags (ALLOC_STAG, REG_MR, DEALLOC_STAG) ---- */
 /* REG_MR word 0: VA or FBO; word 4: single-page PA; word 5: HMC fn */
