@@ -220,6 +220,28 @@ uverbs_of() {
 	done
 }
 
+# For tests: the values of KEY... on the "SECTION: key=value ..." line of
+# simulated function FN's debugfs state, in the order asked; fails, printing
+# nothing, when the line or one of the keys is missing.
+# Usage: sim_counts FN SECTION KEY...
+sim_counts() {
+	local fn=$1 sec=$2 line w out=
+	local -A val
+
+	shift 2
+	while read -r line; do
+		[[ $line == "$sec: "* ]] || continue
+		for w in ${line#*: }; do
+			[[ $w == *=* ]] && val[${w%%=*}]=${w#*=}
+		done
+	done <"/sys/kernel/debug/irdma_sim/irdma_sim$fn/state"
+	for w; do
+		[ -n "${val[$w]+set}" ] || return 1
+		out+="${out:+ }${val[$w]}"
+	done
+	echo "$out"
+}
+
 # For tests: fail with a message.
 fail() {
 	echo "FAIL: $*"

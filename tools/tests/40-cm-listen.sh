@@ -27,43 +27,17 @@ step() {
 	echo "$*"
 }
 
-# frames function $1's ILQ has sent
-ilq_tx() {
-	local line w tx=0
+# frames both functions' ILQs have sent
+ilq_tx_sum() {
+	local a b
 
-	while read -r line; do
-		case "$line" in
-		"ilq: "*)
-			for w in $line; do
-				case "$w" in
-				tx=*) tx=${w#tx=} ;;
-				esac
-			done
-			;;
-		esac
-	done <"$dbg/irdma_sim$1/state"
-	echo "$tx"
+	a=$(sim_counts 0 ilq tx) && b=$(sim_counts 1 ilq tx) || return 1
+	echo $((a + b))
 }
 
-# "qhash apbvt arp ahs" of function $1's engine
+# "qhash apbvt arp ahs" of function $1's engine (empty if not shown)
 objects() {
-	local line w qh= ap= arp= ahs=
-
-	while read -r line; do
-		case "$line" in
-		"objects: "*)
-			for w in $line; do
-				case "$w" in
-				qhash=*) qh=${w#qhash=} ;;
-				apbvt_ports=*) ap=${w#apbvt_ports=} ;;
-				arp=*) arp=${w#arp=} ;;
-				ahs=*) ahs=${w#ahs=} ;;
-				esac
-			done
-			;;
-		esac
-	done <"$dbg/irdma_sim$1/state"
-	echo "$qh $ap $arp $ahs"
+	sim_counts "$1" objects qhash apbvt_ports arp ahs
 }
 
 # wait (30 s) until function $1 shows qhash $2 and APBVT ports $3
@@ -169,7 +143,7 @@ listen 192.0.2.2 7004
 wait_filters 1 1 1
 # killing rping while iw_cm is in CONN_SENT would hit iw_cm's BUG() in
 # destroy_cm_id(): the timeout only catches a CM that never reports
-tx0=$(( $(ilq_tx 0) + $(ilq_tx 1) ))
+tx0=$(ilq_tx_sum) || fail "no ILQ counters in the simulator's state"
 timeout 240 rping -c -a 192.0.2.2 -p 7004 -C 1 >/tmp/rping-c.txt 2>&1
 rc=$?
 out=$(</tmp/rping-c.txt)
@@ -178,7 +152,7 @@ out=$(</tmp/rping-c.txt)
 [[ $out == *RDMA_CM_EVENT_UNREACHABLE* ]] ||
 	fail "the connect did not end UNREACHABLE: $out"
 echo "rping -c exited $rc: $out"
-tx=$(( $(ilq_tx 0) + $(ilq_tx 1) ))
+tx=$(ilq_tx_sum) || fail "no ILQ counters in the simulator's state"
 [ $((tx - tx0)) -ge 2 ] ||
 	fail "the SYN and its retransmissions did not leave on the ILQ ($tx0 -> $tx)"
 echo "ILQ frames sent during the connect: $((tx - tx0))"

@@ -30,43 +30,12 @@ step() {
 
 # "qhash apbvt ahs" of function $1's engine
 objects() {
-	local line w qh= ap= ahs=
-
-	while read -r line; do
-		case "$line" in
-		"objects: "*)
-			for w in $line; do
-				case "$w" in
-				qhash=*) qh=${w#qhash=} ;;
-				apbvt_ports=*) ap=${w#apbvt_ports=} ;;
-				ahs=*) ahs=${w#ahs=} ;;
-				esac
-			done
-			;;
-		esac
-	done <"$dbg/irdma_sim$1/state"
-	echo "$qh $ap $ahs"
+	sim_counts "$1" objects qhash apbvt_ports ahs
 }
 
 # "tx rx steered dropped" of function $1's ILQ
 ilq_counters() {
-	local line w tx= rx= st= dr=
-
-	while read -r line; do
-		case "$line" in
-		"ilq: "*)
-			for w in $line; do
-				case "$w" in
-				tx=*) tx=${w#tx=} ;;
-				rx=*) rx=${w#rx=} ;;
-				steered=*) st=${w#steered=} ;;
-				dropped=*) dr=${w#dropped=} ;;
-				esac
-			done
-			;;
-		esac
-	done <"$dbg/irdma_sim$1/state"
-	echo "$tx $rx $st $dr"
+	sim_counts "$1" ilq tx rx steered dropped
 }
 
 # wait (60 s) until function $1 shows "qhash apbvt ahs" = $2
@@ -103,8 +72,8 @@ ip link set isim1 netns $ns || fail "move isim1 to $ns"
 ip -n $ns link set lo up || fail "lo up in $ns"
 ip -n $ns link set isim1 up || fail "isim1 up in $ns"
 ip -n $ns addr add 192.0.2.2/24 dev isim1 || fail "IPv4 on isim1 in $ns"
-read -r tx0 rx0 st0 _ <<<"$(ilq_counters 0)"
-[ -n "$tx0" ] || fail "no ILQ counters in $dbg/irdma_sim0/state"
+c=$(ilq_counters 0) || fail "no ILQ counters in $dbg/irdma_sim0/state"
+read -r tx0 rx0 st0 _ <<<"$c"
 
 step "rdma_cm listen on 192.0.2.1:$port"
 # librdmacm through ctypes: importing pyverbs takes minutes under TCG
@@ -199,7 +168,8 @@ echo "listener: $(</tmp/ilq-listen.txt)"
 [ $rc -eq 0 ] || fail "listener exited $rc: $(</tmp/ilq-listen.txt)"
 
 step "ILQ counters and what is left"
-read -r tx rx st dr <<<"$(ilq_counters 0)"
+c=$(ilq_counters 0) || fail "no ILQ counters in $dbg/irdma_sim0/state"
+read -r tx rx st dr <<<"$c"
 echo "function 0 ILQ: tx $tx0 -> $tx, rx $rx0 -> $rx, steered $st0 -> $st, dropped $dr"
 # at least the SYN-ACK and the MPA reject went out; the SYN, the ACK and
 # the MPA request came in
