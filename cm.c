@@ -588,13 +588,24 @@ static void irdma_cm_xmit(struct irdma_cm_node *node, const u8 *buf, u32 len,
 			  u8 flags)
 {
 	struct irdma_cm_core *core = node->core;
+	int err;
 
 	trace_irdma_cm_frame_tx(node, flags, node->tcp.snd_nxt,
 				node->tcp.rcv_nxt, len);
 	cm_stat(core, FRAMES_TX);
 	if (flags & TCPHDR_RST)
 		cm_stat(core, RST_TX);
-	core->ops->xmit(core, node, buf, len);
+	err = core->ops->xmit(core, node, buf, len);
+	if (unlikely(err)) {
+		/*
+		 * Treated as a segment lost on the wire: one on the
+		 * retransmit queue goes again when its timer fires, a bare
+		 * ACK or RST is answered again by the peer's next segment.
+		 */
+		cm_stat(core, TX_ERR);
+		cm_dbg(core, "a %u byte segment (flags %#x) was not sent: %d\n",
+		       len, flags, err);
+	}
 }
 
 /* Send a segment that is not retransmitted. */

@@ -302,6 +302,7 @@ struct irdma_cm_config {
 /**
  * enum irdma_cm_stat - counters of a CM core (atomic64 in core->stats)
  * @IRDMA_CM_STAT_FRAMES_TX: frames tx
+ * @IRDMA_CM_STAT_TX_ERR: frames the layer below refused to send (lost)
  * @IRDMA_CM_STAT_FRAMES_RX: frames rx
  * @IRDMA_CM_STAT_RX_DROPPED: rx dropped
  * @IRDMA_CM_STAT_RX_MALFORMED: rx malformed
@@ -337,6 +338,7 @@ struct irdma_cm_config {
  */
 enum irdma_cm_stat {
 	IRDMA_CM_STAT_FRAMES_TX,
+	IRDMA_CM_STAT_TX_ERR,
 	IRDMA_CM_STAT_FRAMES_RX,
 	IRDMA_CM_STAT_RX_DROPPED,
 	IRDMA_CM_STAT_RX_MALFORMED,

@@ -73,6 +73,7 @@ struct cmt_qp {
  * @ports: APBVT entries in place
  * @ahs: AHs in place
  * @blackhole: drop every frame it sends
+ * @xmit_err: when non-zero, what xmit returns (nothing is sent)
  * @fail: bitmap of enum cmt_fail knobs
  * @vlan: VLAN returned for local addresses
  * @tx: frames sent
@@ -88,6 +89,7 @@ struct cmt_core {
 	int ports;
 	int ahs;
 	bool blackhole;
+	int xmit_err;
 	unsigned long fail;
 	u16 vlan;
 	u32 tx;
@@ -232,6 +234,8 @@ static int cmt_xmit(struct irdma_cm_core *core, struct irdma_cm_node *node,
 	unsigned long flags;
 
 	cc->tx++;
+	if (cc->xmit_err)
+		return cc->xmit_err;
 	if (cc->blackhole)
 		return 0;
 	f = kzalloc(sizeof(*f) + hlen + len, GFP_ATOMIC);

@@ -1031,6 +1031,47 @@ static void irdma_cm_wire_listener_destroyed(struct kunit *test)
 	cmt_expect_no_event(env);
 }
 
+/*
+ * A segment the layer below refuses to send (ILQ out of buffers) is counted
+ * and treated as lost: the connect's SYN goes again on its retransmit timer
+ * and the connection proceeds.
+ */
+static void irdma_cm_wire_xmit_refused(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	atomic64_t *tx_err = &env->a.core->stats[IRDMA_CM_STAT_TX_ERR];
+	struct cmt_id *lid, *cid;
+	struct cmt_event *e;
+	u32 tx;
+	int rc;
+
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	env->a.xmit_err = -ENOBUFS;
+	tx = env->a.tx;
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 2, 4000, &cp), 0);
+	env->a.xmit_err = 0;
+	KUNIT_EXPECT_EQ(test, env->a.tx, tx + 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(tx_err), 1);
+	cmt_pump(env);
+	cmt_expect_no_event(env);
+	cmt_advance(env, 10000);
+	KUNIT_EXPECT_GT(test, env->a.tx, tx + 1);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, cmt_reject(cmt_child_of(env, e), NULL, 0), 0);
+	cmt_pump(env);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
+	cmt_advance(env, 2 * IRDMA_CM_TIME_WAIT_MS);
+	cmt_expect_no_event(env);
+	KUNIT_EXPECT_EQ(test, atomic64_read(tx_err), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->a.core->node_cnt), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->b.core->node_cnt), 0);
+	cmt_unlisten(lid);
+}
+
 /* Errors of the iw_cm entry points leave nothing behind and raise nothing. */
 static void irdma_cm_wire_entry_errors(struct kunit *test)
 {
@@ -1274,6 +1315,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_cm_wire_reject),
 	KUNIT_CASE(irdma_cm_wire_ulp_errors),
 	KUNIT_CASE(irdma_cm_wire_listener_destroyed),
+	KUNIT_CASE(irdma_cm_wire_xmit_refused),
 	KUNIT_CASE(irdma_cm_wire_entry_errors),
 	KUNIT_CASE(irdma_cm_wire_accept_qp_errors),
 	KUNIT_CASE(irdma_cm_wire_if_notify),
