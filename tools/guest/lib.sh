@@ -251,6 +251,21 @@ sim_counts() {
 	echo "$out"
 }
 
+# For tests: wait up to SECONDS until "sim_counts FN SECTION KEY..." prints
+# WANT; fail the test with what it showed last.
+# Usage: sim_wait_counts SECONDS WANT FN SECTION KEY...
+sim_wait_counts() {
+	local secs=$1 want=$2 i have=
+
+	shift 2
+	for ((i = 0; i < secs; i++)); do
+		have=$(sim_counts "$@")
+		[ "$have" = "$want" ] && return 0
+		pause 1
+	done
+	fail "function $1 $2 (${*:3}): wanted $want, have ${have:-nothing}"
+}
+
 # For tests: fail with a message.
 fail() {
 	echo "FAIL: $*"

@@ -42,27 +42,12 @@ objects() {
 
 # wait (30 s) until function $1 shows qhash $2 and APBVT ports $3
 wait_filters() {
-	local i o
-
-	for ((i = 0; i < 30; i++)); do
-		o=$(objects "$1")
-		[ "${o% * *}" = "$2 $3" ] && return 0
-		pause 1
-	done
-	fail "function $1: wanted qhash=$2 apbvt=$3, have (qhash apbvt arp ahs) $o"
+	sim_wait_counts 30 "$2 $3" "$1" objects qhash apbvt_ports
 }
 
 # wait (30 s) until function $1 holds $2 ARP entries
 wait_arp() {
-	local i o a
-
-	for ((i = 0; i < 30; i++)); do
-		o=$(objects "$1")
-		a=${o#* * }
-		[ "${a% *}" = "$2" ] && return 0
-		pause 1
-	done
-	fail "function $1: wanted arp=$2, have (qhash apbvt arp ahs) $o"
+	sim_wait_counts 30 "$2" "$1" objects arp
 }
 
 # start a listener in the background: rping -s on address $1, port $2

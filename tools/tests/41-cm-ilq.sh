@@ -40,14 +40,7 @@ ilq_counters() {
 
 # wait (60 s) until function $1 shows "qhash apbvt ahs" = $2
 wait_objects() {
-	local i o
-
-	for ((i = 0; i < 60; i++)); do
-		o=$(objects "$1")
-		[ "$o" = "$2" ] && return 0
-		pause 1
-	done
-	fail "function $1: wanted (qhash apbvt ahs) $2, have $o"
+	sim_wait_counts 60 "$2" "$1" objects qhash apbvt_ports ahs
 }
 
 cleanup() {
