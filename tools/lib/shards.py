@@ -10,8 +10,10 @@ for a lane with none). The scripts are those of REPO/tools/tests whose
 name matches ONLY (everything when ONLY is empty), as the guest filters
 them. Each is weighed by how long it took in the latest earlier run
 under RUNS that ran it (120 s when none did), and the heaviest goes to
-the least loaded lane first. The first lane starts with FIRST_LOAD
-seconds, the KUnit guest that boots before its scripts.
+the least loaded lane first. When FIRST_LOAD is not 0, the KUnit guest
+boots first in the first lane: that lane starts with the KUnit guest's
+wall time in the latest run that measured it (RUNS/*/kunit/secs), or
+FIRST_LOAD seconds when none did.
 """
 import glob
 import os
@@ -37,6 +39,20 @@ def durations(runs):
     return secs
 
 
+def kunit_secs(runs, default):
+    """Wall seconds of the latest KUnit guest that recorded them."""
+    paths = glob.glob(os.path.join(runs, "*", "kunit", "secs"))
+    for path in sorted(paths, key=os.path.getmtime, reverse=True):
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            return int(text)
+    return default
+
+
 def ere_escape(name):
     """name as a POSIX extended regular expression matching only itself"""
     return re.sub(r"([.[\]()*+?{}|^$\\])", r"\\\1", name)
@@ -51,7 +67,7 @@ def main():
         names = [n for n in names if re.search(only, n)]
     secs = durations(runs)
     load = [0] * lanes
-    load[0] = int(first)
+    load[0] = kunit_secs(runs, int(first)) if int(first) else 0
     member = [[] for _ in range(lanes)]
     for name in sorted(names, key=lambda n: -secs.get(n, DEFAULT_SECS)):
         lane = load.index(min(load))
