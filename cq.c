@@ -29,16 +29,6 @@ static u64 irdma_cq_ctx(u32 id)
 	return (u64)id << 1;
 }
 
-static int irdma_build_kcq_create(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_cq_create(wqe, valid, arg);
-}
-
-static int irdma_build_kcq_destroy(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_cq_destroy(wqe, valid, arg);
-}
-
 static void irdma_cq_info(const struct irdma_cq *cq,
 			  struct irdma_cqp_cq_info *info)
 {
@@ -66,8 +56,8 @@ static int irdma_cq_hw_cmd(struct irdma_cq *cq, bool create)
 {
 	struct irdma_cqp_cq_info info;
 	struct irdma_cmd cmd = {
-		.build = create ? irdma_build_kcq_create :
-				  irdma_build_kcq_destroy,
+		.build = create ? irdma_cqpw_cq_create_cb :
+				  irdma_cqpw_cq_destroy_cb,
 		.arg = &info,
 		.name = create ? "CREATE_CQ" : "DESTROY_CQ",
 	};

@@ -257,26 +257,6 @@ int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
 
 /* ---- engine commands ---- */
 
-static int irdma_build_qp_create(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_qp_create(wqe, valid, arg);
-}
-
-static int irdma_build_qp_modify(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_qp_modify(wqe, valid, arg);
-}
-
-static int irdma_build_qp_destroy(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_qp_destroy(wqe, valid, arg);
-}
-
-static int irdma_build_qp_flush(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_flush_wqes(wqe, valid, arg);
-}
-
 static void irdma_qp_cmd_info(const struct irdma_qp *qp, u8 next_state,
 			      struct irdma_cqp_qp_info *info)
 {
@@ -391,7 +371,7 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
 	if (ret)
 		return ret;
 	irdma_qp_cmd_info(qp, hw_state, &info);
-	return irdma_qp_cmd(qp, irdma_build_qp_modify, "MODIFY_QP", &info);
+	return irdma_qp_cmd(qp, irdma_cqpw_qp_modify_cb, "MODIFY_QP", &info);
 }
 
 static int irdma_qp_hw_flush(struct irdma_qp *qp, bool sq, bool rq)
@@ -402,7 +382,7 @@ static int irdma_qp_hw_flush(struct irdma_qp *qp, bool sq, bool rq)
 		.flush_rq = rq,
 	};
 
-	return irdma_qp_cmd(qp, irdma_build_qp_flush, "FLUSH_WQES", &info);
+	return irdma_qp_cmd(qp, irdma_cqpw_flush_wqes_cb, "FLUSH_WQES", &info);
 }
 
 static void irdma_qp_hw_destroy(struct irdma_qp *qp)
@@ -410,7 +390,7 @@ static void irdma_qp_hw_destroy(struct irdma_qp *qp)
 	struct irdma_cqp_qp_info info;
 
 	irdma_qp_cmd_info(qp, 0, &info);
-	irdma_qp_cmd(qp, irdma_build_qp_destroy, "DESTROY_QP", &info);
+	irdma_qp_cmd(qp, irdma_cqpw_qp_destroy_cb, "DESTROY_QP", &info);
 }
 
 /* ---- references ---- */
@@ -670,7 +650,7 @@ static int irdma_qp_hw_create(struct irdma_qp *qp)
 	if (ret)
 		return ret;
 	irdma_qp_cmd_info(qp, IRDMA_QPS_IDLE, &info);
-	return irdma_qp_cmd(qp, irdma_build_qp_create, "CREATE_QP", &info);
+	return irdma_qp_cmd(qp, irdma_cqpw_qp_create_cb, "CREATE_QP", &info);
 }
 
 /* qp_caps of struct irdma_create_qp_resp */
@@ -1318,7 +1298,7 @@ int irdma_qp_iw_to_rts(struct irdma_qp *qp)
 	info.tcp_ctx_valid = true;
 	info.arp_valid = true;
 	info.mac_valid = true;
-	ret = irdma_qp_cmd(qp, irdma_build_qp_modify, "MODIFY_QP", &info);
+	ret = irdma_qp_cmd(qp, irdma_cqpw_qp_modify_cb, "MODIFY_QP", &info);
 	if (ret)
 		goto out_unlock;
 	qp->hw_state = hw_state;
