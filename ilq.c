@@ -680,40 +680,44 @@ void irdma_ilq_ah_put(struct irdma_ilq_ah *ah)
 
 /* ---- bring-up and tear-down ---- */
 
+/* The ILQ's and the IEQ's number in one table (QPs or CQs): both or none */
+static int irdma_ilq_reserve_pair(struct xarray *xa, u32 ilq_id, u32 ieq_id)
+{
+	int ret;
+
+	ret = xa_insert(xa, ilq_id, NULL, GFP_KERNEL);
+	if (ret)
+		return ret;
+	ret = xa_insert(xa, ieq_id, NULL, GFP_KERNEL);
+	if (ret)
+		xa_erase(xa, ilq_id);
+	return ret;
+}
+
+static void irdma_ilq_release_pair(struct xarray *xa, u32 ilq_id, u32 ieq_id)
+{
+	xa_erase(xa, ieq_id);
+	xa_erase(xa, ilq_id);
+}
+
 /* Keep the privileged numbers away from verbs */
 static int irdma_ilq_reserve_ids(struct irdma_hw *hw)
 {
 	int ret;
 
-	ret = xa_insert(&hw->qps, IRDMA_ILQ_QPN, NULL, GFP_KERNEL);
+	ret = irdma_ilq_reserve_pair(&hw->qps, IRDMA_ILQ_QPN, IRDMA_IEQ_QPN);
 	if (ret)
 		return ret;
-	ret = xa_insert(&hw->qps, IRDMA_IEQ_QPN, NULL, GFP_KERNEL);
+	ret = irdma_ilq_reserve_pair(&hw->cqs, IRDMA_ILQ_CQN, IRDMA_IEQ_CQN);
 	if (ret)
-		goto err_release_ilq_qp;
-	ret = xa_insert(&hw->cqs, IRDMA_ILQ_CQN, NULL, GFP_KERNEL);
-	if (ret)
-		goto err_release_ieq_qp;
-	ret = xa_insert(&hw->cqs, IRDMA_IEQ_CQN, NULL, GFP_KERNEL);
-	if (ret)
-		goto err_release_ilq_cq;
-	return 0;
-
-err_release_ilq_cq:
-	xa_erase(&hw->cqs, IRDMA_ILQ_CQN);
-err_release_ieq_qp:
-	xa_erase(&hw->qps, IRDMA_IEQ_QPN);
-err_release_ilq_qp:
-	xa_erase(&hw->qps, IRDMA_ILQ_QPN);
+		irdma_ilq_release_pair(&hw->qps, IRDMA_ILQ_QPN, IRDMA_IEQ_QPN);
 	return ret;
 }
 
 static void irdma_ilq_release_ids(struct irdma_hw *hw)
 {
-	xa_erase(&hw->cqs, IRDMA_IEQ_CQN);
-	xa_erase(&hw->cqs, IRDMA_ILQ_CQN);
-	xa_erase(&hw->qps, IRDMA_IEQ_QPN);
-	xa_erase(&hw->qps, IRDMA_ILQ_QPN);
+	irdma_ilq_release_pair(&hw->cqs, IRDMA_ILQ_CQN, IRDMA_IEQ_CQN);
+	irdma_ilq_release_pair(&hw->qps, IRDMA_ILQ_QPN, IRDMA_IEQ_QPN);
 }
 
 static struct irdma_ilq *irdma_ilq_alloc(struct irdma_device *iwdev)
