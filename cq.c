@@ -283,14 +283,7 @@ static void irdma_cq_put(struct irdma_cq *cq)
 
 static struct irdma_cq * __must_check irdma_cq_get(struct irdma_hw *hw, u32 id)
 {
-	struct irdma_cq *cq;
-
-	rcu_read_lock();
-	cq = xa_load(&hw->cqs, id);
-	if (cq && !refcount_inc_not_zero(&cq->refs))
-		cq = NULL;
-	rcu_read_unlock();
-	return cq;
+	return irdma_xa_get_ref(&hw->cqs, id, offsetof(struct irdma_cq, refs));
 }
 
 /**

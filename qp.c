@@ -448,14 +448,7 @@ void irdma_qp_unpublish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id)
  */
 struct irdma_qp *irdma_qp_get(struct irdma_hw *hw, u32 id)
 {
-	struct irdma_qp *qp;
-
-	rcu_read_lock();
-	qp = xa_load(&hw->qps, id);
-	if (qp && !refcount_inc_not_zero(&qp->refs))
-		qp = NULL;
-	rcu_read_unlock();
-	return qp;
+	return irdma_xa_get_ref(&hw->qps, id, offsetof(struct irdma_qp, refs));
 }
 
 /**
