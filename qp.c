@@ -1078,9 +1078,10 @@ int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
 			  struct irdma_qp_conn *conn)
 {
 	const struct irdma_cm_info *ci = &t->ci;
+	const struct irdma_cm_tcp *tcp = &t->tcp;
 
-	if (t->snd_wscale > IRDMA_CM_MAX_WSCALE ||
-	    t->rcv_wscale > IRDMA_CM_MAX_WSCALE || !t->mss ||
+	if (tcp->snd_wscale > IRDMA_CM_MAX_WSCALE ||
+	    tcp->rcv_wscale > IRDMA_CM_MAX_WSCALE || !tcp->mss ||
 	    t->arp_idx < 0 || t->arp_idx > U16_MAX || t->ord > U8_MAX ||
 	    t->ird > IRDMA_QP_MAX_IRD)
 		return -EINVAL;
@@ -1088,21 +1089,21 @@ int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
 	conn->iw = (struct irdma_qpc_iwarp){
 		.tcp = {
 			.tcp_state = IRDMA_TCPS_ESTABLISHED,
-			.snd_nxt = t->snd_nxt,
-			.snd_max = t->snd_nxt,
-			.snd_una = t->snd_una,
-			.rcv_nxt = t->rcv_nxt,
-			.snd_wnd = t->snd_wnd,
-			.max_snd_wnd = t->snd_wnd,
-			.rcv_wnd = t->rcv_wnd,
+			.snd_nxt = tcp->snd_nxt,
+			.snd_max = tcp->snd_nxt,
+			.snd_una = tcp->snd_una,
+			.rcv_nxt = tcp->rcv_nxt,
+			.snd_wnd = tcp->snd_wnd,
+			.max_snd_wnd = tcp->snd_wnd,
+			.rcv_wnd = tcp->rcv_wnd,
 			.cwnd = t->cwnd,
 			.ss_thresh = IRDMA_QP_TCP_SSTHRESH,
 			/* the last window update: the peer's latest segment */
-			.snd_wl1 = t->rcv_nxt,
-			.snd_wl2 = t->snd_una,
-			.snd_wscale = t->snd_wscale,
-			.rcv_wscale = t->rcv_wscale,
-			.wscale = t->snd_wscale || t->rcv_wscale,
+			.snd_wl1 = tcp->rcv_nxt,
+			.snd_wl2 = tcp->snd_una,
+			.snd_wscale = tcp->snd_wscale,
+			.rcv_wscale = tcp->rcv_wscale,
+			.wscale = tcp->snd_wscale || tcp->rcv_wscale,
 			.rexmit_thresh = min_t(u8, t->rexmit_thresh, 63),
 			.dup_ack_thresh = IRDMA_QP_TCP_DUPACK_THRESH,
 			.no_nagle = true,
@@ -1118,7 +1119,7 @@ int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
 	conn->mac = ether_addr_to_u64(t->loc_mac);
 	conn->loc_port = ci->loc_port;
 	conn->rem_port = ci->rem_port;
-	conn->mss = t->mss;
+	conn->mss = tcp->mss;
 	conn->insert_vlan = ci->vlan_id < VLAN_N_VID;
 	if (conn->insert_vlan)
 		conn->vlan_tag = ci->vlan_id |

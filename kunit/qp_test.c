@@ -349,14 +349,16 @@ static void qp_conn_cm_ctx(struct irdma_cm_tcp_ctx *t)
 			.tos = 0x10,
 		},
 		.arp_idx = 3,
-		.snd_nxt = 0x1000,
-		.snd_una = 0x0ff0,
-		.rcv_nxt = 0x2000,
-		.snd_wnd = 0x40000,
-		.rcv_wnd = 0x3fffc,
-		.snd_wscale = 7,
-		.rcv_wscale = 2,
-		.mss = 1460,
+		.tcp = {
+			.snd_nxt = 0x1000,
+			.snd_una = 0x0ff0,
+			.rcv_nxt = 0x2000,
+			.snd_wnd = 0x40000,
+			.rcv_wnd = 0x3fffc,
+			.snd_wscale = 7,
+			.rcv_wscale = 2,
+			.mss = 1460,
+		},
 		.cwnd = 2920,
 		.ttl = 64,
 		.rexmit_thresh = 8,
@@ -431,10 +433,10 @@ static void irdma_qp_conn_from_cm_refuses(struct kunit *test)
 	t.arp_idx = -ENOENT;
 	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
 	qp_conn_cm_ctx(&t);
-	t.mss = 0;
+	t.tcp.mss = 0;
 	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
 	qp_conn_cm_ctx(&t);
-	t.snd_wscale = IRDMA_CM_MAX_WSCALE + 1;
+	t.tcp.snd_wscale = IRDMA_CM_MAX_WSCALE + 1;
 	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
 	qp_conn_cm_ctx(&t);
 	t.ord = 256;
