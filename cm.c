@@ -1581,19 +1581,10 @@ static void irdma_event_connect_error(struct irdma_cm_node *node, int status)
 static void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 			       struct irdma_cm_tcp_ctx *ctx)
 {
-	const struct irdma_cm_tcp *tcp = &node->tcp;
-
 	/* a fresh connection starts with two segments in flight */
 	*ctx = (struct irdma_cm_tcp_ctx){
-		.snd_nxt = tcp->snd_nxt,
-		.snd_una = tcp->snd_una,
-		.snd_wnd = tcp->snd_wnd,
-		.snd_wscale = tcp->snd_wscale,
-		.rcv_nxt = tcp->rcv_nxt,
-		.rcv_wnd = tcp->rcv_wnd,
-		.rcv_wscale = tcp->rcv_wscale,
-		.mss = tcp->mss,
-		.cwnd = 2 * tcp->mss,
+		.tcp = node->tcp,
+		.cwnd = 2 * node->tcp.mss,
 		.ttl = 64,
 		.rexmit_thresh = 8,
 		.arp_idx = node->arp_idx,

@@ -152,19 +152,38 @@ struct irdma_cm_info {
 };
 
 /**
+ * struct irdma_cm_tcp - software TCP state before offload
+ * @snd_nxt: next sequence number to send
+ * @snd_una: oldest unacknowledged sequence number
+ * @rcv_nxt: next expected sequence number
+ * @irs: peer initial sequence number
+ * @snd_wnd: peer window in bytes, already scaled
+ * @rcv_wnd: our window in bytes
+ * @snd_wscale: peer window scale, the shift it applies to its window field
+ * @rcv_wscale: our window scale, the shift we apply to our window field
+ * @mss: effective MSS
+ * @ws_ok: both sides sent the window scale option
+ */
+struct irdma_cm_tcp {
+	u32 snd_nxt;
+	u32 snd_una;
+	u32 rcv_nxt;
+	u32 irs;
+	u32 snd_wnd;
+	u32 rcv_wnd;
+	u8 snd_wscale;
+	u8 rcv_wscale;
+	u16 mss;
+	bool ws_ok;
+};
+
+/**
  * struct irdma_cm_tcp_ctx - what a QP needs to take over a connection
  * @ci: addressing
  * @rem_mac: next hop MAC address
  * @loc_mac: our MAC address
  * @arp_idx: hardware ARP cache index of @rem_mac
- * @snd_nxt: next sequence number we send
- * @snd_una: oldest unacknowledged sequence number
- * @rcv_nxt: next sequence number expected from the peer
- * @snd_wnd: peer window (bytes, already scaled)
- * @rcv_wnd: our window (bytes)
- * @snd_wscale: shift the peer applies to its window field
- * @rcv_wscale: shift we apply to our window field
- * @mss: maximum segment size
+ * @tcp: the CM's TCP state at the hand-over, as it is
  * @cwnd: initial congestion window
  * @ttl: IP TTL / hop limit
  * @rexmit_thresh: hardware retransmit threshold
@@ -180,14 +199,7 @@ struct irdma_cm_tcp_ctx {
 	u8 rem_mac[ETH_ALEN];
 	u8 loc_mac[ETH_ALEN];
 	int arp_idx;
-	u32 snd_nxt;
-	u32 snd_una;
-	u32 rcv_nxt;
-	u32 snd_wnd;
-	u32 rcv_wnd;
-	u8 snd_wscale;
-	u8 rcv_wscale;
-	u16 mss;
+	struct irdma_cm_tcp tcp;
 	u32 cwnd;
 	u8 ttl;
 	u8 rexmit_thresh;
@@ -423,32 +435,6 @@ struct irdma_cm_event {
 	enum irdma_cm_ev_kind kind;
 	int status;
 	bool used;
-};
-
-/**
- * struct irdma_cm_tcp - software TCP state before offload
- * @snd_nxt: next sequence number to send
- * @snd_una: oldest unacknowledged sequence number
- * @rcv_nxt: next expected sequence number
- * @irs: peer initial sequence number
- * @snd_wnd: peer window in bytes
- * @rcv_wnd: our window in bytes
- * @snd_wscale: peer window scale
- * @rcv_wscale: our window scale
- * @mss: effective MSS
- * @ws_ok: both sides sent the window scale option
- */
-struct irdma_cm_tcp {
-	u32 snd_nxt;
-	u32 snd_una;
-	u32 rcv_nxt;
-	u32 irs;
-	u32 snd_wnd;
-	u32 rcv_wnd;
-	u8 snd_wscale;
-	u8 rcv_wscale;
-	u16 mss;
-	bool ws_ok;
 };
 
 /**

@@ -127,11 +127,6 @@ static void irdma_cm_hw_ah_free(struct irdma_cm_core *core,
 	irdma_ilq_ah_put(node->ah);
 }
 
-static int irdma_cm_qhash_build(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_qhash(wqe, valid, arg);
-}
-
 static int irdma_cm_hw_qhash(struct irdma_cm_core *core,
 			     const struct irdma_cm_info *ci, bool syn, bool add)
 {
@@ -155,7 +150,7 @@ static int irdma_cm_hw_qhash(struct irdma_cm_core *core,
 		memcpy(qh.rem_addr, ci->rem_addr, sizeof(qh.rem_addr));
 		qh.rem_port = ci->rem_port;
 	}
-	return irdma_cm_hw_post(iwdev, irdma_cm_qhash_build, &qh, sizeof(qh),
+	return irdma_cm_hw_post(iwdev, irdma_cqpw_qhash_cb, &qh, sizeof(qh),
 				add ? "MANAGE_QHASH add" : "MANAGE_QHASH delete");
 }
 

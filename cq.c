@@ -29,16 +29,6 @@ static u64 irdma_cq_ctx(u32 id)
 	return (u64)id << 1;
 }
 
-static int irdma_build_kcq_create(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_cq_create(wqe, valid, arg);
-}
-
-static int irdma_build_kcq_destroy(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_cq_destroy(wqe, valid, arg);
-}
-
 static void irdma_cq_info(const struct irdma_cq *cq,
 			  struct irdma_cqp_cq_info *info)
 {
@@ -66,8 +56,8 @@ static int irdma_cq_hw_cmd(struct irdma_cq *cq, bool create)
 {
 	struct irdma_cqp_cq_info info;
 	struct irdma_cmd cmd = {
-		.build = create ? irdma_build_kcq_create :
-				  irdma_build_kcq_destroy,
+		.build = create ? irdma_cqpw_cq_create_cb :
+				  irdma_cqpw_cq_destroy_cb,
 		.arg = &info,
 		.name = create ? "CREATE_CQ" : "DESTROY_CQ",
 	};
@@ -293,14 +283,7 @@ static void irdma_cq_put(struct irdma_cq *cq)
 
 static struct irdma_cq * __must_check irdma_cq_get(struct irdma_hw *hw, u32 id)
 {
-	struct irdma_cq *cq;
-
-	rcu_read_lock();
-	cq = xa_load(&hw->cqs, id);
-	if (cq && !refcount_inc_not_zero(&cq->refs))
-		cq = NULL;
-	rcu_read_unlock();
-	return cq;
+	return irdma_xa_get_ref(&hw->cqs, id, offsetof(struct irdma_cq, refs));
 }
 
 /**

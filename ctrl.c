@@ -1252,6 +1252,41 @@ int irdma_cqpw_ws_node(__le64 *wqe, u8 valid,
 	return 0;
 }
 
+/* ---- the builders as CQP command callbacks ---- */
+
+/**
+ * IRDMA_CQPW_CB - define irdma_cqpw_<x>_cb(), a builder as a command callback
+ * @x: a builder that takes one info structure, irdma_cqpw_<x>()
+ *
+ * The callback has the shape of the @build member of struct irdma_cmd
+ * (hw.h); its @arg is the builder's info structure. The callbacks are
+ * declared in ctrl.h, so that each command names its builder directly.
+ */
+#define IRDMA_CQPW_CB(x)						\
+int irdma_cqpw_##x##_cb(__le64 *wqe, u8 valid, const void *arg)	\
+{									\
+	return irdma_cqpw_##x(wqe, valid, arg);				\
+}
+
+IRDMA_CQPW_CB(qp_create)
+IRDMA_CQPW_CB(qp_modify)
+IRDMA_CQPW_CB(qp_destroy)
+IRDMA_CQPW_CB(cq_create)
+IRDMA_CQPW_CB(cq_modify)
+IRDMA_CQPW_CB(cq_destroy)
+IRDMA_CQPW_CB(ceq_create)
+IRDMA_CQPW_CB(ceq_destroy)
+IRDMA_CQPW_CB(aeq_create)
+IRDMA_CQPW_CB(aeq_destroy)
+IRDMA_CQPW_CB(alloc_stag)
+IRDMA_CQPW_CB(reg_mr)
+IRDMA_CQPW_CB(dealloc_stag)
+IRDMA_CQPW_CB(mw_alloc)
+IRDMA_CQPW_CB(qhash)
+IRDMA_CQPW_CB(ah)
+IRDMA_CQPW_CB(flush_wqes)
+IRDMA_CQPW_CB(ws_node)
+
 /* ---- event queues ---- */
 
 /**

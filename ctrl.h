@@ -515,6 +515,32 @@ struct irdma_cqp_ws_info {
 int irdma_cqpw_ws_node(__le64 *wqe, u8 valid,
 		       const struct irdma_cqp_ws_info *info);
 
+/* ---- The builders as CQP command callbacks ---- */
+
+/*
+ * irdma_cqpw_<x>_cb() is irdma_cqpw_<x>() in the shape of the @build
+ * callback of a CQP command (struct irdma_cmd, hw.h): @arg points at the
+ * builder's info structure. ctrl.c defines them with IRDMA_CQPW_CB().
+ */
+int irdma_cqpw_qp_create_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_qp_modify_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_qp_destroy_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_cq_create_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_cq_modify_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_cq_destroy_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_ceq_create_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_ceq_destroy_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_aeq_create_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_aeq_destroy_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_alloc_stag_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_reg_mr_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_dealloc_stag_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_mw_alloc_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_qhash_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_ah_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_flush_wqes_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_ws_node_cb(__le64 *wqe, u8 valid, const void *arg);
+
 /* ---- Event queues ---- */
 
 int irdma_eq_init(struct irdma_eq_ring *eq, __le64 *ring, u32 size,

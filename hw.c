@@ -202,16 +202,6 @@ static void irdma_ccq_info(struct irdma_hw *hw, struct irdma_cqp_cq_info *info)
 	info->check_overflow = true;
 }
 
-static int irdma_build_cq_create(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_cq_create(wqe, valid, arg);
-}
-
-static int irdma_build_cq_destroy(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_cq_destroy(wqe, valid, arg);
-}
-
 static void irdma_ccq_free_mem(struct irdma_hw *hw)
 {
 	irdma_dma_free(hw->dev, &hw->ccq_shadow);
@@ -242,7 +232,7 @@ static int irdma_ccq_create(struct irdma_hw *hw)
 {
 	struct irdma_cqp_cq_info info;
 	struct irdma_cmd cmd = {
-		.build = irdma_build_cq_create,
+		.build = irdma_cqpw_cq_create_cb,
 		.arg = &info,
 		.name = "CREATE_CQ (CCQ)",
 		.no_ccq = true,
@@ -263,7 +253,7 @@ static void irdma_ccq_destroy(struct irdma_hw *hw)
 {
 	struct irdma_cqp_cq_info info;
 	struct irdma_cmd cmd = {
-		.build = irdma_build_cq_destroy,
+		.build = irdma_cqpw_cq_destroy_cb,
 		.arg = &info,
 		.name = "DESTROY_CQ (CCQ)",
 		.no_ccq = true,
@@ -516,26 +506,6 @@ static void irdma_hmc_teardown(struct irdma_hw *hw)
 
 /* ---- 6. event queues and their interrupts ---- */
 
-static int irdma_build_aeq(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_aeq_create(wqe, valid, arg);
-}
-
-static int irdma_build_aeq_destroy(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_aeq_destroy(wqe, valid, arg);
-}
-
-static int irdma_build_ceq(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_ceq_create(wqe, valid, arg);
-}
-
-static int irdma_build_ceq_destroy(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_ceq_destroy(wqe, valid, arg);
-}
-
 static bool irdma_eq_is_aeq(const struct irdma_eq *eq)
 {
 	return eq == &eq->hw->aeq;
@@ -648,7 +618,8 @@ static int irdma_eq_create(struct irdma_eq *eq, u32 size)
 	u32 words = aeq ? IRDMA_AEQE_BYTES / 8 : IRDMA_CEQE_BYTES / 8;
 	struct irdma_cqp_eq_info info;
 	struct irdma_cmd cmd = {
-		.build = aeq ? irdma_build_aeq : irdma_build_ceq,
+		.build = aeq ? irdma_cqpw_aeq_create_cb :
+				irdma_cqpw_ceq_create_cb,
 		.arg = &info,
 		.name = aeq ? "CREATE_AEQ" : "CREATE_CEQ",
 	};
@@ -670,7 +641,8 @@ static int irdma_eq_create(struct irdma_eq *eq, u32 size)
 	return 0;
 
 err_destroy_eq:
-	cmd.build = aeq ? irdma_build_aeq_destroy : irdma_build_ceq_destroy;
+	cmd.build = aeq ? irdma_cqpw_aeq_destroy_cb :
+			  irdma_cqpw_ceq_destroy_cb;
 	cmd.name = aeq ? "DESTROY_AEQ" : "DESTROY_CEQ";
 	irdma_cmd_exec(eq->hw, &cmd);
 err_free_mem:
@@ -683,7 +655,8 @@ static void irdma_eq_destroy(struct irdma_eq *eq)
 	bool aeq = irdma_eq_is_aeq(eq);
 	struct irdma_cqp_eq_info info;
 	struct irdma_cmd cmd = {
-		.build = aeq ? irdma_build_aeq_destroy : irdma_build_ceq_destroy,
+		.build = aeq ? irdma_cqpw_aeq_destroy_cb :
+				irdma_cqpw_ceq_destroy_cb,
 		.arg = &info,
 		.name = aeq ? "DESTROY_AEQ" : "DESTROY_CEQ",
 	};

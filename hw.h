@@ -198,6 +198,8 @@ irdma_cmd_req_alloc(int (*build)(__le64 *wqe, u8 valid, const void *arg),
 		    gfp_t gfp);
 void irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req);
 void irdma_cmd_req_free(struct irdma_cmd_req *req);
+void * __must_check irdma_xa_get_ref(struct xarray *xa, u32 id,
+				     size_t refs_off);
 u32 irdma_hw_rd32(struct irdma_hw *hw, u32 off);
 void irdma_hw_wr32(struct irdma_hw *hw, u32 off, u32 val);
 bool irdma_hw_halt(struct irdma_hw *hw);

@@ -158,31 +158,6 @@ static struct irdma_ilq *irdma_ilq_of(struct irdma_hw *hw)
 
 /* ---- CQP commands ---- */
 
-static int irdma_ilq_build_cq(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_cq_create(wqe, valid, arg);
-}
-
-static int irdma_ilq_build_cq_destroy(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_cq_destroy(wqe, valid, arg);
-}
-
-static int irdma_ilq_build_qp(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_qp_create(wqe, valid, arg);
-}
-
-static int irdma_ilq_build_qp_destroy(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_qp_destroy(wqe, valid, arg);
-}
-
-static int irdma_ilq_build_ah(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_ah(wqe, valid, arg);
-}
-
 static int irdma_ilq_cq_cmd(struct irdma_ilq *ilq, bool create)
 {
 	struct irdma_cqp_cq_info info = {
@@ -199,7 +174,8 @@ static int irdma_ilq_cq_cmd(struct irdma_ilq *ilq, bool create)
 		.vsi = ilq->hw->fn->vsi_id,
 	};
 	struct irdma_cmd cmd = {
-		.build = create ? irdma_ilq_build_cq : irdma_ilq_build_cq_destroy,
+		.build = create ? irdma_cqpw_cq_create_cb :
+				  irdma_cqpw_cq_destroy_cb,
 		.arg = &info,
 		.name = create ? "CREATE_CQ (ILQ)" : "DESTROY_CQ (ILQ)",
 	};
@@ -218,7 +194,8 @@ static int irdma_ilq_qp_cmd(struct irdma_ilq *ilq, bool create)
 		.cq_num_valid = create,
 	};
 	struct irdma_cmd cmd = {
-		.build = create ? irdma_ilq_build_qp : irdma_ilq_build_qp_destroy,
+		.build = create ? irdma_cqpw_qp_create_cb :
+				  irdma_cqpw_qp_destroy_cb,
 		.arg = &info,
 		.name = create ? "CREATE_QP (ILQ)" : "DESTROY_QP (ILQ)",
 	};
@@ -651,7 +628,7 @@ struct irdma_ilq_ah *irdma_ilq_ah_create(struct irdma_hw *hw,
 	}
 	info->ah_idx = idx;
 	info->op = IRDMA_CQPOP_CREATE_AH;
-	req = irdma_cmd_req_alloc(irdma_ilq_build_ah, info, sizeof(*info),
+	req = irdma_cmd_req_alloc(irdma_cqpw_ah_cb, info, sizeof(*info),
 				  "CREATE_AH (CM)", GFP_ATOMIC);
 	if (!req) {
 		ida_free(&ilq->ah_ida, idx);
@@ -685,7 +662,7 @@ void irdma_ilq_ah_put(struct irdma_ilq_ah *ah)
 		return;
 	ilq = ah->ilq;
 	info.ah_idx = ah->idx;
-	req = irdma_cmd_req_alloc(irdma_ilq_build_ah, &info, sizeof(info),
+	req = irdma_cmd_req_alloc(irdma_cqpw_ah_cb, &info, sizeof(info),
 				  "DESTROY_AH (CM)", GFP_ATOMIC);
 	if (req) {
 		irdma_cmd_req_submit(ilq->hw, req);
@@ -703,40 +680,44 @@ void irdma_ilq_ah_put(struct irdma_ilq_ah *ah)
 
 /* ---- bring-up and tear-down ---- */
 
+/* The ILQ's and the IEQ's number in one table (QPs or CQs): both or none */
+static int irdma_ilq_reserve_pair(struct xarray *xa, u32 ilq_id, u32 ieq_id)
+{
+	int ret;
+
+	ret = xa_insert(xa, ilq_id, NULL, GFP_KERNEL);
+	if (ret)
+		return ret;
+	ret = xa_insert(xa, ieq_id, NULL, GFP_KERNEL);
+	if (ret)
+		xa_erase(xa, ilq_id);
+	return ret;
+}
+
+static void irdma_ilq_release_pair(struct xarray *xa, u32 ilq_id, u32 ieq_id)
+{
+	xa_erase(xa, ieq_id);
+	xa_erase(xa, ilq_id);
+}
+
 /* Keep the privileged numbers away from verbs */
 static int irdma_ilq_reserve_ids(struct irdma_hw *hw)
 {
 	int ret;
 
-	ret = xa_insert(&hw->qps, IRDMA_ILQ_QPN, NULL, GFP_KERNEL);
+	ret = irdma_ilq_reserve_pair(&hw->qps, IRDMA_ILQ_QPN, IRDMA_IEQ_QPN);
 	if (ret)
 		return ret;
-	ret = xa_insert(&hw->qps, IRDMA_IEQ_QPN, NULL, GFP_KERNEL);
+	ret = irdma_ilq_reserve_pair(&hw->cqs, IRDMA_ILQ_CQN, IRDMA_IEQ_CQN);
 	if (ret)
-		goto err_release_ilq_qp;
-	ret = xa_insert(&hw->cqs, IRDMA_ILQ_CQN, NULL, GFP_KERNEL);
-	if (ret)
-		goto err_release_ieq_qp;
-	ret = xa_insert(&hw->cqs, IRDMA_IEQ_CQN, NULL, GFP_KERNEL);
-	if (ret)
-		goto err_release_ilq_cq;
-	return 0;
-
-err_release_ilq_cq:
-	xa_erase(&hw->cqs, IRDMA_ILQ_CQN);
-err_release_ieq_qp:
-	xa_erase(&hw->qps, IRDMA_IEQ_QPN);
-err_release_ilq_qp:
-	xa_erase(&hw->qps, IRDMA_ILQ_QPN);
+		irdma_ilq_release_pair(&hw->qps, IRDMA_ILQ_QPN, IRDMA_IEQ_QPN);
 	return ret;
 }
 
 static void irdma_ilq_release_ids(struct irdma_hw *hw)
 {
-	xa_erase(&hw->cqs, IRDMA_IEQ_CQN);
-	xa_erase(&hw->cqs, IRDMA_ILQ_CQN);
-	xa_erase(&hw->qps, IRDMA_IEQ_QPN);
-	xa_erase(&hw->qps, IRDMA_ILQ_QPN);
+	irdma_ilq_release_pair(&hw->cqs, IRDMA_ILQ_CQN, IRDMA_IEQ_CQN);
+	irdma_ilq_release_pair(&hw->qps, IRDMA_ILQ_QPN, IRDMA_IEQ_QPN);
 }
 
 static struct irdma_ilq *irdma_ilq_alloc(struct irdma_device *iwdev)

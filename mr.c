@@ -205,26 +205,6 @@ static void irdma_stag_put(struct irdma_device *iwdev, u32 stag)
 
 /* ---- CQP commands ---- */
 
-static int irdma_mr_build_reg(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_reg_mr(wqe, valid, arg);
-}
-
-static int irdma_mr_build_alloc(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_alloc_stag(wqe, valid, arg);
-}
-
-static int irdma_mr_build_mw(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_mw_alloc(wqe, valid, arg);
-}
-
-static int irdma_mr_build_dealloc(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_dealloc_stag(wqe, valid, arg);
-}
-
 static int irdma_stag_cmd(struct irdma_hw *hw,
 			  int (*build)(__le64 *wqe, u8 valid, const void *arg),
 			  const char *name,
@@ -328,7 +308,7 @@ static int irdma_mr_hw_reg(struct irdma_mr *mr, const struct ib_pd *ibpd,
 	} else {
 		info.buf_pa = mr->first_page;
 	}
-	return irdma_stag_cmd(mr->hw, irdma_mr_build_reg, "REG_MR", &info);
+	return irdma_stag_cmd(mr->hw, irdma_cqpw_reg_mr_cb, "REG_MR", &info);
 }
 
 /**
@@ -569,7 +549,7 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	}
 	irdma_stag_info(mr->hw, ibmr->pd, mr->stag, &info);
 	info.is_mr = true;
-	ret = irdma_stag_cmd(mr->hw, irdma_mr_build_dealloc, "DEALLOC_STAG",
+	ret = irdma_stag_cmd(mr->hw, irdma_cqpw_dealloc_stag_cb, "DEALLOC_STAG",
 			     &info);
 	if (ret)
 		ibdev_err_ratelimited(&iwdev->ibdev,
@@ -620,7 +600,8 @@ struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	info.pbl_levels = 1;
 	info.first_pble = mr->pbl.root.idx;
 	info.is_mr = true;
-	ret = irdma_stag_cmd(mr->hw, irdma_mr_build_alloc, "ALLOC_STAG", &info);
+	ret = irdma_stag_cmd(mr->hw, irdma_cqpw_alloc_stag_cb, "ALLOC_STAG",
+			     &info);
 	if (ret)
 		goto err_free_mr;
 	return &mr->ibmr;
@@ -751,8 +732,8 @@ int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 		return ret;
 	irdma_stag_info(iwdev->fn->hw, ibmw->pd, mw->stag, &info);
 	info.mw_type1 = ibmw->type == IB_MW_TYPE_1;
-	ret = irdma_stag_cmd(iwdev->fn->hw, irdma_mr_build_mw, "ALLOC_STAG(MW)",
-			     &info);
+	ret = irdma_stag_cmd(iwdev->fn->hw, irdma_cqpw_mw_alloc_cb,
+			     "ALLOC_STAG(MW)", &info);
 	if (ret) {
 		irdma_stag_put(iwdev, mw->stag);
 		return ret;
@@ -779,7 +760,7 @@ int irdma_dealloc_mw(struct ib_mw *ibmw)
 	int ret;
 
 	irdma_stag_info(iwdev->fn->hw, ibmw->pd, mw->stag, &info);
-	ret = irdma_stag_cmd(iwdev->fn->hw, irdma_mr_build_dealloc,
+	ret = irdma_stag_cmd(iwdev->fn->hw, irdma_cqpw_dealloc_stag_cb,
 			     "DEALLOC_STAG(MW)", &info);
 	if (ret)
 		ibdev_err_ratelimited(&iwdev->ibdev,

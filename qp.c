@@ -257,26 +257,6 @@ int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
 
 /* ---- engine commands ---- */
 
-static int irdma_build_qp_create(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_qp_create(wqe, valid, arg);
-}
-
-static int irdma_build_qp_modify(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_qp_modify(wqe, valid, arg);
-}
-
-static int irdma_build_qp_destroy(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_qp_destroy(wqe, valid, arg);
-}
-
-static int irdma_build_qp_flush(__le64 *wqe, u8 valid, const void *arg)
-{
-	return irdma_cqpw_flush_wqes(wqe, valid, arg);
-}
-
 static void irdma_qp_cmd_info(const struct irdma_qp *qp, u8 next_state,
 			      struct irdma_cqp_qp_info *info)
 {
@@ -391,7 +371,7 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
 	if (ret)
 		return ret;
 	irdma_qp_cmd_info(qp, hw_state, &info);
-	return irdma_qp_cmd(qp, irdma_build_qp_modify, "MODIFY_QP", &info);
+	return irdma_qp_cmd(qp, irdma_cqpw_qp_modify_cb, "MODIFY_QP", &info);
 }
 
 static int irdma_qp_hw_flush(struct irdma_qp *qp, bool sq, bool rq)
@@ -402,7 +382,7 @@ static int irdma_qp_hw_flush(struct irdma_qp *qp, bool sq, bool rq)
 		.flush_rq = rq,
 	};
 
-	return irdma_qp_cmd(qp, irdma_build_qp_flush, "FLUSH_WQES", &info);
+	return irdma_qp_cmd(qp, irdma_cqpw_flush_wqes_cb, "FLUSH_WQES", &info);
 }
 
 static void irdma_qp_hw_destroy(struct irdma_qp *qp)
@@ -410,7 +390,7 @@ static void irdma_qp_hw_destroy(struct irdma_qp *qp)
 	struct irdma_cqp_qp_info info;
 
 	irdma_qp_cmd_info(qp, 0, &info);
-	irdma_qp_cmd(qp, irdma_build_qp_destroy, "DESTROY_QP", &info);
+	irdma_qp_cmd(qp, irdma_cqpw_qp_destroy_cb, "DESTROY_QP", &info);
 }
 
 /* ---- references ---- */
@@ -468,14 +448,7 @@ void irdma_qp_unpublish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id)
  */
 struct irdma_qp *irdma_qp_get(struct irdma_hw *hw, u32 id)
 {
-	struct irdma_qp *qp;
-
-	rcu_read_lock();
-	qp = xa_load(&hw->qps, id);
-	if (qp && !refcount_inc_not_zero(&qp->refs))
-		qp = NULL;
-	rcu_read_unlock();
-	return qp;
+	return irdma_xa_get_ref(&hw->qps, id, offsetof(struct irdma_qp, refs));
 }
 
 /**
@@ -670,7 +643,7 @@ static int irdma_qp_hw_create(struct irdma_qp *qp)
 	if (ret)
 		return ret;
 	irdma_qp_cmd_info(qp, IRDMA_QPS_IDLE, &info);
-	return irdma_qp_cmd(qp, irdma_build_qp_create, "CREATE_QP", &info);
+	return irdma_qp_cmd(qp, irdma_cqpw_qp_create_cb, "CREATE_QP", &info);
 }
 
 /* qp_caps of struct irdma_create_qp_resp */
@@ -1105,9 +1078,10 @@ int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
 			  struct irdma_qp_conn *conn)
 {
 	const struct irdma_cm_info *ci = &t->ci;
+	const struct irdma_cm_tcp *tcp = &t->tcp;
 
-	if (t->snd_wscale > IRDMA_CM_MAX_WSCALE ||
-	    t->rcv_wscale > IRDMA_CM_MAX_WSCALE || !t->mss ||
+	if (tcp->snd_wscale > IRDMA_CM_MAX_WSCALE ||
+	    tcp->rcv_wscale > IRDMA_CM_MAX_WSCALE || !tcp->mss ||
 	    t->arp_idx < 0 || t->arp_idx > U16_MAX || t->ord > U8_MAX ||
 	    t->ird > IRDMA_QP_MAX_IRD)
 		return -EINVAL;
@@ -1115,21 +1089,21 @@ int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
 	conn->iw = (struct irdma_qpc_iwarp){
 		.tcp = {
 			.tcp_state = IRDMA_TCPS_ESTABLISHED,
-			.snd_nxt = t->snd_nxt,
-			.snd_max = t->snd_nxt,
-			.snd_una = t->snd_una,
-			.rcv_nxt = t->rcv_nxt,
-			.snd_wnd = t->snd_wnd,
-			.max_snd_wnd = t->snd_wnd,
-			.rcv_wnd = t->rcv_wnd,
+			.snd_nxt = tcp->snd_nxt,
+			.snd_max = tcp->snd_nxt,
+			.snd_una = tcp->snd_una,
+			.rcv_nxt = tcp->rcv_nxt,
+			.snd_wnd = tcp->snd_wnd,
+			.max_snd_wnd = tcp->snd_wnd,
+			.rcv_wnd = tcp->rcv_wnd,
 			.cwnd = t->cwnd,
 			.ss_thresh = IRDMA_QP_TCP_SSTHRESH,
 			/* the last window update: the peer's latest segment */
-			.snd_wl1 = t->rcv_nxt,
-			.snd_wl2 = t->snd_una,
-			.snd_wscale = t->snd_wscale,
-			.rcv_wscale = t->rcv_wscale,
-			.wscale = t->snd_wscale || t->rcv_wscale,
+			.snd_wl1 = tcp->rcv_nxt,
+			.snd_wl2 = tcp->snd_una,
+			.snd_wscale = tcp->snd_wscale,
+			.rcv_wscale = tcp->rcv_wscale,
+			.wscale = tcp->snd_wscale || tcp->rcv_wscale,
 			.rexmit_thresh = min_t(u8, t->rexmit_thresh, 63),
 			.dup_ack_thresh = IRDMA_QP_TCP_DUPACK_THRESH,
 			.no_nagle = true,
@@ -1145,7 +1119,7 @@ int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
 	conn->mac = ether_addr_to_u64(t->loc_mac);
 	conn->loc_port = ci->loc_port;
 	conn->rem_port = ci->rem_port;
-	conn->mss = t->mss;
+	conn->mss = tcp->mss;
 	conn->insert_vlan = ci->vlan_id < VLAN_N_VID;
 	if (conn->insert_vlan)
 		conn->vlan_tag = ci->vlan_id |
@@ -1318,7 +1292,7 @@ int irdma_qp_iw_to_rts(struct irdma_qp *qp)
 	info.tcp_ctx_valid = true;
 	info.arp_valid = true;
 	info.mac_valid = true;
-	ret = irdma_qp_cmd(qp, irdma_build_qp_modify, "MODIFY_QP", &info);
+	ret = irdma_qp_cmd(qp, irdma_cqpw_qp_modify_cb, "MODIFY_QP", &info);
 	if (ret)
 		goto out_unlock;
 	qp->hw_state = hw_state;

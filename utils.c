@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * irdma: helpers below the function lifecycle: coherent DMA memory and
- * the synchronous CQP command path.
+ * irdma: helpers below the function lifecycle: coherent DMA memory, the
+ * synchronous CQP command path and the lookup of QPs and CQs by number.
  *
  * A CQP command is issued by one caller at a time (hw->cmd_mutex), which
  * then sleeps while polling the CCQ for its completion. That is enough
@@ -18,6 +18,8 @@
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
 #include <linux/lockdep.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
 
 #include "main.h"
@@ -56,6 +58,31 @@ void irdma_dma_free(struct device *dev, struct irdma_dma_mem *mem)
 	if (mem->va)
 		dma_free_coherent(dev, mem->size, mem->va, mem->pa);
 	memset(mem, 0, sizeof(*mem));
+}
+
+/**
+ * irdma_xa_get_ref - find an object by number and hold it
+ * @xa: the engine's QP or CQ table; its objects are freed only after an
+ *	RCU grace period once they have left it
+ * @id: the number
+ * @refs_off: offsetof() the object's refcount_t
+ *
+ * An object whose count has dropped to zero is being destroyed: it is not
+ * found.
+ *
+ * Context: any context.
+ * Return: the object, its count raised, or NULL.
+ */
+void *irdma_xa_get_ref(struct xarray *xa, u32 id, size_t refs_off)
+{
+	void *obj;
+
+	rcu_read_lock();
+	obj = xa_load(xa, id);
+	if (obj && !refcount_inc_not_zero(obj + refs_off))
+		obj = NULL;
+	rcu_read_unlock();
+	return obj;
 }
 
 /**

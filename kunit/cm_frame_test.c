@@ -579,7 +579,7 @@ static void irdma_cm_helpers_addresses(struct kunit *test)
 	node->p2p = true;
 	node->rdma0 = IRDMA_CM_RDMA0_READ;
 	irdma_init_tcp_ctx(node, &ctx);
-	KUNIT_EXPECT_EQ(test, ctx.rcv_nxt, 77U);
+	KUNIT_EXPECT_EQ(test, ctx.tcp.rcv_nxt, 77U);
 	KUNIT_EXPECT_EQ(test, ctx.ird, 5U);
 	KUNIT_EXPECT_EQ(test, ctx.ord, 6U);
 	KUNIT_EXPECT_EQ(test, ctx.rdma0, IRDMA_CM_RDMA0_READ);

@@ -805,15 +805,15 @@ static void cmt_check_ctx(struct kunit *test, const struct cmt_wire_case *c,
 {
 	KUNIT_EXPECT_TRUE(test, qa->ctx_set && qb->ctx_set);
 	KUNIT_EXPECT_TRUE(test, qa->rts && qb->rts);
-	KUNIT_EXPECT_EQ(test, qa->ctx.snd_nxt, qb->ctx.rcv_nxt);
-	KUNIT_EXPECT_EQ(test, qa->ctx.rcv_nxt,
-			qb->ctx.snd_nxt + qb->lsmm_len);
+	KUNIT_EXPECT_EQ(test, qa->ctx.tcp.snd_nxt, qb->ctx.tcp.rcv_nxt);
+	KUNIT_EXPECT_EQ(test, qa->ctx.tcp.rcv_nxt,
+			qb->ctx.tcp.snd_nxt + qb->lsmm_len);
 	KUNIT_EXPECT_EQ(test, qa->ctx.crc, c->crc);
 	KUNIT_EXPECT_EQ(test, qb->ctx.crc, c->crc);
 	KUNIT_EXPECT_EQ(test, qa->ctx.p2p, c->p2p && c->rev == 2);
 	KUNIT_EXPECT_EQ(test, qa->ctx.ci.vlan_id, c->vlan);
-	KUNIT_EXPECT_EQ(test, qa->ctx.mss, c->v6 ? 1440 : 1460);
-	KUNIT_EXPECT_EQ(test, qa->ctx.snd_wscale, 2);
+	KUNIT_EXPECT_EQ(test, qa->ctx.tcp.mss, c->v6 ? 1440 : 1460);
+	KUNIT_EXPECT_EQ(test, qa->ctx.tcp.snd_wscale, 2);
 	KUNIT_EXPECT_TRUE(test, qa->ctx.active);
 	KUNIT_EXPECT_FALSE(test, qb->ctx.active);
 	if (c->p2p && c->rev == 2) {

@@ -25,31 +25,6 @@ struct ct_case {
 	u64 want[8];
 };
 
-#define CT_WRAP(fn)							\
-static int ctb_##fn(__le64 *w, u8 v, const void *a)			\
-{									\
-	return irdma_cqpw_##fn(w, v, a);				\
-}
-
-CT_WRAP(qp_create)
-CT_WRAP(qp_modify)
-CT_WRAP(qp_destroy)
-CT_WRAP(cq_create)
-CT_WRAP(cq_modify)
-CT_WRAP(cq_destroy)
-CT_WRAP(ceq_create)
-CT_WRAP(ceq_destroy)
-CT_WRAP(aeq_create)
-CT_WRAP(aeq_destroy)
-CT_WRAP(alloc_stag)
-CT_WRAP(reg_mr)
-CT_WRAP(dealloc_stag)
-CT_WRAP(mw_alloc)
-CT_WRAP(qhash)
-CT_WRAP(ah)
-CT_WRAP(flush_wqes)
-CT_WRAP(ws_node)
-
 static const u8 ct_mac[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
 #define CT_MAC	0x021122334455ULL
 
@@ -240,46 +215,46 @@ static const struct irdma_cqp_ws_info ct_ws = {
 };
 
 static const struct ct_case ct_cases[] = {
-	{ "qp_create", ctb_qp_create, &ct_qp_create,
+	{ "qp_create", irdma_cqpw_qp_create_cb, &ct_qp_create,
 	  { 0, 0, 0x10000, V | OP(0) | 0x12345 | B(42) | B(43) | B(47) |
 	    B(48) | B(51) | B(59) | 2ULL << 60, 0, 0x20000 } },
-	{ "qp_modify", ctb_qp_modify, &ct_qp_modify,
+	{ "qp_modify", irdma_cqpw_qp_modify_cb, &ct_qp_modify,
 	  { 0, 1460ULL << 32 | 3ULL << 48, 0x10000,
 	    V | OP(1) | 7 | B(48) | B(52) | 1ULL << 56 | B(58) | 6ULL << 60,
 	    0, 0x20000 } },
-	{ "qp_destroy", ctb_qp_destroy, &ct_qp_destroy,
+	{ "qp_destroy", irdma_cqpw_qp_destroy_cb, &ct_qp_destroy,
 	  { 0, 0, 0x10000, V | OP(2) | 7 | 3ULL << 48 | B(54) | B(55), 0,
 	    0x20000 } },
-	{ "cq_create_gen2", ctb_cq_create, &ct_cq2,
+	{ "cq_create_gen2", irdma_cqpw_cq_create_cb, &ct_cq2,
 	  { 256, 0xffff888000001000ULL >> 1, 0x3ffff,
 	    V | OP(3) | 0x4567 | 5ULL << 22 | B(46) | B(48) | B(49) | B(61),
 	    0x30000, 0x40040, 0, 0x12 | 3ULL << 8 } },
-	{ "cq_create_gen1_vmap", ctb_cq_create, &ct_cq1,
+	{ "cq_create_gen1_vmap", irdma_cqpw_cq_create_cb, &ct_cq1,
 	  { 64, 0x1000, 0, V | OP(3) | 0x1234 | 7ULL << 24 | 1ULL << 44 |
 	    B(47) | B(49), 0, 0x40000, 0x99, 0 } },
-	{ "cq_modify_resize", ctb_cq_modify, &ct_cq_resize,
+	{ "cq_modify_resize", irdma_cqpw_cq_modify_cb, &ct_cq_resize,
 	  { 512, 0x1000, 0, V | OP(4) | 3 | B(43), 0x30100, 0x40000, 0, 0 } },
-	{ "cq_destroy", ctb_cq_destroy, &ct_cq_resize,
+	{ "cq_destroy", irdma_cqpw_cq_destroy_cb, &ct_cq_resize,
 	  { 512, 0x1000, 0, V | OP(5) | 3, 0x30100, 0x40000, 0, 0 } },
-	{ "ceq_create", ctb_ceq_create, &ct_ceq,
+	{ "ceq_create", irdma_cqpw_ceq_create_cb, &ct_ceq,
 	  { 0, 0, 1024, V | OP(0x16) | 9 | B(46), 0x50000, 0, 0, 2ULL << 8 } },
-	{ "ceq_destroy_vmap", ctb_ceq_destroy, &ct_ceq_vmap,
+	{ "ceq_destroy_vmap", irdma_cqpw_ceq_destroy_cb, &ct_ceq_vmap,
 	  { 0, 0, 1024, V | OP(0x18) | 9 | 1ULL << 44 | B(47), 0, 0, 77 } },
-	{ "aeq_create", ctb_aeq_create, &ct_aeq,
+	{ "aeq_create", irdma_cqpw_aeq_create_cb, &ct_aeq,
 	  { 0, 0, 2048, V | OP(0x19), 0x60000 } },
-	{ "aeq_destroy", ctb_aeq_destroy, &ct_aeq,
+	{ "aeq_destroy", irdma_cqpw_aeq_destroy_cb, &ct_aeq,
 	  { 0, 0, 2048, V | OP(0x1b) } },
-	{ "alloc_stag", ctb_alloc_stag, &ct_stag_alloc,
+	{ "alloc_stag", irdma_cqpw_alloc_stag_cb, &ct_stag_alloc,
 	  { 0, 0x100000 | 0x2345ULL << 46, 0xabcd00,
 	    V | OP(9) | B(43) | 3ULL << 44 | 0x1fULL << 48 | B(53), 0, 0,
 	    0x1111 } },
-	{ "reg_mr_gen1", ctb_reg_mr, &ct_reg_mr_g1,
+	{ "reg_mr_gen1", irdma_cqpw_reg_mr_cb, &ct_reg_mr_g1,
 	  { 0x70000000, 0x200000 | 0x100ULL << 48, 0x345612,
 	    V | OP(0x0a) | B(43) | 1ULL << 46 | 3ULL << 48 | B(59) | B(60),
 	    0x88000, 4 } },
-	{ "dealloc_stag", ctb_dealloc_stag, &ct_dealloc,
+	{ "dealloc_stag", irdma_cqpw_dealloc_stag_cb, &ct_dealloc,
 	  { 0, 9ULL << 46, 0x345600, V | OP(0x0d) | B(43) } },
-	{ "mw_alloc", ctb_mw_alloc, &ct_mw,
+	{ "mw_alloc", irdma_cqpw_mw_alloc_cb, &ct_mw,
 	  { 0, 9ULL << 46, 0x777700, V | OP(0x09) | B(42) } },
 	{ "arp_add", ct_arp_add, NULL,
 	  { 0, 0, CT_MAC, V | OP(0x0f) | 0x7ff | B(42) | B(43) } },
@@ -290,15 +265,15 @@ static const struct ct_case ct_cases[] = {
 	  { 0, 0, 0, V | OP(0x0e) | 2, CT_MAC } },
 	{ "loc_mac_del", ct_loc_mac_del, NULL,
 	  { 0, 0, 0, V | OP(0x0e) | 2 | B(61) | B(62) } },
-	{ "qhash_syn_v4", ctb_qhash, &ct_qh_syn,
+	{ "qhash_syn_v4", irdma_cqpw_qhash_cb, &ct_qh_syn,
 	  { CT_MAC, 1ULL << 32 | 5000, 7,
 	    V | OP(0x25) | 2ULL << 42 | B(60) | 1ULL << 61,
 	    0, 0, 0xc0000201, 0 } },
-	{ "qhash_est_v6_del", ctb_qhash, &ct_qh_est6,
+	{ "qhash_est_v6_del", irdma_cqpw_qhash_cb, &ct_qh_est6,
 	  { CT_MAC, 1ULL << 32 | 40000ULL << 16 | 5000, 7 | 100ULL << 32,
 	    V | OP(0x25) | 1ULL << 42 | B(59),
 	    2, 0x20010db8ULL << 32, 1, 0x20010db8ULL << 32 } },
-	{ "ah_create_v4", ctb_ah, &ct_ah4,
+	{ "ah_create_v4", irdma_cqpw_ah_cb, &ct_ah4,
 	  { CT_MAC << 16, 0x2345ULL << 48 | 0x10ULL << 32 | 0x64,
 	    5ULL << 48 | 64ULL << 32 | 1ULL << 20,
 	    V | OP(0x1c) | 0x1abc | B(59) | B(60), 0xc6336401, 0,
@@ -308,7 +283,7 @@ static const struct ct_case ct_cases[] = {
 	{ "commit_fpm", ct_commit_fpm, NULL,
 	  { 0, 0, 3, V | OP(0x21) | 176, 0x9100 } },
 	{ "hmc_fn_table", ct_hmc_fn, NULL, { 0, 0, 0, V | OP(0x15) | 5 | B(62) } },
-	{ "flush_wqes", ctb_flush_wqes, &ct_flush,
+	{ "flush_wqes", irdma_cqpw_flush_wqes_cb, &ct_flush,
 	  { 0, 0x502 | 5ULL << 16, 0x4 | 0x3ULL << 16 | 0x2ULL << 32 |
 	    0x1ULL << 48, V | OP(0x22) | 0x33 | B(59) | B(60) | B(61) |
 	    B(62) } },
@@ -323,7 +298,7 @@ static const struct ct_case ct_cases[] = {
 	  { 0, 0, 0, V | OP(0x2d) | 3 | B(60) | B(62), 0, 1 } },
 	{ "gather_stats", ct_gather_stats, NULL,
 	  { 0, 0, 0, V | OP(0x2e) | 3 | B(61), 0xb000, 1 } },
-	{ "ws_node", ctb_ws_node, &ct_ws,
+	{ "ws_node", irdma_cqpw_ws_node_cb, &ct_ws,
 	  { 0, 0, 0, V | OP(0x2c) | 10 | 1ULL << 16 | 3ULL << 56 |
 	    1ULL << 59 | B(61) | B(62), 2ULL << 48 | 4ULL << 32 } },
 };

@@ -349,14 +349,16 @@ static void qp_conn_cm_ctx(struct irdma_cm_tcp_ctx *t)
 			.tos = 0x10,
 		},
 		.arp_idx = 3,
-		.snd_nxt = 0x1000,
-		.snd_una = 0x0ff0,
-		.rcv_nxt = 0x2000,
-		.snd_wnd = 0x40000,
-		.rcv_wnd = 0x3fffc,
-		.snd_wscale = 7,
-		.rcv_wscale = 2,
-		.mss = 1460,
+		.tcp = {
+			.snd_nxt = 0x1000,
+			.snd_una = 0x0ff0,
+			.rcv_nxt = 0x2000,
+			.snd_wnd = 0x40000,
+			.rcv_wnd = 0x3fffc,
+			.snd_wscale = 7,
+			.rcv_wscale = 2,
+			.mss = 1460,
+		},
 		.cwnd = 2920,
 		.ttl = 64,
 		.rexmit_thresh = 8,
@@ -422,29 +424,48 @@ static void irdma_qp_conn_from_cm_fields(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, conn.iw.rcv_no_mpa_crc);
 }
 
+/*
+ * The limits irdma_qp_conn_from_cm() checks: each row is the fixture's
+ * arp_idx 3, MSS 1460, send scale 7, ORD 8 and IRD 16 with one of them
+ * changed.
+ */
+struct qp_conn_limit_case {
+	const char *name;
+	int arp_idx;
+	u16 mss;
+	u8 snd_wscale;
+	u32 ord;
+	u32 ird;
+	int want;
+};
+
+static const struct qp_conn_limit_case qp_conn_limit_cases[] = {
+	{ "no ARP entry", -ENOENT, 1460, 7, 8, 16, -EINVAL },
+	{ "MSS 0", 3, 0, 7, 8, 16, -EINVAL },
+	{ "send scale too large", 3, 1460, IRDMA_CM_MAX_WSCALE + 1, 8, 16,
+	  -EINVAL },
+	{ "ORD 256", 3, 1460, 7, 256, 16, -EINVAL },
+	{ "IRD too large", 3, 1460, 7, 8, IRDMA_QP_MAX_IRD + 1, -EINVAL },
+	{ "IRD at the maximum", 3, 1460, 7, 8, IRDMA_QP_MAX_IRD, 0 },
+};
+
 static void irdma_qp_conn_from_cm_refuses(struct kunit *test)
 {
+	const struct qp_conn_limit_case *c;
 	struct irdma_cm_tcp_ctx t;
 	struct irdma_qp_conn conn;
 
-	qp_conn_cm_ctx(&t);
-	t.arp_idx = -ENOENT;
-	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
-	qp_conn_cm_ctx(&t);
-	t.mss = 0;
-	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
-	qp_conn_cm_ctx(&t);
-	t.snd_wscale = IRDMA_CM_MAX_WSCALE + 1;
-	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
-	qp_conn_cm_ctx(&t);
-	t.ord = 256;
-	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
-	qp_conn_cm_ctx(&t);
-	t.ird = IRDMA_QP_MAX_IRD + 1;
-	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), -EINVAL);
-	qp_conn_cm_ctx(&t);
-	t.ird = IRDMA_QP_MAX_IRD;
-	KUNIT_EXPECT_EQ(test, irdma_qp_conn_from_cm(&t, &conn), 0);
+	for (c = qp_conn_limit_cases;
+	     c < qp_conn_limit_cases + ARRAY_SIZE(qp_conn_limit_cases); c++) {
+		qp_conn_cm_ctx(&t);
+		t.arp_idx = c->arp_idx;
+		t.tcp.mss = c->mss;
+		t.tcp.snd_wscale = c->snd_wscale;
+		t.ord = c->ord;
+		t.ird = c->ird;
+		KUNIT_EXPECT_EQ_MSG(test, irdma_qp_conn_from_cm(&t, &conn),
+				    c->want, "%s", c->name);
+	}
 }
 
 static struct kunit_case irdma_qp_cases[] = {
