@@ -19,6 +19,7 @@
  * (irdma_qp_user_sizes()) and returns the capabilities unchanged.
  */
 #include <linux/etherdevice.h>
+#include <linux/highmem.h>
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -754,9 +755,19 @@ static int irdma_qp_sizes_for(struct irdma_qp *qp,
 	return ret;
 }
 
+/* An MPA reply of the LSMM: its STag, then its memory */
+static void irdma_qp_lsmm_free(struct irdma_qp *qp, struct irdma_dma_mem *mem,
+			       u32 stag)
+{
+	if (stag)
+		irdma_mr_kbuf_dereg(qp->ibqp.pd, stag);
+	irdma_dma_free(qp->hw->dev, mem);
+}
+
 static void irdma_qp_release_mem(struct irdma_qp *qp)
 {
-	irdma_dma_free(qp->hw->dev, &qp->lsmm);
+	irdma_qp_lsmm_free(qp, &qp->lsmm, qp->lsmm_stag);
+	qp->lsmm_stag = 0;
 	irdma_qp_free_mem(qp);
 	irdma_uring_release(qp->uring);
 	qp->uring = NULL;
@@ -1199,23 +1210,71 @@ out_unlock:
 	return ret;
 }
 
-/*
- * The connection WQEs go in the SQ quanta a kernel iWARP QP keeps for them.
- * A user QP's quanta are in user memory, which the driver does not map.
- */
+/* The connection WQEs go in the SQ quanta the QP keeps for them */
 static int irdma_qp_conn_wqe_ok(struct irdma_qp *qp)
 {
 	lockdep_assert_held(&qp->state_lock);
 	if (!irdma_qp_is_iwarp(qp) || !qp->conn_set ||
 	    (qp->ib_state != IB_QPS_INIT && qp->ib_state != IB_QPS_RTR))
 		return -EINVAL;
-	if (qp->uring) {
-		ibdev_dbg(qp->ibqp.device,
-			  "QP %u: connection WQEs for user QPs are not supported\n",
-			  qp->ibqp.qp_num);
-		return -EOPNOTSUPP;
-	}
 	return 0;
+}
+
+/**
+ * struct irdma_qp_conn_wqe - a connection WQE to write at SQ quantum 0
+ * @lsmm: the LSMM (MPA reply), else the RTR
+ * @read: RTR: a zero length RDMA READ, else a WRITE
+ * @addr: LSMM: address of the reply under @stag
+ * @len: LSMM: its length
+ * @stag: LSMM: 0 (privileged kernel QP, @addr a bus address) or an STag
+ *	of the QP's PD over the reply
+ */
+struct irdma_qp_conn_wqe {
+	bool lsmm;
+	bool read;
+	u64 addr;
+	u32 len;
+	u32 stag;
+};
+
+static int irdma_qp_conn_wqe_write(struct irdma_uk_qp *uk,
+				   const struct irdma_qp_conn_wqe *w)
+{
+	if (w->lsmm)
+		return irdma_uk_conn_lsmm(uk, w->addr, w->len, w->stag);
+	return irdma_uk_conn_rtr(uk, w->read);
+}
+
+/*
+ * A kernel QP's SQ is the driver's; a user QP's first quanta are mapped
+ * from its pinned ring for the write (irdma_uring_conn_uk()). User space
+ * does not post to quantum 0, which libirdma skips.
+ */
+static int irdma_qp_conn_post(struct irdma_qp *qp,
+			      const struct irdma_qp_conn_wqe *w)
+{
+	struct irdma_uk_qp uk;
+	unsigned long flags;
+	__le64 *sq;
+	int ret;
+
+	if (!qp->uring) {
+		spin_lock_irqsave(&qp->sq_lock, flags);
+		ret = irdma_qp_conn_wqe_write(&qp->uk, w);
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+		return ret;
+	}
+	sq = irdma_uring_conn_uk(qp->uring, qp->sizes.sq_quanta,
+				 qp->hw->fn->gen, &uk);
+	if (IS_ERR(sq)) {
+		ibdev_dbg(qp->ibqp.device,
+			  "QP %u: user SQ cannot take the connection WQE\n",
+			  qp->ibqp.qp_num);
+		return PTR_ERR(sq);
+	}
+	ret = irdma_qp_conn_wqe_write(&uk, w);
+	kunmap_local(sq);
+	return ret;
 }
 
 /**
@@ -1224,17 +1283,21 @@ static int irdma_qp_conn_wqe_ok(struct irdma_qp *qp)
  * @buf: the MPA reply (valid only for the call)
  * @len: its length
  *
- * The reply is copied to memory the QP owns until it is destroyed; the
- * LSMM WQE names it by bus address (the QP is privileged, STag 0).
+ * The reply is copied to DMA memory the QP owns until it is destroyed. A
+ * kernel QP is privileged, so its LSMM WQE names the reply by bus address
+ * under STag 0; a user QP is not, so the reply gets an STag of the QP's
+ * PD (local read, that page only) and the WQE goes into the user SQ's
+ * first quantum.
  *
  * Context: process context; sleeps.
- * Return: 0, -EINVAL (no connection, wrong state or length), -EOPNOTSUPP
- * (user QP) or -ENOMEM.
+ * Return: 0, -EINVAL (no connection, wrong state or length, a user SQ
+ * that does not hold the quantum), -ENOMEM, or the STag's registration
+ * error; nothing is left behind on failure.
  */
 int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len)
 {
+	struct irdma_qp_conn_wqe w = { .lsmm = true, .len = len };
 	struct irdma_dma_mem mem = {};
-	unsigned long flags;
 	int ret;
 
 	if (!len || len > IRDMA_MPA_MAX_FRAME)
@@ -1246,15 +1309,18 @@ int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len)
 	if (ret)
 		goto out_unlock;
 	memcpy(mem.va, buf, len);
-	spin_lock_irqsave(&qp->sq_lock, flags);
-	ret = irdma_uk_conn_lsmm(&qp->uk, mem.pa, len, 0);
-	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	w.addr = mem.pa;
+	if (qp->uring)
+		ret = irdma_mr_kbuf_reg(qp->ibqp.pd, mem.pa, len, &w.stag);
+	if (!ret)
+		ret = irdma_qp_conn_post(qp, &w);
 	if (ret) {
-		irdma_dma_free(qp->hw->dev, &mem);
+		irdma_qp_lsmm_free(qp, &mem, w.stag);
 		goto out_unlock;
 	}
-	irdma_dma_free(qp->hw->dev, &qp->lsmm);
+	irdma_qp_lsmm_free(qp, &qp->lsmm, qp->lsmm_stag);
 	qp->lsmm = mem;
+	qp->lsmm_stag = w.stag;
 out_unlock:
 	mutex_unlock(&qp->state_lock);
 	return ret;
@@ -1265,22 +1331,21 @@ out_unlock:
  * @qp: an iWARP QP with its connection set, held by the caller
  * @read: a zero length RDMA READ, else a zero length RDMA WRITE
  *
+ * Kernel and user QPs alike (irdma_qp_conn_post()).
+ *
  * Context: process context; sleeps.
- * Return: 0, -EINVAL (no connection or wrong state) or -EOPNOTSUPP (user
- * QP).
+ * Return: 0 or -EINVAL (no connection, wrong state, a user SQ that does
+ * not hold the quantum).
  */
 int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read)
 {
-	unsigned long flags;
+	struct irdma_qp_conn_wqe w = { .read = read };
 	int ret;
 
 	mutex_lock(&qp->state_lock);
 	ret = irdma_qp_conn_wqe_ok(qp);
-	if (!ret) {
-		spin_lock_irqsave(&qp->sq_lock, flags);
-		ret = irdma_uk_conn_rtr(&qp->uk, read);
-		spin_unlock_irqrestore(&qp->sq_lock, flags);
-	}
+	if (!ret)
+		ret = irdma_qp_conn_post(qp, &w);
 	mutex_unlock(&qp->state_lock);
 	return ret;
 }
