@@ -382,8 +382,9 @@ static int irdma_qp_write_ctx(struct irdma_qp *qp,
 	return irdma_qpc_write_iwarp(ctx, &c, &iw);
 }
 
+/* MODIFY_QP to @hw_state; @reset_con: the engine resets the connection */
 static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
-			      const struct irdma_qpc_roce *roce)
+			      const struct irdma_qpc_roce *roce, bool reset_con)
 {
 	struct irdma_cqp_qp_info info;
 	int ret;
@@ -392,6 +393,7 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
 	if (ret)
 		return ret;
 	irdma_qp_cmd_info(qp, hw_state, &info);
+	info.reset_con = reset_con;
 	return irdma_qp_cmd(qp, irdma_build_qp_modify, "MODIFY_QP", &info);
 }
 
@@ -417,6 +419,8 @@ static void irdma_qp_hw_destroy(struct irdma_qp *qp)
 /* ---- references ---- */
 
 static void irdma_qp_err_worker(struct work_struct *work);
+static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
+			   int attr_mask, struct ib_udata *udata, bool ulp);
 
 /**
  * irdma_qp_publish - make a QP findable by number
@@ -500,7 +504,7 @@ static void irdma_qp_err_worker(struct work_struct *work)
 	int ret = 0;
 
 	if (READ_ONCE(qp->ib_state) != IB_QPS_ERR)
-		ret = irdma_modify_qp(&qp->ibqp, &attr, IB_QP_STATE, NULL);
+		ret = irdma_qp_modify(qp, &attr, IB_QP_STATE, NULL, false);
 	if (ret)
 		ibdev_warn(qp->ibqp.device, "QP %u: move to error failed: %d\n",
 			   qp->ibqp.qp_num, ret);
@@ -990,27 +994,54 @@ static int irdma_uqp_reflush(struct irdma_qp *qp,
 }
 
 /**
- * irdma_modify_qp - change a QP's state and attributes
- * @ibqp: the QP
- * @attr: new attributes
- * @attr_mask: IB_QP_* bits saying which @attr fields are set
- * @udata: NULL for a kernel QP; for a user QP, nothing or struct
- *	irdma_modify_qp_req in and struct irdma_modify_qp_resp out
+ * irdma_qp_ulp_disc_cause - what a ULP's move of an iWARP QP means to the CM
+ * @cur: the QP's state
+ * @next: the state the ULP asked for
  *
- * The host context is rebuilt and handed to the engine with the new
- * state; a move to ERR also flushes both queues, and so does a user
- * request to flush a queue of a QP in ERR.
+ * A connected QP (RTS, or SQD after a graceful close began) that the ULP
+ * moves to SQD closes gracefully: iw_cm's rdma_disconnect() arrives that
+ * way (iw_cm_disconnect()), and the engine sends the FIN. A move to ERR
+ * or RESET aborts the connection, and the engine sends a RST.
  *
- * Context: process context; sleeps.
- * Return: 0 or a negative errno; the QP is unchanged on failure.
+ * Return: IRDMA_CM_DISC_LOCAL_CLOSE, IRDMA_CM_DISC_LOCAL_ERR, or -1 when
+ * the move means nothing to a connection.
  */
-int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-		    int attr_mask, struct ib_udata *udata)
+int irdma_qp_ulp_disc_cause(enum ib_qp_state cur, enum ib_qp_state next)
 {
-	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	if (cur != IB_QPS_RTS && cur != IB_QPS_SQD)
+		return -1;
+	if (next == IB_QPS_SQD && cur == IB_QPS_RTS)
+		return IRDMA_CM_DISC_LOCAL_CLOSE;
+	if (next == IB_QPS_ERR || next == IB_QPS_RESET)
+		return IRDMA_CM_DISC_LOCAL_ERR;
+	return -1;
+}
+
+/* Tell the CM that owns the QP's connection how the ULP ended it */
+static void irdma_qp_ulp_disconn(struct irdma_qp *qp, int cause)
+{
+	unsigned long flags;
+
+	if (cause < 0)
+		return;
+	spin_lock_irqsave(&qp->cm_lock, flags);
+	if (qp->cm_node)
+		irdma_cm_disconn(qp->cm_node, cause);
+	spin_unlock_irqrestore(&qp->cm_lock, flags);
+}
+
+/*
+ * The modify: @ulp for the verb, which tells the CM of a connection the
+ * ULP ends; false for the CM's own move to ERR (irdma_qp_async_err()).
+ */
+static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
+			   int attr_mask, struct ib_udata *udata, bool ulp)
+{
+	struct ib_qp *ibqp = &qp->ibqp;
 	struct irdma_modify_qp_req ureq;
-	enum ib_qp_state next;
+	enum ib_qp_state next, cur;
 	struct irdma_qpc_roce roce;
+	int cause = -1;
 	u8 hw_state;
 	int ret;
 
@@ -1024,16 +1055,20 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	ret = irdma_uqp_reflush(qp, &ureq);
 	if (ret)
 		goto out_unlock;
-	next = attr_mask & IB_QP_STATE ? attr->qp_state : qp->ib_state;
-	ret = irdma_qp_modify_check(qp, attr, attr_mask, qp->ib_state, next);
+	cur = qp->ib_state;
+	next = attr_mask & IB_QP_STATE ? attr->qp_state : cur;
+	ret = irdma_qp_modify_check(qp, attr, attr_mask, cur, next);
 	if (!ret)
-		ret = irdma_qp_hw_state(qp->ib_state, next,
-					irdma_qp_is_iwarp(qp), &hw_state);
+		ret = irdma_qp_hw_state(cur, next, irdma_qp_is_iwarp(qp),
+					&hw_state);
 	if (ret)
 		goto out_unlock;
+	if (ulp && irdma_qp_is_iwarp(qp) && qp->conn_set)
+		cause = irdma_qp_ulp_disc_cause(cur, next);
 	roce = qp->roce;
 	irdma_qp_apply_roce(attr, attr_mask, &roce);
-	ret = irdma_qp_hw_modify(qp, hw_state, &roce);
+	ret = irdma_qp_hw_modify(qp, hw_state, &roce,
+				 cause == IRDMA_CM_DISC_LOCAL_ERR);
 	if (!ret)
 		ret = irdma_qp_after_move(qp, next);
 	if (ret)
@@ -1043,11 +1078,36 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (attr_mask & IB_QP_PKEY_INDEX)
 		qp->pkey_index = attr->pkey_index;
 	ibdev_dbg(ibqp->device, "QP %u: state %d -> %d (engine %u)\n",
-		  ibqp->qp_num, qp->ib_state, next, hw_state);
+		  ibqp->qp_num, cur, next, hw_state);
 	WRITE_ONCE(qp->ib_state, next);
+	irdma_qp_ulp_disconn(qp, cause);
 out_unlock:
 	mutex_unlock(&qp->state_lock);
 	return ret;
+}
+
+/**
+ * irdma_modify_qp - change a QP's state and attributes
+ * @ibqp: the QP
+ * @attr: new attributes
+ * @attr_mask: IB_QP_* bits saying which @attr fields are set
+ * @udata: NULL for a kernel QP; for a user QP, nothing or struct
+ *	irdma_modify_qp_req in and struct irdma_modify_qp_resp out
+ *
+ * The host context is rebuilt and handed to the engine with the new
+ * state; a move to ERR also flushes both queues, and so does a user
+ * request to flush a queue of a QP in ERR. An iWARP QP whose connection
+ * the CM owns tells the CM when the move ends the connection
+ * (irdma_qp_ulp_disc_cause()): the CM then reports CLOSE to iw_cm.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno; the QP is unchanged on failure.
+ */
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		    int attr_mask, struct ib_udata *udata)
+{
+	return irdma_qp_modify(to_irdma_qp(ibqp), attr, attr_mask, udata,
+			       true);
 }
 
 /**
