@@ -208,11 +208,14 @@ static const u8 irdma_qp_moves_ib[] = {
 	[IB_QPS_ERR] = 0,
 };
 
-/* iWARP: the iw_cm moves a QP from INIT straight to RTS */
+/*
+ * iWARP: the iw_cm moves a QP from INIT straight to RTS; librdmacm's accept
+ * modifies a QP in RTR without a state (the attributes iw_cm gives for RTS)
+ */
 static const u8 irdma_qp_moves_iw[] = {
 	[IB_QPS_RESET] = BIT(IB_QPS_INIT),
 	[IB_QPS_INIT] = BIT(IB_QPS_INIT) | BIT(IB_QPS_RTR) | BIT(IB_QPS_RTS),
-	[IB_QPS_RTR] = BIT(IB_QPS_RTS),
+	[IB_QPS_RTR] = BIT(IB_QPS_RTR) | BIT(IB_QPS_RTS),
 	[IB_QPS_RTS] = BIT(IB_QPS_RTS) | BIT(IB_QPS_SQD),
 	[IB_QPS_SQD] = BIT(IB_QPS_SQD),
 	[IB_QPS_SQE] = 0,

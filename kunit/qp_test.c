@@ -44,6 +44,9 @@ static const struct qp_state_case qp_state_cases[] = {
 	{ "reset_to_rtr", IB_QPS_RESET, IB_QPS_RTR, true, -EINVAL, 0 },
 	{ "init_to_rts", IB_QPS_INIT, IB_QPS_RTS, false, -EINVAL, 0 },
 	{ "init_to_rts_iwarp", IB_QPS_INIT, IB_QPS_RTS, true, 0, IRDMA_QPS_RTS },
+	/* librdmacm's rdma_accept(): a modify in RTR without a new state */
+	{ "rtr_stays_iwarp", IB_QPS_RTR, IB_QPS_RTR, true, 0, IRDMA_QPS_RTR },
+	{ "rtr_to_rtr", IB_QPS_RTR, IB_QPS_RTR, false, -EINVAL, 0 },
 	{ "rts_to_rtr", IB_QPS_RTS, IB_QPS_RTR, false, -EINVAL, 0 },
 	{ "sqe_to_rts_iwarp", IB_QPS_SQE, IB_QPS_RTS, true, -EINVAL, 0 },
 	{ "sqd_to_rts_iwarp", IB_QPS_SQD, IB_QPS_RTS, true, -EINVAL, 0 },
