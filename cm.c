@@ -1876,7 +1876,8 @@ static void irdma_cm_disconn_true(struct irdma_cm_node *node)
 	void *qp;
 
 	ends = BIT(IRDMA_CM_DISC_CLOSED) | BIT(IRDMA_CM_DISC_PEER_RST) |
-	       BIT(IRDMA_CM_DISC_LOCAL_ERR) | BIT(IRDMA_CM_DISC_TIMEOUT);
+	       BIT(IRDMA_CM_DISC_LOCAL_ERR) | BIT(IRDMA_CM_DISC_TIMEOUT) |
+	       BIT(IRDMA_CM_DISC_LOCAL_CLOSE);
 	spin_lock_irqsave(&node->lock, flags);
 	cm_id = node->cm_id;
 	qp = node->qp;

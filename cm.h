@@ -120,6 +120,8 @@ enum irdma_cm_rdma0 {
  * @IRDMA_CM_DISC_PEER_RST: the peer reset the connection
  * @IRDMA_CM_DISC_LOCAL_ERR: the QP went to error locally
  * @IRDMA_CM_DISC_TIMEOUT: the hardware TCP gave up retransmitting
+ * @IRDMA_CM_DISC_LOCAL_CLOSE: the ULP closed gracefully (its QP went to
+ *	SQD, and the engine sends the FIN): CLOSE 0
  */
 enum irdma_cm_disc_cause {
 	IRDMA_CM_DISC_PEER_FIN,
@@ -127,6 +129,7 @@ enum irdma_cm_disc_cause {
 	IRDMA_CM_DISC_PEER_RST,
 	IRDMA_CM_DISC_LOCAL_ERR,
 	IRDMA_CM_DISC_TIMEOUT,
+	IRDMA_CM_DISC_LOCAL_CLOSE,
 };
 
 /**

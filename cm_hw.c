@@ -16,10 +16,11 @@
  * qp_put; see irdma_qp_get()) and links its node to it (qp_link), so that
  * the QP's AEs and its destroy reach the connection.
  *
+ * User QPs take connection WQEs too: qp.c maps the first quantum of their
+ * pinned SQ for the write, and the LSMM's MPA reply gets an STag of the
+ * QP's PD, for a user QP is not privileged.
+ *
  * What is not here yet, and fails cleanly instead of pretending:
- * - user QPs: their connection WQEs (LSMM, RTR) live in user memory the
- *   driver does not map, so accepting or actively connecting on one in
- *   peer-to-peer mode fails with -EOPNOTSUPP;
  * - the simulator does not execute connection WQEs nor move iWARP data,
  *   so an offloaded connection carries no traffic yet.
  */

@@ -770,6 +770,70 @@ int irdma_dealloc_mw(struct ib_mw *ibmw)
 	return 0;
 }
 
+/* ---- STags over kernel buffers, for user QPs ---- */
+
+/**
+ * irdma_mr_kbuf_reg - an STag over one page of kernel DMA memory
+ * @ibpd: the PD of the QP that will use it
+ * @pa: bus address of the buffer, page aligned
+ * @len: its length, at most one 4 KiB page
+ * @stag: set to the STag; its address space is the bus address (va @pa)
+ *
+ * A user QP is not privileged, so the LSMM WQE the CM writes into its SQ
+ * cannot name the MPA reply by bus address under STag 0. This STag lets
+ * the QP's PD read the buffer and nothing else: local read only, no PBL,
+ * never handed to user space.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EINVAL for a buffer not page aligned or longer than a page,
+ * -ENOSPC without a free STag, or the command's error.
+ */
+int irdma_mr_kbuf_reg(struct ib_pd *ibpd, u64 pa, u32 len, u32 *stag)
+{
+	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_mr *mr;
+	int ret;
+
+	if (!len || len > SZ_4K || !IS_ALIGNED(pa, SZ_4K))
+		return -EINVAL;
+	mr = irdma_mr_new(ibpd);
+	if (IS_ERR(mr))
+		return PTR_ERR(mr);
+	mr->first_page = pa;
+	ret = irdma_mr_hw_reg(mr, ibpd, pa, len, IRDMA_PAGE_SIZE_4K,
+			      IRDMA_ACCESS_LOCAL_READ);
+	if (!ret)
+		*stag = mr->stag;
+	else
+		irdma_stag_put(iwdev, mr->stag);
+	kfree(mr);
+	return ret;
+}
+
+/**
+ * irdma_mr_kbuf_dereg - give back an STag of irdma_mr_kbuf_reg()
+ * @ibpd: the PD it was registered on
+ * @stag: the STag
+ *
+ * Context: process context; sleeps.
+ */
+void irdma_mr_kbuf_dereg(struct ib_pd *ibpd, u32 stag)
+{
+	struct irdma_device *iwdev = to_iwdev(ibpd->device);
+	struct irdma_cqp_stag_info info;
+	int ret;
+
+	irdma_stag_info(iwdev->fn->hw, ibpd, stag, &info);
+	info.is_mr = true;
+	ret = irdma_stag_cmd(iwdev->fn->hw, irdma_cqpw_dealloc_stag_cb,
+			     "DEALLOC_STAG", &info);
+	if (ret)
+		ibdev_err_ratelimited(&iwdev->ibdev,
+				      "STag 0x%x: DEALLOC_STAG failed: %d\n",
+				      stag, ret);
+	irdma_stag_put(iwdev, stag);
+}
+
 #if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
 #include "kunit/mr_test.c"
 #endif

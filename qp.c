@@ -19,6 +19,7 @@
  * (irdma_qp_user_sizes()) and returns the capabilities unchanged.
  */
 #include <linux/etherdevice.h>
+#include <linux/highmem.h>
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -207,11 +208,14 @@ static const u8 irdma_qp_moves_ib[] = {
 	[IB_QPS_ERR] = 0,
 };
 
-/* iWARP: the iw_cm moves a QP from INIT straight to RTS */
+/*
+ * iWARP: the iw_cm moves a QP from INIT straight to RTS; librdmacm's accept
+ * modifies a QP in RTR without a state (the attributes iw_cm gives for RTS)
+ */
 static const u8 irdma_qp_moves_iw[] = {
 	[IB_QPS_RESET] = BIT(IB_QPS_INIT),
 	[IB_QPS_INIT] = BIT(IB_QPS_INIT) | BIT(IB_QPS_RTR) | BIT(IB_QPS_RTS),
-	[IB_QPS_RTR] = BIT(IB_QPS_RTS),
+	[IB_QPS_RTR] = BIT(IB_QPS_RTR) | BIT(IB_QPS_RTS),
 	[IB_QPS_RTS] = BIT(IB_QPS_RTS) | BIT(IB_QPS_SQD),
 	[IB_QPS_SQD] = BIT(IB_QPS_SQD),
 	[IB_QPS_SQE] = 0,
@@ -361,8 +365,9 @@ static int irdma_qp_write_ctx(struct irdma_qp *qp,
 	return irdma_qpc_write_iwarp(ctx, &c, &iw);
 }
 
+/* MODIFY_QP to @hw_state; @reset_con: the engine resets the connection */
 static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
-			      const struct irdma_qpc_roce *roce)
+			      const struct irdma_qpc_roce *roce, bool reset_con)
 {
 	struct irdma_cqp_qp_info info;
 	int ret;
@@ -371,6 +376,7 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
 	if (ret)
 		return ret;
 	irdma_qp_cmd_info(qp, hw_state, &info);
+	info.reset_con = reset_con;
 	return irdma_qp_cmd(qp, irdma_cqpw_qp_modify_cb, "MODIFY_QP", &info);
 }
 
@@ -396,6 +402,8 @@ static void irdma_qp_hw_destroy(struct irdma_qp *qp)
 /* ---- references ---- */
 
 static void irdma_qp_err_worker(struct work_struct *work);
+static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
+			   int attr_mask, struct ib_udata *udata, bool ulp);
 
 /**
  * irdma_qp_publish - make a QP findable by number
@@ -472,7 +480,7 @@ static void irdma_qp_err_worker(struct work_struct *work)
 	int ret = 0;
 
 	if (READ_ONCE(qp->ib_state) != IB_QPS_ERR)
-		ret = irdma_modify_qp(&qp->ibqp, &attr, IB_QP_STATE, NULL);
+		ret = irdma_qp_modify(qp, &attr, IB_QP_STATE, NULL, false);
 	if (ret)
 		ibdev_warn(qp->ibqp.device, "QP %u: move to error failed: %d\n",
 			   qp->ibqp.qp_num, ret);
@@ -727,9 +735,19 @@ static int irdma_qp_sizes_for(struct irdma_qp *qp,
 	return ret;
 }
 
+/* An MPA reply of the LSMM: its STag, then its memory */
+static void irdma_qp_lsmm_free(struct irdma_qp *qp, struct irdma_dma_mem *mem,
+			       u32 stag)
+{
+	if (stag)
+		irdma_mr_kbuf_dereg(qp->ibqp.pd, stag);
+	irdma_dma_free(qp->hw->dev, mem);
+}
+
 static void irdma_qp_release_mem(struct irdma_qp *qp)
 {
-	irdma_dma_free(qp->hw->dev, &qp->lsmm);
+	irdma_qp_lsmm_free(qp, &qp->lsmm, qp->lsmm_stag);
+	qp->lsmm_stag = 0;
 	irdma_qp_free_mem(qp);
 	irdma_uring_release(qp->uring);
 	qp->uring = NULL;
@@ -952,27 +970,54 @@ static int irdma_uqp_reflush(struct irdma_qp *qp,
 }
 
 /**
- * irdma_modify_qp - change a QP's state and attributes
- * @ibqp: the QP
- * @attr: new attributes
- * @attr_mask: IB_QP_* bits saying which @attr fields are set
- * @udata: NULL for a kernel QP; for a user QP, nothing or struct
- *	irdma_modify_qp_req in and struct irdma_modify_qp_resp out
+ * irdma_qp_ulp_disc_cause - what a ULP's move of an iWARP QP means to the CM
+ * @cur: the QP's state
+ * @next: the state the ULP asked for
  *
- * The host context is rebuilt and handed to the engine with the new
- * state; a move to ERR also flushes both queues, and so does a user
- * request to flush a queue of a QP in ERR.
+ * A connected QP (RTS, or SQD after a graceful close began) that the ULP
+ * moves to SQD closes gracefully: iw_cm's rdma_disconnect() arrives that
+ * way (iw_cm_disconnect()), and the engine sends the FIN. A move to ERR
+ * or RESET aborts the connection, and the engine sends a RST.
  *
- * Context: process context; sleeps.
- * Return: 0 or a negative errno; the QP is unchanged on failure.
+ * Return: IRDMA_CM_DISC_LOCAL_CLOSE, IRDMA_CM_DISC_LOCAL_ERR, or -1 when
+ * the move means nothing to a connection.
  */
-int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-		    int attr_mask, struct ib_udata *udata)
+int irdma_qp_ulp_disc_cause(enum ib_qp_state cur, enum ib_qp_state next)
 {
-	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	if (cur != IB_QPS_RTS && cur != IB_QPS_SQD)
+		return -1;
+	if (next == IB_QPS_SQD && cur == IB_QPS_RTS)
+		return IRDMA_CM_DISC_LOCAL_CLOSE;
+	if (next == IB_QPS_ERR || next == IB_QPS_RESET)
+		return IRDMA_CM_DISC_LOCAL_ERR;
+	return -1;
+}
+
+/* Tell the CM that owns the QP's connection how the ULP ended it */
+static void irdma_qp_ulp_disconn(struct irdma_qp *qp, int cause)
+{
+	unsigned long flags;
+
+	if (cause < 0)
+		return;
+	spin_lock_irqsave(&qp->cm_lock, flags);
+	if (qp->cm_node)
+		irdma_cm_disconn(qp->cm_node, cause);
+	spin_unlock_irqrestore(&qp->cm_lock, flags);
+}
+
+/*
+ * The modify: @ulp for the verb, which tells the CM of a connection the
+ * ULP ends; false for the CM's own move to ERR (irdma_qp_async_err()).
+ */
+static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
+			   int attr_mask, struct ib_udata *udata, bool ulp)
+{
+	struct ib_qp *ibqp = &qp->ibqp;
 	struct irdma_modify_qp_req ureq;
-	enum ib_qp_state next;
+	enum ib_qp_state next, cur;
 	struct irdma_qpc_roce roce;
+	int cause = -1;
 	u8 hw_state;
 	int ret;
 
@@ -986,16 +1031,20 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	ret = irdma_uqp_reflush(qp, &ureq);
 	if (ret)
 		goto out_unlock;
-	next = attr_mask & IB_QP_STATE ? attr->qp_state : qp->ib_state;
-	ret = irdma_qp_modify_check(qp, attr, attr_mask, qp->ib_state, next);
+	cur = qp->ib_state;
+	next = attr_mask & IB_QP_STATE ? attr->qp_state : cur;
+	ret = irdma_qp_modify_check(qp, attr, attr_mask, cur, next);
 	if (!ret)
-		ret = irdma_qp_hw_state(qp->ib_state, next,
-					irdma_qp_is_iwarp(qp), &hw_state);
+		ret = irdma_qp_hw_state(cur, next, irdma_qp_is_iwarp(qp),
+					&hw_state);
 	if (ret)
 		goto out_unlock;
+	if (ulp && irdma_qp_is_iwarp(qp) && qp->conn_set)
+		cause = irdma_qp_ulp_disc_cause(cur, next);
 	roce = qp->roce;
 	irdma_qp_apply_roce(attr, attr_mask, &roce);
-	ret = irdma_qp_hw_modify(qp, hw_state, &roce);
+	ret = irdma_qp_hw_modify(qp, hw_state, &roce,
+				 cause == IRDMA_CM_DISC_LOCAL_ERR);
 	if (!ret)
 		ret = irdma_qp_after_move(qp, next);
 	if (ret)
@@ -1005,11 +1054,36 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (attr_mask & IB_QP_PKEY_INDEX)
 		qp->pkey_index = attr->pkey_index;
 	ibdev_dbg(ibqp->device, "QP %u: state %d -> %d (engine %u)\n",
-		  ibqp->qp_num, qp->ib_state, next, hw_state);
+		  ibqp->qp_num, cur, next, hw_state);
 	WRITE_ONCE(qp->ib_state, next);
+	irdma_qp_ulp_disconn(qp, cause);
 out_unlock:
 	mutex_unlock(&qp->state_lock);
 	return ret;
+}
+
+/**
+ * irdma_modify_qp - change a QP's state and attributes
+ * @ibqp: the QP
+ * @attr: new attributes
+ * @attr_mask: IB_QP_* bits saying which @attr fields are set
+ * @udata: NULL for a kernel QP; for a user QP, nothing or struct
+ *	irdma_modify_qp_req in and struct irdma_modify_qp_resp out
+ *
+ * The host context is rebuilt and handed to the engine with the new
+ * state; a move to ERR also flushes both queues, and so does a user
+ * request to flush a queue of a QP in ERR. An iWARP QP whose connection
+ * the CM owns tells the CM when the move ends the connection
+ * (irdma_qp_ulp_disc_cause()): the CM then reports CLOSE to iw_cm.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno; the QP is unchanged on failure.
+ */
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		    int attr_mask, struct ib_udata *udata)
+{
+	return irdma_qp_modify(to_irdma_qp(ibqp), attr, attr_mask, udata,
+			       true);
 }
 
 /**
@@ -1173,23 +1247,71 @@ out_unlock:
 	return ret;
 }
 
-/*
- * The connection WQEs go in the SQ quanta a kernel iWARP QP keeps for them.
- * A user QP's quanta are in user memory, which the driver does not map.
- */
+/* The connection WQEs go in the SQ quanta the QP keeps for them */
 static int irdma_qp_conn_wqe_ok(struct irdma_qp *qp)
 {
 	lockdep_assert_held(&qp->state_lock);
 	if (!irdma_qp_is_iwarp(qp) || !qp->conn_set ||
 	    (qp->ib_state != IB_QPS_INIT && qp->ib_state != IB_QPS_RTR))
 		return -EINVAL;
-	if (qp->uring) {
-		ibdev_dbg(qp->ibqp.device,
-			  "QP %u: connection WQEs for user QPs are not supported\n",
-			  qp->ibqp.qp_num);
-		return -EOPNOTSUPP;
-	}
 	return 0;
+}
+
+/**
+ * struct irdma_qp_conn_wqe - a connection WQE to write at SQ quantum 0
+ * @lsmm: the LSMM (MPA reply), else the RTR
+ * @read: RTR: a zero length RDMA READ, else a WRITE
+ * @addr: LSMM: address of the reply under @stag
+ * @len: LSMM: its length
+ * @stag: LSMM: 0 (privileged kernel QP, @addr a bus address) or an STag
+ *	of the QP's PD over the reply
+ */
+struct irdma_qp_conn_wqe {
+	bool lsmm;
+	bool read;
+	u64 addr;
+	u32 len;
+	u32 stag;
+};
+
+static int irdma_qp_conn_wqe_write(struct irdma_uk_qp *uk,
+				   const struct irdma_qp_conn_wqe *w)
+{
+	if (w->lsmm)
+		return irdma_uk_conn_lsmm(uk, w->addr, w->len, w->stag);
+	return irdma_uk_conn_rtr(uk, w->read);
+}
+
+/*
+ * A kernel QP's SQ is the driver's; a user QP's first quanta are mapped
+ * from its pinned ring for the write (irdma_uring_conn_uk()). User space
+ * does not post to quantum 0, which libirdma skips.
+ */
+static int irdma_qp_conn_post(struct irdma_qp *qp,
+			      const struct irdma_qp_conn_wqe *w)
+{
+	struct irdma_uk_qp uk;
+	unsigned long flags;
+	__le64 *sq;
+	int ret;
+
+	if (!qp->uring) {
+		spin_lock_irqsave(&qp->sq_lock, flags);
+		ret = irdma_qp_conn_wqe_write(&qp->uk, w);
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+		return ret;
+	}
+	sq = irdma_uring_conn_uk(qp->uring, qp->sizes.sq_quanta,
+				 qp->hw->fn->gen, &uk);
+	if (IS_ERR(sq)) {
+		ibdev_dbg(qp->ibqp.device,
+			  "QP %u: user SQ cannot take the connection WQE\n",
+			  qp->ibqp.qp_num);
+		return PTR_ERR(sq);
+	}
+	ret = irdma_qp_conn_wqe_write(&uk, w);
+	kunmap_local(sq);
+	return ret;
 }
 
 /**
@@ -1198,17 +1320,21 @@ static int irdma_qp_conn_wqe_ok(struct irdma_qp *qp)
  * @buf: the MPA reply (valid only for the call)
  * @len: its length
  *
- * The reply is copied to memory the QP owns until it is destroyed; the
- * LSMM WQE names it by bus address (the QP is privileged, STag 0).
+ * The reply is copied to DMA memory the QP owns until it is destroyed. A
+ * kernel QP is privileged, so its LSMM WQE names the reply by bus address
+ * under STag 0; a user QP is not, so the reply gets an STag of the QP's
+ * PD (local read, that page only) and the WQE goes into the user SQ's
+ * first quantum.
  *
  * Context: process context; sleeps.
- * Return: 0, -EINVAL (no connection, wrong state or length), -EOPNOTSUPP
- * (user QP) or -ENOMEM.
+ * Return: 0, -EINVAL (no connection, wrong state or length, a user SQ
+ * that does not hold the quantum), -ENOMEM, or the STag's registration
+ * error; nothing is left behind on failure.
  */
 int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len)
 {
+	struct irdma_qp_conn_wqe w = { .lsmm = true, .len = len };
 	struct irdma_dma_mem mem = {};
-	unsigned long flags;
 	int ret;
 
 	if (!len || len > IRDMA_MPA_MAX_FRAME)
@@ -1220,15 +1346,18 @@ int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len)
 	if (ret)
 		goto out_unlock;
 	memcpy(mem.va, buf, len);
-	spin_lock_irqsave(&qp->sq_lock, flags);
-	ret = irdma_uk_conn_lsmm(&qp->uk, mem.pa, len, 0);
-	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	w.addr = mem.pa;
+	if (qp->uring)
+		ret = irdma_mr_kbuf_reg(qp->ibqp.pd, mem.pa, len, &w.stag);
+	if (!ret)
+		ret = irdma_qp_conn_post(qp, &w);
 	if (ret) {
-		irdma_dma_free(qp->hw->dev, &mem);
+		irdma_qp_lsmm_free(qp, &mem, w.stag);
 		goto out_unlock;
 	}
-	irdma_dma_free(qp->hw->dev, &qp->lsmm);
+	irdma_qp_lsmm_free(qp, &qp->lsmm, qp->lsmm_stag);
 	qp->lsmm = mem;
+	qp->lsmm_stag = w.stag;
 out_unlock:
 	mutex_unlock(&qp->state_lock);
 	return ret;
@@ -1239,22 +1368,21 @@ out_unlock:
  * @qp: an iWARP QP with its connection set, held by the caller
  * @read: a zero length RDMA READ, else a zero length RDMA WRITE
  *
+ * Kernel and user QPs alike (irdma_qp_conn_post()).
+ *
  * Context: process context; sleeps.
- * Return: 0, -EINVAL (no connection or wrong state) or -EOPNOTSUPP (user
- * QP).
+ * Return: 0 or -EINVAL (no connection, wrong state, a user SQ that does
+ * not hold the quantum).
  */
 int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read)
 {
-	unsigned long flags;
+	struct irdma_qp_conn_wqe w = { .read = read };
 	int ret;
 
 	mutex_lock(&qp->state_lock);
 	ret = irdma_qp_conn_wqe_ok(qp);
-	if (!ret) {
-		spin_lock_irqsave(&qp->sq_lock, flags);
-		ret = irdma_uk_conn_rtr(&qp->uk, read);
-		spin_unlock_irqrestore(&qp->sq_lock, flags);
-	}
+	if (!ret)
+		ret = irdma_qp_conn_post(qp, &w);
 	mutex_unlock(&qp->state_lock);
 	return ret;
 }

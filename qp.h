@@ -161,6 +161,8 @@ struct irdma_qp_conn {
  * @conn: the connection the CM handed over (iWARP); under @state_lock
  * @conn_set: @conn is filled in and goes into every context written
  * @lsmm: DMA copy of the MPA reply the LSMM WQE sends; under @state_lock
+ * @lsmm_stag: a user QP's STag over @lsmm (irdma_mr_kbuf_reg()), else 0;
+ *	under @state_lock
  *
  * Lifetime: published in hw->qps once the engine has it. poll_cq finds it
  * there under RCU without a reference; everything that keeps it beyond a
@@ -196,6 +198,7 @@ struct irdma_qp {
 	struct irdma_qp_conn conn;
 	bool conn_set;
 	struct irdma_dma_mem lsmm;
+	u32 lsmm_stag;
 };
 
 static inline struct irdma_cq *to_irdma_cq(struct ib_cq *ibcq)
@@ -240,6 +243,7 @@ int irdma_qp_user_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
 			u32 sq_pages, u32 rq_pages, struct irdma_qp_sizes *sz);
 int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
 		      bool iwarp, u8 *hw_state);
+int irdma_qp_ulp_disc_cause(enum ib_qp_state cur, enum ib_qp_state next);
 void irdma_qp_publish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
 void irdma_qp_unpublish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
 struct irdma_qp *irdma_qp_get(struct irdma_hw *hw, u32 id);

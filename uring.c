@@ -17,12 +17,14 @@
  * pages stay pinned for the engine whatever order user space destroys
  * things in.
  */
+#include <linux/highmem.h>
 #include <linux/slab.h>
 #include <rdma/iter.h>
 #include <rdma/uverbs_ioctl.h>
 
 #include "main.h"
 #include "hw.h"
+#include "hw_defs.h"
 #include "mr.h"
 #include "uring.h"
 
@@ -264,6 +266,81 @@ void irdma_uring_release(struct irdma_uring *ur)
 u32 irdma_uring_first_pble(const struct irdma_uring *ur)
 {
 	return ur->pbl.root.idx;
+}
+
+/**
+ * irdma_uring_kmap_sq - map the start of a user QP's SQ into the kernel
+ * @ur: a QP ring registration, pinned (a claimed one stays pinned until
+ *	the QP is destroyed)
+ * @bytes: how many bytes from the SQ's first byte are to be written
+ *
+ * The iWARP CM writes the connection WQE (LSMM or RTR) at quantum 0 of a
+ * user QP's SQ. The ring is page aligned (irdma_uring_req_check()), so
+ * its first quanta lie at the start of the first pinned page: they never
+ * straddle a page as long as @bytes fits in one, which is checked, as is
+ * that they fit in the SQ pages.
+ *
+ * Context: any context; the mapping is CPU local (kmap_local_page()).
+ * Return: the kernel address of the SQ's first byte, to be given back
+ * with kunmap_local() in reverse order of mapping, or ERR_PTR(-EINVAL)
+ * for a registration that is not a QP's or a length that does not fit.
+ */
+__le64 *irdma_uring_kmap_sq(const struct irdma_uring *ur, u32 bytes)
+{
+	struct scatterlist *sg;
+	unsigned long off;
+
+	if (!ur || ur->type != IRDMA_MEMREG_TYPE_QP || !ur->umem || !bytes ||
+	    !IS_ALIGNED(bytes, IRDMA_QUANTUM_BYTES) ||
+	    bytes > (u64)ur->ring_pages * SZ_4K)
+		return ERR_PTR(-EINVAL);
+	sg = ur->umem->sgt_append.sgt.sgl;
+	if (!sg || !ur->umem->sgt_append.sgt.orig_nents)
+		return ERR_PTR(-EINVAL);
+	off = ib_umem_offset(ur->umem);
+	if (off + bytes > PAGE_SIZE || off + bytes > sg->length)
+		return ERR_PTR(-EINVAL);
+	return kmap_local_page(sg_page(sg)) + off;
+}
+
+/**
+ * irdma_uring_conn_uk - a view of a user QP's connection quanta
+ * @ur: the QP's ring registration, claimed by it
+ * @sq_quanta: the QP's SQ size in quanta
+ * @hw_rev: the engine generation
+ * @uk: set to a QP whose SQ is the mapped start of the user SQ, on the
+ *	ring's first lap, with IRDMA_URING_CONN_QUANTA connection quanta:
+ *	enough for irdma_uk_conn_lsmm() and irdma_uk_conn_rtr(), and for
+ *	nothing else (no RQ, no slots, no doorbell)
+ *
+ * libirdma starts posting after the quanta the create response keeps
+ * for the connection (its lsmm field), on lap 1; quantum 0 is left for
+ * the CM's connection WQE, which the engine runs first.
+ *
+ * Context: any context; CPU local mapping.
+ * Return: the mapping, to be given back with kunmap_local() once the
+ * WQE is written, or ERR_PTR(-EINVAL) for an SQ that does not hold more
+ * than the connection quanta or a registration that does not hold them.
+ */
+__le64 *irdma_uring_conn_uk(const struct irdma_uring *ur, u32 sq_quanta,
+			    u8 hw_rev, struct irdma_uk_qp *uk)
+{
+	__le64 *sq;
+
+	if (sq_quanta <= IRDMA_URING_CONN_QUANTA)
+		return ERR_PTR(-EINVAL);
+	sq = irdma_uring_kmap_sq(ur, IRDMA_URING_CONN_QUANTA *
+				 IRDMA_QUANTUM_BYTES);
+	if (IS_ERR(sq))
+		return sq;
+	*uk = (struct irdma_uk_qp){
+		.sq = sq,
+		.sq_size = sq_quanta,
+		.conn_quanta = IRDMA_URING_CONN_QUANTA,
+		.sq_pol = 1,
+		.hw_rev = hw_rev,
+	};
+	return sq;
 }
 
 /**

@@ -19,6 +19,13 @@
 #include <rdma/irdma-abi.h>
 
 #include "pble.h"
+#include "uk.h"
+
+/*
+ * SQ quanta libirdma keeps for the iWARP connection WQE of a user QP: one,
+ * the LSMM or RTR (no RTS AE WQEs: IRDMA_FEATURE_RTS_AE is not offered)
+ */
+#define IRDMA_URING_CONN_QUANTA	1
 
 struct irdma_hw;
 
@@ -90,6 +97,9 @@ struct irdma_uring *irdma_uring_claim(struct ib_udata *udata, u64 va,
 void irdma_uring_put(struct irdma_uring *ur);
 void irdma_uring_release(struct irdma_uring *ur);
 u32 irdma_uring_first_pble(const struct irdma_uring *ur);
+__le64 *irdma_uring_kmap_sq(const struct irdma_uring *ur, u32 bytes);
+__le64 *irdma_uring_conn_uk(const struct irdma_uring *ur, u32 sq_quanta,
+			    u8 hw_rev, struct irdma_uk_qp *uk);
 void irdma_uring_uctx_init(struct irdma_ucontext *uctx);
 void irdma_uring_uctx_fini(struct irdma_ucontext *uctx);
 

@@ -44,6 +44,9 @@ static const struct qp_state_case qp_state_cases[] = {
 	{ "reset_to_rtr", IB_QPS_RESET, IB_QPS_RTR, true, -EINVAL, 0 },
 	{ "init_to_rts", IB_QPS_INIT, IB_QPS_RTS, false, -EINVAL, 0 },
 	{ "init_to_rts_iwarp", IB_QPS_INIT, IB_QPS_RTS, true, 0, IRDMA_QPS_RTS },
+	/* librdmacm's rdma_accept(): a modify in RTR without a new state */
+	{ "rtr_stays_iwarp", IB_QPS_RTR, IB_QPS_RTR, true, 0, IRDMA_QPS_RTR },
+	{ "rtr_to_rtr", IB_QPS_RTR, IB_QPS_RTR, false, -EINVAL, 0 },
 	{ "rts_to_rtr", IB_QPS_RTS, IB_QPS_RTR, false, -EINVAL, 0 },
 	{ "sqe_to_rts_iwarp", IB_QPS_SQE, IB_QPS_RTS, true, -EINVAL, 0 },
 	{ "sqd_to_rts_iwarp", IB_QPS_SQD, IB_QPS_RTS, true, -EINVAL, 0 },
@@ -71,6 +74,43 @@ static void irdma_qp_hw_state_table(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, hw, c->hw);
 	else
 		KUNIT_EXPECT_EQ(test, hw, 0xff);
+}
+
+/* ---- irdma_qp_ulp_disc_cause ---- */
+
+/*
+ * What a ULP's move of a connected iWARP QP tells the CM: rdma_disconnect
+ * (SQD) a graceful close, ERR or RESET an abort, nothing else anything.
+ */
+static void irdma_qp_ulp_disc_cause_moves(struct kunit *test)
+{
+	static const struct {
+		enum ib_qp_state cur, next;
+		int cause;
+	} moves[] = {
+		{ IB_QPS_RTS, IB_QPS_SQD, IRDMA_CM_DISC_LOCAL_CLOSE },
+		{ IB_QPS_RTS, IB_QPS_ERR, IRDMA_CM_DISC_LOCAL_ERR },
+		{ IB_QPS_RTS, IB_QPS_RESET, IRDMA_CM_DISC_LOCAL_ERR },
+		{ IB_QPS_SQD, IB_QPS_ERR, IRDMA_CM_DISC_LOCAL_ERR },
+		{ IB_QPS_SQD, IB_QPS_RESET, IRDMA_CM_DISC_LOCAL_ERR },
+		/* a close under way is not closed again */
+		{ IB_QPS_SQD, IB_QPS_SQD, -1 },
+		{ IB_QPS_RTS, IB_QPS_RTS, -1 },
+		/* not connected yet, or not any more */
+		{ IB_QPS_INIT, IB_QPS_ERR, -1 },
+		{ IB_QPS_INIT, IB_QPS_RTS, -1 },
+		{ IB_QPS_RTR, IB_QPS_ERR, -1 },
+		{ IB_QPS_ERR, IB_QPS_RESET, -1 },
+		{ IB_QPS_ERR, IB_QPS_ERR, -1 },
+		{ IB_QPS_RESET, IB_QPS_INIT, -1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(moves); i++)
+		KUNIT_EXPECT_EQ_MSG(test, irdma_qp_ulp_disc_cause(moves[i].cur,
+								  moves[i].next),
+				    moves[i].cause, "%d -> %d", moves[i].cur,
+				    moves[i].next);
 }
 
 /* ---- irdma_qp_ring_sizes ---- */
@@ -476,6 +516,7 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE(irdma_qp_ref_lookup_dead),
 	KUNIT_CASE_PARAM(irdma_qp_user_sizes_table, qp_user_gen_params),
 	KUNIT_CASE_PARAM(irdma_qp_hw_state_table, qp_state_gen_params),
+	KUNIT_CASE(irdma_qp_ulp_disc_cause_moves),
 	KUNIT_CASE_PARAM(irdma_qp_ring_sizes_table, qp_size_gen_params),
 	{}
 };

@@ -2,10 +2,14 @@
 /*
  * KUnit tests for the ring registration check of uring.c: what libirdma
  * registers for a CQ and a QP is taken, buffers that do not match the
- * page counts, unaligned buffers and other access flags are refused.
+ * page counts, unaligned buffers and other access flags are refused; and
+ * for the connection WQEs of user QPs, that a fake pinned ring (a kernel
+ * page behind a one-entry umem) gets the LSMM or RTR at quantum 0 and
+ * nothing else, and that lengths or rings that cannot hold it fail.
  * Included at the end of uring.c, so the helpers stay static.
  */
 #include <kunit/test.h>
+#include <linux/scatterlist.h>
 
 /**
  * struct uring_req_case - a ring registration and the verdict on it
@@ -91,9 +95,168 @@ static void irdma_uring_pages_by_type(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_uring_pages(&qp), 8);
 }
 
+/*
+ * A QP ring registration over one kernel page, as pinning would leave it:
+ * a umem whose table holds the page, at a page aligned user address.
+ */
+struct uring_fake {
+	struct irdma_uring ur;
+	struct ib_umem umem;
+	struct page *page;
+};
+
+#define URING_FILL	0xa5
+
+static void uring_fake_init(struct kunit *test, struct uring_fake *f,
+			    u16 sq_pages, u32 sg_len)
+{
+	memset(f, 0, sizeof(*f));
+	f->page = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->page);
+	memset(page_address(f->page), URING_FILL, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, sg_alloc_table(&f->umem.sgt_append.sgt, 1,
+					     GFP_KERNEL), 0);
+	sg_set_page(f->umem.sgt_append.sgt.sgl, f->page, sg_len, 0);
+	f->umem.address = URING_VA;
+	f->umem.length = (u64)(sq_pages + 1) * SZ_4K + 64;
+	f->ur.umem = &f->umem;
+	f->ur.va = URING_VA;
+	f->ur.type = IRDMA_MEMREG_TYPE_QP;
+	f->ur.ring_pages = sq_pages;
+	f->ur.rq_pages = 1;
+}
+
+static void uring_fake_fini(struct uring_fake *f)
+{
+	sg_free_table(&f->umem.sgt_append.sgt);
+	__free_page(f->page);
+}
+
+static u64 uring_fake_word(struct uring_fake *f, unsigned int w)
+{
+	return le64_to_cpu(((__le64 *)page_address(f->page))[w]);
+}
+
+/* Nothing past quantum 0 was written */
+static void uring_expect_rest_untouched(struct kunit *test,
+					struct uring_fake *f)
+{
+	KUNIT_EXPECT_NULL(test, memchr_inv((u8 *)page_address(f->page) +
+					   IRDMA_QUANTUM_BYTES, URING_FILL,
+					   PAGE_SIZE - IRDMA_QUANTUM_BYTES));
+}
+
+static void irdma_uring_conn_lsmm_at_quantum0(struct kunit *test)
+{
+	struct irdma_uk_qp uk;
+	struct uring_fake f;
+	__le64 *sq;
+	u64 hdr;
+
+	uring_fake_init(test, &f, 1, PAGE_SIZE);
+	sq = irdma_uring_conn_uk(&f.ur, 128, 2, &uk);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sq));
+	KUNIT_EXPECT_PTR_EQ(test, (void *)uk.sq, (void *)sq);
+	KUNIT_EXPECT_EQ(test, uk.conn_quanta, IRDMA_URING_CONN_QUANTA);
+	KUNIT_EXPECT_EQ(test, irdma_uk_conn_lsmm(&uk, 0x12345000, 60, 0x4242),
+			0);
+	kunmap_local(sq);
+
+	KUNIT_EXPECT_EQ(test, uring_fake_word(&f, 0), 0x12345000ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_FRAG_LEN, uring_fake_word(&f, 1)),
+			60ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_FRAG_STAG,
+					uring_fake_word(&f, 1)), 0x4242ULL);
+	/* libirdma starts at quantum 1 on lap 1: quantum 0 is valid as 1 */
+	KUNIT_EXPECT_TRUE(test, uring_fake_word(&f, 1) & IRDMA_FRAG_VALID);
+	hdr = uring_fake_word(&f, 3);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_SQWQE_OPCODE, hdr),
+			(u64)IRDMA_WQEOP_SEND);
+	KUNIT_EXPECT_TRUE(test, hdr & IRDMA_SQWQE_STREAMMODE);
+	KUNIT_EXPECT_TRUE(test, hdr & IRDMA_SQWQE_WAITFORRCVPDU);
+	KUNIT_EXPECT_TRUE(test, hdr & IRDMA_SQWQE_VALID);
+	uring_expect_rest_untouched(test, &f);
+	uring_fake_fini(&f);
+}
+
+static void irdma_uring_conn_rtr_at_quantum0(struct kunit *test)
+{
+	struct irdma_uk_qp uk;
+	struct uring_fake f;
+	__le64 *sq;
+	u64 hdr;
+
+	uring_fake_init(test, &f, 2, PAGE_SIZE);
+	sq = irdma_uring_conn_uk(&f.ur, 256, 2, &uk);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sq));
+	KUNIT_EXPECT_EQ(test, irdma_uk_conn_rtr(&uk, true), 0);
+	kunmap_local(sq);
+
+	hdr = uring_fake_word(&f, 3);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_SQWQE_OPCODE, hdr),
+			(u64)IRDMA_WQEOP_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_SQWQE_REMSTAG, hdr),
+			(u64)IRDMA_UK_RTR_REMOTE_STAG);
+	KUNIT_EXPECT_TRUE(test, hdr & IRDMA_SQWQE_VALID);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_FRAG_STAG,
+					uring_fake_word(&f, 1)),
+			(u64)IRDMA_UK_RTR_LOCAL_STAG);
+	uring_expect_rest_untouched(test, &f);
+	uring_fake_fini(&f);
+}
+
+/* Every refusal leaves the ring as it was and maps nothing */
+static void irdma_uring_conn_refusals(struct kunit *test)
+{
+	struct irdma_uk_qp uk;
+	struct uring_fake f;
+
+	uring_fake_init(test, &f, 1, PAGE_SIZE);
+	/* an SQ no larger than the connection quanta */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irdma_uring_conn_uk(&f.ur, 1, 2, &uk)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irdma_uring_conn_uk(&f.ur, 0, 2, &uk)),
+			-EINVAL);
+	/* lengths: none, not whole quanta, beyond the SQ pages */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irdma_uring_kmap_sq(&f.ur, 0)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irdma_uring_kmap_sq(&f.ur, 16)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irdma_uring_kmap_sq(&f.ur, SZ_4K + 32)),
+			-EINVAL);
+	/* within two SQ pages but not within the first page */
+	f.ur.ring_pages = 2;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irdma_uring_kmap_sq(&f.ur,
+							  PAGE_SIZE + 32)),
+			-EINVAL);
+	f.ur.ring_pages = 1;
+	/* a CQ's registration, or none */
+	f.ur.type = IRDMA_MEMREG_TYPE_CQ;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irdma_uring_conn_uk(&f.ur, 64, 2, &uk)),
+			-EINVAL);
+	f.ur.type = IRDMA_MEMREG_TYPE_QP;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irdma_uring_kmap_sq(NULL, 32)), -EINVAL);
+	/* quanta that would run past the page the address starts in */
+	f.umem.address = URING_VA + PAGE_SIZE - 16;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irdma_uring_kmap_sq(&f.ur, 32)),
+			-EINVAL);
+	f.umem.address = URING_VA;
+	KUNIT_EXPECT_NULL(test, memchr_inv(page_address(f.page), URING_FILL,
+					   PAGE_SIZE));
+	uring_fake_fini(&f);
+
+	/* a pinned entry shorter than the quantum */
+	uring_fake_init(test, &f, 1, 16);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(irdma_uring_kmap_sq(&f.ur, 32)),
+			-EINVAL);
+	uring_fake_fini(&f);
+}
+
 static struct kunit_case irdma_uring_cases[] = {
 	KUNIT_CASE_PARAM(irdma_uring_req_check_request, uring_req_gen_params),
 	KUNIT_CASE(irdma_uring_pages_by_type),
+	KUNIT_CASE(irdma_uring_conn_lsmm_at_quantum0),
+	KUNIT_CASE(irdma_uring_conn_rtr_at_quantum0),
+	KUNIT_CASE(irdma_uring_conn_refusals),
 	{}
 };
 

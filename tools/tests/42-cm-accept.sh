@@ -1,0 +1,320 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# irdma-vm-timeout: 900
+#
+# A librdmacm server with a user QP accepts a connection, and its
+# rdma_disconnect() closes it. As in 41-cm-ilq.sh, function 1's netdev sits
+# in its own namespace, where a kernel TCP socket sends an MPA v2 request
+# to function 0's rdma_cm listener. The listener creates a user RC QP on
+# the request's id (libirdma rings) and accepts: the CM writes the LSMM
+# (the MPA reply) into quantum 0 of the user SQ, and the reply gets an STag
+# of the QP's PD in the engine, which must show. rdma_accept() must succeed
+# and bring RDMA_CM_EVENT_ESTABLISHED. Then rdma_disconnect() moves the QP to
+# SQD, which must reach the CM as a graceful close: the listener must get
+# RDMA_CM_EVENT_DISCONNECTED (status 0). Everything goes once the ids and
+# the QP are destroyed.
+#
+# The MPA reply bytes on the peer's socket: the simulator does not send the
+# LSMM yet, so by default the peer only reports what it received. Set
+# CHECK_MPA_REPLY=1 once the simulator transmits the LSMM: the peer then
+# requires an MPA v2 reply (no R bit) carrying the listener's private data.
+# Loops use shell builtins: under TCG every exec costs.
+. "$IRDMA_REPO/tools/guest/lib.sh"
+
+# 1: the peer must receive and check the MPA reply (see above)
+CHECK_MPA_REPLY=${CHECK_MPA_REPLY:-0}
+
+bus=/sys/bus/irdma_sim
+state=/sys/kernel/debug/irdma_sim/irdma_sim0/state
+ns=acceptpeer
+port=7042
+pdata=ulsmm-accept-42
+go=/tmp/42-cm-accept.go
+
+step() {
+	echo "42-cm-accept: $*" >/dev/kmsg
+	echo "$*"
+}
+
+objects() {
+	sim_counts 0 objects qps stags qhash apbvt_ports ahs
+}
+
+cleanup() {
+	[ -n "${lpid:-}" ] && kill "$lpid" 2>/dev/null
+	[ -n "${ppid_:-}" ] && kill "$ppid_" 2>/dev/null
+	ip netns del $ns 2>/dev/null
+	rm -f $go
+	return 0
+}
+trap cleanup EXIT
+
+# wait up to $1 seconds for a line $2 in file $3
+wait_line() {
+	local i line
+
+	for ((i = 0; i < $1; i++)); do
+		if [ -e "$3" ]; then
+			while read -r line; do
+				[ "$line" = "$2" ] && return 0
+			done <"$3"
+		fi
+		pause 1
+	done
+	return 1
+}
+
+log_mark 42-cm-accept
+[ -e /usr/lib/x86_64-linux-gnu/librdmacm.so.1 ] ||
+	skip "librdmacm (librdmacm1) is not installed"
+[ -e /usr/lib/x86_64-linux-gnu/libibverbs/libirdma-rdmav34.so ] ||
+	skip "libirdma (ibverbs-providers) is not installed"
+rm -f $go
+load_stack || fail "cannot load the RDMA stack"
+kmod irdma || fail "cannot load irdma"
+# the QP's and CM's refusals, in the log should this fail
+for f in qp.c cm_hw.c; do
+	echo "file $f +p" >/sys/kernel/debug/dynamic_debug/control
+done
+kmod irdma_sim || fail "cannot load irdma_sim"
+echo "0 iwarp" >$bus/new_device || fail "create 0"
+echo "1 iwarp" >$bus/new_device || fail "create 1"
+ip link set isim0 up || fail "isim0 up"
+ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
+ip netns add $ns || fail "create namespace $ns"
+ip link set isim1 netns $ns || fail "move isim1 to $ns"
+ip -n $ns link set lo up || fail "lo up in $ns"
+ip -n $ns link set isim1 up || fail "isim1 up in $ns"
+ip -n $ns addr add 192.0.2.2/24 dev isim1 || fail "IPv4 on isim1 in $ns"
+base=$(objects) || fail "no object counts in $state"
+read -r qps0 stags0 _ <<<"$base"
+
+step "rdma_cm listen on 192.0.2.1:$port, accept with a user QP"
+# librdmacm through ctypes: importing pyverbs takes minutes under TCG
+python3 -u - 192.0.2.1 $port $pdata $go >/tmp/accept-listen.txt 2>&1 <<'EOF' &
+import ctypes
+import os
+import select
+import socket
+import sys
+import time
+
+RDMA_PS_TCP = 0x0106
+IBV_QPT_RC = 2
+RDMA_CM_EVENT_ESTABLISHED = 9
+RDMA_CM_EVENT_DISCONNECTED = 10
+addr, port, pdata, go = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode(), sys.argv[4]
+cm = ctypes.CDLL('librdmacm.so.1', use_errno=True)
+cm.rdma_get_cm_event.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+cm.rdma_ack_cm_event.argtypes = [ctypes.c_void_p]
+
+
+class SockaddrIn(ctypes.Structure):
+    _fields_ = [('family', ctypes.c_ushort), ('port', ctypes.c_uint16),
+                ('addr', ctypes.c_ubyte * 4), ('zero', ctypes.c_ubyte * 8)]
+
+
+class QpInitAttr(ctypes.Structure):
+    _fields_ = [('qp_context', ctypes.c_void_p),
+                ('send_cq', ctypes.c_void_p), ('recv_cq', ctypes.c_void_p),
+                ('srq', ctypes.c_void_p),
+                ('max_send_wr', ctypes.c_uint32),
+                ('max_recv_wr', ctypes.c_uint32),
+                ('max_send_sge', ctypes.c_uint32),
+                ('max_recv_sge', ctypes.c_uint32),
+                ('max_inline_data', ctypes.c_uint32),
+                ('qp_type', ctypes.c_int), ('sq_sig_all', ctypes.c_int)]
+
+
+class ConnParam(ctypes.Structure):
+    _fields_ = [('private_data', ctypes.c_char_p),
+                ('private_data_len', ctypes.c_uint8),
+                ('responder_resources', ctypes.c_uint8),
+                ('initiator_depth', ctypes.c_uint8),
+                ('flow_control', ctypes.c_uint8),
+                ('retry_count', ctypes.c_uint8),
+                ('rnr_retry_count', ctypes.c_uint8),
+                ('srq', ctypes.c_uint8), ('qp_num', ctypes.c_uint32)]
+
+
+# the head of struct rdma_cm_event
+class CmEvent(ctypes.Structure):
+    _fields_ = [('id', ctypes.c_void_p), ('listen_id', ctypes.c_void_p),
+                ('event', ctypes.c_int), ('status', ctypes.c_int)]
+
+
+def check(rc, what):
+    if rc:
+        sys.exit('%s: %s' % (what, os.strerror(ctypes.get_errno())))
+
+
+lid = ctypes.c_void_p()
+cid = ctypes.c_void_p()
+# a synchronous listen id (rdma_get_request() waits); the connection's id
+# moves to an event channel of its own, so that its events can be checked
+check(cm.rdma_create_id(None, ctypes.byref(lid), None, RDMA_PS_TCP),
+      'rdma_create_id')
+sa = SockaddrIn(socket.AF_INET, socket.htons(port),
+                (ctypes.c_ubyte * 4)(*socket.inet_aton(addr)))
+check(cm.rdma_bind_addr(lid, ctypes.byref(sa)), 'rdma_bind_addr')
+check(cm.rdma_listen(lid, 4), 'rdma_listen')
+print('listening', flush=True)
+check(cm.rdma_get_request(lid, ctypes.byref(cid)), 'rdma_get_request')
+print('connect request', flush=True)
+cm.rdma_create_event_channel.restype = ctypes.c_void_p
+ch = cm.rdma_create_event_channel()
+if not ch:
+    sys.exit('rdma_create_event_channel failed')
+check(cm.rdma_migrate_id(cid, ctypes.c_void_p(ch)), 'rdma_migrate_id')
+fd = ctypes.c_int.from_address(ch).value
+
+
+def event(want, what):
+    if not select.select([fd], [], [], 120)[0]:
+        sys.exit('no event within 120 s of %s' % what)
+    ev = ctypes.c_void_p()
+    check(cm.rdma_get_cm_event(ctypes.c_void_p(ch), ctypes.byref(ev)),
+          'rdma_get_cm_event')
+    e = CmEvent.from_address(ev.value)
+    kind, status = e.event, e.status
+    cm.rdma_ack_cm_event(ev)
+    print('event', kind, 'status', status, flush=True)
+    if kind != want or status:
+        sys.exit('after %s: wanted event %d status 0, got %d status %d' %
+                 (what, want, kind, status))
+
+
+# a user QP on the id's default PD, with CQs librdmacm creates
+attr = QpInitAttr(max_send_wr=8, max_recv_wr=8, max_send_sge=1,
+                  max_recv_sge=1, qp_type=IBV_QPT_RC)
+check(cm.rdma_create_qp(cid, None, ctypes.byref(attr)), 'rdma_create_qp')
+print('user QP created', flush=True)
+param = ConnParam(private_data=pdata, private_data_len=len(pdata),
+                  responder_resources=1, initiator_depth=1)
+check(cm.rdma_accept(cid, ctypes.byref(param)), 'rdma_accept')
+event(RDMA_CM_EVENT_ESTABLISHED, 'rdma_accept')
+print('accepted', flush=True)
+# the shell looks at the engine, then lets us close
+for _ in range(300):
+    if os.path.exists(go):
+        break
+    time.sleep(0.5)
+else:
+    sys.exit('no go from the shell')
+check(cm.rdma_disconnect(cid), 'rdma_disconnect')
+print('disconnect asked', flush=True)
+event(RDMA_CM_EVENT_DISCONNECTED, 'rdma_disconnect')
+print('disconnected', flush=True)
+cm.rdma_destroy_qp(cid)
+check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (connection)')
+check(cm.rdma_destroy_id(lid), 'rdma_destroy_id (listen)')
+cm.rdma_destroy_event_channel(ctypes.c_void_p(ch))
+print('done', flush=True)
+EOF
+lpid=$!
+wait_line 300 listening /tmp/accept-listen.txt ||
+	fail "listener not listening: $(</tmp/accept-listen.txt)"
+
+step "a kernel TCP socket in $ns sends an MPA v2 request"
+ip netns exec $ns python3 -u - 192.0.2.1 $port $pdata $CHECK_MPA_REPLY $go \
+	>/tmp/accept-peer.txt 2>&1 <<'EOF' &
+import os
+import socket
+import struct
+import sys
+import time
+
+addr, port, pdata = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
+check, go = sys.argv[4] == '1', sys.argv[5]
+ulp = b'hello'
+# RFC 6581: C and S flags, rev 2, IRD 16 with A (p2p), ORD 16 with D (read)
+req = (b'MPA ID Req Frame' + bytes([0x50, 2]) +
+       struct.pack('>HHH', 4 + len(ulp), 0x8010, 0x4010) + ulp)
+s = socket.create_connection((addr, port), timeout=120)
+print('connected', flush=True)
+s.sendall(req)
+# hold the connection until the reply is complete or the listener is done
+s.settimeout(1)
+buf = b''
+want = 20 + 4 + len(pdata)
+t0 = time.time()
+while len(buf) < want and time.time() - t0 < 600:
+    try:
+        d = s.recv(4096)
+    except socket.timeout:
+        if os.path.exists(go) and not check:
+            break
+        continue
+    except ConnectionResetError:
+        print('reset after', len(buf), 'bytes', flush=True)
+        break
+    if not d:
+        break
+    buf += d
+print('reply', buf.hex(), flush=True)
+if not check:
+    print('MPA reply not checked (CHECK_MPA_REPLY=0)', flush=True)
+    sys.exit(0)
+if len(buf) < 20 or buf[:16] != b'MPA ID Rep Frame':
+    sys.exit('no MPA reply')
+if buf[16] & 0x20:
+    sys.exit('reject bit set: flags 0x%02x' % buf[16])
+if not buf[16] & 0x10 or buf[17] != 2:
+    sys.exit('not an enhanced v2 reply: flags 0x%02x rev %d' % (buf[16], buf[17]))
+pdlen = struct.unpack('>H', buf[18:20])[0]
+if pdlen != 4 + len(pdata) or len(buf) < 20 + pdlen:
+    sys.exit('private data length %d, %d bytes' % (pdlen, len(buf)))
+if buf[24:20 + pdlen] != pdata:
+    sys.exit('private data %r' % buf[24:20 + pdlen])
+print('MPA reply received', flush=True)
+EOF
+ppid_=$!
+
+wait_line 300 accepted /tmp/accept-listen.txt ||
+	fail "no accept: listener: $(</tmp/accept-listen.txt); peer: $(</tmp/accept-peer.txt)"
+echo "listener: $(</tmp/accept-listen.txt)"
+
+step "the engine holds the user QP and the STag of the MPA reply"
+c=$(objects) || fail "no object counts in $state"
+read -r qps stags _ <<<"$c"
+echo "function 0: qps $qps0 -> $qps, stags $stags0 -> $stags"
+((qps >= qps0 + 1)) || fail "no QP in the engine: $qps0 -> $qps"
+# the reply: MPA header, the v2 IRD/ORD block, our private data; local
+# read only, addressed by its bus address, no page list
+rlen=$((20 + 4 + ${#pdata}))
+found=
+while read -r line; do
+	[[ $line == "stag "*" kind=mr "*" len=$rlen "*" rights=0x1 "*" pbl=0 "* ]] &&
+		found=$line
+done <$state
+[ -n "$found" ] || fail "no STag of $rlen bytes, local read, in $state"
+echo "LSMM reply STag: $found"
+: >$go
+
+step "rdma_disconnect closes the connection"
+wait "$lpid"
+rc=$?
+lpid=
+echo "listener: $(</tmp/accept-listen.txt)"
+[ $rc -eq 0 ] || fail "listener exited $rc: $(</tmp/accept-listen.txt)"
+wait "$ppid_"
+rc=$?
+ppid_=
+echo "peer: $(</tmp/accept-peer.txt)"
+[ $rc -eq 0 ] || fail "peer exited $rc: $(</tmp/accept-peer.txt)"
+[ "$CHECK_MPA_REPLY" = 1 ] ||
+	echo "NOTE: the MPA reply bytes were not checked (CHECK_MPA_REPLY=0)"
+
+step "nothing left"
+sim_wait_counts 60 "$qps0 $stags0 0 0 0" 0 objects qps stags qhash \
+	apbvt_ports ahs
+
+step "remove"
+ip -n $ns link set isim1 netns 1 || fail "move isim1 back"
+ip netns del $ns || fail "delete namespace $ns"
+rm -f $go
+echo 1 >$bus/del_device || fail "delete 1"
+echo 0 >$bus/del_device || fail "delete 0"
+rmmod irdma_sim || fail "rmmod irdma_sim"
+rmmod irdma || fail "rmmod irdma"
+echo "a librdmacm server accepted an MPA v2 request on a user QP (the LSMM reply's STag in the engine) and closed it with rdma_disconnect; nothing left behind"
