@@ -421,6 +421,8 @@ struct isim_faults {
  * @tx_bytes: bytes handed to the peer
  * @rx_frames: frames received from the peer
  * @rx_bytes: bytes received from the peer
+ * @looped: frames addressed to the function's own MAC, turned around to
+ *	its own receive path instead of the wire
  * @dropped: frames dropped (no peer, knob, full delay queue, peer refused)
  */
 struct isim_wire {
@@ -431,6 +433,7 @@ struct isim_wire {
 	atomic64_t tx_bytes;
 	atomic64_t rx_frames;
 	atomic64_t rx_bytes;
+	atomic64_t looped;
 	atomic64_t dropped;
 };
 
