@@ -1686,6 +1686,54 @@ static void isim_toe_modify_checks_context(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->f->conn.ntoe, 0U);
 }
 
+/* the LSMM: a SEND with STREAMMODE and WAITFORRCVPDU of @len bytes */
+static void isim_t_lsmm(struct isim_test *t, struct isim_t_toe *m, u32 len)
+{
+	isim_t_wqe(m->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, m->buf), len, 0,
+		   ISIM_WQH_STREAM_MODE | ISIM_WQH_WAIT_RCV_PDU);
+	/* the fenced NOP and GEN_RTS_AE of a three-quanta connection */
+	isim_t_wqe(m->sq, 1, ISIM_WQOP_NOP, 0, 0, 0, BIT_ULL(61));
+	isim_t_wqe(m->sq, 2, ISIM_WQOP_GEN_RTS_AE, 0, 0, 0, 0);
+}
+
+static void isim_t_check_lsmm(struct kunit *test, struct sk_buff *skb,
+			      const u8 *payload, u32 len)
+{
+	struct ethhdr *eh = (struct ethhdr *)skb->data;
+	struct iphdr *ih = (struct iphdr *)(eh + 1);
+	struct tcphdr *th = (struct tcphdr *)(ih + 1);
+	u32 seg = sizeof(*th) + len;
+	u8 mac[ETH_ALEN];
+
+	KUNIT_ASSERT_EQ(test, skb->len, (u32)(ETH_HLEN + sizeof(*ih) + seg));
+	u64_to_ether_addr(ISIM_T_REM_MAC, mac);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eh->h_dest, mac));
+	u64_to_ether_addr(ISIM_T_LOC_MAC, mac);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eh->h_source, mac));
+	KUNIT_EXPECT_EQ(test, ntohs(eh->h_proto), (u16)ETH_P_IP);
+	KUNIT_EXPECT_EQ(test, ih->tos, (u8)0x28);
+	KUNIT_EXPECT_EQ(test, ih->ttl, (u8)32);
+	KUNIT_EXPECT_EQ(test, ntohs(ih->tot_len), (u16)(sizeof(*ih) + seg));
+	KUNIT_EXPECT_EQ(test, ntohl(ih->saddr), ISIM_T_LOC_IP);
+	KUNIT_EXPECT_EQ(test, ntohl(ih->daddr), ISIM_T_REM_IP);
+	KUNIT_EXPECT_EQ(test, (__force u16)ip_fast_csum(ih, ih->ihl), (u16)0);
+	KUNIT_EXPECT_EQ(test,
+			(__force u16)csum_tcpudp_magic(ih->saddr, ih->daddr,
+						       seg, IPPROTO_TCP,
+						       csum_partial(th, seg, 0)),
+			(u16)0);
+	KUNIT_EXPECT_EQ(test, ntohs(th->source), (u16)ISIM_T_LPORT);
+	KUNIT_EXPECT_EQ(test, ntohs(th->dest), (u16)ISIM_T_RPORT);
+	KUNIT_EXPECT_EQ(test, ntohl(th->seq), (u32)ISIM_T_SND_NXT);
+	KUNIT_EXPECT_EQ(test, ntohl(th->ack_seq), (u32)ISIM_T_RCV_NXT);
+	KUNIT_EXPECT_EQ(test, (u16)th->doff, (u16)5);
+	/* ACK and PSH only */
+	KUNIT_EXPECT_EQ(test, ((u8 *)th)[13], (u8)0x18);
+	KUNIT_EXPECT_EQ(test, ntohs(th->window),
+			(u16)(ISIM_T_RCV_WND >> ISIM_T_RCV_SCALE));
+	KUNIT_EXPECT_EQ(test, memcmp(th + 1, payload, len), 0);
+}
+
 /* a segment 192.0.2.2:40000 -> 192.0.2.1:7000, 4 bytes of data */
 static bool isim_t_toe_rx(struct kunit *test, u8 flags, u32 seq)
 {
@@ -1697,6 +1745,93 @@ static bool isim_t_toe_rx(struct kunit *test, u8 flags, u32 seq)
 		return true;
 	kfree_skb(skb);
 	return false;
+}
+
+static void isim_toe_lsmm_sent_then_held(struct kunit *test)
+{
+	static const char mpa[] = "MPA ID Rep Frame\x10\x02\x00\x04";
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct sk_buff *skb;
+	struct isim_qp *qp;
+	u32 id;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	memcpy(m->buf, mpa, sizeof(mpa) - 1);
+	isim_t_lsmm(t, m, sizeof(mpa) - 1);
+	isim_t_poll(t);
+
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	isim_t_check_lsmm(test, skb, (const u8 *)mpa, sizeof(mpa) - 1);
+	kfree_skb(skb);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt,
+			(u32)(ISIM_T_SND_NXT + sizeof(mpa) - 1));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.tx), 1LL);
+	/* WAITFORRCVPDU: the NOP and GEN_RTS_AE wait for the first FPDU */
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 1U);
+	KUNIT_EXPECT_TRUE(test, qp->toe.wait_fpdu);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 1U);
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[1]) & ISIM_AEQE_VALID);
+	/* unsignalled: no CQE */
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 0, 3) &
+				 ISIM_CQE_W3_VALID);
+
+	/* the peer's first FPDU is the engine's, not the ILQ's */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x18, ISIM_T_RCV_NXT));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rx), 1LL);
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, qp->toe.first_fpdu);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 3U);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
+			(u64)ISIM_AE_LLP_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP);
+	/* its data has nowhere to go yet: counted and dropped */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 1LL);
+	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
+}
+
+static void isim_toe_rtr_completes_locally(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+	u64 w3;
+	u32 id;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	/* a signalled zero-length READ RTR, then NOP and GEN_RTS_AE */
+	isim_t_wqe(m->sq, 0, ISIM_WQOP_READ, 0, 0, 0,
+		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, 0x1234) |
+		   ISIM_WQH_SIGNALED);
+	isim_t_wqe(m->sq, 1, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_t_wqe(m->sq, 2, ISIM_WQOP_GEN_RTS_AE, 0, 0, 0, 0);
+	/* a SEND: no iWARP data path, it stays posted */
+	isim_t_wqe(m->sq, 3, ISIM_WQOP_SEND, isim_t_bus(t, m->buf), 8, 0,
+		   ISIM_WQH_SIGNALED);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	w3 = isim_t_cqe(t->ilq->cq, 0, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_SQ);
+	KUNIT_EXPECT_FALSE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_OP, w3),
+			(u64)ISIM_WQOP_READ);
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(t->ilq->cq, 0, 1),
+			(u64)ISIM_T_IW_CTX);
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 1, 3) &
+				 ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
+			(u64)ISIM_AE_LLP_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 3U);
+	KUNIT_EXPECT_EQ(test, qp->executed, 3ULL);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt, (u32)ISIM_T_SND_NXT);
 }
 
 static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
@@ -1789,6 +1924,8 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_ilq_syn_filter_steers_to_rq),
 	KUNIT_CASE(isim_ilq_bad_commands_fail),
 	KUNIT_CASE_PARAM(isim_toe_modify_checks_context, isim_toe_gen_params),
+	KUNIT_CASE(isim_toe_lsmm_sent_then_held),
+	KUNIT_CASE(isim_toe_rtr_completes_locally),
 	KUNIT_CASE(isim_toe_fin_and_rst_raise_aes),
 	{}
 };
