@@ -343,7 +343,6 @@ struct isim_conn {
 	u32 toe_gen;
 };
 
-
 /**
  * struct isim_ilq_hdrs - the headers the engine puts in front of a TCP
  *	segment it transmits

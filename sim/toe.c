@@ -15,7 +15,7 @@
  * QP goes to the error state and the 4-tuple is given up); a segment with
  * payload counts as the peer's first FPDU, which releases an SQ held by an
  * LSMM with WAITFORRCVPDU (exec.c), and is then dropped: there is no
- * iWARP data path yet, nor acknowledgement, retransmission or window
+ * iWARP data path yet, nor acknowledgment, retransmission or window
  * handling. The 4-tuple is given up when the QP leaves RTS and CLOSING or
  * is destroyed.
  *
