@@ -188,7 +188,15 @@ static int irdma_cm_hw_arp_resolve(struct irdma_cm_core *core,
 	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
 	int err = 0;
 
-	if (!have_mac && ci->ipv4)
+	/*
+	 * Both ends on this function: the route is local (its neighbour is
+	 * the loopback device's, MAC zero), but the frames must carry the
+	 * function's own MAC for the adapter's switch to turn them around.
+	 */
+	if (!have_mac && (ci->ipv4 ? ci->loc_addr[0] == ci->rem_addr[0] :
+			  !memcmp(ci->loc_addr, ci->rem_addr, sizeof(ci->loc_addr))))
+		ether_addr_copy(mac, core->netdev->dev_addr);
+	else if (!have_mac && ci->ipv4)
 		err = irdma_addr_resolve_neigh(core, ci->loc_addr[0],
 					       ci->rem_addr[0], mac);
 	else if (!have_mac)

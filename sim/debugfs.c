@@ -118,9 +118,10 @@ static int isim_state_show(struct seq_file *s, void *unused)
 	seq_printf(s, "id: %u\nprotocol: %s\nnetdev: %s\n", f->id,
 		   f->protocol == ISIM_AUX_ROCEV2 ? "roce" : "iwarp",
 		   netdev_name(f->netdev));
-	seq_printf(s, "wire: tx=%lld rx=%lld dropped=%lld\n",
+	seq_printf(s, "wire: tx=%lld rx=%lld looped=%lld dropped=%lld\n",
 		   (s64)atomic64_read(&f->wire.tx_frames),
 		   (s64)atomic64_read(&f->wire.rx_frames),
+		   (s64)atomic64_read(&f->wire.looped),
 		   (s64)atomic64_read(&f->wire.dropped));
 	seq_printf(s, "ilq: tx=%lld rx=%lld steered=%lld dropped=%lld tx_err=%lld\n",
 		   (s64)atomic64_read(&f->ilq.tx),
@@ -128,6 +129,7 @@ static int isim_state_show(struct seq_file *s, void *unused)
 		   (s64)atomic64_read(&f->ilq.steered),
 		   (s64)atomic64_read(&f->ilq.dropped),
 		   (s64)atomic64_read(&f->ilq.tx_err));
+	isim_toe_show(s, f);
 	seq_printf(s, "qsets: %d\nvsi_filter: %d\n", atomic_read(&f->qsets),
 		   READ_ONCE(f->vsi_filter));
 	mutex_lock(&f->eng_lock);

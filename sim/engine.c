@@ -34,6 +34,7 @@ bool isim_engine_poll(struct isim_func *f)
 		more = isim_cqp_run(f, ISIM_CQP_BUDGET);
 		more |= isim_exec_run(f, ISIM_WQE_BUDGET);
 		more |= isim_ilq_run(f, ISIM_WQE_BUDGET);
+		more |= isim_toe_run(f, ISIM_WQE_BUDGET);
 	}
 	/* a halted engine still raises what it posted before it stopped */
 	isim_irq_service(f);
@@ -70,6 +71,7 @@ static void isim_engine_clear(struct isim_func *f)
 	isim_stag_reset(f);
 	isim_conn_reset(f);
 	isim_ilq_reset(f);
+	isim_toe_reset(f);
 	isim_cq_reset(f);
 	isim_eq_reset(f);
 	isim_hmc_reset(f);
@@ -94,6 +96,7 @@ int isim_engine_init(struct isim_func *f)
 	xa_init(&f->stags);
 	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
 	isim_ilq_init(f);
+	isim_toe_init(f);
 	err = isim_conn_init(f);
 	if (err)
 		return err;

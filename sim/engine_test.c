@@ -1488,6 +1488,413 @@ static void isim_ilq_bad_commands_fail(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
 }
 
+/* ---- offloaded iWARP connections (toe.c) ---- */
+
+#define ISIM_T_IWQP		2
+#define ISIM_T_LPORT		7000
+#define ISIM_T_RPORT		40000	/* isim_t_rx_frame()'s source port */
+#define ISIM_T_SND_NXT		0x11223344
+#define ISIM_T_RCV_NXT		0x1000	/* isim_t_tcp()'s sequence number */
+#define ISIM_T_RCV_WND		0x20000
+#define ISIM_T_RCV_SCALE	2
+#define ISIM_T_IW_CTX		0x77
+
+/**
+ * struct isim_t_toe - host memory of an offloaded QP
+ * @ctx: QP host context
+ * @sq: SQ ring (32 quanta), RQ ring in its second half
+ * @buf: the LSMM's buffer
+ * @aeq: AEQ ring (8 entries)
+ */
+struct isim_t_toe {
+	__le64 *ctx, *sq, *buf, *aeq;
+};
+
+/* the context of an iWARP QP connected 192.0.2.1:7000 - 192.0.2.2:40000 */
+static void isim_t_toe_ctx(struct isim_test *t, struct isim_t_toe *m,
+			   u64 *ctx)
+{
+	memset(ctx, 0, ISIM_QP_HOST_CTX_BYTES);
+	ctx[0] = ISIM_QPC_W0_IPV4;
+	ctx[1] = isim_t_bus(t, m->sq);
+	ctx[2] = isim_t_bus(t, m->sq + 256);
+	ctx[3] = FIELD_PREP(ISIM_QPC_W3_SQ_SIZE, 3) |
+		 FIELD_PREP(ISIM_QPC_W3_RQ_SIZE, 1) |
+		 FIELD_PREP(ISIM_QPC_W3_TTL, 32) |
+		 FIELD_PREP(ISIM_QPC_W3_TOS, 0x28) |
+		 FIELD_PREP(ISIM_QPC_W3_SRC_PORT, ISIM_T_LPORT) |
+		 FIELD_PREP(ISIM_QPC_W3_DST_PORT, ISIM_T_RPORT);
+	ctx[ISIM_QPC_W_REM_ADDR] = ISIM_T_REM_IP;
+	ctx[6] = FIELD_PREP(ISIM_QPC_W6_SNDMSS, 1460) |
+		 FIELD_PREP(ISIM_QPC_W6_ARP_IDX, ISIM_T_ILQ_ARP);
+	ctx[7] = FIELD_PREP(ISIM_QPC_W7_TCP_STATE, ISIM_QPC_TCPS_ESTABLISHED) |
+		 FIELD_PREP(ISIM_QPC_W7_RCV_SCALE, ISIM_T_RCV_SCALE);
+	ctx[10] = FIELD_PREP(ISIM_QPC_SEQ_LO, ISIM_T_SND_NXT) |
+		  FIELD_PREP(ISIM_QPC_SEQ_HI, 0xffff);
+	ctx[11] = FIELD_PREP(ISIM_QPC_SEQ_LO, ISIM_T_RCV_NXT) |
+		  FIELD_PREP(ISIM_QPC_SEQ_HI, ISIM_T_RCV_WND);
+	ctx[17] = FIELD_PREP(ISIM_QPC_W17_SQ_CQ, ISIM_T_ILQ) |
+		  FIELD_PREP(ISIM_QPC_W17_RQ_CQ, ISIM_T_ILQ);
+	ctx[19] = FIELD_PREP(ISIM_QPC_W19_LOCAL_MAC, ISIM_T_LOC_MAC);
+	ctx[20] = ISIM_QPC_W20_PRIVILEGED;
+	ctx[21] = ISIM_T_IW_CTX;
+	ctx[ISIM_QPC_W_LOC_ADDR] = ISIM_T_LOC_IP;
+}
+
+/* CREATE_QP or MODIFY_QP of iWARP QP @id to @state with context @ctx */
+static void isim_t_toe_cmd(struct isim_test *t, struct isim_t_toe *m,
+			   u32 op, u32 id, u8 state, bool tcp, const u64 *ctx)
+{
+	u64 w[8] = {};
+	int i;
+
+	for (i = 0; i < ISIM_QP_HOST_CTX_BYTES / 8; i++)
+		m->ctx[i] = cpu_to_le64(ctx[i]);
+	w[2] = isim_t_bus(t, m->ctx);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QP_HDR_ID, id) |
+			  FIELD_PREP(ISIM_QP_HDR_TYPE, ISIM_QP_TYPE_IWARP) |
+			  FIELD_PREP(ISIM_QP_HDR_NEXT_STATE, state) |
+			  (tcp ? ISIM_QP_HDR_TCPCTX_VALID : 0);
+	isim_t_run(t, op, w);
+}
+
+/* the ILQ's setup, an AEQ, and iWARP QP @id created idle */
+static struct isim_t_toe *isim_t_toe(struct kunit *test, u32 id)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	u64 ctx[ISIM_QP_HOST_CTX_BYTES / 8];
+	u64 w[8] = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->ctx = isim_t_page(test);
+	m->sq = isim_t_page(test);
+	m->buf = isim_t_page(test);
+	m->aeq = isim_t_page(test);
+	KUNIT_ASSERT_NOT_NULL(test, m->aeq);
+	isim_t_ilq(test);
+	w[2] = 8;
+	w[4] = isim_t_bus(t, m->aeq);
+	isim_t_run(t, ISIM_OP_CREATE_AEQ, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_toe_ctx(t, m, ctx);
+	isim_t_toe_cmd(t, m, ISIM_OP_CREATE_QP, id, ISIM_QPS_IDLE, false, ctx);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	return m;
+}
+
+/* hand the connection of isim_t_toe_ctx() to QP @id */
+static struct isim_qp *isim_t_offload(struct kunit *test,
+				      struct isim_t_toe *m, u32 id)
+{
+	struct isim_test *t = test->priv;
+	u64 ctx[ISIM_QP_HOST_CTX_BYTES / 8];
+	struct isim_qp *qp;
+
+	isim_t_toe_ctx(t, m, ctx);
+	isim_t_toe_cmd(t, m, ISIM_OP_MODIFY_QP, id, ISIM_QPS_RTS, true, ctx);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	qp = xa_load(&t->f->qps, id);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_ASSERT_TRUE(test, qp->toe.linked);
+	return qp;
+}
+
+/* AEQE @i of @m's AEQ: code, QP id; valid bit checked */
+static u64 isim_t_toe_ae(struct kunit *test, struct isim_t_toe *m, u32 i,
+			 u32 *id)
+{
+	u64 w1 = le64_to_cpu(m->aeq[2 * i + 1]);
+
+	KUNIT_EXPECT_TRUE(test, w1 & ISIM_AEQE_VALID);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(m->aeq[2 * i]), (u64)ISIM_T_IW_CTX);
+	*id = FIELD_GET(ISIM_AEQE_ID_LO, w1);
+	return FIELD_GET(ISIM_AEQE_CODE, w1);
+}
+
+/**
+ * struct isim_toe_case - one broken field of a TCP context
+ * @name: what is wrong
+ * @word: context word
+ * @mask: the field
+ * @val: its new value
+ * @minor: how MODIFY_QP fails
+ */
+struct isim_toe_case {
+	const char *name;
+	u8 word;
+	u64 mask;
+	u64 val;
+	u16 minor;
+};
+
+static const struct isim_toe_case isim_toe_cases[] = {
+	{ "valid", 0, 0, 0, ISIM_MIN_OK },
+	{ "no_arp_entry", 6, ISIM_QPC_W6_ARP_IDX, 3, ISIM_MIN_NO_OBJECT },
+	{ "mss_0", 6, ISIM_QPC_W6_SNDMSS, 0, ISIM_MIN_BAD_FIELD },
+	{ "mss_9000", 6, ISIM_QPC_W6_SNDMSS, 9000, ISIM_MIN_BAD_FIELD },
+	{ "ipv4_with_ipv6_words", 5, ~0ULL, 0x20010db8ULL << 32,
+	  ISIM_MIN_BAD_FIELD },
+	{ "ipv4_address_without_ipv4_bit", 0, ISIM_QPC_W0_IPV4, 0,
+	  ISIM_MIN_BAD_FIELD },
+	{ "no_local_address", ISIM_QPC_W_LOC_ADDR, ~0ULL, 0,
+	  ISIM_MIN_BAD_FIELD },
+	{ "remote_port_0", 3, ISIM_QPC_W3_DST_PORT, 0, ISIM_MIN_BAD_FIELD },
+	{ "no_local_mac", 19, ~0ULL, 0, ISIM_MIN_BAD_FIELD },
+	{ "tcp_state_syn_rcvd", 7, ISIM_QPC_W7_TCP_STATE, 4, ISIM_MIN_BAD_FIELD },
+	{ "window_scale_15", 7, ISIM_QPC_W7_SND_SCALE, 15, ISIM_MIN_BAD_FIELD },
+};
+
+static void isim_toe_case_desc(const struct isim_toe_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(isim_toe, isim_toe_cases, isim_toe_case_desc);
+
+static void isim_toe_modify_checks_context(struct kunit *test)
+{
+	const struct isim_toe_case *c = test->param_value;
+	struct isim_test *t = test->priv;
+	u64 ctx[ISIM_QP_HOST_CTX_BYTES / 8];
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	isim_t_toe_ctx(t, m, ctx);
+	if (c->mask)
+		ctx[c->word] = (ctx[c->word] & ~c->mask) |
+			       ((c->val << __ffs64(c->mask)) & c->mask);
+	isim_t_toe_cmd(t, m, ISIM_OP_MODIFY_QP, ISIM_T_IWQP, ISIM_QPS_RTS, true,
+		       ctx);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)c->minor);
+	qp = xa_load(&t->f->qps, ISIM_T_IWQP);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_EXPECT_EQ(test, qp->toe.linked, !c->minor);
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntoe, c->minor ? 0U : 1U);
+	/* a refused command leaves the QP as it was */
+	KUNIT_EXPECT_EQ(test, qp->state,
+			(u8)(c->minor ? ISIM_QPS_IDLE : ISIM_QPS_RTS));
+	if (c->minor)
+		return;
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt, (u32)ISIM_T_SND_NXT);
+	KUNIT_EXPECT_EQ(test, qp->toe.rcv_nxt, (u32)ISIM_T_RCV_NXT);
+	KUNIT_EXPECT_EQ(test, qp->toe.mss, (u16)1460);
+	/* destroying the QP gives the 4-tuple up */
+	isim_t_qp_cmd(t, ISIM_OP_DESTROY_QP, ISIM_T_IWQP, ISIM_QP_TYPE_IWARP);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntoe, 0U);
+}
+
+/* the LSMM: a SEND with STREAMMODE and WAITFORRCVPDU of @len bytes */
+static void isim_t_lsmm(struct isim_test *t, struct isim_t_toe *m, u32 len)
+{
+	isim_t_wqe(m->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, m->buf), len, 0,
+		   ISIM_WQH_STREAM_MODE | ISIM_WQH_WAIT_RCV_PDU);
+	/* the fenced NOP and GEN_RTS_AE of a three-quanta connection */
+	isim_t_wqe(m->sq, 1, ISIM_WQOP_NOP, 0, 0, 0, BIT_ULL(61));
+	isim_t_wqe(m->sq, 2, ISIM_WQOP_GEN_RTS_AE, 0, 0, 0, 0);
+}
+
+static void isim_t_check_lsmm(struct kunit *test, struct sk_buff *skb,
+			      const u8 *payload, u32 len)
+{
+	struct ethhdr *eh = (struct ethhdr *)skb->data;
+	struct iphdr *ih = (struct iphdr *)(eh + 1);
+	struct tcphdr *th = (struct tcphdr *)(ih + 1);
+	u32 seg = sizeof(*th) + len;
+	u8 mac[ETH_ALEN];
+
+	KUNIT_ASSERT_EQ(test, skb->len, (u32)(ETH_HLEN + sizeof(*ih) + seg));
+	u64_to_ether_addr(ISIM_T_REM_MAC, mac);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eh->h_dest, mac));
+	u64_to_ether_addr(ISIM_T_LOC_MAC, mac);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eh->h_source, mac));
+	KUNIT_EXPECT_EQ(test, ntohs(eh->h_proto), (u16)ETH_P_IP);
+	KUNIT_EXPECT_EQ(test, ih->tos, (u8)0x28);
+	KUNIT_EXPECT_EQ(test, ih->ttl, (u8)32);
+	KUNIT_EXPECT_EQ(test, ntohs(ih->tot_len), (u16)(sizeof(*ih) + seg));
+	KUNIT_EXPECT_EQ(test, ntohl(ih->saddr), ISIM_T_LOC_IP);
+	KUNIT_EXPECT_EQ(test, ntohl(ih->daddr), ISIM_T_REM_IP);
+	KUNIT_EXPECT_EQ(test, (__force u16)ip_fast_csum(ih, ih->ihl), (u16)0);
+	KUNIT_EXPECT_EQ(test,
+			(__force u16)csum_tcpudp_magic(ih->saddr, ih->daddr,
+						       seg, IPPROTO_TCP,
+						       csum_partial(th, seg, 0)),
+			(u16)0);
+	KUNIT_EXPECT_EQ(test, ntohs(th->source), (u16)ISIM_T_LPORT);
+	KUNIT_EXPECT_EQ(test, ntohs(th->dest), (u16)ISIM_T_RPORT);
+	KUNIT_EXPECT_EQ(test, ntohl(th->seq), (u32)ISIM_T_SND_NXT);
+	KUNIT_EXPECT_EQ(test, ntohl(th->ack_seq), (u32)ISIM_T_RCV_NXT);
+	KUNIT_EXPECT_EQ(test, (u16)th->doff, (u16)5);
+	/* ACK and PSH only */
+	KUNIT_EXPECT_EQ(test, ((u8 *)th)[13], (u8)0x18);
+	KUNIT_EXPECT_EQ(test, ntohs(th->window),
+			(u16)(ISIM_T_RCV_WND >> ISIM_T_RCV_SCALE));
+	KUNIT_EXPECT_EQ(test, memcmp(th + 1, payload, len), 0);
+}
+
+/* a segment 192.0.2.2:40000 -> 192.0.2.1:7000, 4 bytes of data */
+static bool isim_t_toe_rx(struct kunit *test, u8 flags, u32 seq)
+{
+	struct isim_test *t = test->priv;
+	struct sk_buff *skb = isim_t_rx_frame(test, ISIM_T_LPORT, flags, 0);
+
+	((struct tcphdr *)(skb->data + sizeof(struct iphdr)))->seq = htonl(seq);
+	if (isim_ilq_steer(t->f, skb))
+		return true;
+	kfree_skb(skb);
+	return false;
+}
+
+static void isim_toe_lsmm_sent_then_held(struct kunit *test)
+{
+	static const char mpa[] = "MPA ID Rep Frame\x10\x02\x00\x04";
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct sk_buff *skb;
+	struct isim_qp *qp;
+	u32 id;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	memcpy(m->buf, mpa, sizeof(mpa) - 1);
+	isim_t_lsmm(t, m, sizeof(mpa) - 1);
+	isim_t_poll(t);
+
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	isim_t_check_lsmm(test, skb, (const u8 *)mpa, sizeof(mpa) - 1);
+	kfree_skb(skb);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt,
+			(u32)(ISIM_T_SND_NXT + sizeof(mpa) - 1));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.tx), 1LL);
+	/* WAITFORRCVPDU: the NOP and GEN_RTS_AE wait for the first FPDU */
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 1U);
+	KUNIT_EXPECT_TRUE(test, qp->toe.wait_fpdu);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 1U);
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[1]) & ISIM_AEQE_VALID);
+	/* unsignalled: no CQE */
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 0, 3) &
+				 ISIM_CQE_W3_VALID);
+
+	/* the peer's first FPDU is the engine's, not the ILQ's */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x18, ISIM_T_RCV_NXT));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rx), 1LL);
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, qp->toe.first_fpdu);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 3U);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
+			(u64)ISIM_AE_LLP_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP);
+	/* its data has nowhere to go yet: counted and dropped */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 1LL);
+	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
+}
+
+static void isim_toe_rtr_completes_locally(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+	u64 w3;
+	u32 id;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	/* a signalled zero-length READ RTR, then NOP and GEN_RTS_AE */
+	isim_t_wqe(m->sq, 0, ISIM_WQOP_READ, 0, 0, 0,
+		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, 0x1234) |
+		   ISIM_WQH_SIGNALED);
+	isim_t_wqe(m->sq, 1, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_t_wqe(m->sq, 2, ISIM_WQOP_GEN_RTS_AE, 0, 0, 0, 0);
+	/* a SEND: no iWARP data path, it stays posted */
+	isim_t_wqe(m->sq, 3, ISIM_WQOP_SEND, isim_t_bus(t, m->buf), 8, 0,
+		   ISIM_WQH_SIGNALED);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	w3 = isim_t_cqe(t->ilq->cq, 0, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_SQ);
+	KUNIT_EXPECT_FALSE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_OP, w3),
+			(u64)ISIM_WQOP_READ);
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(t->ilq->cq, 0, 1),
+			(u64)ISIM_T_IW_CTX);
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 1, 3) &
+				 ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
+			(u64)ISIM_AE_LLP_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 3U);
+	KUNIT_EXPECT_EQ(test, qp->executed, 3ULL);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt, (u32)ISIM_T_SND_NXT);
+}
+
+static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 ctx[ISIM_QP_HOST_CTX_BYTES / 8];
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+	u64 qh[8] = {};
+	u32 id;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	/* the CM's established filter for the 4-tuple is still there */
+	qh[1] = FIELD_PREP(ISIM_QH_W1_DPORT, ISIM_T_LPORT) |
+		FIELD_PREP(ISIM_QH_W1_SPORT, ISIM_T_RPORT) |
+		FIELD_PREP(ISIM_QH_W1_QPN, ISIM_T_ILQ);
+	qh[4] = ISIM_T_REM_IP;
+	qh[6] = ISIM_T_LOC_IP;
+	qh[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QH_HDR_TYPE,
+				      ISIM_QH_TCP_ESTABLISHED) |
+			   ISIM_QH_HDR_IPV4 |
+			   FIELD_PREP(ISIM_QH_HDR_MANAGE, ISIM_QH_ADD);
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, qh);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	/* another QP cannot take the same 4-tuple */
+	isim_t_toe_ctx(t, m, ctx);
+	isim_t_toe_cmd(t, m, ISIM_OP_CREATE_QP, 3, ISIM_QPS_IDLE, false, ctx);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_toe_cmd(t, m, ISIM_OP_MODIFY_QP, 3, ISIM_QPS_RTS, true, ctx);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+
+	/* FIN with 4 bytes of data: reported once */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x11, ISIM_T_RCV_NXT));
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x11, ISIM_T_RCV_NXT));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
+			(u64)ISIM_AE_LLP_FIN_RECEIVED);
+	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP);
+	KUNIT_EXPECT_EQ(test, qp->toe.rcv_nxt, (u32)ISIM_T_RCV_NXT + 5);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.fin), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 1LL);
+	/* an RST beyond the window is ignored */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x04,
+					      ISIM_T_RCV_NXT + 3 * ISIM_T_RCV_WND));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[3]) & ISIM_AEQE_VALID);
+	/* one in it resets the connection: AE, error, 4-tuple given up */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x04, ISIM_T_RCV_NXT + 5));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 1, &id),
+			(u64)ISIM_AE_LLP_CONN_RESET);
+	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_ERROR);
+	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rst), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 0LL);
+	/* the 4-tuple's segments are the filter's again */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x10, ISIM_T_RCV_NXT + 5));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rx), 4LL);
+}
+
 static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
 			 isim_ctx_gen_params),
@@ -1516,6 +1923,10 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_ilq_transmit_adds_headers),
 	KUNIT_CASE(isim_ilq_syn_filter_steers_to_rq),
 	KUNIT_CASE(isim_ilq_bad_commands_fail),
+	KUNIT_CASE_PARAM(isim_toe_modify_checks_context, isim_toe_gen_params),
+	KUNIT_CASE(isim_toe_lsmm_sent_then_held),
+	KUNIT_CASE(isim_toe_rtr_completes_locally),
+	KUNIT_CASE(isim_toe_fin_and_rst_raise_aes),
 	{}
 };
 

@@ -31,8 +31,17 @@
  * active queue on every tick and only consumes WQEALLOC (user space
  * rings its doorbell page, which the engine does not watch either).
  * Rings are physically contiguous (kernel QPs) or PBLE-mapped page by
- * page (user QPs). Not modelled: UD/GSI transmission, iWARP (needs a TCP
- * context), fast register, MW bind, invalidation.
+ * page (user QPs).
+ *
+ * iWARP: an offloaded QP in RTS (toe.c) executes its connection WQEs: the
+ * LSMM (a SEND with STREAMMODE) goes out as a segment of the connection,
+ * and with WAITFORRCVPDU holds the SQ until the peer's first FPDU; a
+ * zero-length READ or WRITE (the RTR) completes without moving anything;
+ * NOPs; GEN_RTS_AE raises LLP_CONNECTION_ESTABLISHED. Any other WQE waits:
+ * there is no iWARP data path yet.
+ *
+ * Not modelled: UD/GSI transmission, iWARP data, fast register, MW bind,
+ * invalidation.
  */
 #include <linux/slab.h>
 
@@ -737,6 +746,100 @@ static int isim_exec_sq_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	return 0;
 }
 
+/* ---- iWARP: the connection WQEs of an offloaded QP (toe.c) ---- */
+
+/* the LSMM: its buffer goes out as one segment of the TCP stream */
+static int isim_exec_lsmm(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
+{
+	const u8 *inl;
+	int ret;
+
+	ret = isim_exec_payload(x, qp, hdr, &inl);
+	if (ret)
+		return ret;
+	if (x->len > PAGE_SIZE)
+		return ISIM_WC_LOC_LEN;
+	if (inl)
+		memcpy(x->bounce, inl, x->len);
+	else if (isim_sgl_io(x->f, &x->local, 0, x->bounce, x->len, false))
+		return ISIM_WC_LOC_PROT;
+	ret = isim_toe_send(x->f, qp, x->bounce, x->len);
+	/* RFC 5044 7.1.2: nothing more until the initiator's first FPDU */
+	if (!ret && (hdr & ISIM_WQH_WAIT_RCV_PDU) && !qp->toe.first_fpdu)
+		qp->toe.wait_fpdu = true;
+	return ret;
+}
+
+/*
+ * Execute an iWARP SQ WQE. Return: 0, an enum isim_wc_minor, or -EAGAIN
+ * for a WQE that needs the iWARP data path, which is not modelled: it
+ * stays posted.
+ */
+static int isim_exec_iw_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
+{
+	const u8 *inl;
+	int ret;
+
+	switch (FIELD_GET(ISIM_WQH_OP, hdr)) {
+	case ISIM_WQOP_NOP:
+		return 0;
+	case ISIM_WQOP_GEN_RTS_AE:
+		if (isim_aeq_post(x->f, ISIM_AE_LLP_ESTABLISHED,
+				  ISIM_AE_SRC_NONE, qp->id, qp->cq_ctx))
+			dev_dbg_ratelimited(&x->f->dev, "QP %u: AE lost\n",
+					    qp->id);
+		return 0;
+	case ISIM_WQOP_SEND:
+		if (hdr & ISIM_WQH_STREAM_MODE)
+			return isim_exec_lsmm(x, qp, hdr);
+		break;
+	case ISIM_WQOP_WRITE:
+	case ISIM_WQOP_READ:
+		/* zero length: the RTR, which completes here (no data path) */
+		ret = isim_exec_payload(x, qp, hdr, &inl);
+		if (ret || !x->len)
+			return ret;
+		break;
+	}
+	return -EAGAIN;
+}
+
+/* Return: 0 the WQE is done, -EAGAIN it waits */
+static int isim_exec_iw_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
+{
+	struct isim_cpl c = {
+		.sq = true,
+		.idx = x->req.idx,
+		.op = FIELD_GET(ISIM_WQH_OP, hdr),
+	};
+	int ret;
+
+	x->len = 0;
+	ret = isim_exec_iw_op(x, qp, hdr);
+	if (ret == -EAGAIN)
+		return ret;
+	qp->executed++;
+	c.bytes = x->len;
+	if (ret) {
+		c.minor = ret;
+		isim_exec_fail(x->f, qp, &c);
+		isim_toe_new_state(x->f, qp, NULL);
+	} else if (hdr & ISIM_WQH_SIGNALED) {
+		isim_exec_complete(x->f, qp, &c);
+	}
+	return 0;
+}
+
+/* the SQ runs: an RC QP in RTS, or an offloaded iWARP QP in RTS */
+static bool isim_exec_sq_runs(const struct isim_qp *qp)
+{
+	if (qp->state != ISIM_QPS_RTS)
+		return false;
+	if (qp->type == ISIM_QP_TYPE_IWARP)
+		return qp->toe.linked && !qp->toe.wait_fpdu;
+	return qp->type == ISIM_QP_TYPE_ROCE_RC;
+}
+
 /* ---- the engine pass ---- */
 
 static struct isim_xfer *isim_xfer_get(struct isim_xfer **xp,
@@ -775,13 +878,14 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 	unsigned int n = 0;
 	u64 hdr;
 
-	while (n < budget && qp->state == ISIM_QPS_RTS &&
+	while (n < budget && isim_exec_sq_runs(qp) &&
 	       !isim_wq_peek(f, sq, &hdr)) {
 		x = isim_xfer_get(xp, f);
 		if (!x || isim_wq_read(f, sq, isim_wq_wqe_quanta(qp, sq, hdr),
 				       &x->req))
 			break;
-		if (isim_exec_sq_wqe(x, qp, hdr))
+		if (qp->type == ISIM_QP_TYPE_IWARP ?
+		    isim_exec_iw_wqe(x, qp, hdr) : isim_exec_sq_wqe(x, qp, hdr))
 			break;
 		isim_wq_advance(sq, x->req.quanta);
 		n++;
@@ -800,8 +904,7 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
 		n += isim_exec_flush_posted(f, qp, &qp->sq, budget);
 	if (qp->rq.flushing)
 		n += isim_exec_flush_posted(f, qp, &qp->rq, budget - n);
-	if (qp->type == ISIM_QP_TYPE_ROCE_RC)
-		n += isim_exec_sq(xp, f, qp, budget - n);
+	n += isim_exec_sq(xp, f, qp, budget - n);
 	return n;
 }
 

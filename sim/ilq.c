@@ -18,10 +18,11 @@
  * and VLAN tag. With no RQ buffer posted the frame is dropped and counted.
  * Everything else goes to the stack as before.
  *
- * Not modelled: the IEQ (partial FPDUs), segments of offloaded connections
- * (they would belong to the engine's TCP, which does not exist here), IPv4
- * options and IPv6 extension headers in received segments (such frames are
- * not steered).
+ * Segments of offloaded connections are not the ILQ's: toe.c takes them
+ * before the filters are asked.
+ *
+ * Not modelled: the IEQ (partial FPDUs), IPv4 options and IPv6 extension
+ * headers in received segments (such frames are not steered).
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -162,9 +163,10 @@ static int isim_ilq_parse(struct sk_buff *skb, struct isim_flow *fl,
  * @skb: the frame, data at the IP header, MAC header set, VLAN tag (if
  *	any) already taken out into the skb's tag
  *
- * A frame that matches a filter is the engine's: it is queued for the
- * engine, or dropped and counted (drop knob, queue full). Callable from
- * softirq context.
+ * A segment of an offloaded connection (toe.c) is the engine's, whatever
+ * the filters say. A frame that matches a filter is the engine's too: it
+ * is queued for the engine, or dropped and counted (drop knob, queue
+ * full). Callable from softirq context.
  *
  * Return: true if the frame was consumed, false to leave it to the stack.
  */
@@ -173,8 +175,12 @@ bool isim_ilq_steer(struct isim_func *f, struct sk_buff *skb)
 	struct isim_ilq_cb cb = {};
 	struct isim_flow fl = {};
 
-	if (isim_ilq_parse(skb, &fl, &cb) ||
-	    !isim_conn_steer(f, &fl, &cb.qpn))
+	if (isim_ilq_parse(skb, &fl, &cb))
+		return false;
+	/* the engine's own connections come before any filter */
+	if (isim_toe_steer(f, &fl, skb, cb.l3_len, cb.seg_len))
+		return true;
+	if (!isim_conn_steer(f, &fl, &cb.qpn))
 		return false;
 	atomic64_inc(&f->ilq.steered);
 	if (atomic_dec_if_positive(&f->faults.drop_cm) >= 0 ||
@@ -327,32 +333,6 @@ static void isim_ilq_place(struct isim_func *f, struct sk_buff *skb)
 
 /* ---- transmit ---- */
 
-/**
- * struct isim_ilq_hdrs - what an AH says about the headers of a frame
- * @dmac: destination MAC, from the ARP cache entry the AH names
- * @smac: source MAC
- * @tci: VLAN tag, with @vlan
- * @vlan: insert an 802.1Q tag
- * @ipv4: IPv4 (else IPv6)
- * @tc: IPv4 TOS or IPv6 traffic class
- * @hop: TTL or hop limit
- * @flow: IPv6 flow label
- * @src: source address, host-order words
- * @dst: destination address, host-order words
- */
-struct isim_ilq_hdrs {
-	u8 dmac[ETH_ALEN];
-	u8 smac[ETH_ALEN];
-	u16 tci;
-	bool vlan;
-	bool ipv4;
-	u8 tc;
-	u8 hop;
-	u32 flow;
-	u32 src[4];
-	u32 dst[4];
-};
-
 static int isim_ilq_ah(struct isim_func *f, u32 ah_idx,
 		       struct isim_ilq_hdrs *h)
 {
@@ -449,53 +429,119 @@ static void isim_ilq_put_v6(struct ipv6hdr *ih,
 				    csum_partial(th, len, 0));
 }
 
+/* room for the headers and a @len-byte segment; *th is where it goes */
+static struct sk_buff *isim_ilq_frame_start(const struct isim_ilq_hdrs *h,
+					    u32 len, void **ih,
+					    struct tcphdr **th)
+{
+	u32 room = VLAN_ETH_HLEN + sizeof(struct ipv6hdr) + len;
+	struct sk_buff *skb = alloc_skb(NET_IP_ALIGN + room, GFP_KERNEL);
+
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, NET_IP_ALIGN);
+	*ih = isim_ilq_put_l2(skb, h);
+	*th = skb_put(skb, len);
+	skb_set_transport_header(skb, (u8 *)*th - skb->data);
+	return skb;
+}
+
+/* the IP header and both checksums, once the segment is in place */
+static void isim_ilq_frame_end(struct isim_func *f,
+			       const struct isim_ilq_hdrs *h, void *ih,
+			       struct tcphdr *th, u32 len)
+{
+	if (h->ipv4)
+		isim_ilq_put_v4(f, ih, h, th, len);
+	else
+		isim_ilq_put_v6(ih, h, th, len);
+}
+
 /* the frame of a TCP segment of @len bytes at bus address @addr */
 static struct sk_buff *isim_ilq_frame(struct isim_func *f,
 				      const struct isim_ilq_hdrs *h,
 				      u64 addr, u32 len)
 {
-	u32 room = VLAN_ETH_HLEN + sizeof(struct ipv6hdr) + len;
-	struct sk_buff *skb = alloc_skb(NET_IP_ALIGN + room, GFP_KERNEL);
+	struct sk_buff *skb;
 	struct tcphdr *th;
 	void *ih;
 
+	skb = isim_ilq_frame_start(h, len, &ih, &th);
 	if (!skb)
 		return NULL;
-	skb_reserve(skb, NET_IP_ALIGN);
-	ih = isim_ilq_put_l2(skb, h);
-	th = skb_put(skb, len);
-	skb_set_transport_header(skb, (u8 *)th - skb->data);
 	if (isim_dma_read(f, addr, th, len)) {
 		kfree_skb(skb);
 		return ERR_PTR(-EFAULT);
 	}
-	if (h->ipv4)
-		isim_ilq_put_v4(f, ih, h, th, len);
-	else
-		isim_ilq_put_v6(ih, h, th, len);
+	isim_ilq_frame_end(f, h, ih, th, len);
 	return skb;
 }
 
-/* the frame leaves: to the test's tap, or out of the netdev */
+/**
+ * isim_ilq_seg_frame - the frame of a TCP segment the engine built itself
+ * @f: function
+ * @h: the headers to put in front
+ * @th: TCP header, checksum to be filled in
+ * @hlen: its length
+ * @data: payload
+ * @dlen: its length
+ *
+ * Return: the frame, or NULL without memory.
+ */
+struct sk_buff *isim_ilq_seg_frame(struct isim_func *f,
+				   const struct isim_ilq_hdrs *h,
+				   const void *th, u32 hlen,
+				   const void *data, u32 dlen)
+{
+	struct tcphdr *seg;
+	struct sk_buff *skb;
+	void *ih;
+
+	skb = isim_ilq_frame_start(h, hlen + dlen, &ih, &seg);
+	if (!skb)
+		return NULL;
+	memcpy(seg, th, hlen);
+	memcpy((u8 *)seg + hlen, data, dlen);
+	isim_ilq_frame_end(f, h, ih, seg, hlen + dlen);
+	return skb;
+}
+
+/**
+ * isim_ilq_emit - a frame the engine built leaves the function
+ * @f: function
+ * @skb: the frame, consumed
+ *
+ * It goes to the test's tap when one is set, else out of the netdev
+ * through the qdisc and the packet taps, as the stack's own frames go.
+ *
+ * Return: 0, or -EIO when it was dropped (no netdev, refused).
+ */
+int isim_ilq_emit(struct isim_func *f, struct sk_buff *skb)
+{
+	if (f->ilq.tx_tap) {
+		f->ilq.tx_tap(f, skb);
+		return 0;
+	}
+	if (!f->netdev) {
+		kfree_skb(skb);
+		return -EIO;
+	}
+	skb->dev = f->netdev;
+	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS ? 0 : -EIO;
+}
+
+/* the frame of an ILQ WQE leaves, unless the drop knob takes it */
 static void isim_ilq_out(struct isim_func *f, struct sk_buff *skb)
 {
-	if (atomic_dec_if_positive(&f->faults.drop_cm) >= 0 ||
-	    (!f->ilq.tx_tap && !f->netdev)) {
+	if (atomic_dec_if_positive(&f->faults.drop_cm) >= 0) {
 		atomic64_inc(&f->ilq.dropped);
 		kfree_skb(skb);
 		return;
 	}
-	if (f->ilq.tx_tap) {
-		atomic64_inc(&f->ilq.tx);
-		f->ilq.tx_tap(f, skb);
-		return;
-	}
-	/* through the qdisc and the taps, as the stack's own frames go */
-	skb->dev = f->netdev;
-	if (dev_queue_xmit(skb) == NET_XMIT_SUCCESS)
-		atomic64_inc(&f->ilq.tx);
-	else
+	if (isim_ilq_emit(f, skb))
 		atomic64_inc(&f->ilq.dropped);
+	else
+		atomic64_inc(&f->ilq.tx);
 }
 
 /* Transmit the SQ WQE @w. Return: 0 or an enum isim_wc_minor. */

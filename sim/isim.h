@@ -113,6 +113,79 @@ struct isim_wq {
 };
 
 /**
+ * struct isim_flow - the addressing of a received TCP segment, as the
+ *	steering filters compare it
+ * @ipv4: IPv4 (addresses in word 0)
+ * @syn: SYN set and ACK clear: a connection request
+ * @vlan: VLAN id, or 0xffff for an untagged frame
+ * @loc_addr: destination address, host-order words
+ * @rem_addr: source address, host-order words
+ * @loc_port: destination port
+ * @rem_port: source port
+ */
+struct isim_flow {
+	bool ipv4;
+	bool syn;
+	u16 vlan;
+	u32 loc_addr[4];
+	u32 rem_addr[4];
+	u16 loc_port;
+	u16 rem_port;
+};
+
+/**
+ * struct isim_toe - the engine's TCP connection of an offloaded iWARP QP
+ * @node: in isim_conn.toe while @linked (under isim_conn.qh_lock)
+ * @flow: the 4-tuple and VLAN as a received segment of the connection
+ *	carries them (local = this function)
+ * @qpn: the QP, for the receive path, which must not touch the QP
+ * @gen: tells a segment queued for an earlier connection of the QP apart
+ * @linked: the 4-tuple is the engine's (the QP is in RTS or CLOSING)
+ * @loc_mac: source MAC of transmitted segments (context word 19)
+ * @arp_idx: ARP cache entry of the peer (destination MAC)
+ * @mss: send MSS
+ * @snd_nxt: sequence number of the next byte sent
+ * @snd_wnd: the peer's window
+ * @rcv_nxt: sequence number of the next byte expected
+ * @rcv_wnd: our window, in bytes
+ * @rcv_wscale: shift of the window we advertise
+ * @snd_wscale: shift of the window the peer advertises
+ * @ttl: IPv4 TTL or IPv6 hop limit
+ * @tos: IPv4 TOS or IPv6 traffic class
+ * @flow_label: IPv6 flow label
+ * @vlan_tag: 802.1Q tag, with @insert_vlan
+ * @insert_vlan: tag transmitted frames
+ * @first_fpdu: a segment with payload has arrived from the peer
+ * @wait_fpdu: an LSMM with WAITFORRCVPDU went out before @first_fpdu:
+ *	the SQ holds every WQE after it until the peer's first FPDU
+ * @fin_rcvd: the peer's FIN arrived (reported once)
+ */
+struct isim_toe {
+	struct list_head node;
+	struct isim_flow flow;
+	u32 qpn;
+	u32 gen;
+	bool linked;
+	u8 loc_mac[ETH_ALEN];
+	u16 arp_idx;
+	u16 mss;
+	u32 snd_nxt;
+	u32 snd_wnd;
+	u32 rcv_nxt;
+	u32 rcv_wnd;
+	u8 rcv_wscale;
+	u8 snd_wscale;
+	u8 ttl;
+	u8 tos;
+	u32 flow_label;
+	u16 vlan_tag;
+	bool insert_vlan;
+	bool first_fpdu;
+	bool wait_fpdu;
+	bool fin_rcvd;
+};
+
+/**
  * struct isim_qp - a QP the engine knows
  * @id: QP id
  * @type: QP type from the create command
@@ -136,6 +209,8 @@ struct isim_wq {
  *	hold PBLE indexes)
  * @executed: SQ WQEs executed
  * @flushed: WQEs completed with a flush error
+ * @toe: iWARP: the TCP connection a MODIFY_QP to RTS handed over; the
+ *	QP is offloaded while @toe.linked
  */
 struct isim_qp {
 	u32 id;
@@ -159,6 +234,7 @@ struct isim_qp {
 	bool virt;
 	u64 executed;
 	u64 flushed;
+	struct isim_toe toe;
 };
 
 /**
@@ -245,8 +321,12 @@ struct isim_ah {
  * @lmac_used: entries of @lmac handed out by ALLOC_LOCAL_MAC
  * @ws: work-scheduler node ids in use
  * @stats: statistics instances in use
- * @qh_lock: protects @qhash and @nqhash against the receive path, which
- *	steers frames in softirq context; writers also hold eng_lock
+ * @toe: 4-tuples of offloaded connections (struct isim_toe.node)
+ * @ntoe: entries in @toe
+ * @toe_gen: generation of the last connection offloaded
+ * @qh_lock: protects @qhash, @nqhash, @toe and @ntoe against the receive
+ *	path, which steers frames in softirq context; writers also hold
+ *	eng_lock
  */
 struct isim_conn {
 	unsigned long *apbvt;
@@ -258,27 +338,36 @@ struct isim_conn {
 	unsigned long lmac_used;
 	DECLARE_BITMAP(ws, ISIM_WS_NODES);
 	DECLARE_BITMAP(stats, ISIM_STATS_INSTANCES);
+	struct list_head toe;
+	u32 ntoe;
+	u32 toe_gen;
 };
 
 /**
- * struct isim_flow - the addressing of a received TCP segment, as the
- *	steering filters compare it
- * @ipv4: IPv4 (addresses in word 0)
- * @syn: SYN set and ACK clear: a connection request
- * @vlan: VLAN id, or 0xffff for an untagged frame
- * @loc_addr: destination address, host-order words
- * @rem_addr: source address, host-order words
- * @loc_port: destination port
- * @rem_port: source port
+ * struct isim_ilq_hdrs - the headers the engine puts in front of a TCP
+ *	segment it transmits
+ * @dmac: destination MAC
+ * @smac: source MAC
+ * @tci: VLAN tag, with @vlan
+ * @vlan: insert an 802.1Q tag
+ * @ipv4: IPv4 (else IPv6)
+ * @tc: IPv4 TOS or IPv6 traffic class
+ * @hop: TTL or hop limit
+ * @flow: IPv6 flow label
+ * @src: source address, host-order words
+ * @dst: destination address, host-order words
  */
-struct isim_flow {
+struct isim_ilq_hdrs {
+	u8 dmac[ETH_ALEN];
+	u8 smac[ETH_ALEN];
+	u16 tci;
+	bool vlan;
 	bool ipv4;
-	bool syn;
-	u16 vlan;
-	u32 loc_addr[4];
-	u32 rem_addr[4];
-	u16 loc_port;
-	u16 rem_port;
+	u8 tc;
+	u8 hop;
+	u32 flow;
+	u32 src[4];
+	u32 dst[4];
 };
 
 /**
@@ -303,6 +392,25 @@ struct isim_ilq {
 	atomic64_t steered;
 	atomic64_t dropped;
 	atomic64_t tx_err;
+};
+
+/**
+ * struct isim_toe_stats - segments of offloaded connections
+ * @rxq: segments taken for the engine, waiting for its pass (own lock)
+ * @tx: segments the engine transmitted (LSMM)
+ * @rx: segments taken from the stack because their 4-tuple is offloaded
+ * @fin: FINs reported (LLP_FIN_RECEIVED)
+ * @rst: resets reported (LLP_CONNECTION_RESET)
+ * @dropped: received segments counted and dropped (no data path; stale,
+ *	out of the window, queue full), and transmits the netdev refused
+ */
+struct isim_toe_stats {
+	struct sk_buff_head rxq;
+	atomic64_t tx;
+	atomic64_t rx;
+	atomic64_t fin;
+	atomic64_t rst;
+	atomic64_t dropped;
 };
 
 /**
@@ -421,6 +529,8 @@ struct isim_faults {
  * @tx_bytes: bytes handed to the peer
  * @rx_frames: frames received from the peer
  * @rx_bytes: bytes received from the peer
+ * @looped: frames addressed to the function's own MAC, turned around to
+ *	its own receive path instead of the wire
  * @dropped: frames dropped (no peer, knob, full delay queue, peer refused)
  */
 struct isim_wire {
@@ -431,6 +541,7 @@ struct isim_wire {
 	atomic64_t tx_bytes;
 	atomic64_t rx_frames;
 	atomic64_t rx_bytes;
+	atomic64_t looped;
 	atomic64_t dropped;
 };
 
@@ -457,6 +568,7 @@ struct isim_wire {
  * @ddir: debugfs directory
  * @faults: fault injection knobs
  * @ilq: privileged raw queue frames and counters
+ * @toe: segments of offloaded connections
  * @eng_lock: protects everything below it
  * @running: the engine polls the register space
  * @halted: the engine stopped on a critical error: it reads and writes
@@ -493,6 +605,7 @@ struct isim_func {
 	struct dentry *ddir;
 	struct isim_faults faults;
 	struct isim_ilq ilq;
+	struct isim_toe_stats toe;
 
 	struct mutex eng_lock; /* engine state below, see @eng_lock */
 	bool running;
@@ -674,6 +787,27 @@ void isim_ilq_reset(struct isim_func *f);
 bool isim_ilq_steer(struct isim_func *f, struct sk_buff *skb);
 rx_handler_result_t isim_ilq_rx_handler(struct sk_buff **pskb);
 bool isim_ilq_run(struct isim_func *f, unsigned int budget);
+struct sk_buff *isim_ilq_seg_frame(struct isim_func *f,
+				   const struct isim_ilq_hdrs *h,
+				   const void *th, u32 hlen,
+				   const void *data, u32 dlen);
+int isim_ilq_emit(struct isim_func *f, struct sk_buff *skb);
+
+/* toe.c */
+void isim_toe_init(struct isim_func *f);
+void isim_toe_reset(struct isim_func *f);
+bool isim_toe_wanted(const struct isim_qp *qp, u64 hdr);
+u16 isim_toe_check(struct isim_func *f, const struct isim_qp *qp,
+		   const u64 *ctx, struct isim_toe *toe);
+void isim_toe_new_state(struct isim_func *f, struct isim_qp *qp,
+			const struct isim_toe *toe);
+void isim_toe_unlink(struct isim_func *f, struct isim_qp *qp);
+bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
+		    struct sk_buff *skb, u8 l3_len, u32 seg_len);
+bool isim_toe_run(struct isim_func *f, unsigned int budget);
+u16 isim_toe_send(struct isim_func *f, struct isim_qp *qp, const u8 *data,
+		  u32 len);
+void isim_toe_show(struct seq_file *s, struct isim_func *f);
 
 /* cqp.c */
 void isim_cqp_reset(struct isim_func *f);

@@ -263,6 +263,9 @@ enum isim_wc_minor {
 #define ISIM_AE_BOUNDS			0x0108
 #define ISIM_AE_RNR_EXCEEDED		0x050f
 #define ISIM_AE_MSG_TOO_LONG		0x0303
+#define ISIM_AE_LLP_CONN_RESET		0x0502
+#define ISIM_AE_LLP_FIN_RECEIVED	0x0503
+#define ISIM_AE_LLP_ESTABLISHED		0x050e
 #define ISIM_AE_CODE_MAX		0xfff
 
 /* ---- HMC: FPM query / commit buffers, one 64-bit slot per object ---- */
@@ -398,6 +401,33 @@ enum isim_hmc_obj {
 #define ISIM_QPC_W20_PRIVILEGED		BIT_ULL(25)
 #define ISIM_QPC_RNR_FOREVER		7
 
+/*
+ * ---- iWARP QP host context: the TCP connection (MODIFY_QP to RTS with
+ * ISIM_QP_HDR_TCPCTX_VALID) ----
+ * Words 4/5 hold the remote address and 23/24 the local one, laid out as
+ * in a qhash WQE (IPv4 in bits 31:0 of words 4 and 23).
+ */
+#define ISIM_QPC_W0_IPV4		BIT_ULL(3)
+#define ISIM_QPC_W0_INSERT_VLAN		BIT_ULL(5)
+#define ISIM_QPC_W3_TTL			GENMASK_ULL(7, 0)
+#define ISIM_QPC_W3_TOS			GENMASK_ULL(31, 24)
+#define ISIM_QPC_W3_SRC_PORT		GENMASK_ULL(47, 32)
+#define ISIM_QPC_W3_DST_PORT		GENMASK_ULL(63, 48)
+#define ISIM_QPC_W_REM_ADDR		4
+#define ISIM_QPC_W6_SNDMSS		GENMASK_ULL(29, 16)
+#define ISIM_QPC_W6_VLAN_TAG		GENMASK_ULL(47, 32)
+#define ISIM_QPC_W6_ARP_IDX		GENMASK_ULL(63, 48)
+#define ISIM_QPC_W7_FLOW_LABEL		GENMASK_ULL(19, 0)
+#define ISIM_QPC_W7_TCP_STATE		GENMASK_ULL(31, 28)
+#define ISIM_QPC_W7_RCV_SCALE		GENMASK_ULL(35, 32)
+#define ISIM_QPC_W7_SND_SCALE		GENMASK_ULL(43, 40)
+#define ISIM_QPC_TCPS_ESTABLISHED	5
+/* words 10 (snd_nxt, snd_wnd) and 11 (rcv_nxt, rcv_wnd) */
+#define ISIM_QPC_SEQ_LO			GENMASK_ULL(31, 0)
+#define ISIM_QPC_SEQ_HI			GENMASK_ULL(63, 32)
+#define ISIM_QPC_W19_LOCAL_MAC		GENMASK_ULL(63, 16)
+#define ISIM_QPC_W_LOC_ADDR		23
+
 /* ---- SQ and RQ WQEs: 1..8 quanta of 32 bytes, word 3 the header ---- */
 #define ISIM_WQ_QUANTUM			32
 #define ISIM_WQ_MAX_QUANTA		8
@@ -407,6 +437,9 @@ enum isim_hmc_obj {
 #define ISIM_WQH_IMM			BIT_ULL(47)
 #define ISIM_WQH_INLINE_LEN		GENMASK_ULL(55, 48)
 #define ISIM_WQH_INLINE			BIT_ULL(57)
+/* iWARP connection WQEs: the LSMM is a SEND of the TCP stream itself */
+#define ISIM_WQH_STREAM_MODE		BIT_ULL(58)
+#define ISIM_WQH_WAIT_RCV_PDU		BIT_ULL(59)
 #define ISIM_WQH_SIGNALED		BIT_ULL(62)
 #define ISIM_WQH_VALID			BIT_ULL(63)
 /*
@@ -430,6 +463,7 @@ enum isim_wq_op {
 	ISIM_WQOP_SEND_SOL_INV		= 0x06,
 	ISIM_WQOP_NOP			= 0x0c,
 	ISIM_WQOP_WRITE_SOL		= 0x0d,
+	ISIM_WQOP_GEN_RTS_AE		= 0x30,
 };
 
 /* ---- STags (ALLOC_STAG, REG_MR, DEALLOC_STAG) ---- */

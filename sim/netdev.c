@@ -6,6 +6,13 @@
  * received by the other's netdev, in whatever namespace it is, like veth.
  * The wire is perfect unless a debugfs knob drops or delays frames. The
  * carrier is up while both ends exist.
+ *
+ * A unicast frame addressed to the function's own MAC never reaches the
+ * wire: the adapter's internal switch turns it around to the function's
+ * own receive path, where the qhash filters see it like any other frame
+ * (a loopback rdma_cm connection needs this: its SYN goes to a listener of
+ * the same function). Such frames are counted as looped, with the drop and
+ * delay knobs applied as to any transmitted frame.
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
@@ -26,13 +33,35 @@ static struct isim_func *isim_ndev_func(struct net_device *nd)
 	return *(struct isim_func **)netdev_priv(nd);
 }
 
-/* hand one frame to the peer; consumes @skb */
+/* the frame's destination is the function itself */
+static bool isim_wire_to_self(struct isim_func *f, const struct sk_buff *skb)
+{
+	const struct ethhdr *eh = (const struct ethhdr *)skb->data;
+
+	return skb_headlen(skb) >= ETH_HLEN &&
+	       ether_addr_equal(eh->h_dest, f->netdev->dev_addr);
+}
+
+/* turn a frame around into the function's own receive path */
+static void isim_wire_loop(struct isim_func *f, struct sk_buff *skb)
+{
+	if (dev_forward_skb(f->netdev, skb) == NET_RX_SUCCESS)
+		atomic64_inc(&f->wire.looped);
+	else
+		atomic64_inc(&f->wire.dropped);
+}
+
+/* hand one frame to the peer, or back to the function; consumes @skb */
 static void isim_wire_deliver(struct isim_func *f, struct sk_buff *skb)
 {
 	unsigned int len = skb->len;
 	struct isim_func *peer;
 	bool sent = false;
 
+	if (isim_wire_to_self(f, skb)) {
+		isim_wire_loop(f, skb);
+		return;
+	}
 	rcu_read_lock();
 	peer = rcu_dereference(f->wire.peer);
 	if (!peer) {

@@ -7,7 +7,8 @@
  * the adapter does, so a QP whose HMC memory is not backed fails with
  * HMC_UNBACKED. The engine records the state the driver asked for and
  * reads from the context what the data path needs (exec.c): where the
- * rings are, the CQs, the connected QP.
+ * rings are, the CQs, the connected QP, and for an iWARP QP moving to RTS
+ * with a TCP context, the connection (toe.c).
  */
 #include <linux/slab.h>
 
@@ -23,6 +24,7 @@ void isim_qp_reset(struct isim_func *f)
 	unsigned long id;
 
 	xa_for_each(&f->qps, id, qp) {
+		isim_toe_unlink(f, qp);
 		xa_erase(&f->qps, id);
 		kfree(qp);
 	}
@@ -130,30 +132,39 @@ static struct isim_qp *isim_qp_of(struct isim_func *f, const u64 *wqe,
  * @res: completion status
  *
  * The context is copied again and the requested state recorded. The type
- * cannot change.
+ * cannot change. An iWARP QP moving to RTS with TOECTXVALID hands its TCP
+ * connection to the engine (toe.c); a context the engine refuses fails
+ * the command and leaves the QP as it was.
  */
 void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res)
 {
 	struct isim_qp *qp = isim_qp_of(f, wqe, res);
+	u64 hdr = wqe[ISIM_WQE_HDR];
 	u64 ctx[ISIM_QP_CTX_WORDS];
+	struct isim_toe toe;
+	bool conn;
 	u8 old;
 
 	if (!qp)
 		return;
-	if (FIELD_GET(ISIM_QP_HDR_TYPE, wqe[ISIM_WQE_HDR]) != qp->type) {
+	if (FIELD_GET(ISIM_QP_HDR_TYPE, hdr) != qp->type) {
 		res->minor = ISIM_MIN_BAD_FIELD;
 		return;
 	}
 	res->minor = isim_qp_load_ctx(f, qp->id, wqe[2], ctx);
+	conn = isim_toe_wanted(qp, hdr);
+	if (!res->minor && conn)
+		res->minor = isim_toe_check(f, qp, ctx, &toe);
 	if (res->minor)
 		return;
 	old = qp->state;
-	qp->state = FIELD_GET(ISIM_QP_HDR_NEXT_STATE, wqe[ISIM_WQE_HDR]);
+	qp->state = FIELD_GET(ISIM_QP_HDR_NEXT_STATE, hdr);
 	qp->ctx_pa = wqe[2];
 	qp->modifies++;
-	isim_exec_load_ctx(qp, ctx, wqe[ISIM_WQE_HDR] & ISIM_QP_HDR_VIRT);
+	isim_exec_load_ctx(qp, ctx, hdr & ISIM_QP_HDR_VIRT);
 	isim_exec_new_state(qp, old);
+	isim_toe_new_state(f, qp, conn ? &toe : NULL);
 }
 
 /**
@@ -169,6 +180,7 @@ void isim_op_destroy_qp(struct isim_func *f, const u64 *wqe,
 
 	if (!qp)
 		return;
+	isim_toe_unlink(f, qp);
 	xa_erase(&f->qps, qp->id);
 	kfree(qp);
 }
@@ -201,8 +213,10 @@ void isim_op_flush_wqes(struct isim_func *f, const u64 *wqe,
 
 	if (!qp)
 		return;
-	if (hdr & (ISIM_FL_HDR_SQ | ISIM_FL_HDR_RQ))
+	if (hdr & (ISIM_FL_HDR_SQ | ISIM_FL_HDR_RQ)) {
 		qp->state = ISIM_QPS_ERROR;
+		isim_toe_new_state(f, qp, NULL);
+	}
 	if (hdr & ISIM_FL_HDR_SQ)
 		isim_exec_flush(f, qp, &qp->sq,
 				isim_qp_flush_minor(hdr, wqe[2], true));

@@ -8,11 +8,17 @@
 # filter per address of the netdev and follows addresses that come and go
 # (the inet notifiers); a neighbour added with ip neigh reaches the
 # engine's ARP cache and its deletion removes it (the netevent notifier);
-# a connect to an address of the other function in the same namespace
-# fails cleanly and leaves nothing programmed: the route is local, so it is
-# a loopback connection, whose SYNs leave on the wire (the simulator does
-# not loop a function's frames back to itself) and are never answered; the
-# CM retransmits, gives up after about a minute and reports UNREACHABLE.
+# a connect to an address of the other function in the same namespace is
+# a loopback connection (the route is local, so rdma_cm puts both ends on
+# the function that owns the address): its frames carry the function's own
+# MAC, the simulator turns them around into that function's receive path
+# as the adapter's internal switch does, the SYN reaches the listener's SYN
+# filter, the CM answers and the connect goes on to the MPA exchange. The
+# server (rping -s) then accepts on a user QP, which the driver refuses
+# (it cannot post a user QP's MPA reply yet; rping reports rdma_accept:
+# Invalid argument), so no MPA reply comes and the client's CM times out:
+# RDMA_CM_EVENT_UNREACHABLE. The frames never reach the other function
+# and nothing stays programmed afterwards.
 # The counts come from the simulator's debugfs state.
 #
 # Loops use shell builtins: under TCG every exec from the 9p root costs
@@ -25,14 +31,6 @@ dbg=/sys/kernel/debug/irdma_sim
 step() {
 	echo "40-cm-listen: $*" >/dev/kmsg
 	echo "$*"
-}
-
-# frames both functions' ILQs have sent
-ilq_tx_sum() {
-	local a b
-
-	a=$(sim_counts 0 ilq tx) && b=$(sim_counts 1 ilq tx) || return 1
-	echo $((a + b))
 }
 
 # "qhash apbvt arp ahs" of function $1's engine (empty if not shown)
@@ -123,24 +121,40 @@ wait_arp 0 1
 ip -6 neigh del 2001:db8::99 dev isim0 || fail "delete the IPv6 neighbour"
 wait_arp 0 0
 
-step "connect fails cleanly"
+step "loopback connect is answered on the same function"
 listen 192.0.2.2 7004
 wait_filters 1 1 1
+read -r lp1 <<<"$(sim_counts 1 wire looped)" ||
+	fail "no looped count in the simulator's state"
+read -r tx1 rx1 <<<"$(sim_counts 1 ilq tx rx)" || fail "no ILQ counters"
+read -r rx0 st0 <<<"$(sim_counts 0 ilq rx steered)" || fail "no ILQ counters"
 # killing rping while iw_cm is in CONN_SENT would hit iw_cm's BUG() in
 # destroy_cm_id(): the timeout only catches a CM that never reports
-tx0=$(ilq_tx_sum) || fail "no ILQ counters in the simulator's state"
 timeout 240 rping -c -a 192.0.2.2 -p 7004 -C 1 >/tmp/rping-c.txt 2>&1
 rc=$?
 out=$(</tmp/rping-c.txt)
-[ $rc -ne 0 ] || fail "a connect nothing answers succeeded: $out"
+echo "rping -c exited $rc: $out"
+[ $rc -ne 0 ] || fail "a connect the server cannot accept succeeded: $out"
 [ $rc -ne 124 ] || fail "the connect never reported: $out"
 [[ $out == *RDMA_CM_EVENT_UNREACHABLE* ]] ||
-	fail "the connect did not end UNREACHABLE: $out"
-echo "rping -c exited $rc: $out"
-tx=$(ilq_tx_sum) || fail "no ILQ counters in the simulator's state"
-[ $((tx - tx0)) -ge 2 ] ||
-	fail "the SYN and its retransmissions did not leave on the ILQ ($tx0 -> $tx)"
-echo "ILQ frames sent during the connect: $((tx - tx0))"
+	fail "the connect did not end UNREACHABLE (no MPA reply): $out"
+read -r lp <<<"$(sim_counts 1 wire looped)"
+read -r tx rx <<<"$(sim_counts 1 ilq tx rx)"
+read -r rx0b st0b <<<"$(sim_counts 0 ilq rx steered)"
+echo "function 1: looped $((lp - lp1)), ILQ sent $((tx - tx1)), received $((rx - rx1))"
+# SYN, SYN-ACK, ACK and the MPA request at least, sent and received by 1
+[ $((tx - tx1)) -ge 4 ] ||
+	fail "the handshake and MPA request were not sent ($tx1 -> $tx)"
+[ $((rx - rx1)) -ge 4 ] ||
+	fail "function 1 did not receive its own segments ($rx1 -> $rx)"
+[ $((lp - lp1)) -ge $((rx - rx1)) ] ||
+	fail "fewer frames looped than the ILQ received ($lp1 -> $lp)"
+[ "$rx0b $st0b" = "$rx0 $st0" ] ||
+	fail "function 0 got segments of a loopback connection ($rx0 $st0 -> $rx0b $st0b)"
+sout=$(<"/tmp/rping-7004.txt")
+echo "rping -s: $sout"
+[[ $sout == *rdma_accept* ]] ||
+	fail "the server's accept did not fail as expected: $sout"
 unlisten
 wait_filters 0 0 0
 wait_filters 1 0 0
@@ -157,4 +171,4 @@ echo 1 >$bus/del_device || fail "delete 1"
 echo 0 >$bus/del_device || fail "delete 0"
 rmmod irdma_sim || fail "rmmod irdma_sim"
 rmmod irdma || fail "rmmod irdma"
-echo "listen (v4, v6, wildcard with address changes) programs and removes SYN filters and ports; neighbours reach the ARP cache; a connect fails and leaves nothing"
+echo "listen (v4, v6, wildcard with address changes) programs and removes SYN filters and ports; neighbours reach the ARP cache; a loopback connect is answered on the same function, fails at the accept and leaves nothing"

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim: offloaded iWARP connections, the engine's own side of TCP.
+ *
+ * The driver's CM runs the TCP handshake and the MPA exchange in software
+ * over the ILQ, then hands the connection to the engine: a MODIFY_QP to
+ * RTS with TOECTXVALID whose QP host context carries the 4-tuple, the
+ * MACs (local in word 19, the peer's through the ARP index), the MSS, the
+ * window scales and the sequence state. The engine checks that context as
+ * the adapter would and refuses the command otherwise.
+ *
+ * From then on the 4-tuple belongs to the engine: received segments of it
+ * are taken before any quad-hash filter is asked. A FIN in the window is
+ * reported with LLP_FIN_RECEIVED, an RST with LLP_CONNECTION_RESET (the
+ * QP goes to the error state and the 4-tuple is given up); a segment with
+ * payload counts as the peer's first FPDU, which releases an SQ held by an
+ * LSMM with WAITFORRCVPDU (exec.c), and is then dropped: there is no
+ * iWARP data path yet, nor acknowledgment, retransmission or window
+ * handling. The 4-tuple is given up when the QP leaves RTS and CLOSING or
+ * is destroyed.
+ *
+ * Transmit: toe_send() sends the LSMM's buffer as one segment (ACK and
+ * PSH, seq = snd_nxt, ack = rcv_nxt, our window from the context) through
+ * the same output path as the ILQ, and advances snd_nxt.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/seq_file.h>
+#include <linux/tcp.h>
+
+#include "isim.h"
+
+#define ISIM_TOE_RXQ_MAX	256	/* segments waiting for the engine */
+#define ISIM_TOE_MSS_MIN	536	/* RFC 1122, 3.3.3 */
+#define ISIM_TOE_MSS_MAX	8960	/* a 9000-byte MTU, IPv4 */
+#define ISIM_TOE_WSCALE_MAX	14	/* RFC 7323, 2.3 */
+
+/**
+ * struct isim_toe_cb - skb->cb of a segment taken for the engine
+ * @qpn: QP of the connection
+ * @gen: the connection's generation when the segment arrived
+ * @seg_len: bytes of the TCP segment
+ * @l3_len: bytes of the IP header in front of it
+ */
+struct isim_toe_cb {
+	u32 qpn;
+	u32 gen;
+	u32 seg_len;
+	u8 l3_len;
+};
+
+static struct isim_toe_cb *isim_toe_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct isim_toe_cb) > sizeof(skb->cb));
+	return (struct isim_toe_cb *)skb->cb;
+}
+
+/**
+ * isim_toe_init - set up the offload state of a new function
+ * @f: function
+ */
+void isim_toe_init(struct isim_func *f)
+{
+	INIT_LIST_HEAD(&f->conn.toe);
+	skb_queue_head_init(&f->toe.rxq);
+}
+
+/**
+ * isim_toe_reset - drop segments the engine has not looked at
+ * @f: function; its QPs are gone (isim_qp_reset() unlinked them)
+ */
+void isim_toe_reset(struct isim_func *f)
+{
+	skb_queue_purge(&f->toe.rxq);
+}
+
+/* ---- the context ---- */
+
+/**
+ * isim_toe_wanted - a MODIFY_QP hands a TCP connection to the engine
+ * @qp: the QP
+ * @hdr: the command's header
+ *
+ * Return: true for an iWARP QP moving to RTS with TOECTXVALID.
+ */
+bool isim_toe_wanted(const struct isim_qp *qp, u64 hdr)
+{
+	return qp->type == ISIM_QP_TYPE_IWARP &&
+	       FIELD_GET(ISIM_QP_HDR_NEXT_STATE, hdr) == ISIM_QPS_RTS &&
+	       (hdr & ISIM_QP_HDR_TCPCTX_VALID);
+}
+
+static bool isim_toe_addr_zero(const u32 *a)
+{
+	return !(a[0] | a[1] | a[2] | a[3]);
+}
+
+/* the addressing: family, addresses, ports, VLAN, IP header fields */
+static u16 isim_toe_addr(const u64 *ctx, struct isim_toe *t)
+{
+	struct isim_flow *fl = &t->flow;
+
+	fl->ipv4 = ctx[0] & ISIM_QPC_W0_IPV4;
+	/* IPv4 uses bits 31:0 of one word per address, nothing else */
+	if (fl->ipv4 && (upper_32_bits(ctx[ISIM_QPC_W_REM_ADDR]) ||
+			 ctx[ISIM_QPC_W_REM_ADDR + 1] ||
+			 upper_32_bits(ctx[ISIM_QPC_W_LOC_ADDR]) ||
+			 ctx[ISIM_QPC_W_LOC_ADDR + 1]))
+		return ISIM_MIN_BAD_FIELD;
+	isim_conn_addr(&ctx[ISIM_QPC_W_REM_ADDR], fl->ipv4, fl->rem_addr);
+	isim_conn_addr(&ctx[ISIM_QPC_W_LOC_ADDR], fl->ipv4, fl->loc_addr);
+	if (isim_toe_addr_zero(fl->rem_addr) || isim_toe_addr_zero(fl->loc_addr))
+		return ISIM_MIN_BAD_FIELD;
+	/* an IPv4 address written as IPv6 (::a.b.c.d) without the IPv4 bit */
+	if (!fl->ipv4 && !(fl->rem_addr[0] | fl->rem_addr[1] | fl->rem_addr[2]))
+		return ISIM_MIN_BAD_FIELD;
+	fl->loc_port = FIELD_GET(ISIM_QPC_W3_SRC_PORT, ctx[3]);
+	fl->rem_port = FIELD_GET(ISIM_QPC_W3_DST_PORT, ctx[3]);
+	if (!fl->loc_port || !fl->rem_port)
+		return ISIM_MIN_BAD_FIELD;
+	u64_to_ether_addr(FIELD_GET(ISIM_QPC_W19_LOCAL_MAC, ctx[19]),
+			  t->loc_mac);
+	if (!is_valid_ether_addr(t->loc_mac))
+		return ISIM_MIN_BAD_FIELD;
+	t->insert_vlan = ctx[0] & ISIM_QPC_W0_INSERT_VLAN;
+	t->vlan_tag = FIELD_GET(ISIM_QPC_W6_VLAN_TAG, ctx[6]);
+	fl->vlan = t->insert_vlan ? t->vlan_tag & VLAN_VID_MASK : 0xffff;
+	t->ttl = FIELD_GET(ISIM_QPC_W3_TTL, ctx[3]);
+	t->tos = FIELD_GET(ISIM_QPC_W3_TOS, ctx[3]);
+	t->flow_label = FIELD_GET(ISIM_QPC_W7_FLOW_LABEL, ctx[7]);
+	return ISIM_MIN_OK;
+}
+
+/* the TCP state: established, MSS, window scales, sequence numbers */
+static u16 isim_toe_tcp(const u64 *ctx, struct isim_toe *t)
+{
+	t->mss = FIELD_GET(ISIM_QPC_W6_SNDMSS, ctx[6]);
+	t->rcv_wscale = FIELD_GET(ISIM_QPC_W7_RCV_SCALE, ctx[7]);
+	t->snd_wscale = FIELD_GET(ISIM_QPC_W7_SND_SCALE, ctx[7]);
+	if (t->mss < ISIM_TOE_MSS_MIN || t->mss > ISIM_TOE_MSS_MAX ||
+	    t->rcv_wscale > ISIM_TOE_WSCALE_MAX ||
+	    t->snd_wscale > ISIM_TOE_WSCALE_MAX ||
+	    FIELD_GET(ISIM_QPC_W7_TCP_STATE, ctx[7]) !=
+	    ISIM_QPC_TCPS_ESTABLISHED)
+		return ISIM_MIN_BAD_FIELD;
+	t->snd_nxt = FIELD_GET(ISIM_QPC_SEQ_LO, ctx[10]);
+	t->snd_wnd = FIELD_GET(ISIM_QPC_SEQ_HI, ctx[10]);
+	t->rcv_nxt = FIELD_GET(ISIM_QPC_SEQ_LO, ctx[11]);
+	t->rcv_wnd = FIELD_GET(ISIM_QPC_SEQ_HI, ctx[11]);
+	return ISIM_MIN_OK;
+}
+
+static bool isim_toe_same(const struct isim_flow *a,
+			  const struct isim_flow *b)
+{
+	return a->ipv4 == b->ipv4 && a->vlan == b->vlan &&
+	       a->loc_port == b->loc_port && a->rem_port == b->rem_port &&
+	       !memcmp(a->loc_addr, b->loc_addr, sizeof(a->loc_addr)) &&
+	       !memcmp(a->rem_addr, b->rem_addr, sizeof(a->rem_addr));
+}
+
+/* another QP has the 4-tuple already */
+static bool isim_toe_taken(struct isim_func *f, const struct isim_qp *qp,
+			   const struct isim_flow *fl)
+{
+	struct isim_toe *t;
+	bool taken = false;
+
+	spin_lock_bh(&f->conn.qh_lock);
+	list_for_each_entry(t, &f->conn.toe, node) {
+		if (t->qpn != qp->id && isim_toe_same(&t->flow, fl)) {
+			taken = true;
+			break;
+		}
+	}
+	spin_unlock_bh(&f->conn.qh_lock);
+	return taken;
+}
+
+/**
+ * isim_toe_check - read and check the TCP part of an iWARP QP context
+ * @f: function
+ * @qp: the QP the MODIFY_QP is for
+ * @ctx: the context words in CPU order
+ * @toe: the connection, filled in
+ *
+ * As the adapter checks it: a 4-tuple that is consistent with the IPv4
+ * bit and complete, a unicast local MAC, an ESTABLISHED TCP state, an MSS
+ * of 536 to 8960 bytes, window scales up to 14, an ARP cache entry that
+ * exists, and a 4-tuple no other QP owns.
+ *
+ * Return: ISIM_MIN_OK, ISIM_MIN_BAD_FIELD, ISIM_MIN_NO_OBJECT (no such
+ * ARP entry) or ISIM_MIN_EXISTS (the 4-tuple is taken).
+ */
+u16 isim_toe_check(struct isim_func *f, const struct isim_qp *qp,
+		   const u64 *ctx, struct isim_toe *toe)
+{
+	u16 minor;
+
+	lockdep_assert_held(&f->eng_lock);
+	memset(toe, 0, sizeof(*toe));
+	minor = isim_toe_addr(ctx, toe);
+	if (!minor)
+		minor = isim_toe_tcp(ctx, toe);
+	if (minor)
+		return minor;
+	toe->arp_idx = FIELD_GET(ISIM_QPC_W6_ARP_IDX, ctx[6]);
+	if (!xa_load(&f->conn.arp, toe->arp_idx))
+		return ISIM_MIN_NO_OBJECT;
+	if (isim_toe_taken(f, qp, &toe->flow))
+		return ISIM_MIN_EXISTS;
+	return ISIM_MIN_OK;
+}
+
+static void isim_toe_link(struct isim_func *f, struct isim_qp *qp)
+{
+	spin_lock_bh(&f->conn.qh_lock);
+	list_add_tail(&qp->toe.node, &f->conn.toe);
+	f->conn.ntoe++;
+	qp->toe.linked = true;
+	spin_unlock_bh(&f->conn.qh_lock);
+}
+
+/**
+ * isim_toe_unlink - give up a QP's 4-tuple
+ * @f: function
+ * @qp: the QP; nothing happens when it owns no 4-tuple
+ *
+ * Segments of the 4-tuple go to the filters and the stack again; those
+ * already queued are dropped by the engine (isim_toe_run()).
+ */
+void isim_toe_unlink(struct isim_func *f, struct isim_qp *qp)
+{
+	lockdep_assert_held(&f->eng_lock);
+	if (!qp->toe.linked)
+		return;
+	spin_lock_bh(&f->conn.qh_lock);
+	list_del(&qp->toe.node);
+	f->conn.ntoe--;
+	qp->toe.linked = false;
+	spin_unlock_bh(&f->conn.qh_lock);
+}
+
+/**
+ * isim_toe_new_state - a QP's state changed
+ * @f: function
+ * @qp: the QP, with its new state
+ * @toe: the connection a MODIFY_QP to RTS handed over (checked by
+ *	isim_toe_check()), or NULL
+ *
+ * A new connection replaces whatever the QP had. Without one, a QP that
+ * is neither in RTS nor in CLOSING gives up its 4-tuple.
+ */
+void isim_toe_new_state(struct isim_func *f, struct isim_qp *qp,
+			const struct isim_toe *toe)
+{
+	lockdep_assert_held(&f->eng_lock);
+	if (!toe) {
+		if (qp->state != ISIM_QPS_RTS && qp->state != ISIM_QPS_CLOSING)
+			isim_toe_unlink(f, qp);
+		return;
+	}
+	isim_toe_unlink(f, qp);
+	qp->toe = *toe;
+	qp->toe.qpn = qp->id;
+	qp->toe.gen = ++f->conn.toe_gen;
+	isim_toe_link(f, qp);
+}
+
+/* ---- receive ---- */
+
+/**
+ * isim_toe_steer - take a received segment of an offloaded connection
+ * @f: function whose netdev received it
+ * @fl: the segment's addressing
+ * @skb: the frame, data at the IP header
+ * @l3_len: bytes of the IP header
+ * @seg_len: bytes of the TCP segment
+ *
+ * Callable from softirq context.
+ *
+ * Return: true if the 4-tuple is offloaded: the segment is the engine's
+ * (queued, or dropped and counted when the queue is full).
+ */
+bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
+		    struct sk_buff *skb, u8 l3_len, u32 seg_len)
+{
+	struct isim_toe_cb cb = { .l3_len = l3_len, .seg_len = seg_len };
+	struct isim_toe *t;
+	bool hit = false;
+
+	spin_lock_bh(&f->conn.qh_lock);
+	list_for_each_entry(t, &f->conn.toe, node) {
+		if (isim_toe_same(&t->flow, fl)) {
+			cb.qpn = t->qpn;
+			cb.gen = t->gen;
+			hit = true;
+			break;
+		}
+	}
+	spin_unlock_bh(&f->conn.qh_lock);
+	if (!hit)
+		return false;
+	atomic64_inc(&f->toe.rx);
+	if (skb_queue_len(&f->toe.rxq) >= ISIM_TOE_RXQ_MAX) {
+		atomic64_inc(&f->toe.dropped);
+		kfree_skb(skb);
+		return true;
+	}
+	*isim_toe_cb(skb) = cb;
+	skb_queue_tail(&f->toe.rxq, skb);
+	return true;
+}
+
+/* @seq lies in the receive window (a zero window still takes rcv_nxt) */
+static bool isim_toe_in_window(const struct isim_toe *t, u32 seq)
+{
+	return seq - t->rcv_nxt < max_t(u32, t->rcv_wnd, 1);
+}
+
+static void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code)
+{
+	if (isim_aeq_post(f, code, ISIM_AE_SRC_NONE, qp->id, qp->cq_ctx))
+		dev_dbg_ratelimited(&f->dev, "QP %u: AE %#x lost\n", qp->id,
+				    code);
+}
+
+/* Return: true if the segment was acted on, false to count it dropped */
+static bool isim_toe_seg(struct isim_func *f, struct isim_qp *qp,
+			 const struct tcphdr *th, u32 plen)
+{
+	struct isim_toe *t = &qp->toe;
+	u32 seq = ntohl(th->seq);
+
+	if (!isim_toe_in_window(t, seq))
+		return false;
+	if (th->rst) {
+		atomic64_inc(&f->toe.rst);
+		qp->state = ISIM_QPS_ERROR;
+		isim_toe_unlink(f, qp);
+		isim_toe_ae(f, qp, ISIM_AE_LLP_CONN_RESET);
+		return true;
+	}
+	if (plen) {
+		/* the peer's first FPDU (the RTR, or data) releases the SQ */
+		t->first_fpdu = true;
+		t->wait_fpdu = false;
+	}
+	if (!th->fin || t->fin_rcvd)
+		return false;
+	t->fin_rcvd = true;
+	t->rcv_nxt = seq + plen + 1;
+	atomic64_inc(&f->toe.fin);
+	isim_toe_ae(f, qp, ISIM_AE_LLP_FIN_RECEIVED);
+	return true;
+}
+
+/* one queued segment; consumes @skb */
+static void isim_toe_rx(struct isim_func *f, struct sk_buff *skb)
+{
+	struct isim_toe_cb *cb = isim_toe_cb(skb);
+	struct isim_qp *qp = xa_load(&f->qps, cb->qpn);
+	const struct tcphdr *th;
+	struct tcphdr buf;
+
+	th = skb_header_pointer(skb, cb->l3_len, sizeof(buf), &buf);
+	/* the connection may have gone, or been replaced, meanwhile */
+	if (!th || !qp || !qp->toe.linked || qp->toe.gen != cb->gen ||
+	    !isim_toe_seg(f, qp, th, cb->seg_len - th->doff * 4)) {
+		atomic64_inc(&f->toe.dropped);
+		kfree_skb(skb);
+		return;
+	}
+	consume_skb(skb);
+}
+
+/**
+ * isim_toe_run - one pass of the engine over received segments
+ * @f: function
+ * @budget: most segments to look at
+ *
+ * Return: true if the budget ran out (more work may be waiting).
+ */
+bool isim_toe_run(struct isim_func *f, unsigned int budget)
+{
+	struct sk_buff *skb;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&f->eng_lock);
+	while (n < budget && (skb = skb_dequeue(&f->toe.rxq))) {
+		isim_toe_rx(f, skb);
+		n++;
+	}
+	return n >= budget;
+}
+
+/* ---- transmit ---- */
+
+static void isim_toe_hdrs(const struct isim_toe *t, u64 dmac,
+			  struct isim_ilq_hdrs *h)
+{
+	u64_to_ether_addr(dmac, h->dmac);
+	ether_addr_copy(h->smac, t->loc_mac);
+	h->vlan = t->insert_vlan;
+	h->tci = t->vlan_tag;
+	h->ipv4 = t->flow.ipv4;
+	h->tc = t->tos;
+	h->hop = t->ttl;
+	h->flow = t->flow_label;
+	memcpy(h->src, t->flow.loc_addr, sizeof(h->src));
+	memcpy(h->dst, t->flow.rem_addr, sizeof(h->dst));
+}
+
+/**
+ * isim_toe_send - send bytes of the stream as one segment of a connection
+ * @f: function
+ * @qp: an offloaded QP
+ * @data: the bytes
+ * @len: how many (at most the MSS)
+ *
+ * The segment carries ACK and PSH, seq = snd_nxt, ack = rcv_nxt and the
+ * window of the context; it leaves from the QP's 4-tuple to the MAC of
+ * its ARP cache entry, through the ILQ's output path. snd_nxt advances.
+ *
+ * Return: 0, ISIM_WC_LOC_LEN (longer than the MSS) or ISIM_WC_LOC_QP_OP
+ * (the ARP entry is gone, no memory).
+ */
+u16 isim_toe_send(struct isim_func *f, struct isim_qp *qp, const u8 *data,
+		  u32 len)
+{
+	struct isim_toe *t = &qp->toe;
+	struct isim_ilq_hdrs h = {};
+	struct tcphdr th = {};
+	struct sk_buff *skb;
+	void *arp;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (len > t->mss)
+		return ISIM_WC_LOC_LEN;
+	arp = xa_load(&f->conn.arp, t->arp_idx);
+	if (!arp)
+		return ISIM_WC_LOC_QP_OP;
+	isim_toe_hdrs(t, xa_to_value(arp), &h);
+	th.source = htons(t->flow.loc_port);
+	th.dest = htons(t->flow.rem_port);
+	th.seq = htonl(t->snd_nxt);
+	th.ack_seq = htonl(t->rcv_nxt);
+	th.doff = sizeof(th) / 4;
+	th.ack = 1;
+	th.psh = 1;
+	th.window = htons(min_t(u32, t->rcv_wnd >> t->rcv_wscale, U16_MAX));
+	skb = isim_ilq_seg_frame(f, &h, &th, sizeof(th), data, len);
+	if (!skb)
+		return ISIM_WC_LOC_QP_OP;
+	t->snd_nxt += len;
+	if (isim_ilq_emit(f, skb))
+		atomic64_inc(&f->toe.dropped);
+	else
+		atomic64_inc(&f->toe.tx);
+	return 0;
+}
+
+/**
+ * isim_toe_show - the offload line of the state file
+ * @s: the file
+ * @f: function
+ */
+void isim_toe_show(struct seq_file *s, struct isim_func *f)
+{
+	u32 n;
+
+	spin_lock_bh(&f->conn.qh_lock);
+	n = f->conn.ntoe;
+	spin_unlock_bh(&f->conn.qh_lock);
+	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld\n",
+		   n, (s64)atomic64_read(&f->toe.tx),
+		   (s64)atomic64_read(&f->toe.rx),
+		   (s64)atomic64_read(&f->toe.fin),
+		   (s64)atomic64_read(&f->toe.rst),
+		   (s64)atomic64_read(&f->toe.dropped));
+}
