@@ -254,6 +254,24 @@ sim_counts() {
 	echo "$out"
 }
 
+# For tests: wait up to SECONDS for a line of FILE that matches the glob
+# PATTERN (a plain string matches itself); the file may not exist yet.
+# Usage: wait_line SECONDS PATTERN FILE
+wait_line() {
+	local i line
+
+	for ((i = 0; i < $1; i++)); do
+		if [ -e "$3" ]; then
+			while read -r line; do
+				# shellcheck disable=SC2053 # $2 is a glob on purpose
+				[[ $line == $2 ]] && return 0
+			done <"$3"
+		fi
+		pause 1
+	done
+	return 1
+}
+
 # For tests: wait up to SECONDS until "sim_counts FN SECTION KEY..." prints
 # WANT; fail the test with what it showed last.
 # Usage: sim_wait_counts SECONDS WANT FN SECTION KEY...

@@ -45,21 +45,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait up to $1 seconds for a line $2 in file $3
-wait_line() {
-	local i line
-
-	for ((i = 0; i < $1; i++)); do
-		if [ -e "$3" ]; then
-			while read -r line; do
-				[ "$line" = "$2" ] && return 0
-			done <"$3"
-		fi
-		pause 1
-	done
-	return 1
-}
-
 log_mark 42-cm-accept
 [ -e /usr/lib/x86_64-linux-gnu/librdmacm.so.1 ] ||
 	skip "librdmacm (librdmacm1) is not installed"
