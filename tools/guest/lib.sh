@@ -8,6 +8,10 @@ kmod() {
 	/sbin/modprobe -d "$IRDMA_MODROOT" "$@"
 }
 
+# Python helpers of the scripts (iwcm.py); the tree is read-only here.
+export PYTHONPATH=$IRDMA_REPO/tools/guest${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONDONTWRITEBYTECODE=1
+
 # The RDMA core and the parents irdma binds to.
 IRDMA_STACK="ib_core ib_uverbs iw_cm rdma_cm rdma_ucm ice i40e"
 

@@ -69,44 +69,21 @@ c=$(ilq_counters 0) || fail "no ILQ counters in $dbg/irdma_sim0/state"
 read -r tx0 rx0 st0 _ <<<"$c"
 
 step "rdma_cm listen on 192.0.2.1:$port"
-# librdmacm through ctypes: importing pyverbs takes minutes under TCG
 python3 -u - 192.0.2.1 $port $pdata >/tmp/ilq-listen.txt 2>&1 <<'EOF' &
 import ctypes
-import os
-import socket
 import sys
 
-RDMA_PS_TCP = 0x0106
+import iwcm
+
 addr, port, pdata = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
-cm = ctypes.CDLL('librdmacm.so.1', use_errno=True)
-
-
-class SockaddrIn(ctypes.Structure):
-    _fields_ = [('family', ctypes.c_ushort), ('port', ctypes.c_uint16),
-                ('addr', ctypes.c_ubyte * 4), ('zero', ctypes.c_ubyte * 8)]
-
-
-def check(rc, what):
-    if rc:
-        sys.exit('%s: %s' % (what, os.strerror(ctypes.get_errno())))
-
-
-lid = ctypes.c_void_p()
-cid = ctypes.c_void_p()
-# no event channel: a synchronous id, for rdma_get_request()
-check(cm.rdma_create_id(None, ctypes.byref(lid), None, RDMA_PS_TCP),
-      'rdma_create_id')
-sa = SockaddrIn(socket.AF_INET, socket.htons(port),
-                (ctypes.c_ubyte * 4)(*socket.inet_aton(addr)))
-check(cm.rdma_bind_addr(lid, ctypes.byref(sa)), 'rdma_bind_addr')
-check(cm.rdma_listen(lid, 4), 'rdma_listen')
-print('listening', flush=True)
-check(cm.rdma_get_request(lid, ctypes.byref(cid)), 'rdma_get_request')
-print('connect request', flush=True)
-check(cm.rdma_reject(cid, pdata, ctypes.c_uint8(len(pdata))), 'rdma_reject')
+cm = iwcm.librdmacm()
+lid = iwcm.listen_sync(cm, addr, port)
+cid = iwcm.get_request(cm, lid)
+iwcm.check(cm.rdma_reject(cid, pdata, ctypes.c_uint8(len(pdata))),
+           'rdma_reject')
 print('rejected', flush=True)
-check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (request)')
-check(cm.rdma_destroy_id(lid), 'rdma_destroy_id (listen)')
+iwcm.check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (request)')
+iwcm.check(cm.rdma_destroy_id(lid), 'rdma_destroy_id (listen)')
 EOF
 lpid=$!
 wait_objects 0 "1 1 0"
@@ -114,41 +91,14 @@ wait_objects 0 "1 1 0"
 step "a kernel TCP socket in $ns sends an MPA v2 request"
 ip netns exec $ns python3 -u - 192.0.2.1 $port $pdata \
 	>/tmp/ilq-peer.txt 2>&1 <<'EOF'
-import socket
-import struct
 import sys
 
+import iwcm
+
 addr, port, pdata = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
-ulp = b'hello'
-# RFC 6581: C and S flags, rev 2, IRD 16 with A (p2p), ORD 16 with D (read)
-req = (b'MPA ID Req Frame' + bytes([0x50, 2]) +
-       struct.pack('>HHH', 4 + len(ulp), 0x8010, 0x4010) + ulp)
-s = socket.create_connection((addr, port), timeout=120)
-print('connected', flush=True)
-s.sendall(req)
-buf = b''
-try:
-    while True:
-        d = s.recv(4096)
-        if not d:
-            break
-        buf += d
-except ConnectionResetError:
-    print('reset after', len(buf), 'bytes', flush=True)
-print('reply', buf.hex(), flush=True)
-if len(buf) < 20:
-    sys.exit('no MPA reply')
-if buf[:16] != b'MPA ID Rep Frame':
-    sys.exit('not an MPA reply key')
-if not buf[16] & 0x20:
-    sys.exit('reject bit not set: flags 0x%02x' % buf[16])
-if not buf[16] & 0x10 or buf[17] != 2:
-    sys.exit('not an enhanced v2 reply: flags 0x%02x rev %d' % (buf[16], buf[17]))
-pdlen = struct.unpack('>H', buf[18:20])[0]
-if pdlen != 4 + len(pdata) or len(buf) < 20 + pdlen:
-    sys.exit('private data length %d, %d bytes' % (pdlen, len(buf)))
-if buf[24:20 + pdlen] != pdata:
-    sys.exit('private data %r' % buf[24:20 + pdlen])
+# everything until the CM closes the connection
+buf = iwcm.peer_exchange(addr, port, 1 << 20, patience=120)
+iwcm.check_mpa_reply(buf, pdata, reject=True)
 print('MPA reject received', flush=True)
 EOF
 rc=$?

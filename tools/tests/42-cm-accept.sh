@@ -71,78 +71,22 @@ base=$(objects) || fail "no object counts in $state"
 read -r qps0 stags0 _ <<<"$base"
 
 step "rdma_cm listen on 192.0.2.1:$port, accept with a user QP"
-# librdmacm through ctypes: importing pyverbs takes minutes under TCG
 python3 -u - 192.0.2.1 $port $pdata $go >/tmp/accept-listen.txt 2>&1 <<'EOF' &
 import ctypes
 import os
 import select
-import socket
 import sys
 import time
 
-RDMA_PS_TCP = 0x0106
-IBV_QPT_RC = 2
-RDMA_CM_EVENT_ESTABLISHED = 9
-RDMA_CM_EVENT_DISCONNECTED = 10
+import iwcm
+from iwcm import check
+
 addr, port, pdata, go = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode(), sys.argv[4]
-cm = ctypes.CDLL('librdmacm.so.1', use_errno=True)
-cm.rdma_get_cm_event.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-cm.rdma_ack_cm_event.argtypes = [ctypes.c_void_p]
-
-
-class SockaddrIn(ctypes.Structure):
-    _fields_ = [('family', ctypes.c_ushort), ('port', ctypes.c_uint16),
-                ('addr', ctypes.c_ubyte * 4), ('zero', ctypes.c_ubyte * 8)]
-
-
-class QpInitAttr(ctypes.Structure):
-    _fields_ = [('qp_context', ctypes.c_void_p),
-                ('send_cq', ctypes.c_void_p), ('recv_cq', ctypes.c_void_p),
-                ('srq', ctypes.c_void_p),
-                ('max_send_wr', ctypes.c_uint32),
-                ('max_recv_wr', ctypes.c_uint32),
-                ('max_send_sge', ctypes.c_uint32),
-                ('max_recv_sge', ctypes.c_uint32),
-                ('max_inline_data', ctypes.c_uint32),
-                ('qp_type', ctypes.c_int), ('sq_sig_all', ctypes.c_int)]
-
-
-class ConnParam(ctypes.Structure):
-    _fields_ = [('private_data', ctypes.c_char_p),
-                ('private_data_len', ctypes.c_uint8),
-                ('responder_resources', ctypes.c_uint8),
-                ('initiator_depth', ctypes.c_uint8),
-                ('flow_control', ctypes.c_uint8),
-                ('retry_count', ctypes.c_uint8),
-                ('rnr_retry_count', ctypes.c_uint8),
-                ('srq', ctypes.c_uint8), ('qp_num', ctypes.c_uint32)]
-
-
-# the head of struct rdma_cm_event
-class CmEvent(ctypes.Structure):
-    _fields_ = [('id', ctypes.c_void_p), ('listen_id', ctypes.c_void_p),
-                ('event', ctypes.c_int), ('status', ctypes.c_int)]
-
-
-def check(rc, what):
-    if rc:
-        sys.exit('%s: %s' % (what, os.strerror(ctypes.get_errno())))
-
-
-lid = ctypes.c_void_p()
-cid = ctypes.c_void_p()
+cm = iwcm.librdmacm()
 # a synchronous listen id (rdma_get_request() waits); the connection's id
 # moves to an event channel of its own, so that its events can be checked
-check(cm.rdma_create_id(None, ctypes.byref(lid), None, RDMA_PS_TCP),
-      'rdma_create_id')
-sa = SockaddrIn(socket.AF_INET, socket.htons(port),
-                (ctypes.c_ubyte * 4)(*socket.inet_aton(addr)))
-check(cm.rdma_bind_addr(lid, ctypes.byref(sa)), 'rdma_bind_addr')
-check(cm.rdma_listen(lid, 4), 'rdma_listen')
-print('listening', flush=True)
-check(cm.rdma_get_request(lid, ctypes.byref(cid)), 'rdma_get_request')
-print('connect request', flush=True)
-cm.rdma_create_event_channel.restype = ctypes.c_void_p
+lid = iwcm.listen_sync(cm, addr, port)
+cid = iwcm.get_request(cm, lid)
 ch = cm.rdma_create_event_channel()
 if not ch:
     sys.exit('rdma_create_event_channel failed')
@@ -156,7 +100,7 @@ def event(want, what):
     ev = ctypes.c_void_p()
     check(cm.rdma_get_cm_event(ctypes.c_void_p(ch), ctypes.byref(ev)),
           'rdma_get_cm_event')
-    e = CmEvent.from_address(ev.value)
+    e = iwcm.CmEvent.from_address(ev.value)
     kind, status = e.event, e.status
     cm.rdma_ack_cm_event(ev)
     print('event', kind, 'status', status, flush=True)
@@ -166,14 +110,14 @@ def event(want, what):
 
 
 # a user QP on the id's default PD, with CQs librdmacm creates
-attr = QpInitAttr(max_send_wr=8, max_recv_wr=8, max_send_sge=1,
-                  max_recv_sge=1, qp_type=IBV_QPT_RC)
+attr = iwcm.QpInitAttr(max_send_wr=8, max_recv_wr=8, max_send_sge=1,
+                       max_recv_sge=1, qp_type=iwcm.IBV_QPT_RC)
 check(cm.rdma_create_qp(cid, None, ctypes.byref(attr)), 'rdma_create_qp')
 print('user QP created', flush=True)
-param = ConnParam(private_data=pdata, private_data_len=len(pdata),
-                  responder_resources=1, initiator_depth=1)
+param = iwcm.ConnParam(private_data=pdata, private_data_len=len(pdata),
+                       responder_resources=1, initiator_depth=1)
 check(cm.rdma_accept(cid, ctypes.byref(param)), 'rdma_accept')
-event(RDMA_CM_EVENT_ESTABLISHED, 'rdma_accept')
+event(iwcm.RDMA_CM_EVENT_ESTABLISHED, 'rdma_accept')
 print('accepted', flush=True)
 # the shell looks at the engine, then lets us close
 for _ in range(300):
@@ -184,7 +128,7 @@ else:
     sys.exit('no go from the shell')
 check(cm.rdma_disconnect(cid), 'rdma_disconnect')
 print('disconnect asked', flush=True)
-event(RDMA_CM_EVENT_DISCONNECTED, 'rdma_disconnect')
+event(iwcm.RDMA_CM_EVENT_DISCONNECTED, 'rdma_disconnect')
 print('disconnected', flush=True)
 cm.rdma_destroy_qp(cid)
 check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (connection)')
@@ -199,47 +143,15 @@ wait_line 300 listening /tmp/accept-listen.txt ||
 step "a kernel TCP socket in $ns sends an MPA v2 request"
 ip netns exec $ns python3 -u - 192.0.2.1 $port $pdata \
 	>/tmp/accept-peer.txt 2>&1 <<'EOF' &
-import socket
-import struct
 import sys
-import time
+
+import iwcm
 
 addr, port, pdata = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
-ulp = b'hello'
-# RFC 6581: C and S flags, rev 2, IRD 16 with A (p2p), ORD 16 with D (read)
-req = (b'MPA ID Req Frame' + bytes([0x50, 2]) +
-       struct.pack('>HHH', 4 + len(ulp), 0x8010, 0x4010) + ulp)
-s = socket.create_connection((addr, port), timeout=120)
-print('connected', flush=True)
-s.sendall(req)
 # hold the connection until the reply is complete
-s.settimeout(1)
-buf = b''
-want = 20 + 4 + len(pdata)
-t0 = time.time()
-while len(buf) < want and time.time() - t0 < 600:
-    try:
-        d = s.recv(4096)
-    except socket.timeout:
-        continue
-    except ConnectionResetError:
-        print('reset after', len(buf), 'bytes', flush=True)
-        break
-    if not d:
-        break
-    buf += d
-print('reply', buf.hex(), flush=True)
-if len(buf) < 20 or buf[:16] != b'MPA ID Rep Frame':
-    sys.exit('no MPA reply')
-if buf[16] & 0x20:
-    sys.exit('reject bit set: flags 0x%02x' % buf[16])
-if not buf[16] & 0x10 or buf[17] != 2:
-    sys.exit('not an enhanced v2 reply: flags 0x%02x rev %d' % (buf[16], buf[17]))
-pdlen = struct.unpack('>H', buf[18:20])[0]
-if pdlen != 4 + len(pdata) or len(buf) < 20 + pdlen:
-    sys.exit('private data length %d, %d bytes' % (pdlen, len(buf)))
-if buf[24:20 + pdlen] != pdata:
-    sys.exit('private data %r' % buf[24:20 + pdlen])
+buf = iwcm.peer_exchange(addr, port,
+                         iwcm.MPA_HDR + iwcm.MPA_V2_IRD_ORD + len(pdata))
+iwcm.check_mpa_reply(buf, pdata, reject=False)
 print('MPA reply received', flush=True)
 EOF
 ppid_=$!

@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Both ends of an iWARP connection for the guest scripts.
+
+The rdma_cm side goes through librdmacm with ctypes: importing pyverbs
+takes minutes under TCG. The peer side is an ordinary kernel TCP socket
+that speaks MPA v2 (RFC 5044, RFC 6581) itself, so that the bytes our CM
+and the engine put on the wire are checked by something that is not our
+code. Scripts import this with PYTHONPATH=$IRDMA_REPO/tools/guest.
+"""
+import ctypes
+import os
+import socket
+import struct
+import sys
+import time
+
+RDMA_PS_TCP = 0x0106
+IBV_QPT_RC = 2
+RDMA_CM_EVENT_ESTABLISHED = 9
+RDMA_CM_EVENT_DISCONNECTED = 10
+
+MPA_REQ_KEY = b'MPA ID Req Frame'
+MPA_REP_KEY = b'MPA ID Rep Frame'
+MPA_FLAG_REJECT = 0x20
+MPA_FLAG_CRC = 0x40
+MPA_FLAG_MARKERS = 0x80
+MPA_FLAG_ENHANCED = 0x10
+MPA_REV2 = 2
+MPA_HDR = 20
+MPA_V2_IRD_ORD = 4
+
+
+class SockaddrIn(ctypes.Structure):
+    """struct sockaddr_in"""
+    _fields_ = [('family', ctypes.c_ushort), ('port', ctypes.c_uint16),
+                ('addr', ctypes.c_ubyte * 4), ('zero', ctypes.c_ubyte * 8)]
+
+
+class QpInitAttr(ctypes.Structure):
+    """struct ibv_qp_init_attr"""
+    _fields_ = [('qp_context', ctypes.c_void_p),
+                ('send_cq', ctypes.c_void_p), ('recv_cq', ctypes.c_void_p),
+                ('srq', ctypes.c_void_p),
+                ('max_send_wr', ctypes.c_uint32),
+                ('max_recv_wr', ctypes.c_uint32),
+                ('max_send_sge', ctypes.c_uint32),
+                ('max_recv_sge', ctypes.c_uint32),
+                ('max_inline_data', ctypes.c_uint32),
+                ('qp_type', ctypes.c_int), ('sq_sig_all', ctypes.c_int)]
+
+
+class ConnParam(ctypes.Structure):
+    """struct rdma_conn_param"""
+    _fields_ = [('private_data', ctypes.c_char_p),
+                ('private_data_len', ctypes.c_uint8),
+                ('responder_resources', ctypes.c_uint8),
+                ('initiator_depth', ctypes.c_uint8),
+                ('flow_control', ctypes.c_uint8),
+                ('retry_count', ctypes.c_uint8),
+                ('rnr_retry_count', ctypes.c_uint8),
+                ('srq', ctypes.c_uint8), ('qp_num', ctypes.c_uint32)]
+
+
+class CmEvent(ctypes.Structure):
+    """the head of struct rdma_cm_event"""
+    _fields_ = [('id', ctypes.c_void_p), ('listen_id', ctypes.c_void_p),
+                ('event', ctypes.c_int), ('status', ctypes.c_int)]
+
+
+def librdmacm():
+    """librdmacm, with the prototypes ctypes cannot guess"""
+    cm = ctypes.CDLL('librdmacm.so.1', use_errno=True)
+    cm.rdma_get_cm_event.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    cm.rdma_ack_cm_event.argtypes = [ctypes.c_void_p]
+    cm.rdma_create_event_channel.restype = ctypes.c_void_p
+    return cm
+
+
+def check(rc, what):
+    """exit with the errno of a librdmacm call that failed"""
+    if rc:
+        sys.exit('%s: %s' % (what, os.strerror(ctypes.get_errno())))
+
+
+def listen_sync(cm, addr, port):
+    """a synchronous rdma_cm id listening on addr:port (IPv4)"""
+    lid = ctypes.c_void_p()
+    check(cm.rdma_create_id(None, ctypes.byref(lid), None, RDMA_PS_TCP),
+          'rdma_create_id')
+    sa = SockaddrIn(socket.AF_INET, socket.htons(port),
+                    (ctypes.c_ubyte * 4)(*socket.inet_aton(addr)))
+    check(cm.rdma_bind_addr(lid, ctypes.byref(sa)), 'rdma_bind_addr')
+    check(cm.rdma_listen(lid, 4), 'rdma_listen')
+    print('listening', flush=True)
+    return lid
+
+
+def get_request(cm, lid):
+    """wait for the next connect request on a synchronous listen id"""
+    cid = ctypes.c_void_p()
+    check(cm.rdma_get_request(lid, ctypes.byref(cid)), 'rdma_get_request')
+    print('connect request', flush=True)
+    return cid
+
+
+def mpa_v2_request(ulp):
+    """An enhanced MPA v2 request with CRC and private data ulp: IRD 16
+    with the peer-to-peer bit, ORD 16 with RDMA read as the RTR."""
+    return (MPA_REQ_KEY + bytes([MPA_FLAG_CRC | MPA_FLAG_ENHANCED, MPA_REV2]) +
+            struct.pack('>HHH', MPA_V2_IRD_ORD + len(ulp), 0x8010, 0x4010) +
+            ulp)
+
+
+def peer_exchange(addr, port, want, patience=600):
+    """Connect a kernel TCP socket, send an MPA v2 request and read until
+    want bytes came, the connection closed or was reset, or patience
+    seconds passed. Returns what was read."""
+    s = socket.create_connection((addr, port), timeout=120)
+    print('connected', flush=True)
+    s.sendall(mpa_v2_request(b'hello'))
+    s.settimeout(1)
+    buf = b''
+    t0 = time.time()
+    while len(buf) < want and time.time() - t0 < patience:
+        try:
+            d = s.recv(4096)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            print('reset after', len(buf), 'bytes', flush=True)
+            break
+        if not d:
+            break
+        buf += d
+    print('reply', buf.hex(), flush=True)
+    return buf
+
+
+def check_mpa_reply(buf, pdata, reject):
+    """exit unless buf starts with an enhanced MPA v2 reply carrying the
+    v2 IRD/ORD block and pdata, with the reject bit as asked"""
+    if len(buf) < MPA_HDR or buf[:16] != MPA_REP_KEY:
+        sys.exit('no MPA reply')
+    flags, rev = buf[16], buf[17]
+    if bool(flags & MPA_FLAG_REJECT) != reject:
+        sys.exit('reject bit %s: flags 0x%02x' %
+                 ('not set' if reject else 'set', flags))
+    if not flags & MPA_FLAG_ENHANCED or rev != MPA_REV2:
+        sys.exit('not an enhanced v2 reply: flags 0x%02x rev %d' %
+                 (flags, rev))
+    pdlen = struct.unpack('>H', buf[18:MPA_HDR])[0]
+    if pdlen != MPA_V2_IRD_ORD + len(pdata) or len(buf) < MPA_HDR + pdlen:
+        sys.exit('private data length %d, %d bytes' % (pdlen, len(buf)))
+    got = buf[MPA_HDR + MPA_V2_IRD_ORD:MPA_HDR + pdlen]
+    if got != pdata:
+        sys.exit('private data %r' % got)
