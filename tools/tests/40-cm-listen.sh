@@ -169,9 +169,11 @@ kill "$cpid" 2>/dev/null
 wait "$cpid" 2>/dev/null
 cpid=
 echo "rping -c: $(</tmp/rping-c.txt)"
+# the client's QP is gone; the server's is the engine's until it stops
+sim_wait_counts 60 1 1 toe conns
+unlisten
 echo "rping -s: $(</tmp/rping-7004.txt)"
 sim_wait_counts 60 0 1 toe conns
-unlisten
 wait_filters 0 0 0
 wait_filters 1 0 0
 read -r _ _ _ ah <<<"$(objects 0)"
