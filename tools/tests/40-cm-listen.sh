@@ -16,9 +16,10 @@
 # filter, the CM answers, the server (rping -s) accepts on a user QP, the
 # engine sends its MPA reply as a segment of the offloaded connection, and
 # both ends reach ESTABLISHED with their QPs handed to the engine. The
-# frames never reach the other function. There is no iWARP data path in
-# the simulator yet, so rping cannot ping: both sides are stopped, and
-# nothing stays programmed afterwards.
+# frames never reach the other function. Then rping pings 10 times over
+# the engine's iWARP data path (SENDs, an RDMA READ and an RDMA WRITE per
+# ping, as MPA FPDUs on the looped wire) with -V checking every buffer,
+# and exits 0; nothing stays programmed afterwards.
 # The counts come from the simulator's debugfs state.
 #
 # Loops use shell builtins: under TCG every exec from the 9p root costs
@@ -123,7 +124,7 @@ wait_arp 0 0
 
 step "loopback connection on one function"
 # rping -d prints its rdma_cm events; stdbuf makes it print them at once
-stdbuf -oL rping -s -d -a 192.0.2.2 -p 7004 >/tmp/rping-7004.txt 2>&1 &
+stdbuf -oL rping -s -d -v -V -a 192.0.2.2 -p 7004 >/tmp/rping-7004.txt 2>&1 &
 lpid=$!
 wait_filters 1 1 1
 read -r lp1 <<<"$(sim_counts 1 wire looped)" ||
@@ -131,7 +132,7 @@ read -r lp1 <<<"$(sim_counts 1 wire looped)" ||
 read -r tx1 rx1 <<<"$(sim_counts 1 ilq tx rx)" || fail "no ILQ counters"
 read -r rx0 st0 <<<"$(sim_counts 0 ilq rx steered)" || fail "no ILQ counters"
 read -r ttx1 <<<"$(sim_counts 1 toe tx)" || fail "no offload counters"
-stdbuf -oL rping -c -d -a 192.0.2.2 -p 7004 -C 1 >/tmp/rping-c.txt 2>&1 &
+stdbuf -oL rping -c -d -v -V -a 192.0.2.2 -p 7004 -C 10 >/tmp/rping-c.txt 2>&1 &
 cpid=$!
 # killing rping while iw_cm is in CONN_SENT would hit iw_cm's BUG() in
 # destroy_cm_id(): if the connect does not get through, let the CM report
@@ -160,13 +161,34 @@ echo "function 1: looped $((lp - lp1)), ILQ sent $((tx - tx1)), received $((rx -
 	fail "fewer frames looped than were received ($lp1 -> $lp)"
 [ "$rx0b $st0b" = "$rx0 $st0" ] ||
 	fail "function 0 got segments of a loopback connection ($rx0 $st0 -> $rx0b $st0b)"
-# The simulator has no iWARP data path yet, so rping's first SEND never
-# completes: end both sides, which tears the connection down.
-kill "$cpid" 2>/dev/null
-wait "$cpid" 2>/dev/null
+# the pings: every one moves data through the engine's FPDUs
+read -r ttx1 trx1 <<<"$(sim_counts 1 toe tx rx)"
+for ((i = 0; i < 180; i++)); do
+	kill -0 "$cpid" 2>/dev/null || break
+	pause 1
+done
+if kill -0 "$cpid" 2>/dev/null; then
+	kill "$cpid" 2>/dev/null
+	wait "$cpid" 2>/dev/null
+	read -r ttx trx <<<"$(sim_counts 1 toe tx rx)"
+	fail "rping -C 10 did not finish in 180 s (offloaded segments sent $((ttx - ttx1)), received $((trx - trx1))): $(</tmp/rping-c.txt) / server: $(</tmp/rping-7004.txt)"
+fi
+wait "$cpid"
+rc=$?
 cpid=
 echo "rping -c: $(</tmp/rping-c.txt)"
 echo "rping -s: $(</tmp/rping-7004.txt)"
+[ "$rc" = 0 ] || fail "rping -c -V -C 10 exited $rc"
+n=0
+while read -r line; do
+	[[ $line == "ping data: rdma-ping-"* ]] && n=$((n + 1))
+done </tmp/rping-c.txt
+[ "$n" = 10 ] || fail "rping -c verified $n pings, not 10"
+read -r ttx trx <<<"$(sim_counts 1 toe tx rx)"
+echo "function 1: offloaded segments during the pings: sent $((ttx - ttx1)), received $((trx - trx1))"
+# per ping at least 4 SENDs, a READ request and response, a WRITE
+[ $((ttx - ttx1)) -ge 70 ] ||
+	fail "too few offloaded segments for 10 pings: $((ttx - ttx1))"
 sim_wait_counts 60 0 1 toe conns
 unlisten
 wait_filters 0 0 0
@@ -184,4 +206,4 @@ echo 1 >$bus/del_device || fail "delete 1"
 echo 0 >$bus/del_device || fail "delete 0"
 rmmod irdma_sim || fail "rmmod irdma_sim"
 rmmod irdma || fail "rmmod irdma"
-echo "listen (v4, v6, wildcard with address changes) programs and removes SYN filters and ports; neighbours reach the ARP cache; a loopback rping connection reaches ESTABLISHED on both sides on one function and leaves nothing"
+echo "listen (v4, v6, wildcard with address changes) programs and removes SYN filters and ports; neighbours reach the ARP cache; a loopback rping connection on one function pings 10 times with verified data over the engine's iWARP FPDUs and leaves nothing"
