@@ -162,8 +162,7 @@ echo "function 1: looped $((lp - lp1)), ILQ sent $((tx - tx1)), received $((rx -
 	fail "fewer frames looped than were received ($lp1 -> $lp)"
 [ "$rx0b $st0b" = "$rx0 $st0" ] ||
 	fail "function 0 got segments of a loopback connection ($rx0 $st0 -> $rx0b $st0b)"
-# the pings: every one moves data through the engine's FPDUs
-read -r ttx1 trx1 <<<"$(sim_counts 1 toe tx rx)"
+# the pings (they may be done already): each moves data in FPDUs
 for ((i = 0; i < 180; i++)); do
 	kill -0 "$cpid" 2>/dev/null || break
 	pause 1
@@ -171,8 +170,8 @@ done
 if kill -0 "$cpid" 2>/dev/null; then
 	kill "$cpid" 2>/dev/null
 	wait "$cpid" 2>/dev/null
-	read -r ttx trx <<<"$(sim_counts 1 toe tx rx)"
-	fail "rping -C 10 did not finish in 180 s (offloaded segments sent $((ttx - ttx1)), received $((trx - trx1))): $(</tmp/rping-c.txt) / server: $(</tmp/rping-7004.txt)"
+	read -r ttx <<<"$(sim_counts 1 toe tx)"
+	fail "rping -C 10 did not finish in 180 s (offloaded segments sent $((ttx - ttx1))): $(</tmp/rping-c.txt) / server: $(</tmp/rping-7004.txt)"
 fi
 wait "$cpid"
 rc=$?
@@ -186,7 +185,7 @@ while read -r line; do
 done </tmp/rping-c.txt
 [ "$n" = 10 ] || fail "rping -c verified $n pings, not 10"
 read -r ttx trx <<<"$(sim_counts 1 toe tx rx)"
-echo "function 1: offloaded segments during the pings: sent $((ttx - ttx1)), received $((trx - trx1))"
+echo "function 1: offloaded segments since the connect: sent $((ttx - ttx1)), taken $trx in all"
 # per ping at least 4 SENDs, a READ request and response, a WRITE
 [ $((ttx - ttx1)) -ge 70 ] ||
 	fail "too few offloaded segments for 10 pings: $((ttx - ttx1))"
