@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/crc32.h>
 #include <linux/dma-direct.h>
 #include <linux/if_vlan.h>
 #include <linux/interrupt.h>
@@ -1141,7 +1142,7 @@ static void isim_t_ilq_commit(struct kunit *test)
 {
 	static const struct isim_t_count counts[] = {
 		{ ISIM_HMC_QP, 4 }, { ISIM_HMC_CQ, 4 }, { ISIM_HMC_ARP, 4 },
-		{ ISIM_HMC_HTE, 16 },
+		{ ISIM_HMC_HTE, 16 }, { ISIM_HMC_MR, 4 },
 	};
 
 	isim_t_commit_counts(test, counts, ARRAY_SIZE(counts));
@@ -1734,6 +1735,50 @@ static void isim_t_check_lsmm(struct kunit *test, struct sk_buff *skb,
 	KUNIT_EXPECT_EQ(test, memcmp(th + 1, payload, len), 0);
 }
 
+/* a segment 192.0.2.2:40000 -> 192.0.2.1:7000 carrying @len bytes */
+static bool isim_t_toe_rx_data(struct kunit *test, u8 flags, u32 seq,
+			       const u8 *data, u32 len)
+{
+	struct isim_test *t = test->priv;
+	u32 seg = sizeof(struct tcphdr) + len;
+	struct sk_buff *skb = alloc_skb(ETH_HLEN + 20 + seg, GFP_KERNEL);
+	struct iphdr *ih;
+	u8 *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put_zero(skb, ETH_HLEN);
+	ih = skb_put_zero(skb, sizeof(*ih));
+	ih->version = 4;
+	ih->ihl = 5;
+	ih->tot_len = htons(sizeof(*ih) + seg);
+	ih->ttl = 64;
+	ih->protocol = IPPROTO_TCP;
+	ih->saddr = htonl(ISIM_T_REM_IP);
+	ih->daddr = htonl(ISIM_T_LOC_IP);
+	p = skb_put(skb, seg);
+	isim_t_tcp(p, ISIM_T_RPORT, ISIM_T_LPORT, flags, 0);
+	((struct tcphdr *)p)->seq = htonl(seq);
+	memcpy(p + sizeof(struct tcphdr), data, len);
+	skb_reset_mac_header(skb);
+	skb_pull(skb, ETH_HLEN);
+	skb_reset_network_header(skb);
+	skb->protocol = htons(ETH_P_IP);
+	if (isim_ilq_steer(t->f, skb))
+		return true;
+	kfree_skb(skb);
+	return false;
+}
+
+/*
+ * RFC 6581's RTR as a zero-length RDMA WRITE to STag 1, TO 0, and its
+ * CRC32c 0x5f4cd3eb, least significant byte first
+ */
+static const u8 isim_t_rtr_write[] = {
+	0x00, 0x0e, 0xc1, 0x40, 0x00, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xeb, 0xd3, 0x4c, 0x5f,
+};
+
 /* a segment 192.0.2.2:40000 -> 192.0.2.1:7000, 4 bytes of data */
 static bool isim_t_toe_rx(struct kunit *test, u8 flags, u32 seq)
 {
@@ -1780,8 +1825,10 @@ static void isim_toe_lsmm_sent_then_held(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 0, 3) &
 				 ISIM_CQE_W3_VALID);
 
-	/* the peer's first FPDU is the engine's, not the ILQ's */
-	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x18, ISIM_T_RCV_NXT));
+	/* the peer's first FPDU (its RTR) is the engine's, not the ILQ's */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_data(test, 0x18, ISIM_T_RCV_NXT,
+						   isim_t_rtr_write,
+						   sizeof(isim_t_rtr_write)));
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 0LL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rx), 1LL);
 	isim_t_poll(t);
@@ -1791,15 +1838,48 @@ static void isim_toe_lsmm_sent_then_held(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
 			(u64)ISIM_AE_LLP_ESTABLISHED);
 	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP);
-	/* its data has nowhere to go yet: counted and dropped */
-	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 1LL);
+	/* it places nothing and is acknowledged with a pure ACK */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 0LL);
 	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, qp->toe.rcv_nxt,
+			(u32)(ISIM_T_RCV_NXT + sizeof(isim_t_rtr_write)));
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, skb->len, (u32)(ETH_HLEN + 40));
+	KUNIT_EXPECT_EQ(test, ntohl(((struct tcphdr *)(skb->data + ETH_HLEN +
+						       20))->ack_seq),
+			qp->toe.rcv_nxt);
+	KUNIT_EXPECT_EQ(test, skb->data[ETH_HLEN + 20 + 13], (u8)0x10);
+	kfree_skb(skb);
 }
 
-static void isim_toe_rtr_completes_locally(struct kunit *test)
+/*
+ * RFC 6581's RTR as a zero-length READ request, sink and source STag 1,
+ * TO 0, QN 1, MSN 1, and its CRC32c 0xe7d7db27
+ */
+static const u8 isim_t_rtr_read[] = {
+	0x00, 0x2e, 0x41, 0x41, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x27, 0xdb, 0xd7, 0xe7,
+};
+
+/* append the CRC32c of the first @len bytes of an FPDU */
+static void isim_t_crc(u8 *fpdu, u32 len)
 {
+	put_unaligned_le32(~__crc32c_le(~0U, fpdu, len), fpdu + len);
+}
+
+static void isim_iw_rtr_read_waits_for_response(struct kunit *test)
+{
+	/* a zero-length READ RESPONSE to STag 1, TO 0; CRC below */
+	u8 resp[20] = { 0x00, 0x0e, 0xc1, 0x42, 0x00, 0x00, 0x00, 0x01 };
 	struct isim_test *t = test->priv;
 	struct isim_t_toe *m;
+	struct sk_buff *skb;
 	struct isim_qp *qp;
 	u64 w3;
 	u32 id;
@@ -1808,15 +1888,35 @@ static void isim_toe_rtr_completes_locally(struct kunit *test)
 	qp = isim_t_offload(test, m, ISIM_T_IWQP);
 	/* a signalled zero-length READ RTR, then NOP and GEN_RTS_AE */
 	isim_t_wqe(m->sq, 0, ISIM_WQOP_READ, 0, 0, 0,
-		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, 0x1234) |
-		   ISIM_WQH_SIGNALED);
+		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, 1) | ISIM_WQH_SIGNALED);
+	m->sq[1] |= cpu_to_le64(FIELD_PREP(ISIM_FRAG_STAG, 1));
 	isim_t_wqe(m->sq, 1, ISIM_WQOP_NOP, 0, 0, 0, 0);
 	isim_t_wqe(m->sq, 2, ISIM_WQOP_GEN_RTS_AE, 0, 0, 0, 0);
-	/* a SEND: no iWARP data path, it stays posted */
-	isim_t_wqe(m->sq, 3, ISIM_WQOP_SEND, isim_t_bus(t, m->buf), 8, 0,
-		   ISIM_WQH_SIGNALED);
 	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, skb->len,
+			(u32)(ETH_HLEN + 40 + sizeof(isim_t_rtr_read)));
+	KUNIT_EXPECT_EQ(test, memcmp(skb->data + ETH_HLEN + 40,
+				     isim_t_rtr_read, sizeof(isim_t_rtr_read)),
+			0);
+	kfree_skb(skb);
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt,
+			(u32)(ISIM_T_SND_NXT + sizeof(isim_t_rtr_read)));
+	/* the READ holds the SQ until its response: no CQE, no AE yet */
+	isim_t_poll(t);
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 0, 3) &
+				 ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 1U);
+	KUNIT_EXPECT_TRUE(test, qp->toe.rd_busy);
+
+	/* the zero-length READ RESPONSE completes it */
+	isim_t_crc(resp, 16);
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_data(test, 0x18, ISIM_T_RCV_NXT,
+						   resp, sizeof(resp)));
+	isim_t_poll(t);
+	isim_t_poll(t);
 	w3 = isim_t_cqe(t->ilq->cq, 0, 3);
 	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
 	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_SQ);
@@ -1825,13 +1925,21 @@ static void isim_toe_rtr_completes_locally(struct kunit *test)
 			(u64)ISIM_WQOP_READ);
 	KUNIT_EXPECT_EQ(test, isim_t_cqe(t->ilq->cq, 0, 1),
 			(u64)ISIM_T_IW_CTX);
-	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 1, 3) &
-				 ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_FALSE(test, qp->toe.rd_busy);
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
 			(u64)ISIM_AE_LLP_ESTABLISHED);
 	KUNIT_EXPECT_EQ(test, qp->sq.tail, 3U);
 	KUNIT_EXPECT_EQ(test, qp->executed, 3ULL);
-	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt, (u32)ISIM_T_SND_NXT);
+
+	/* a second response has no READ to go to */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_data(test, 0x18,
+						   ISIM_T_RCV_NXT + 20,
+						   resp, sizeof(resp)));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 1, &id),
+			(u64)ISIM_AE_RDMAP_BAD_READ_RESP);
+	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_ERROR);
+	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
 }
 
 static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
@@ -1864,14 +1972,18 @@ static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
 	isim_t_toe_cmd(t, m, ISIM_OP_MODIFY_QP, 3, ISIM_QPS_RTS, true, ctx);
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
 
-	/* FIN with 4 bytes of data: reported once */
-	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x11, ISIM_T_RCV_NXT));
-	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x11, ISIM_T_RCV_NXT));
+	/* FIN with an FPDU: reported once */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_data(test, 0x11, ISIM_T_RCV_NXT,
+						   isim_t_rtr_write,
+						   sizeof(isim_t_rtr_write)));
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_data(test, 0x11, ISIM_T_RCV_NXT,
+						   isim_t_rtr_write,
+						   sizeof(isim_t_rtr_write)));
 	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
 			(u64)ISIM_AE_LLP_FIN_RECEIVED);
 	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP);
-	KUNIT_EXPECT_EQ(test, qp->toe.rcv_nxt, (u32)ISIM_T_RCV_NXT + 5);
+	KUNIT_EXPECT_EQ(test, qp->toe.rcv_nxt, (u32)ISIM_T_RCV_NXT + 21);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.fin), 1LL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 1LL);
 	/* an RST beyond the window is ignored */
@@ -1881,7 +1993,7 @@ static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
 	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[3]) & ISIM_AEQE_VALID);
 	/* one in it resets the connection: AE, error, 4-tuple given up */
-	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x04, ISIM_T_RCV_NXT + 5));
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x04, ISIM_T_RCV_NXT + 21));
 	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 1, &id),
 			(u64)ISIM_AE_LLP_CONN_RESET);
@@ -1890,9 +2002,290 @@ static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rst), 1LL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 0LL);
 	/* the 4-tuple's segments are the filter's again */
-	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x10, ISIM_T_RCV_NXT + 5));
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x10, ISIM_T_RCV_NXT + 21));
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 1LL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rx), 4LL);
+}
+
+/* ---- iWARP data between two offloaded QPs of one function ---- */
+
+#define ISIM_T_IWQP_B		3
+#define ISIM_T_STAG		0x15a	/* MR 1, key 0x5a: all of memory */
+#define ISIM_T_BAD_STAG		0x25a	/* no such MR */
+
+/**
+ * struct isim_t_pair - QP 2 and QP 3, the two ends of one connection
+ * @a: QP 2's memory (its AEQ is the function's)
+ * @b: QP 3's memory
+ * @qa: QP 2
+ * @qb: QP 3
+ */
+struct isim_t_pair {
+	struct isim_t_toe *a, *b;
+	struct isim_qp *qa, *qb;
+};
+
+/* both QPs in RTS, offloaded, remote write and read allowed, MR 1 */
+static void isim_t_pair(struct kunit *test, struct isim_t_pair *p)
+{
+	struct isim_test *t = test->priv;
+	u64 ctx[ISIM_QP_HOST_CTX_BYTES / 8];
+	u64 ports;
+
+	p->a = isim_t_toe(test, ISIM_T_IWQP);
+	p->b = kunit_kzalloc(test, sizeof(*p->b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p->b);
+	p->b->ctx = isim_t_page(test);
+	p->b->sq = isim_t_page(test);
+	p->b->buf = isim_t_page(test);
+	KUNIT_ASSERT_NOT_NULL(test, p->b->buf);
+	p->b->aeq = p->a->aeq;
+	isim_t_stag(t, ISIM_OP_REG_MR, 1, 0, 0, ISIM_T_MR |
+		    ISIM_STAG_HDR_REMOTE |
+		    ISIM_T_RIGHTS(ISIM_T_LW | ISIM_T_RW | ISIM_T_RR), 0);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+
+	isim_t_toe_ctx(t, p->a, ctx);
+	ctx[20] |= ISIM_QPC_W20_REMOTE_WRITE | ISIM_QPC_W20_REMOTE_READ;
+	isim_t_toe_cmd(t, p->a, ISIM_OP_MODIFY_QP, ISIM_T_IWQP, ISIM_QPS_RTS,
+		       true, ctx);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+
+	/* the mirror image: addresses, ports and sequence numbers swapped */
+	isim_t_toe_ctx(t, p->b, ctx);
+	ctx[20] |= ISIM_QPC_W20_REMOTE_WRITE | ISIM_QPC_W20_REMOTE_READ;
+	ports = ISIM_QPC_W3_SRC_PORT | ISIM_QPC_W3_DST_PORT;
+	ctx[3] = (ctx[3] & ~ports) |
+		 FIELD_PREP(ISIM_QPC_W3_SRC_PORT, ISIM_T_RPORT) |
+		 FIELD_PREP(ISIM_QPC_W3_DST_PORT, ISIM_T_LPORT);
+	ctx[ISIM_QPC_W_REM_ADDR] = ISIM_T_LOC_IP;
+	ctx[ISIM_QPC_W_LOC_ADDR] = ISIM_T_REM_IP;
+	ctx[10] = FIELD_PREP(ISIM_QPC_SEQ_LO, ISIM_T_RCV_NXT) |
+		  FIELD_PREP(ISIM_QPC_SEQ_HI, 0xffff);
+	ctx[11] = FIELD_PREP(ISIM_QPC_SEQ_LO, ISIM_T_SND_NXT) |
+		  FIELD_PREP(ISIM_QPC_SEQ_HI, ISIM_T_RCV_WND);
+	isim_t_toe_cmd(t, p->b, ISIM_OP_CREATE_QP, ISIM_T_IWQP_B, ISIM_QPS_IDLE,
+		       false, ctx);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_toe_cmd(t, p->b, ISIM_OP_MODIFY_QP, ISIM_T_IWQP_B, ISIM_QPS_RTS,
+		       true, ctx);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	p->qa = xa_load(&t->f->qps, ISIM_T_IWQP);
+	p->qb = xa_load(&t->f->qps, ISIM_T_IWQP_B);
+	KUNIT_ASSERT_NOT_NULL(test, p->qa);
+	KUNIT_ASSERT_NOT_NULL(test, p->qb);
+}
+
+/* a transmitted frame comes back in, as the loopback wire turns it */
+static void isim_t_wire_in(struct isim_test *t, struct sk_buff *skb)
+{
+	skb_reset_mac_header(skb);
+	skb_pull(skb, ETH_HLEN);
+	skb_reset_network_header(skb);
+	skb->protocol = htons(ETH_P_IP);
+	if (!isim_ilq_steer(t->f, skb))
+		kfree_skb(skb);
+}
+
+/* run the engine, turning every frame around, until it is quiet */
+static u32 isim_t_wire(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct sk_buff *skb;
+	u32 n = 0, i;
+
+	for (i = 0; i < 32; i++) {
+		isim_t_poll(t);
+		if (skb_queue_empty(&t->ilq->frames))
+			break;
+		while ((skb = skb_dequeue(&t->ilq->frames))) {
+			isim_t_wire_in(t, skb);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* CQE @i of the ILQ's CQ (both QPs complete there): word 3, QP checked */
+static u64 isim_t_iw_cqe(struct kunit *test, u32 i, u32 qpn)
+{
+	struct isim_test *t = test->priv;
+	u64 w3 = isim_t_cqe(t->ilq->cq, i, 3);
+
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_FALSE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W2_QP,
+					isim_t_cqe(t->ilq->cq, i, 2)),
+			(u64)qpn);
+	return w3;
+}
+
+static void isim_iw_send_write_read_over_the_wire(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_pair p;
+	u8 *src, *dst, *wr, *rd;
+	u64 w3;
+	u32 i;
+
+	isim_t_pair(test, &p);
+	src = (u8 *)p.a->buf;
+	dst = (u8 *)p.b->buf;
+	wr = isim_t_page(test);
+	rd = isim_t_page(test);
+	KUNIT_ASSERT_NOT_NULL(test, rd);
+	for (i = 0; i < PAGE_SIZE; i++)
+		src[i] = i * 7 + 3;
+
+	/* SEND with SE of 3000 bytes: DDP segments of 1436, 1436, 128 */
+	isim_t_wqe(p.b->sq + 256, 0, 0, isim_t_bus(t, dst), PAGE_SIZE, 0, 0);
+	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_SEND_SOL, isim_t_bus(t, src), 3000, 0,
+		   ISIM_WQH_SIGNALED);
+	/* three FPDUs, each answered by a pure ACK */
+	KUNIT_EXPECT_EQ(test, isim_t_wire(test), 6U);
+	KUNIT_EXPECT_EQ(test, memcmp(src, dst, 3000), 0);
+	KUNIT_EXPECT_EQ(test, dst[3000], 0);
+	w3 = isim_t_iw_cqe(test, 0, ISIM_T_IWQP);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_SQ);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_OP, w3),
+			(u64)ISIM_WQOP_SEND_SOL);
+	w3 = isim_t_iw_cqe(test, 1, ISIM_T_IWQP_B);
+	KUNIT_EXPECT_FALSE(test, w3 & ISIM_CQE_W3_SQ);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_SOLICITED);
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(t->ilq->cq, 1, 0), 3000ULL);
+	/* 2 + 18 + payload + pad + 4 bytes per FPDU: 1460, 1460, 152 */
+	KUNIT_EXPECT_EQ(test, p.qa->toe.snd_nxt, (u32)ISIM_T_SND_NXT + 3072);
+	KUNIT_EXPECT_EQ(test, p.qb->toe.rcv_nxt, p.qa->toe.snd_nxt);
+	KUNIT_EXPECT_EQ(test, p.qa->toe.rcv_nxt, p.qb->toe.snd_nxt);
+	KUNIT_EXPECT_EQ(test, p.qb->toe.rcv_msn[0], 2U);
+
+	/* WRITE of 2000 bytes into MR 1: two FPDUs, two ACKs */
+	isim_t_wqe(p.a->sq, 1, ISIM_WQOP_WRITE, isim_t_bus(t, src + 100), 2000,
+		   isim_t_bus(t, wr),
+		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, ISIM_T_STAG) |
+		   ISIM_WQH_SIGNALED);
+	KUNIT_EXPECT_EQ(test, isim_t_wire(test), 4U);
+	KUNIT_EXPECT_EQ(test, memcmp(src + 100, wr, 2000), 0);
+	KUNIT_EXPECT_EQ(test, wr[2000], 0);
+	w3 = isim_t_iw_cqe(test, 2, ISIM_T_IWQP);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_OP, w3),
+			(u64)ISIM_WQOP_WRITE);
+	/* no RQ WQE taken: the next CQE slot is empty */
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 3, 3) &
+				 ISIM_CQE_W3_VALID);
+
+	/* READ of 2500 bytes back through MR 1 into a sink of MR 1 */
+	isim_t_wqe(p.a->sq, 2, ISIM_WQOP_READ, isim_t_bus(t, rd), 2500,
+		   isim_t_bus(t, wr),
+		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, ISIM_T_STAG) |
+		   ISIM_WQH_SIGNALED);
+	p.a->sq[2 * 4 + 1] |= cpu_to_le64(FIELD_PREP(ISIM_FRAG_STAG,
+						     ISIM_T_STAG));
+	/* the request, two READ RESPONSEs (which ACK it), two ACKs */
+	KUNIT_EXPECT_EQ(test, isim_t_wire(test), 5U);
+	KUNIT_EXPECT_EQ(test, memcmp(rd, src + 100, 2000), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(rd + 2000, wr + 2000, 500), 0);
+	w3 = isim_t_iw_cqe(test, 3, ISIM_T_IWQP);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_OP, w3),
+			(u64)ISIM_WQOP_READ);
+	KUNIT_EXPECT_EQ(test, p.qa->executed, 3ULL);
+	KUNIT_EXPECT_FALSE(test, p.qa->toe.rd_busy);
+	KUNIT_EXPECT_EQ(test, p.qa->state, (u8)ISIM_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 0LL);
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(p.a->aeq[1]) & ISIM_AEQE_VALID);
+}
+
+static void isim_iw_bad_crc_is_rejected(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_pair p;
+	struct sk_buff *skb;
+	u8 *dst;
+	u32 id;
+
+	isim_t_pair(test, &p);
+	dst = (u8 *)p.b->buf;
+	memset(p.a->buf, 0x5c, 64);
+	isim_t_wqe(p.b->sq + 256, 0, 0, isim_t_bus(t, dst), 64, 0, 0);
+	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, p.a->buf), 64, 0,
+		   ISIM_WQH_SIGNALED);
+	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	/* one payload byte changes on the way; TCP does not notice */
+	skb->data[skb->len - 10] ^= 0x01;
+	isim_t_wire_in(t, skb);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, p.a, 0, &id),
+			(u64)ISIM_AE_LLP_MPA_CRC);
+	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP_B);
+	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_ERROR);
+	KUNIT_EXPECT_FALSE(test, p.qb->toe.linked);
+	/* nothing placed, the RQ WQE still posted, only A's SQ CQE */
+	KUNIT_EXPECT_EQ(test, dst[0], 0);
+	KUNIT_EXPECT_EQ(test, p.qb->rq.tail, 0U);
+	isim_t_iw_cqe(test, 0, ISIM_T_IWQP);
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 1, 3) &
+				 ISIM_CQE_W3_VALID);
+	/* the driver's flush completes the RQ WQE */
+	mutex_lock(&t->f->eng_lock);
+	isim_exec_flush(t->f, p.qb, &p.qb->rq, ISIM_WC_FLUSHED);
+	mutex_unlock(&t->f->eng_lock);
+	KUNIT_EXPECT_TRUE(test, isim_t_cqe(t->ilq->cq, 1, 3) &
+				ISIM_CQE_W3_ERROR);
+}
+
+static void isim_iw_write_to_bad_stag_fails(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_pair p;
+	u8 *wr;
+	u32 id;
+
+	isim_t_pair(test, &p);
+	wr = isim_t_page(test);
+	KUNIT_ASSERT_NOT_NULL(test, wr);
+	memset(p.a->buf, 0x3c, 64);
+	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_WRITE, isim_t_bus(t, p.a->buf), 64,
+		   isim_t_bus(t, wr),
+		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, ISIM_T_BAD_STAG) |
+		   ISIM_WQH_SIGNALED);
+	isim_t_wire(test);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, p.a, 0, &id),
+			(u64)ISIM_AE_BAD_STAG);
+	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP_B);
+	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_ERROR);
+	KUNIT_EXPECT_EQ(test, wr[0], 0);
+	/* no TERMINATE: the requester saw its WRITE leave and completed it */
+	isim_t_iw_cqe(test, 0, ISIM_T_IWQP);
+	KUNIT_EXPECT_EQ(test, p.qa->state, (u8)ISIM_QPS_RTS);
+}
+
+static void isim_iw_lost_segment_fails_connection(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_pair p;
+	struct sk_buff *skb;
+	u32 id;
+
+	isim_t_pair(test, &p);
+	isim_t_wqe(p.b->sq + 256, 0, 0, isim_t_bus(t, p.b->buf), PAGE_SIZE, 0,
+		   0);
+	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, p.a->buf), 3000,
+		   0, 0);
+	isim_t_poll(t);
+	/* the first of three segments is lost */
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, isim_t_wire(test), 2U);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, p.a, 0, &id),
+			(u64)ISIM_AE_LLP_TOO_MANY_RETRIES);
+	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP_B);
+	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_ERROR);
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 1, 3) &
+				 ISIM_CQE_W3_VALID);
 }
 
 static struct kunit_case isim_engine_cases[] = {
@@ -1925,8 +2318,12 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_ilq_bad_commands_fail),
 	KUNIT_CASE_PARAM(isim_toe_modify_checks_context, isim_toe_gen_params),
 	KUNIT_CASE(isim_toe_lsmm_sent_then_held),
-	KUNIT_CASE(isim_toe_rtr_completes_locally),
+	KUNIT_CASE(isim_iw_rtr_read_waits_for_response),
 	KUNIT_CASE(isim_toe_fin_and_rst_raise_aes),
+	KUNIT_CASE(isim_iw_send_write_read_over_the_wire),
+	KUNIT_CASE(isim_iw_bad_crc_is_rejected),
+	KUNIT_CASE(isim_iw_write_to_bad_stag_fails),
+	KUNIT_CASE(isim_iw_lost_segment_fails_connection),
 	{}
 };
 

@@ -35,15 +35,31 @@
  *
  * iWARP: an offloaded QP in RTS (toe.c) executes its connection WQEs: the
  * LSMM (a SEND with STREAMMODE) goes out as a segment of the connection,
- * and with WAITFORRCVPDU holds the SQ until the peer's first FPDU; a
- * zero-length READ or WRITE (the RTR) completes without moving anything;
- * NOPs; GEN_RTS_AE raises LLP_CONNECTION_ESTABLISHED. Any other WQE waits:
- * there is no iWARP data path yet.
+ * and with WAITFORRCVPDU holds the SQ until the peer's first FPDU; NOPs;
+ * GEN_RTS_AE raises LLP_CONNECTION_ESTABLISHED. Then its data WQEs go on
+ * the wire as RDMAP over DDP over MPA (RFC 5040, 5041, 5044; markers off,
+ * CRC32c unless the context turns it off), one FPDU per TCP segment:
+ * SEND (solicited, with invalidate) as untagged messages of queue 0, RDMA
+ * WRITE tagged, RDMA READ as a request on queue 1. SENDs and WRITEs
+ * complete once transmitted (the wire is lossless); a READ completes when
+ * its last READ RESPONSE has been placed, and holds the SQ until then.
+ * The RTR is a real zero-length WRITE or READ. Received FPDUs (toe.c
+ * hands over the payload of in-order segments) are checked (length, CRC,
+ * versions, queue, MSN, opcode) and placed: a SEND into the RQ WQE at the
+ * tail (completed with its last segment), a WRITE into the MR its STag
+ * names (remote write right, PD, bounds), a READ request answered with
+ * READ RESPONSE FPDUs from the source STag (remote read right). An error
+ * raises the AE the adapter would, completes an RQ WQE being filled with
+ * an error, and moves the QP to the error state; no TERMINATE is sent.
  *
- * Not modelled: UD/GSI transmission, iWARP data, fast register, MW bind,
- * invalidation.
+ * Not modelled: UD/GSI transmission, fast register, MW bind, invalidation
+ * (a SEND with invalidate carries the STag on the wire only), immediate
+ * data and atomics over iWARP (RFC 7306), FPDUs split across segments,
+ * more than one READ in flight.
  */
+#include <linux/crc32.h>
 #include <linux/slab.h>
+#include <asm/unaligned.h>
 
 #include "isim.h"
 
@@ -347,6 +363,17 @@ void isim_exec_flush(struct isim_func *f, struct isim_qp *qp,
 		     struct isim_wq *wq, u16 minor)
 {
 	lockdep_assert_held(&f->eng_lock);
+	/* an iWARP READ waiting for its response was taken off the ring */
+	if (wq == &qp->sq && qp->toe.rd_busy) {
+		struct isim_cpl c = {
+			.sq = true, .idx = qp->toe.rd_idx,
+			.op = ISIM_WQOP_READ, .minor = minor,
+		};
+
+		qp->toe.rd_busy = false;
+		isim_exec_complete(f, qp, &c);
+		qp->flushed++;
+	}
 	wq->flushing = true;
 	wq->minor = minor;
 	isim_exec_flush_posted(f, qp, wq, UINT_MAX);
@@ -770,11 +797,409 @@ static int isim_exec_lsmm(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	return ret;
 }
 
-/*
- * Execute an iWARP SQ WQE. Return: 0, an enum isim_wc_minor, or -EAGAIN
- * for a WQE that needs the iWARP data path, which is not modelled: it
- * stays posted.
+/* ---- iWARP: RDMAP over DDP over MPA on an offloaded connection ---- */
+
+#define ISIM_MPA_LEN_BYTES	2	/* ULPDU_Length in front of each FPDU */
+#define ISIM_MPA_CRC_BYTES	4
+#define ISIM_DDP_TAGGED_HDR	14	/* DDP + RDMAP header, tagged */
+#define ISIM_DDP_UNTAGGED_HDR	18	/* and untagged */
+#define ISIM_DDP_T		0x80	/* DDP control: tagged */
+#define ISIM_DDP_L		0x40	/* last segment of the message */
+#define ISIM_DDP_DV		0x01	/* DDP version 1 */
+#define ISIM_DDP_DV_MASK	0x03
+#define ISIM_RDMAP_RV		0x40	/* RDMAP version 1, in bits 7:6 */
+#define ISIM_RDMAP_RV_MASK	0xc0
+#define ISIM_RDMAP_OP_MASK	0x0f
+#define ISIM_READ_REQ_BYTES	28	/* sink STag, TO, size, source STag, TO */
+
+/* RDMAP opcodes (RFC 5040, 4.3) */
+enum isim_rdmap_op {
+	ISIM_RDMAP_WRITE	= 0,
+	ISIM_RDMAP_READ_REQ	= 1,
+	ISIM_RDMAP_READ_RESP	= 2,
+	ISIM_RDMAP_SEND		= 3,
+	ISIM_RDMAP_SEND_INV	= 4,
+	ISIM_RDMAP_SEND_SE	= 5,
+	ISIM_RDMAP_SEND_SE_INV	= 6,
+	ISIM_RDMAP_TERMINATE	= 7,
+};
+
+/* untagged DDP queues (RFC 5040, 5.1) */
+enum isim_ddp_qn {
+	ISIM_DDP_QN_SEND	= 0,
+	ISIM_DDP_QN_READ_REQ	= 1,
+	ISIM_DDP_QN_TERMINATE	= 2,
+};
+
+/**
+ * struct isim_iw_msg - the DDP/RDMAP header fields of one message
+ * @op: RDMAP opcode
+ * @tagged: a tagged message (@stag and @to name the sink)
+ * @stag: tagged: the sink STag; untagged: the STag to invalidate, or 0
+ * @to: tagged offset of the message's first byte
+ * @qn: untagged: the queue
+ * @msn: untagged: the message sequence number
  */
+struct isim_iw_msg {
+	u8 op;
+	bool tagged;
+	u32 stag;
+	u64 to;
+	u32 qn;
+	u32 msn;
+};
+
+/* CRC32c (RFC 3385) of the FPDU, as MPA sends it */
+static u32 isim_mpa_crc(const u8 *p, u32 len)
+{
+	return ~__crc32c_le(~0U, p, len);
+}
+
+/*
+ * One FPDU: bytes @off to @off + @n of the message @m, from @src (or the
+ * inline bytes @inl), with the L bit when @last. It is built in x->bounce
+ * and leaves as one TCP segment.
+ */
+static int isim_iw_fpdu(struct isim_xfer *x, struct isim_qp *qp,
+			const struct isim_iw_msg *m, const struct isim_sgl *src,
+			const u8 *inl, u64 off, u32 n, bool last)
+{
+	u32 hlen = m->tagged ? ISIM_DDP_TAGGED_HDR : ISIM_DDP_UNTAGGED_HDR;
+	u8 *b = x->bounce, *h = b + ISIM_MPA_LEN_BYTES, *data = h + hlen;
+	u32 ulen = hlen + n, pad = -(ISIM_MPA_LEN_BYTES + ulen) & 3;
+	u32 total = ISIM_MPA_LEN_BYTES + ulen + pad;
+
+	put_unaligned_be16(ulen, b);
+	h[0] = (m->tagged ? ISIM_DDP_T : 0) | (last ? ISIM_DDP_L : 0) |
+	       ISIM_DDP_DV;
+	h[1] = ISIM_RDMAP_RV | m->op;
+	put_unaligned_be32(m->stag, h + 2);
+	if (m->tagged) {
+		put_unaligned_be64(m->to + off, h + 6);
+	} else {
+		put_unaligned_be32(m->qn, h + 6);
+		put_unaligned_be32(m->msn, h + 10);
+		put_unaligned_be32(off, h + 14);
+	}
+	if (inl)
+		memcpy(data, inl + off, n);
+	else if (n && isim_sgl_io(x->f, src, off, data, n, false))
+		return ISIM_WC_LOC_PROT;
+	memset(data + n, 0, pad);
+	put_unaligned_le32(qp->toe.no_crc ? 0 : isim_mpa_crc(b, total),
+			   b + total);
+	return isim_toe_send(x->f, qp, b, total + ISIM_MPA_CRC_BYTES);
+}
+
+/*
+ * Send message @m of @len bytes as DDP segments of one FPDU each, as large
+ * as the MSS (and the page the FPDU is built in) allow.
+ */
+static int isim_iw_send_msg(struct isim_xfer *x, struct isim_qp *qp,
+			    const struct isim_iw_msg *m,
+			    const struct isim_sgl *src, const u8 *inl, u64 len)
+{
+	u32 hlen = m->tagged ? ISIM_DDP_TAGGED_HDR : ISIM_DDP_UNTAGGED_HDR;
+	u32 seg = min_t(u32, qp->toe.mss, PAGE_SIZE);
+	u32 room = (seg - ISIM_MPA_LEN_BYTES - ISIM_MPA_CRC_BYTES - hlen) &
+		   ~3U;
+	u64 off = 0;
+	u32 n;
+	int ret;
+
+	do {
+		n = min_t(u64, len - off, room);
+		ret = isim_iw_fpdu(x, qp, m, src, inl, off, n, off + n == len);
+		if (ret)
+			return ret;
+		off += n;
+	} while (off < len);
+	return 0;
+}
+
+/* a READ request on queue 1; the READ waits for its response */
+static int isim_iw_read_req(struct isim_xfer *x, struct isim_qp *qp,
+			    u64 hdr)
+{
+	struct isim_toe *t = &qp->toe;
+	struct isim_iw_msg m = {
+		.op = ISIM_RDMAP_READ_REQ,
+		.qn = ISIM_DDP_QN_READ_REQ,
+		.msn = t->snd_msn[ISIM_DDP_QN_READ_REQ],
+	};
+	u8 p[ISIM_READ_REQ_BYTES];
+	u32 sink = FIELD_GET(ISIM_FRAG_STAG, x->req.w[1]);
+	int ret;
+
+	/* the sink is one fragment: its STag and address (slot 0) */
+	if (x->local.n > 1 || x->len > U32_MAX)
+		return ISIM_WC_LOC_QP_OP;
+	put_unaligned_be32(sink, p);
+	put_unaligned_be64(x->req.w[0], p + 4);
+	put_unaligned_be32(x->len, p + 12);
+	put_unaligned_be32(FIELD_GET(ISIM_WQH_REMOTE_STAG, hdr), p + 16);
+	put_unaligned_be64(x->req.w[2], p + 20);
+	ret = isim_iw_send_msg(x, qp, &m, NULL, p, sizeof(p));
+	if (ret)
+		return ret;
+	t->snd_msn[ISIM_DDP_QN_READ_REQ]++;
+	t->rd_busy = true;
+	t->rd_signaled = hdr & ISIM_WQH_SIGNALED;
+	t->rd_idx = x->req.idx;
+	t->rd_stag = sink;
+	t->rd_to = x->req.w[0];
+	t->rd_len = x->len;
+	t->rd_done = 0;
+	return 0;
+}
+
+/* transmit the data WQE x->req of an offloaded QP */
+static int isim_iw_tx(struct isim_xfer *x, struct isim_qp *qp, u64 hdr,
+		      const u8 *inl)
+{
+	struct isim_toe *t = &qp->toe;
+	u32 stag = FIELD_GET(ISIM_WQH_REMOTE_STAG, hdr);
+	struct isim_iw_msg m = {};
+	int ret;
+
+	if (hdr & ISIM_WQH_IMM)
+		return ISIM_WC_LOC_QP_OP;
+	switch (FIELD_GET(ISIM_WQH_OP, hdr)) {
+	case ISIM_WQOP_READ:
+		return inl ? ISIM_WC_LOC_QP_OP : isim_iw_read_req(x, qp, hdr);
+	case ISIM_WQOP_WRITE:
+	case ISIM_WQOP_WRITE_SOL:
+		m.op = ISIM_RDMAP_WRITE;
+		m.tagged = true;
+		m.stag = stag;
+		m.to = x->req.w[2];
+		return isim_iw_send_msg(x, qp, &m, &x->local, inl, x->len);
+	case ISIM_WQOP_SEND_INV:
+		m.op = ISIM_RDMAP_SEND_INV;
+		m.stag = stag;
+		break;
+	case ISIM_WQOP_SEND_SOL:
+		m.op = ISIM_RDMAP_SEND_SE;
+		break;
+	case ISIM_WQOP_SEND_SOL_INV:
+		m.op = ISIM_RDMAP_SEND_SE_INV;
+		m.stag = stag;
+		break;
+	default:
+		m.op = ISIM_RDMAP_SEND;
+		break;
+	}
+	m.qn = ISIM_DDP_QN_SEND;
+	m.msn = t->snd_msn[ISIM_DDP_QN_SEND];
+	ret = isim_iw_send_msg(x, qp, &m, &x->local, inl, x->len);
+	if (!ret)
+		t->snd_msn[ISIM_DDP_QN_SEND]++;
+	return ret;
+}
+
+/* ---- iWARP receive ---- */
+
+/*
+ * A range of the QP's memory a peer names by STag: a registered MR of its
+ * PD with @rights covering it. STag 0 is never valid from the wire.
+ */
+static bool isim_iw_remote_ok(struct isim_xfer *x, struct isim_qp *qp,
+			      u32 stag, u64 to, u32 len, u8 rights)
+{
+	isim_sgl_one(&x->rsgl, to, len, stag);
+	isim_sgl_owner(&x->rsgl, qp, rights);
+	x->rsgl.privileged = false;
+	return stag && isim_sgl_allowed(x->f, &x->rsgl);
+}
+
+/* a SEND segment lands in the RQ WQE at the tail, at its MO */
+static u16 isim_iw_rx_send(struct isim_xfer *x, struct isim_qp *qp, u8 op,
+			   const u8 *h, const u8 *data, u32 n, bool last)
+{
+	struct isim_toe *t = &qp->toe;
+	struct isim_wq *rq = &qp->rq;
+	u32 msn = get_unaligned_be32(h + 10), mo = get_unaligned_be32(h + 14);
+	struct isim_cpl rc = {
+		.op = op,
+		.solicited = op == ISIM_RDMAP_SEND_SE ||
+			     op == ISIM_RDMAP_SEND_SE_INV,
+	};
+	u16 ae = 0;
+	u64 hdr;
+
+	if (op < ISIM_RDMAP_SEND || op > ISIM_RDMAP_SEND_SE_INV)
+		return ISIM_AE_RDMAP_BAD_OPCODE;
+	if (msn != t->rcv_msn[ISIM_DDP_QN_SEND])
+		return ISIM_AE_DDP_MSN_GAP;
+	if (isim_wq_peek(x->f, rq, &hdr) ||
+	    isim_wq_read(x->f, rq, isim_wq_wqe_quanta(qp, rq, hdr), &x->resp))
+		return ISIM_AE_DDP_NO_BUFFER;
+	isim_wqe_sgl(&x->resp, hdr, 0, &x->rsgl);
+	isim_sgl_owner(&x->rsgl, qp, ISIM_RIGHT_LOCAL_WRITE);
+	rc.idx = x->resp.idx;
+	if (!isim_sgl_allowed(x->f, &x->rsgl)) {
+		rc.minor = ISIM_WC_LOC_PROT;
+		ae = ISIM_AE_BAD_STAG;
+	} else if ((u64)mo + n > x->rsgl.total) {
+		rc.minor = ISIM_WC_LOC_LEN;
+		ae = ISIM_AE_MSG_TOO_LONG;
+	} else if (n && isim_sgl_io(x->f, &x->rsgl, mo, (u8 *)data, n, true)) {
+		rc.minor = ISIM_WC_LOC_PROT;
+		ae = ISIM_AE_BAD_STAG;
+	}
+	if (!ae && !last)
+		return 0;
+	rc.bytes = ae ? 0 : mo + n;
+	isim_exec_complete(x->f, qp, &rc);
+	isim_wq_advance(rq, x->resp.quanta);
+	t->rcv_msn[ISIM_DDP_QN_SEND]++;
+	return ae;
+}
+
+/* a READ request: stream the source range back as READ RESPONSEs */
+static u16 isim_iw_rx_read_req(struct isim_xfer *x, struct isim_qp *qp,
+			       const u8 *h, const u8 *p, u32 n, bool last)
+{
+	struct isim_toe *t = &qp->toe;
+	struct isim_iw_msg m = {
+		.op = ISIM_RDMAP_READ_RESP,
+		.tagged = true,
+	};
+	u32 size, src;
+	u64 to;
+
+	if (n != ISIM_READ_REQ_BYTES || !last || get_unaligned_be32(h + 14))
+		return ISIM_AE_RDMAP_BAD_READ_REQ;
+	if (get_unaligned_be32(h + 10) != t->rcv_msn[ISIM_DDP_QN_READ_REQ])
+		return ISIM_AE_DDP_MSN_GAP;
+	t->rcv_msn[ISIM_DDP_QN_READ_REQ]++;
+	m.stag = get_unaligned_be32(p);
+	m.to = get_unaligned_be64(p + 4);
+	size = get_unaligned_be32(p + 12);
+	src = get_unaligned_be32(p + 16);
+	to = get_unaligned_be64(p + 20);
+	/* a zero-length READ (the RTR) reads nothing and checks nothing */
+	if (size && (!qp->remote_read ||
+		     !isim_iw_remote_ok(x, qp, src, to, size,
+					ISIM_RIGHT_REMOTE_READ)))
+		return ISIM_AE_BAD_STAG;
+	if (!size)
+		isim_sgl_one(&x->rsgl, 0, 0, 0);
+	return isim_iw_send_msg(x, qp, &m, &x->rsgl, NULL, size) ?
+	       ISIM_AE_BAD_STAG : 0;
+}
+
+/* a READ RESPONSE segment for the outstanding READ */
+static u16 isim_iw_rx_read_resp(struct isim_xfer *x, struct isim_qp *qp,
+				u32 stag, u64 to, const u8 *data, u32 n,
+				bool last)
+{
+	struct isim_toe *t = &qp->toe;
+	struct isim_cpl c = {
+		.sq = true, .op = ISIM_WQOP_READ, .idx = t->rd_idx,
+	};
+
+	if (!t->rd_busy || stag != t->rd_stag || to != t->rd_to + t->rd_done ||
+	    n > t->rd_len - t->rd_done || (last && n != t->rd_len - t->rd_done))
+		return ISIM_AE_RDMAP_BAD_READ_RESP;
+	if (n) {
+		isim_sgl_one(&x->rsgl, to, n, stag);
+		isim_sgl_owner(&x->rsgl, qp, ISIM_RIGHT_LOCAL_WRITE);
+		if (!isim_sgl_allowed(x->f, &x->rsgl) ||
+		    isim_sgl_io(x->f, &x->rsgl, 0, (u8 *)data, n, true)) {
+			t->rd_busy = false;
+			c.minor = ISIM_WC_LOC_PROT;
+			isim_exec_complete(x->f, qp, &c);
+			return ISIM_AE_BAD_STAG;
+		}
+	}
+	t->rd_done += n;
+	if (!last)
+		return 0;
+	t->rd_busy = false;
+	c.bytes = t->rd_len;
+	if (t->rd_signaled)
+		isim_exec_complete(x->f, qp, &c);
+	return 0;
+}
+
+/* a tagged FPDU: RDMA WRITE or READ RESPONSE */
+static u16 isim_iw_rx_tagged(struct isim_xfer *x, struct isim_qp *qp,
+			     u8 op, const u8 *h, const u8 *data, u32 n,
+			     bool last)
+{
+	u32 stag = get_unaligned_be32(h + 2);
+	u64 to = get_unaligned_be64(h + 6);
+
+	if (op == ISIM_RDMAP_READ_RESP)
+		return isim_iw_rx_read_resp(x, qp, stag, to, data, n, last);
+	if (op != ISIM_RDMAP_WRITE)
+		return ISIM_AE_RDMAP_BAD_OPCODE;
+	/* a zero-length WRITE (the RTR) places nothing */
+	if (!n)
+		return 0;
+	if (!qp->remote_write ||
+	    !isim_iw_remote_ok(x, qp, stag, to, n, ISIM_RIGHT_REMOTE_WRITE) ||
+	    isim_sgl_io(x->f, &x->rsgl, 0, (u8 *)data, n, true))
+		return ISIM_AE_BAD_STAG;
+	return 0;
+}
+
+/*
+ * The FPDU at @p, @avail bytes of the segment from there on; *@flen is
+ * set to its length. Return: 0 or the AE of what is wrong with it.
+ */
+static u16 isim_iw_rx_fpdu(struct isim_xfer *x, struct isim_qp *qp,
+			   const u8 *p, u32 avail, u32 *flen)
+{
+	const u8 *h = p + ISIM_MPA_LEN_BYTES;
+	u32 ulen, pad, hlen;
+	bool tagged, last;
+	u8 op;
+
+	if (avail < ISIM_MPA_LEN_BYTES)
+		return ISIM_AE_LLP_LENGTH_MISMATCH;
+	ulen = get_unaligned_be16(p);
+	pad = -(ISIM_MPA_LEN_BYTES + ulen) & 3;
+	*flen = ISIM_MPA_LEN_BYTES + ulen + pad + ISIM_MPA_CRC_BYTES;
+	/* an FPDU must end in its segment: nothing reassembles it */
+	if (*flen > avail || ulen < 2)
+		return ISIM_AE_LLP_LENGTH_MISMATCH;
+	if (!qp->toe.no_crc &&
+	    get_unaligned_le32(p + *flen - ISIM_MPA_CRC_BYTES) !=
+	    isim_mpa_crc(p, *flen - ISIM_MPA_CRC_BYTES))
+		return ISIM_AE_LLP_MPA_CRC;
+	if ((h[0] & ISIM_DDP_DV_MASK) != ISIM_DDP_DV)
+		return ISIM_AE_DDP_BAD_VERSION;
+	if ((h[1] & ISIM_RDMAP_RV_MASK) != ISIM_RDMAP_RV)
+		return ISIM_AE_RDMAP_BAD_VERSION;
+	tagged = h[0] & ISIM_DDP_T;
+	last = h[0] & ISIM_DDP_L;
+	op = h[1] & ISIM_RDMAP_OP_MASK;
+	hlen = tagged ? ISIM_DDP_TAGGED_HDR : ISIM_DDP_UNTAGGED_HDR;
+	if (ulen < hlen)
+		return ISIM_AE_LLP_LENGTH_MISMATCH;
+	if (tagged)
+		return isim_iw_rx_tagged(x, qp, op, h, h + hlen, ulen - hlen,
+					 last);
+	switch (get_unaligned_be32(h + 6)) {
+	case ISIM_DDP_QN_SEND:
+		return isim_iw_rx_send(x, qp, op, h, h + hlen, ulen - hlen,
+				       last);
+	case ISIM_DDP_QN_READ_REQ:
+		if (op != ISIM_RDMAP_READ_REQ)
+			return ISIM_AE_RDMAP_BAD_OPCODE;
+		return isim_iw_rx_read_req(x, qp, h, h + hlen, ulen - hlen,
+					   last);
+	case ISIM_DDP_QN_TERMINATE:
+		return op == ISIM_RDMAP_TERMINATE ?
+		       ISIM_AE_LLP_TERMINATE_RECEIVED :
+		       ISIM_AE_RDMAP_BAD_OPCODE;
+	}
+	return ISIM_AE_DDP_BAD_QN;
+}
+
+/* Execute an iWARP SQ WQE. Return: 0 or an enum isim_wc_minor. */
 static int isim_exec_iw_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 {
 	const u8 *inl;
@@ -792,16 +1217,20 @@ static int isim_exec_iw_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	case ISIM_WQOP_SEND:
 		if (hdr & ISIM_WQH_STREAM_MODE)
 			return isim_exec_lsmm(x, qp, hdr);
-		break;
+		fallthrough;
+	case ISIM_WQOP_SEND_INV:
+	case ISIM_WQOP_SEND_SOL:
+	case ISIM_WQOP_SEND_SOL_INV:
 	case ISIM_WQOP_WRITE:
+	case ISIM_WQOP_WRITE_SOL:
 	case ISIM_WQOP_READ:
-		/* zero length: the RTR, which completes here (no data path) */
 		ret = isim_exec_payload(x, qp, hdr, &inl);
-		if (ret || !x->len)
+		if (ret)
 			return ret;
-		break;
+		return isim_iw_tx(x, qp, hdr, inl);
 	}
-	return -EAGAIN;
+	/* fast register, bind, local invalidate: not modelled */
+	return ISIM_WC_LOC_QP_OP;
 }
 
 /* Return: 0 the WQE is done, -EAGAIN it waits */
@@ -819,6 +1248,9 @@ static int isim_exec_iw_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	if (ret == -EAGAIN)
 		return ret;
 	qp->executed++;
+	/* a READ completes with its response (isim_iw_rx_read_resp()) */
+	if (!ret && qp->toe.rd_busy && c.op == ISIM_WQOP_READ)
+		return 0;
 	c.bytes = x->len;
 	if (ret) {
 		c.minor = ret;
@@ -836,7 +1268,8 @@ static bool isim_exec_sq_runs(const struct isim_qp *qp)
 	if (qp->state != ISIM_QPS_RTS)
 		return false;
 	if (qp->type == ISIM_QP_TYPE_IWARP)
-		return qp->toe.linked && !qp->toe.wait_fpdu;
+		return qp->toe.linked && !qp->toe.wait_fpdu &&
+		       !qp->toe.rd_busy;
 	return qp->type == ISIM_QP_TYPE_ROCE_RC;
 }
 
@@ -862,7 +1295,11 @@ static struct isim_xfer *isim_xfer_get(struct isim_xfer **xp,
 	return x;
 }
 
-static void isim_xfer_put(struct isim_xfer *x)
+/**
+ * isim_xfer_put - free the scratch state of an engine pass
+ * @x: from isim_exec_iw_rx(), or NULL
+ */
+void isim_xfer_put(struct isim_xfer *x)
 {
 	if (!x)
 		return;
@@ -934,3 +1371,36 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget)
 	return !left;
 }
 
+/**
+ * isim_exec_iw_rx - the payload of a received segment of an offloaded QP
+ * @xp: scratch state of the engine pass, allocated on first use; the
+ *	caller frees it with isim_xfer_put()
+ * @f: function
+ * @qp: the QP, offloaded
+ * @data: the segment's payload, in order in the TCP stream
+ * @len: its bytes
+ *
+ * The FPDUs in it are checked and executed in turn. The first error
+ * raises its AE and moves the QP to the error state (the 4-tuple is given
+ * up); the rest of the segment is ignored.
+ */
+void isim_exec_iw_rx(struct isim_xfer **xp, struct isim_func *f,
+		     struct isim_qp *qp, const u8 *data, u32 len)
+{
+	struct isim_xfer *x = isim_xfer_get(xp, f);
+	u32 off = 0, flen = 0;
+	u16 ae = ISIM_AE_RESOURCE_EXHAUSTION;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (x)
+		for (ae = 0; !ae && off < len; off += flen)
+			ae = isim_iw_rx_fpdu(x, qp, data + off, len - off,
+					     &flen);
+	if (!ae)
+		return;
+	qp->state = ISIM_QPS_ERROR;
+	isim_toe_new_state(f, qp, NULL);
+	if (isim_aeq_post(f, ae, ISIM_AE_SRC_RQ, qp->id, qp->cq_ctx))
+		dev_dbg_ratelimited(&f->dev, "QP %u: AE %#x lost\n", qp->id,
+				    ae);
+}

@@ -159,6 +159,18 @@ struct isim_flow {
  * @wait_fpdu: an LSMM with WAITFORRCVPDU went out before @first_fpdu:
  *	the SQ holds every WQE after it until the peer's first FPDU
  * @fin_rcvd: the peer's FIN arrived (reported once)
+ * @no_crc: the MPA CRC is not used (context word 20 bit 31): sent as 0,
+ *	not checked
+ * @snd_msn: MSN of the next untagged message sent on DDP queue 0 (SEND)
+ *	and 1 (READ request)
+ * @rcv_msn: MSN expected next on queues 0 and 1
+ * @rd_busy: a READ request is outstanding; the SQ waits for its response
+ * @rd_signaled: that READ WQE asked for a completion
+ * @rd_idx: quantum index of the READ WQE
+ * @rd_stag: its sink STag
+ * @rd_to: its sink tagged offset
+ * @rd_len: bytes it asked for
+ * @rd_done: bytes of READ RESPONSE placed so far
  */
 struct isim_toe {
 	struct list_head node;
@@ -183,6 +195,16 @@ struct isim_toe {
 	bool first_fpdu;
 	bool wait_fpdu;
 	bool fin_rcvd;
+	bool no_crc;
+	u32 snd_msn[2];
+	u32 rcv_msn[2];
+	bool rd_busy;
+	bool rd_signaled;
+	u32 rd_idx;
+	u32 rd_stag;
+	u64 rd_to;
+	u32 rd_len;
+	u32 rd_done;
 };
 
 /**
@@ -736,6 +758,10 @@ void isim_exec_new_state(struct isim_qp *qp, u8 old_state);
 void isim_exec_flush(struct isim_func *f, struct isim_qp *qp,
 		     struct isim_wq *wq, u16 minor);
 bool isim_exec_run(struct isim_func *f, unsigned int budget);
+struct isim_xfer;
+void isim_exec_iw_rx(struct isim_xfer **xp, struct isim_func *f,
+		     struct isim_qp *qp, const u8 *data, u32 len);
+void isim_xfer_put(struct isim_xfer *x);
 
 /* stag.c */
 void isim_stag_reset(struct isim_func *f);

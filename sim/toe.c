@@ -12,16 +12,22 @@
  * From then on the 4-tuple belongs to the engine: received segments of it
  * are taken before any quad-hash filter is asked. A FIN in the window is
  * reported with LLP_FIN_RECEIVED, an RST with LLP_CONNECTION_RESET (the
- * QP goes to the error state and the 4-tuple is given up); a segment with
- * payload counts as the peer's first FPDU, which releases an SQ held by an
- * LSMM with WAITFORRCVPDU (exec.c), and is then dropped: there is no
- * iWARP data path yet, nor acknowledgment, retransmission or window
- * handling. The 4-tuple is given up when the QP leaves RTS and CLOSING or
- * is destroyed.
+ * QP goes to the error state and the 4-tuple is given up). The payload of
+ * a segment at rcv_nxt is the iWARP stream: the first one releases an SQ
+ * held by an LSMM with WAITFORRCVPDU, each is handed to the data path
+ * (exec.c, isim_exec_iw_rx()) as whole FPDUs, rcv_nxt advances and a pure
+ * ACK answers it (unless the data path sent something, which carries the
+ * ACK). A segment with payload beyond rcv_nxt means one before it was lost;
+ * nothing retransmits it (the engine keeps no retransmission queue), so
+ * the connection fails at once with LLP_TOO_MANY_RETRIES instead of
+ * hanging. Pure ACKs are taken and ignored: no window or RTT handling.
+ * The 4-tuple is given up when the QP leaves RTS and CLOSING or is
+ * destroyed.
  *
- * Transmit: toe_send() sends the LSMM's buffer as one segment (ACK and
- * PSH, seq = snd_nxt, ack = rcv_nxt, our window from the context) through
- * the same output path as the ILQ, and advances snd_nxt.
+ * Transmit: isim_toe_send() sends bytes of the stream (the LSMM, an FPDU)
+ * as one segment (ACK, PSH with data, seq = snd_nxt, ack = rcv_nxt, our
+ * window from the context) through the same output path as the ILQ, and
+ * advances snd_nxt.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -204,6 +210,12 @@ u16 isim_toe_check(struct isim_func *f, const struct isim_qp *qp,
 		minor = isim_toe_tcp(ctx, toe);
 	if (minor)
 		return minor;
+	toe->no_crc = ctx[20] & ISIM_QPC_W20_NO_MPA_CRC;
+	/* RFC 5041, 5.1: the MSN of each queue starts at 1 */
+	toe->snd_msn[0] = 1;
+	toe->snd_msn[1] = 1;
+	toe->rcv_msn[0] = 1;
+	toe->rcv_msn[1] = 1;
 	toe->arp_idx = FIELD_GET(ISIM_QPC_W6_ARP_IDX, ctx[6]);
 	if (!xa_load(&f->conn.arp, toe->arp_idx))
 		return ISIM_MIN_NO_OBJECT;
@@ -325,12 +337,31 @@ static void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code)
 				    code);
 }
 
+/* the payload of a segment at rcv_nxt: FPDUs for the data path */
+static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
+			  struct isim_qp *qp, const u8 *data, u32 plen)
+{
+	struct isim_toe *t = &qp->toe;
+	u32 snd = t->snd_nxt;
+
+	/* the peer's first FPDU (the RTR, or data) releases the SQ */
+	t->first_fpdu = true;
+	t->wait_fpdu = false;
+	t->rcv_nxt += plen;
+	isim_exec_iw_rx(xp, f, qp, data, plen);
+	/* acknowledge, unless a READ RESPONSE already did */
+	if (t->linked && t->snd_nxt == snd)
+		isim_toe_send(f, qp, data, 0);
+}
+
 /* Return: true if the segment was acted on, false to count it dropped */
-static bool isim_toe_seg(struct isim_func *f, struct isim_qp *qp,
-			 const struct tcphdr *th, u32 plen)
+static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
+			 struct isim_qp *qp, const struct tcphdr *th,
+			 const u8 *data, u32 plen)
 {
 	struct isim_toe *t = &qp->toe;
 	u32 seq = ntohl(th->seq);
+	bool took;
 
 	if (!isim_toe_in_window(t, seq))
 		return false;
@@ -341,13 +372,23 @@ static bool isim_toe_seg(struct isim_func *f, struct isim_qp *qp,
 		isim_toe_ae(f, qp, ISIM_AE_LLP_CONN_RESET);
 		return true;
 	}
-	if (plen) {
-		/* the peer's first FPDU (the RTR, or data) releases the SQ */
-		t->first_fpdu = true;
-		t->wait_fpdu = false;
+	if (plen && seq != t->rcv_nxt) {
+		/* a segment before it was lost, and nothing resends it */
+		qp->state = ISIM_QPS_ERROR;
+		isim_toe_unlink(f, qp);
+		isim_toe_ae(f, qp, ISIM_AE_LLP_TOO_MANY_RETRIES);
+		return true;
+	}
+	/* a pure ACK is taken (and ignored) */
+	took = !plen && !th->fin;
+	if (plen && !t->fin_rcvd) {
+		isim_toe_data(xp, f, qp, data, plen);
+		if (!t->linked)
+			return true;
+		took = true;
 	}
 	if (!th->fin || t->fin_rcvd)
-		return false;
+		return took;
 	t->fin_rcvd = true;
 	t->rcv_nxt = seq + plen + 1;
 	atomic64_inc(&f->toe.fin);
@@ -356,17 +397,23 @@ static bool isim_toe_seg(struct isim_func *f, struct isim_qp *qp,
 }
 
 /* one queued segment; consumes @skb */
-static void isim_toe_rx(struct isim_func *f, struct sk_buff *skb)
+static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
+			struct sk_buff *skb)
 {
 	struct isim_toe_cb *cb = isim_toe_cb(skb);
 	struct isim_qp *qp = xa_load(&f->qps, cb->qpn);
-	const struct tcphdr *th;
-	struct tcphdr buf;
+	const struct tcphdr *th = NULL;
+	u32 hlen;
 
-	th = skb_header_pointer(skb, cb->l3_len, sizeof(buf), &buf);
+	if (!skb_linearize(skb) && cb->seg_len >= sizeof(*th) &&
+	    skb->len >= cb->l3_len + cb->seg_len)
+		th = (const struct tcphdr *)(skb->data + cb->l3_len);
+	hlen = th ? th->doff * 4 : 0;
 	/* the connection may have gone, or been replaced, meanwhile */
-	if (!th || !qp || !qp->toe.linked || qp->toe.gen != cb->gen ||
-	    !isim_toe_seg(f, qp, th, cb->seg_len - th->doff * 4)) {
+	if (!th || hlen < sizeof(*th) || hlen > cb->seg_len || !qp ||
+	    !qp->toe.linked || qp->toe.gen != cb->gen ||
+	    !isim_toe_seg(xp, f, qp, th, (const u8 *)th + hlen,
+			  cb->seg_len - hlen)) {
 		atomic64_inc(&f->toe.dropped);
 		kfree_skb(skb);
 		return;
@@ -383,14 +430,16 @@ static void isim_toe_rx(struct isim_func *f, struct sk_buff *skb)
  */
 bool isim_toe_run(struct isim_func *f, unsigned int budget)
 {
+	struct isim_xfer *x = NULL;
 	struct sk_buff *skb;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&f->eng_lock);
 	while (n < budget && (skb = skb_dequeue(&f->toe.rxq))) {
-		isim_toe_rx(f, skb);
+		isim_toe_rx(&x, f, skb);
 		n++;
 	}
+	isim_xfer_put(x);
 	return n >= budget;
 }
 
@@ -418,8 +467,9 @@ static void isim_toe_hdrs(const struct isim_toe *t, u64 dmac,
  * @data: the bytes
  * @len: how many (at most the MSS)
  *
- * The segment carries ACK and PSH, seq = snd_nxt, ack = rcv_nxt and the
- * window of the context; it leaves from the QP's 4-tuple to the MAC of
+ * The segment carries ACK (and PSH when @len is not 0: without data it
+ * is a pure ACK), seq = snd_nxt, ack = rcv_nxt and the window of the
+ * context; it leaves from the QP's 4-tuple to the MAC of
  * its ARP cache entry, through the ILQ's output path. snd_nxt advances.
  *
  * Return: 0, ISIM_WC_LOC_LEN (longer than the MSS) or ISIM_WC_LOC_QP_OP
@@ -447,7 +497,7 @@ u16 isim_toe_send(struct isim_func *f, struct isim_qp *qp, const u8 *data,
 	th.ack_seq = htonl(t->rcv_nxt);
 	th.doff = sizeof(th) / 4;
 	th.ack = 1;
-	th.psh = 1;
+	th.psh = !!len;
 	th.window = htons(min_t(u32, t->rcv_wnd >> t->rcv_wscale, U16_MAX));
 	skb = isim_ilq_seg_frame(f, &h, &th, sizeof(th), data, len);
 	if (!skb)

@@ -16,9 +16,10 @@
 # filter, the CM answers, the server (rping -s) accepts on a user QP, the
 # engine sends its MPA reply as a segment of the offloaded connection, and
 # both ends reach ESTABLISHED with their QPs handed to the engine. The
-# frames never reach the other function. There is no iWARP data path in
-# the simulator yet, so rping cannot ping: both sides are stopped, and
-# nothing stays programmed afterwards.
+# frames never reach the other function. Then rping pings 10 times over
+# the engine's iWARP data path (SENDs, an RDMA READ and an RDMA WRITE per
+# ping, as MPA FPDUs on the looped wire) with -V checking every buffer,
+# and exits 0; nothing stays programmed afterwards.
 # The counts come from the simulator's debugfs state.
 #
 # Loops use shell builtins: under TCG every exec from the 9p root costs
@@ -123,7 +124,7 @@ wait_arp 0 0
 
 step "loopback connection on one function"
 # rping -d prints its rdma_cm events; stdbuf makes it print them at once
-stdbuf -oL rping -s -d -a 192.0.2.2 -p 7004 >/tmp/rping-7004.txt 2>&1 &
+stdbuf -oL rping -s -d -v -V -a 192.0.2.2 -p 7004 >/tmp/rping-7004.txt 2>&1 &
 lpid=$!
 wait_filters 1 1 1
 read -r lp1 <<<"$(sim_counts 1 wire looped)" ||
@@ -131,7 +132,7 @@ read -r lp1 <<<"$(sim_counts 1 wire looped)" ||
 read -r tx1 rx1 <<<"$(sim_counts 1 ilq tx rx)" || fail "no ILQ counters"
 read -r rx0 st0 <<<"$(sim_counts 0 ilq rx steered)" || fail "no ILQ counters"
 read -r ttx1 <<<"$(sim_counts 1 toe tx)" || fail "no offload counters"
-stdbuf -oL rping -c -d -a 192.0.2.2 -p 7004 -C 1 >/tmp/rping-c.txt 2>&1 &
+stdbuf -oL rping -c -d -v -V -a 192.0.2.2 -p 7004 -C 10 >/tmp/rping-c.txt 2>&1 &
 cpid=$!
 # killing rping while iw_cm is in CONN_SENT would hit iw_cm's BUG() in
 # destroy_cm_id(): if the connect does not get through, let the CM report
@@ -144,10 +145,11 @@ wait_line 30 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/rping-7004.txt ||
 	fail "the server did not reach ESTABLISHED: $(</tmp/rping-7004.txt)"
 # both ends handed to the engine, on function 1
 sim_wait_counts 30 2 1 toe conns
-read -r lp <<<"$(sim_counts 1 wire looped)"
+# the pings may be running already: read what was sent before what looped
+read -r ttx <<<"$(sim_counts 1 toe tx)"
 read -r tx rx <<<"$(sim_counts 1 ilq tx rx)"
 read -r rx0b st0b <<<"$(sim_counts 0 ilq rx steered)"
-read -r ttx <<<"$(sim_counts 1 toe tx)"
+read -r lp <<<"$(sim_counts 1 wire looped)"
 echo "function 1: looped $((lp - lp1)), ILQ sent $((tx - tx1)), received $((rx - rx1)), offloaded segments sent $((ttx - ttx1))"
 # SYN, SYN-ACK, ACK and the MPA request at least, sent through the ILQ
 [ $((tx - tx1)) -ge 4 ] ||
@@ -158,18 +160,40 @@ echo "function 1: looped $((lp - lp1)), ILQ sent $((tx - tx1)), received $((rx -
 # side's QP is not offloaded before it has the reply, so its ILQ takes it
 [ $((rx - rx1)) -ge 5 ] ||
 	fail "function 1 did not receive its own segments ($rx1 -> $rx)"
-# and every one of them turned around by the simulator
+# every frame function 1 sent went to its own MAC and was looped (the MPA
+# reply is sent by the engine but received by the ILQ: count sends only)
 [ $((lp - lp1)) -ge $((tx - tx1 + ttx - ttx1)) ] ||
 	fail "fewer frames looped than were sent ($lp1 -> $lp)"
 [ "$rx0b $st0b" = "$rx0 $st0" ] ||
 	fail "function 0 got segments of a loopback connection ($rx0 $st0 -> $rx0b $st0b)"
-# The simulator has no iWARP data path yet, so rping's first SEND never
-# completes: end both sides, which tears the connection down.
-kill "$cpid" 2>/dev/null
-wait "$cpid" 2>/dev/null
+# the pings (they may be done already): each moves data in FPDUs
+for ((i = 0; i < 180; i++)); do
+	kill -0 "$cpid" 2>/dev/null || break
+	pause 1
+done
+if kill -0 "$cpid" 2>/dev/null; then
+	kill "$cpid" 2>/dev/null
+	wait "$cpid" 2>/dev/null
+	read -r ttx <<<"$(sim_counts 1 toe tx)"
+	fail "rping -C 10 did not finish in 180 s (offloaded segments sent $((ttx - ttx1))): $(</tmp/rping-c.txt) / server: $(</tmp/rping-7004.txt)"
+fi
+wait "$cpid"
+rc=$?
 cpid=
 echo "rping -c: $(</tmp/rping-c.txt)"
-# the client's QP is gone; the server's is the engine's until it stops
+[ "$rc" = 0 ] || fail "rping -c -V -C 10 exited $rc"
+n=0
+while read -r line; do
+	[[ $line == "ping data: rdma-ping-"* ]] && n=$((n + 1))
+done </tmp/rping-c.txt
+[ "$n" = 10 ] || fail "rping -c verified $n pings, not 10"
+read -r ttx trx <<<"$(sim_counts 1 toe tx rx)"
+echo "function 1: offloaded segments since the connect: sent $((ttx - ttx1)), taken $trx in all"
+# per ping at least 4 SENDs, a READ request and response, a WRITE
+[ $((ttx - ttx1)) -ge 70 ] ||
+	fail "too few offloaded segments for 10 pings: $((ttx - ttx1))"
+# the client's QP is gone; it closed gracefully and the engine sends no
+# FIN of its own, so the server's QP stays the engine's until it stops
 sim_wait_counts 60 1 1 toe conns
 unlisten
 echo "rping -s: $(</tmp/rping-7004.txt)"
@@ -189,4 +213,4 @@ echo 1 >$bus/del_device || fail "delete 1"
 echo 0 >$bus/del_device || fail "delete 0"
 rmmod irdma_sim || fail "rmmod irdma_sim"
 rmmod irdma || fail "rmmod irdma"
-echo "listen (v4, v6, wildcard with address changes) programs and removes SYN filters and ports; neighbours reach the ARP cache; a loopback rping connection reaches ESTABLISHED on both sides on one function and leaves nothing"
+echo "listen (v4, v6, wildcard with address changes) programs and removes SYN filters and ports; neighbours reach the ARP cache; a loopback rping connection on one function pings 10 times with verified data over the engine's iWARP FPDUs and leaves nothing"
