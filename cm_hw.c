@@ -18,11 +18,8 @@
  *
  * User QPs take connection WQEs too: qp.c maps the first quantum of their
  * pinned SQ for the write, and the LSMM's MPA reply gets an STag of the
- * QP's PD, for a user QP is not privileged.
- *
- * What is not here yet, and fails cleanly instead of pretending:
- * - the simulator does not execute connection WQEs nor move iWARP data,
- *   so an offloaded connection carries no traffic yet.
+ * QP's PD, for a user QP is not privileged. Once the QP is in RTS with
+ * its TCP context, the connection's segments are the engine's.
  */
 #include <linux/inetdevice.h>
 #include <linux/if_vlan.h>
