@@ -201,15 +201,9 @@ struct irdma_qp {
 	u32 lsmm_stag;
 };
 
-static inline struct irdma_cq *to_irdma_cq(struct ib_cq *ibcq)
-{
-	return container_of(ibcq, struct irdma_cq, ibcq);
-}
-
-static inline struct irdma_qp *to_irdma_qp(struct ib_qp *ibqp)
-{
-	return container_of(ibqp, struct irdma_qp, ibqp);
-}
+/* our CQ and QP around the ib_core objects they embed */
+#define to_irdma_cq(cq)	container_of(cq, struct irdma_cq, ibcq)
+#define to_irdma_qp(qp)	container_of(qp, struct irdma_qp, ibqp)
 
 /* cq.c */
 int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
