@@ -258,6 +258,24 @@ sim_counts() {
 	echo "$out"
 }
 
+# For the CM scripts: two wired iWARP functions, isim0 with 192.0.2.1 here
+# and isim1 with 192.0.2.2 in network namespace NS (created); fails the
+# test on any error. Usage: sim_iwarp_pair_netns NS
+sim_iwarp_pair_netns() {
+	local ns=$1 bus=/sys/bus/irdma_sim
+
+	echo "0 iwarp" >$bus/new_device || fail "create 0"
+	echo "1 iwarp" >$bus/new_device || fail "create 1"
+	ip link set isim0 up || fail "isim0 up"
+	ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
+	ip netns add "$ns" || fail "create namespace $ns"
+	ip link set isim1 netns "$ns" || fail "move isim1 to $ns"
+	ip -n "$ns" link set lo up || fail "lo up in $ns"
+	ip -n "$ns" link set isim1 up || fail "isim1 up in $ns"
+	ip -n "$ns" addr add 192.0.2.2/24 dev isim1 ||
+		fail "IPv4 on isim1 in $ns"
+}
+
 # For tests: wait up to SECONDS for a line of FILE that matches the glob
 # PATTERN (a plain string matches itself); the file may not exist yet.
 # Usage: wait_line SECONDS PATTERN FILE

@@ -56,15 +56,7 @@ log_mark 41-cm-ilq
 load_stack || fail "cannot load the RDMA stack"
 kmod irdma || fail "cannot load irdma"
 kmod irdma_sim || fail "cannot load irdma_sim"
-echo "0 iwarp" >$bus/new_device || fail "create 0"
-echo "1 iwarp" >$bus/new_device || fail "create 1"
-ip link set isim0 up || fail "isim0 up"
-ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
-ip netns add $ns || fail "create namespace $ns"
-ip link set isim1 netns $ns || fail "move isim1 to $ns"
-ip -n $ns link set lo up || fail "lo up in $ns"
-ip -n $ns link set isim1 up || fail "isim1 up in $ns"
-ip -n $ns addr add 192.0.2.2/24 dev isim1 || fail "IPv4 on isim1 in $ns"
+sim_iwarp_pair_netns $ns
 c=$(ilq_counters 0) || fail "no ILQ counters in $dbg/irdma_sim0/state"
 read -r tx0 rx0 st0 _ <<<"$c"
 
