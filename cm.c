@@ -265,6 +265,50 @@ static int irdma_cm_id_addrs(struct iw_cm_id *cm_id, struct irdma_cm_info *ci,
 	return 0;
 }
 
+/**
+ * irdma_cm_net - the network namespace of a CM core
+ * @core: CM core
+ *
+ * The CM finds its addresses, routes, neighbours and netdevs in the
+ * namespace of the function's netdev, which need not be init_net: the
+ * netdev may have been moved (ip link set ... netns). A core without a
+ * netdev (KUnit's fake wire) uses init_net. The answer changes when the
+ * netdev moves, so use it only inside the rcu_read_lock() section it was
+ * taken in: a move waits for RCU readers before it completes, and a
+ * namespace is freed only after its devices left it.
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the namespace, valid until rcu_read_unlock().
+ */
+struct net *irdma_cm_net(const struct irdma_cm_core *core)
+{
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "irdma: no RCU read lock");
+	return core->netdev ? dev_net(core->netdev) : &init_net;
+}
+
+/**
+ * irdma_cm_dev_is_ours - may the CM use the addresses of a netdev
+ * @core: CM core
+ * @dev: a netdev, of any namespace
+ *
+ * The function's own netdev and the VLANs on top of it, as long as they
+ * are in the same namespace as the netdev: a VLAN moved elsewhere has
+ * addresses the CM cannot route from.
+ *
+ * Context: rcu_read_lock() held.
+ * Return: true if @dev's addresses are the CM's.
+ */
+bool irdma_cm_dev_is_ours(const struct irdma_cm_core *core,
+			  const struct net_device *dev)
+{
+	if (!core->netdev)
+		return false;
+	if (dev == core->netdev)
+		return true;
+	return is_vlan_dev(dev) && vlan_dev_real_dev(dev) == core->netdev &&
+	       net_eq(dev_net(dev), irdma_cm_net(core));
+}
+
 static u16 irdma_get_vlan_ipv4(struct irdma_cm_core *core, u32 addr)
 {
 	struct net_device *ndev;
@@ -272,12 +316,11 @@ static u16 irdma_get_vlan_ipv4(struct irdma_cm_core *core, u32 addr)
 
 	if (core->ops->get_vlan)
 		return core->ops->get_vlan(core, &addr, true);
-	ndev = ip_dev_find(&init_net, htonl(addr));
-	if (!ndev)
-		return vlan;
-	if (is_vlan_dev(ndev))
+	rcu_read_lock();
+	ndev = __ip_dev_find(irdma_cm_net(core), htonl(addr), false);
+	if (ndev && is_vlan_dev(ndev))
 		vlan = vlan_dev_vlan_id(ndev);
-	dev_put(ndev);
+	rcu_read_unlock();
 	return vlan;
 }
 
@@ -287,6 +330,7 @@ static u16 irdma_get_vlan_mac_ipv6(struct irdma_cm_core *core, const u32 *addr,
 	u16 vlan = IRDMA_CM_NO_VLAN;
 	struct net_device *ndev;
 	struct in6_addr a;
+	struct net *net;
 
 	if (core->ops->get_vlan)
 		return core->ops->get_vlan(core, addr, false);
@@ -294,8 +338,9 @@ static u16 irdma_get_vlan_mac_ipv6(struct irdma_cm_core *core, const u32 *addr,
 		return vlan;
 	irdma_copy_ip_htonl(a.in6_u.u6_addr32, addr);
 	rcu_read_lock();
-	for_each_netdev_rcu(&init_net, ndev) {
-		if (!ipv6_chk_addr(&init_net, &a, ndev, 1))
+	net = irdma_cm_net(core);
+	for_each_netdev_rcu(net, ndev) {
+		if (!ipv6_chk_addr(net, &a, ndev, 1))
 			continue;
 		if (is_vlan_dev(ndev))
 			vlan = vlan_dev_vlan_id(ndev);
@@ -356,15 +401,20 @@ int irdma_addr_resolve_neigh(struct irdma_cm_core *core, u32 src, u32 dst,
 	struct rtable *rt;
 	int err;
 
-	rt = ip_route_output(&init_net, dst_be, htonl(src), 0, 0);
-	if (IS_ERR(rt))
-		return PTR_ERR(rt);
-	err = irdma_cm_neigh_mac(&rt->dst, &dst_be, mac);
-	ip_rt_put(rt);
+	rcu_read_lock();
+	rt = ip_route_output(irdma_cm_net(core), dst_be, htonl(src), 0, 0);
+	if (IS_ERR(rt)) {
+		err = PTR_ERR(rt);
+	} else {
+		err = irdma_cm_neigh_mac(&rt->dst, &dst_be, mac);
+		ip_rt_put(rt);
+	}
+	rcu_read_unlock();
 	return err;
 }
 
-static struct dst_entry *irdma_get_dst_ipv6(const struct in6_addr *src,
+static struct dst_entry *irdma_get_dst_ipv6(struct net *net,
+					    const struct in6_addr *src,
 					    const struct in6_addr *dst)
 {
 	struct flowi6 fl6 = {};
@@ -375,7 +425,7 @@ static struct dst_entry *irdma_get_dst_ipv6(const struct in6_addr *src,
 	fl6.saddr = *src;
 	if (ipv6_addr_type(dst) & IPV6_ADDR_LINKLOCAL)
 		return ERR_PTR(-EINVAL);
-	return ipv6_stub->ipv6_dst_lookup_flow(&init_net, NULL, &fl6, NULL);
+	return ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
 }
 
 /**
@@ -396,11 +446,15 @@ int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *core, const u32 *src,
 
 	irdma_copy_ip_htonl(s.in6_u.u6_addr32, src);
 	irdma_copy_ip_htonl(d.in6_u.u6_addr32, dst);
-	dst_e = irdma_get_dst_ipv6(&s, &d);
-	if (IS_ERR(dst_e))
-		return PTR_ERR(dst_e);
-	err = irdma_cm_neigh_mac(dst_e, &d, mac);
-	dst_release(dst_e);
+	rcu_read_lock();
+	dst_e = irdma_get_dst_ipv6(irdma_cm_net(core), &s, &d);
+	if (IS_ERR(dst_e)) {
+		err = PTR_ERR(dst_e);
+	} else {
+		err = irdma_cm_neigh_mac(dst_e, &d, mac);
+		dst_release(dst_e);
+	}
+	rcu_read_unlock();
 	return err;
 }
 
@@ -2890,24 +2944,16 @@ static int irdma_cm_add_child(struct irdma_cm_listener *listener,
 	return 0;
 }
 
-static bool irdma_cm_dev_is_ours(struct irdma_cm_core *core,
-				 struct net_device *dev)
-{
-	if (!core->netdev)
-		return false;
-	return dev == core->netdev ||
-	       (is_vlan_dev(dev) && vlan_dev_real_dev(dev) == core->netdev);
-}
-
 static u16 irdma_cm_dev_vlan(struct net_device *dev)
 {
 	return is_vlan_dev(dev) ? vlan_dev_vlan_id(dev) : IRDMA_CM_NO_VLAN;
 }
 
 /*
- * One SYN filter per IPv4 address of our netdev and its VLANs. Under RCU,
- * not RTNL: rdma_cm calls listen with its own mutex held, which its netdev
- * notifier takes under RTNL.
+ * One SYN filter per IPv4 address of our netdev and its VLANs, in the
+ * netdev's namespace (irdma_cm_dev_is_ours()). Under RCU, not RTNL:
+ * rdma_cm calls listen with its own mutex held, which its netdev notifier
+ * takes under RTNL.
  */
 static int irdma_add_mqh_4(struct irdma_cm_core *core,
 			   struct irdma_cm_listener *listener)
@@ -2918,7 +2964,7 @@ static int irdma_add_mqh_4(struct irdma_cm_core *core,
 	int n = 0;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "irdma: no RCU read lock");
-	for_each_netdev_rcu(&init_net, dev) {
+	for_each_netdev_rcu(irdma_cm_net(core), dev) {
 		if (!irdma_cm_dev_is_ours(core, dev))
 			continue;
 		idev = __in_dev_get_rcu(dev);
@@ -2948,7 +2994,7 @@ static int irdma_add_mqh_6(struct irdma_cm_core *core,
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "irdma: no RCU read lock");
 	if (!IS_ENABLED(CONFIG_IPV6))
 		return 0;
-	for_each_netdev_rcu(&init_net, dev) {
+	for_each_netdev_rcu(irdma_cm_net(core), dev) {
 		if (!irdma_cm_dev_is_ours(core, dev))
 			continue;
 		idev = __in6_dev_get(dev);

@@ -18,6 +18,8 @@
 struct irdma_device;
 struct irdma_cm_core;
 struct irdma_cm_node;
+struct net;
+struct net_device;
 
 /*
  * MPA framing (RFC 5044, enhanced by RFC 6581). All multi-byte fields are
@@ -231,7 +233,8 @@ struct irdma_cm_tcp_ctx {
  * @ah_free: (atomic, optional) free it.
  * @arp_resolve: (atomic) find the next hop of @ci; fill @mac unless
  *	@have_mac, program the ARP cache, return its index or a -errno.
- * @get_vlan: (optional) VLAN id owning a local address; default walks netdevs.
+ * @get_vlan: (optional) VLAN id owning a local address; default walks the
+ *	netdevs of irdma_cm_net().
  * @qp_lookup: (atomic) find a QP by number, with a reference, or NULL.
  * @qp_put: (atomic) drop a reference taken by @qp_lookup.
  * @qp_link: (atomic, optional) tell the QP which CM node owns it (NULL: none).
@@ -615,7 +618,8 @@ struct irdma_cm_node {
  * @ops_priv: private pointer for @ops
  * @clk: time source
  * @clk_priv: private pointer for @clk
- * @netdev: netdev whose addresses wildcard listeners use (may be NULL)
+ * @netdev: netdev whose addresses wildcard listeners use, and whose
+ *	namespace the CM resolves in (irdma_cm_net()); may be NULL
  * @cfg: policy
  * @ht_lock: protects @conn_ht writers
  * @conn_ht: connection nodes keyed by ports (RCU readers)
@@ -704,6 +708,9 @@ void irdma_if_notify(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
 		     bool ifup);
 void irdma_cm_teardown_connections(struct irdma_cm_core *core,
 				   const u32 *addr, bool ipv4);
+struct net *irdma_cm_net(const struct irdma_cm_core *core);
+bool irdma_cm_dev_is_ours(const struct irdma_cm_core *core,
+			  const struct net_device *dev);
 int irdma_addr_resolve_neigh(struct irdma_cm_core *core, u32 src, u32 dst,
 			     u8 *mac);
 int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *core, const u32 *src,

@@ -220,27 +220,28 @@ static u16 irdma_cm_hw_get_vlan(struct irdma_cm_core *core, const u32 *addr,
 	u16 vlan = IRDMA_CM_NO_VLAN;
 	struct net_device *dev;
 	struct in6_addr a6;
+	struct net *net;
 	int i;
 
+	rcu_read_lock();
+	net = irdma_cm_net(core);
 	if (ipv4) {
-		dev = ip_dev_find(&init_net, htonl(addr[0]));
-		if (!dev)
-			return vlan;
-		vlan = irdma_cm_dev_vlan(core, dev);
-		dev_put(dev);
-		return vlan;
+		dev = __ip_dev_find(net, htonl(addr[0]), false);
+		if (dev)
+			vlan = irdma_cm_dev_vlan(core, dev);
+		goto out_unlock;
 	}
 	if (!IS_ENABLED(CONFIG_IPV6))
-		return vlan;
+		goto out_unlock;
 	for (i = 0; i < 4; i++)
 		a6.s6_addr32[i] = htonl(addr[i]);
-	rcu_read_lock();
-	for_each_netdev_rcu(&init_net, dev) {
-		if (ipv6_chk_addr(&init_net, &a6, dev, 1)) {
+	for_each_netdev_rcu(net, dev) {
+		if (ipv6_chk_addr(net, &a6, dev, 1)) {
 			vlan = irdma_cm_dev_vlan(core, dev);
 			break;
 		}
 	}
+out_unlock:
 	rcu_read_unlock();
 	return vlan;
 }
@@ -413,14 +414,24 @@ static void irdma_notify_put(struct irdma_device *iwdev)
 	ib_device_put(&iwdev->ibdev);
 }
 
+/*
+ * An address came or went on @dev, in any namespace: the notifiers are
+ * global. It is the CM's if @dev is its netdev or a VLAN of it in the
+ * netdev's namespace, whichever that is.
+ */
 static void irdma_notify_addr(struct net_device *dev, const u32 *addr,
 			      bool ipv4, bool up)
 {
 	struct irdma_device *iwdev = irdma_notify_get(dev);
+	bool ours;
 
 	if (!iwdev)
 		return;
-	if (iwdev->fn->protocol == IRDMA_PROTOCOL_IWARP)
+	rcu_read_lock();
+	ours = iwdev->fn->protocol == IRDMA_PROTOCOL_IWARP &&
+	       irdma_cm_dev_is_ours(&iwdev->cm_core, dev);
+	rcu_read_unlock();
+	if (ours)
 		irdma_if_notify(&iwdev->cm_core, addr, ipv4, up);
 	irdma_notify_put(iwdev);
 }

@@ -603,6 +603,64 @@ static void irdma_addr_resolve_neigh_unroutable(struct kunit *test)
 							    dst6, mac), 0);
 }
 
+/*
+ * The CM's namespace is its netdev's; a VLAN of the netdev is the CM's only
+ * in that namespace. The netdevs are never registered and the second
+ * namespace is a stand-in compared by address only: what is tested is the
+ * choice, not the kernel's lookups.
+ */
+static void irdma_cm_dev_is_ours_netns(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct irdma_cm_core *core = env->a.core;
+	struct net_device *real, *other, *vlan;
+	struct net *elsewhere;
+
+	elsewhere = kunit_kzalloc(test, sizeof(*elsewhere), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, elsewhere);
+	real = alloc_etherdev(0);
+	other = alloc_etherdev(0);
+	vlan = alloc_etherdev(sizeof(struct vlan_dev_priv));
+	if (!real || !other || !vlan)
+		goto out_free;
+	vlan->priv_flags |= IFF_802_1Q_VLAN;
+	vlan_dev_priv(vlan)->real_dev = real;
+	vlan_dev_priv(vlan)->vlan_id = 7;
+
+	rcu_read_lock();
+	/* without a netdev: init_net, and no netdev is the CM's */
+	KUNIT_EXPECT_PTR_EQ(test, irdma_cm_net(core), &init_net);
+	KUNIT_EXPECT_FALSE(test, irdma_cm_dev_is_ours(core, real));
+	core->netdev = real;
+	KUNIT_EXPECT_PTR_EQ(test, irdma_cm_net(core), &init_net);
+	KUNIT_EXPECT_TRUE(test, irdma_cm_dev_is_ours(core, real));
+	KUNIT_EXPECT_TRUE(test, irdma_cm_dev_is_ours(core, vlan));
+	KUNIT_EXPECT_FALSE(test, irdma_cm_dev_is_ours(core, other));
+	/* the netdev moved: the CM follows it, its VLAN left behind is not its */
+	dev_net_set(real, elsewhere);
+	KUNIT_EXPECT_PTR_EQ(test, irdma_cm_net(core), elsewhere);
+	KUNIT_EXPECT_TRUE(test, irdma_cm_dev_is_ours(core, real));
+	KUNIT_EXPECT_FALSE(test, irdma_cm_dev_is_ours(core, vlan));
+	/* until it follows */
+	dev_net_set(vlan, elsewhere);
+	KUNIT_EXPECT_TRUE(test, irdma_cm_dev_is_ours(core, vlan));
+	dev_net_set(other, elsewhere);
+	KUNIT_EXPECT_FALSE(test, irdma_cm_dev_is_ours(core, other));
+	rcu_read_unlock();
+	core->netdev = NULL;
+	dev_net_set(real, &init_net);
+	dev_net_set(vlan, &init_net);
+	dev_net_set(other, &init_net);
+out_free:
+	KUNIT_EXPECT_TRUE(test, real && other && vlan);
+	if (vlan)
+		free_netdev(vlan);
+	if (other)
+		free_netdev(other);
+	if (real)
+		free_netdev(real);
+}
+
 static struct kunit_case irdma_cm_frame_cases[] = {
 	KUNIT_CASE_PARAM(irdma_cm_build_mpa_frame_vectors,
 			 cmt_mpa_vec_gen_params),
@@ -617,6 +675,7 @@ static struct kunit_case irdma_cm_frame_cases[] = {
 			 cmt_neg_gen_params),
 	KUNIT_CASE(irdma_cm_helpers_addresses),
 	KUNIT_CASE(irdma_addr_resolve_neigh_unroutable),
+	KUNIT_CASE(irdma_cm_dev_is_ours_netns),
 	{}
 };
 
