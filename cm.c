@@ -2204,9 +2204,11 @@ static void irdma_handle_rst_pkt(struct irdma_cm_node *node)
 			irdma_cm_v1_fallback(node);
 			break;
 		}
-		fallthrough;
-	case IRDMA_CM_STATE_SYN_SENT:
 		irdma_active_open_err(node, false, -ECONNRESET);
+		break;
+	case IRDMA_CM_STATE_SYN_SENT:
+		/* nobody listens there: refused, as connect(2) would say */
+		irdma_active_open_err(node, false, -ECONNREFUSED);
 		break;
 	case IRDMA_CM_STATE_SYN_RCVD:
 	case IRDMA_CM_STATE_ESTABLISHED:
