@@ -1735,9 +1735,12 @@ static void isim_t_check_lsmm(struct kunit *test, struct sk_buff *skb,
 	KUNIT_EXPECT_EQ(test, memcmp(th + 1, payload, len), 0);
 }
 
-/* a segment 192.0.2.2:40000 -> 192.0.2.1:7000 carrying @len bytes */
-static bool isim_t_toe_rx_data(struct kunit *test, u8 flags, u32 seq,
-			       const u8 *data, u32 len)
+/*
+ * a segment 192.0.2.2:40000 -> 192.0.2.1:7000 carrying @len bytes, with
+ * acknowledgment number @ack and window @wnd
+ */
+static bool isim_t_toe_rx_seg(struct kunit *test, u8 flags, u32 seq,
+			      u32 ack, u16 wnd, const u8 *data, u32 len)
 {
 	struct isim_test *t = test->priv;
 	u32 seg = sizeof(struct tcphdr) + len;
@@ -1758,6 +1761,8 @@ static bool isim_t_toe_rx_data(struct kunit *test, u8 flags, u32 seq,
 	p = skb_put(skb, seg);
 	isim_t_tcp(p, ISIM_T_RPORT, ISIM_T_LPORT, flags, 0);
 	((struct tcphdr *)p)->seq = htonl(seq);
+	((struct tcphdr *)p)->ack_seq = htonl(ack);
+	((struct tcphdr *)p)->window = htons(wnd);
 	memcpy(p + sizeof(struct tcphdr), data, len);
 	skb_reset_mac_header(skb);
 	skb_pull(skb, ETH_HLEN);
@@ -1767,6 +1772,13 @@ static bool isim_t_toe_rx_data(struct kunit *test, u8 flags, u32 seq,
 		return true;
 	kfree_skb(skb);
 	return false;
+}
+
+/* the same, acknowledging nothing (0 lies outside any test's snd_una..) */
+static bool isim_t_toe_rx_data(struct kunit *test, u8 flags, u32 seq,
+			       const u8 *data, u32 len)
+{
+	return isim_t_toe_rx_seg(test, flags, seq, 0, 8192, data, len);
 }
 
 /*
@@ -2005,6 +2017,107 @@ static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx(test, 0x10, ISIM_T_RCV_NXT + 21));
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 1LL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rx), 4LL);
+}
+
+/* the next frame on the tap is a pure ACK of @ack */
+static void isim_t_pure_ack(struct kunit *test, u32 ack)
+{
+	struct isim_test *t = test->priv;
+	struct sk_buff *skb = skb_dequeue(&t->ilq->frames);
+	const struct tcphdr *th;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	th = (const struct tcphdr *)(skb->data + ETH_HLEN + 20);
+	KUNIT_EXPECT_EQ(test, skb->len, (u32)(ETH_HLEN + 40));
+	KUNIT_EXPECT_EQ(test, ntohl(th->ack_seq), ack);
+	KUNIT_EXPECT_EQ(test, ((const u8 *)th)[13], (u8)0x10);
+	kfree_skb(skb);
+}
+
+/*
+ * The peer's side of TCP: its ACKs bring its window, which the SQ waits
+ * for; a duplicate is answered with an ACK and dropped; a retransmission
+ * that reaches beyond rcv_nxt gives its new bytes.
+ */
+static void isim_toe_acks_window_and_duplicates(struct kunit *test)
+{
+	static const char mpa[] = "MPA ID Rep Frame\x10\x02\x00\x04";
+	u32 una = ISIM_T_SND_NXT + sizeof(mpa) - 1;
+	u32 rtr = sizeof(isim_t_rtr_write);
+	struct isim_test *t = test->priv;
+	u8 two[2 * sizeof(isim_t_rtr_write)];
+	struct isim_t_toe *m;
+	struct sk_buff *skb;
+	struct isim_qp *qp;
+	u32 id;
+
+	memcpy(two, isim_t_rtr_write, rtr);
+	memcpy(two + rtr, isim_t_rtr_write, rtr);
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_una, (u32)ISIM_T_SND_NXT);
+	memcpy(m->buf, mpa, sizeof(mpa) - 1);
+	isim_t_lsmm(t, m, sizeof(mpa) - 1);
+	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	kfree_skb(skb);
+
+	/* the RTR acknowledges nothing and shuts the window */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x18, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT, 0,
+						  isim_t_rtr_write, rtr));
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, qp->toe.first_fpdu);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_una, (u32)ISIM_T_SND_NXT);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_wnd, 0U);
+	/* the LSMM's bytes are in flight: the NOP and GEN_RTS_AE wait */
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 1U);
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[1]) & ISIM_AEQE_VALID);
+	isim_t_pure_ack(test, ISIM_T_RCV_NXT + rtr);
+
+	/* the same segment again: answered with an ACK, dropped */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x18, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT, 0,
+						  isim_t_rtr_write, rtr));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 1LL);
+	KUNIT_EXPECT_EQ(test, qp->toe.rcv_nxt, (u32)ISIM_T_RCV_NXT + rtr);
+	isim_t_pure_ack(test, ISIM_T_RCV_NXT + rtr);
+
+	/* resent with a second RTR behind it: the new FPDU is taken */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x18, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT, 0, two,
+						  sizeof(two)));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 1LL);
+	KUNIT_EXPECT_EQ(test, qp->toe.rcv_nxt, (u32)ISIM_T_RCV_NXT + 2 * rtr);
+	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
+	isim_t_pure_ack(test, ISIM_T_RCV_NXT + 2 * rtr);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 1U);
+
+	/* an ACK beyond snd_nxt is not acceptable: nothing moves */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10,
+						  ISIM_T_RCV_NXT + 2 * rtr,
+						  una + 1, 8192, two, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_una, (u32)ISIM_T_SND_NXT);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 1U);
+	/* the LSMM's ACK opens the window: the SQ goes on */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10,
+						  ISIM_T_RCV_NXT + 2 * rtr,
+						  una, 8192, two, 0));
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_una, una);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_wnd, 8192U);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 3U);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
+			(u64)ISIM_AE_LLP_ESTABLISHED);
+	/* pure ACKs are not answered */
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 1LL);
 }
 
 /* ---- iWARP data between two offloaded QPs of one function ---- */
@@ -2320,6 +2433,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_toe_lsmm_sent_then_held),
 	KUNIT_CASE(isim_iw_rtr_read_waits_for_response),
 	KUNIT_CASE(isim_toe_fin_and_rst_raise_aes),
+	KUNIT_CASE(isim_toe_acks_window_and_duplicates),
 	KUNIT_CASE(isim_iw_send_write_read_over_the_wire),
 	KUNIT_CASE(isim_iw_bad_crc_is_rejected),
 	KUNIT_CASE(isim_iw_write_to_bad_stag_fails),

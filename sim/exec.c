@@ -1269,7 +1269,7 @@ static bool isim_exec_sq_runs(const struct isim_qp *qp)
 		return false;
 	if (qp->type == ISIM_QP_TYPE_IWARP)
 		return qp->toe.linked && !qp->toe.wait_fpdu &&
-		       !qp->toe.rd_busy;
+		       !qp->toe.rd_busy && isim_toe_window_open(&qp->toe);
 	return qp->type == ISIM_QP_TYPE_ROCE_RC;
 }
 

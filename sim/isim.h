@@ -145,7 +145,8 @@ struct isim_flow {
  * @arp_idx: ARP cache entry of the peer (destination MAC)
  * @mss: send MSS
  * @snd_nxt: sequence number of the next byte sent
- * @snd_wnd: the peer's window
+ * @snd_una: oldest byte sent and not acknowledged by the peer yet
+ * @snd_wnd: the peer's window, in bytes (from its last acceptable ACK)
  * @rcv_nxt: sequence number of the next byte expected
  * @rcv_wnd: our window, in bytes
  * @rcv_wscale: shift of the window we advertise
@@ -182,6 +183,7 @@ struct isim_toe {
 	u16 arp_idx;
 	u16 mss;
 	u32 snd_nxt;
+	u32 snd_una;
 	u32 snd_wnd;
 	u32 rcv_nxt;
 	u32 rcv_wnd;
@@ -828,6 +830,7 @@ u16 isim_toe_check(struct isim_func *f, const struct isim_qp *qp,
 void isim_toe_new_state(struct isim_func *f, struct isim_qp *qp,
 			const struct isim_toe *toe);
 void isim_toe_unlink(struct isim_func *f, struct isim_qp *qp);
+bool isim_toe_window_open(const struct isim_toe *t);
 bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
 		    struct sk_buff *skb, u8 l3_len, u32 seg_len);
 bool isim_toe_run(struct isim_func *f, unsigned int budget);

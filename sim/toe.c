@@ -20,9 +20,12 @@
  * ACK). A segment with payload beyond rcv_nxt means one before it was lost;
  * nothing retransmits it (the engine keeps no retransmission queue), so
  * the connection fails at once with LLP_TOO_MANY_RETRIES instead of
- * hanging. Pure ACKs are taken and ignored: no window or RTT handling.
- * The 4-tuple is given up when the QP leaves RTS and CLOSING or is
- * destroyed.
+ * hanging. An acceptable ACK moves snd_una and brings the peer's window,
+ * which the SQ waits for (isim_toe_window_open()); there is no RTT or
+ * congestion handling. A retransmission overlapping rcv_nxt is trimmed to
+ * its new bytes; a segment wholly before rcv_nxt (or beyond the window)
+ * is answered with an ACK and dropped. The 4-tuple is given up when the
+ * QP leaves RTS and CLOSING or is destroyed.
  *
  * Transmit: isim_toe_send() sends bytes of the stream (the LSMM, an FPDU)
  * as one segment (ACK, PSH with data, seq = snd_nxt, ack = rcv_nxt, our
@@ -150,6 +153,7 @@ static u16 isim_toe_tcp(const u64 *ctx, struct isim_toe *t)
 	    ISIM_QPC_TCPS_ESTABLISHED)
 		return ISIM_MIN_BAD_FIELD;
 	t->snd_nxt = FIELD_GET(ISIM_QPC_SEQ_LO, ctx[10]);
+	t->snd_una = t->snd_nxt;
 	t->snd_wnd = FIELD_GET(ISIM_QPC_SEQ_HI, ctx[10]);
 	t->rcv_nxt = FIELD_GET(ISIM_QPC_SEQ_LO, ctx[11]);
 	t->rcv_wnd = FIELD_GET(ISIM_QPC_SEQ_HI, ctx[11]);
@@ -354,6 +358,54 @@ static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
 		isim_toe_send(f, qp, data, 0);
 }
 
+/*
+ * The peer's ACK: an acceptable one (snd_una..snd_nxt) moves snd_una and
+ * brings the peer's window.
+ */
+static void isim_toe_acked(struct isim_toe *t, const struct tcphdr *th)
+{
+	u32 ack = ntohl(th->ack_seq);
+
+	if (ack - t->snd_una > t->snd_nxt - t->snd_una)
+		return;
+	t->snd_una = ack;
+	t->snd_wnd = (u32)ntohs(th->window) << t->snd_wscale;
+}
+
+/**
+ * isim_toe_window_open - the peer's window has room for more
+ * @t: an offloaded connection
+ *
+ * Nothing in flight, or less in flight than the peer's window: the SQ
+ * may start its next message (which is then sent whole).
+ *
+ * Return: true if it may.
+ */
+bool isim_toe_window_open(const struct isim_toe *t)
+{
+	u32 flight = t->snd_nxt - t->snd_una;
+
+	return !flight || flight < t->snd_wnd;
+}
+
+/*
+ * A retransmission that starts before rcv_nxt and reaches beyond it (a
+ * peer may repacketize what it resends): drop the bytes we have, so that
+ * the rest (or its FIN) starts at rcv_nxt. Return: true if it was trimmed.
+ */
+static bool isim_toe_trim(const struct isim_toe *t, u32 *seq,
+			  const u8 **data, u32 *plen, bool fin)
+{
+	u32 old = t->rcv_nxt - *seq;
+
+	if ((s32)old <= 0 || old > *plen || (old == *plen && !fin))
+		return false;
+	*seq += old;
+	*data += old;
+	*plen -= old;
+	return true;
+}
+
 /* Return: true if the segment was acted on, false to count it dropped */
 static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 			 struct isim_qp *qp, const struct tcphdr *th,
@@ -363,8 +415,18 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 	u32 seq = ntohl(th->seq);
 	bool took;
 
-	if (!isim_toe_in_window(t, seq))
+	if (!th->rst)
+		isim_toe_trim(t, &seq, &data, &plen, th->fin);
+	if (!isim_toe_in_window(t, seq)) {
+		/*
+		 * RFC 9293, 3.10.7.4: an unacceptable segment (a duplicate
+		 * of what we have, sent again because our ACK was late) is
+		 * answered with an ACK, an RST is not
+		 */
+		if (!th->rst && (plen || th->fin))
+			isim_toe_send(f, qp, data, 0);
 		return false;
+	}
 	if (th->rst) {
 		atomic64_inc(&f->toe.rst);
 		qp->state = ISIM_QPS_ERROR;
@@ -372,6 +434,8 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 		isim_toe_ae(f, qp, ISIM_AE_LLP_CONN_RESET);
 		return true;
 	}
+	if (th->ack)
+		isim_toe_acked(t, th);
 	if (plen && seq != t->rcv_nxt) {
 		/* a segment before it was lost, and nothing resends it */
 		qp->state = ISIM_QPS_ERROR;
