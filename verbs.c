@@ -621,7 +621,12 @@ static void irdma_ib_setup(struct irdma_device *iwdev)
 			   RDMA_NODE_IB_CA : RDMA_NODE_RNIC;
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = iwdev->fn->hw->ceq_cnt;
-	ibdev->dev.parent = &iwdev->fn->adev->dev;
+	/*
+	 * The PCI function (the simulated function's device), as the netdev's
+	 * parent is: <ibdev>/device/net then names the port's netdev, which
+	 * rdma-core's tests and tools look up.
+	 */
+	ibdev->dev.parent = fn->dma_dev;
 	irdma_fill_guid(iwdev, &ibdev->node_guid);
 	memcpy(ibdev->iw_ifname, netdev->name, sizeof(ibdev->iw_ifname));
 	ib_set_device_ops(ibdev, &irdma_dev_ops);
