@@ -134,6 +134,9 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_mr = o[IRDMA_HMC_MR].cnt;
 	props->max_mw = o[IRDMA_HMC_MR].cnt;
 	props->max_pd = IRDMA_VERBS_MAX_PDS;
+	/* RoCEv2: the port's P_Key table of one entry (irdma_query_port()) */
+	if (irdma_is_roce(ibdev))
+		props->max_pkeys = 1;
 	props->max_qp_rd_atom = IRDMA_VERBS_MAX_IRD;
 	props->max_qp_init_rd_atom = IRDMA_VERBS_MAX_ORD;
 	props->max_fast_reg_page_list_len = IRDMA_PBLE_PER_PAGE;
