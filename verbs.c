@@ -130,7 +130,13 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_recv_sge = IRDMA_UK_MAX_FRAGS;
 	props->max_sge_rd = irdma_verbs_read_sges(iwdev->fn->gen);
 	props->max_cq = o[IRDMA_HMC_CQ].cnt;
-	props->max_cqe = IRDMA_VERBS_MAX_CQE;
+	/*
+	 * A ring holds at most IRDMA_VERBS_MAX_CQE entries; libirdma gives a
+	 * CQ of N CQEs a ring of N + 1, and of 2 * (N + 1) on gen2 (room for
+	 * the immediate data of each completion): advertise what it can make.
+	 */
+	props->max_cqe = iwdev->fn->gen == IRDMA_GEN_1 ?
+			 IRDMA_VERBS_MAX_CQE - 1 : IRDMA_VERBS_MAX_CQE / 2 - 1;
 	props->max_mr = o[IRDMA_HMC_MR].cnt;
 	props->max_mw = o[IRDMA_HMC_MR].cnt;
 	props->max_pd = IRDMA_VERBS_MAX_PDS;
