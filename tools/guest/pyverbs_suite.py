@@ -25,6 +25,7 @@ Prints per run "pyverbs LABEL: N passed, N failed, N skipped" (and ", N not
 run"), each skip's reason with the tests it covers, and each failure.
 Exits 1 if a test failed.
 """
+import functools
 import importlib.machinery
 import os
 import sys
@@ -46,6 +47,16 @@ def load_suite(tests_dir):
         "tests", os.path.join(tests_dir, "__init__.py"))
     tests = loader.load_module()
     return parser, tests
+
+
+def cache_net_lookups(base):
+    """RDMATestCase.setUp finds the device's netdev (ls) and its address
+    (ip -j addr show) in two subprocesses for every test: about 10 s a test
+    under TCG. Their answers do not change during a run: keep them."""
+    for name in ("get_net_name", "get_ip_mac_address"):
+        fn = getattr(base.RDMATestCase, name)
+        setattr(base.RDMATestCase, name,
+                staticmethod(functools.lru_cache(maxsize=None)(fn)))
 
 
 def flat(suite):
@@ -121,6 +132,8 @@ def main():
             runs.append(args[i].split(":"))
             i += 1
     parser, tests = load_suite(tests_dir)
+    import tests.base
+    cache_net_lookups(tests.base)
     stamp(f"suite loaded: {len(tests.__test_modules__)} modules")
     failed = False
     summaries = []
