@@ -631,7 +631,11 @@ static void irdma_qp_init_state(struct irdma_qp *qp,
 	spin_lock_init(&qp->sq_lock);
 	spin_lock_init(&qp->rq_lock);
 	mutex_init(&qp->state_lock);
-	qp->ib_state = IB_QPS_RESET;
+	/*
+	 * The engine's IDLE: an iWARP QP shows it as INIT from the start, as
+	 * iWARP providers do (rdma-core's tests check it), an IB QP as RESET.
+	 */
+	qp->ib_state = irdma_qp_is_iwarp(qp) ? IB_QPS_INIT : IB_QPS_RESET;
 	qp->hw_state = IRDMA_QPS_IDLE;
 	qp->sq_sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->pkey_index = 0;

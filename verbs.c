@@ -130,10 +130,19 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_recv_sge = IRDMA_UK_MAX_FRAGS;
 	props->max_sge_rd = irdma_verbs_read_sges(iwdev->fn->gen);
 	props->max_cq = o[IRDMA_HMC_CQ].cnt;
-	props->max_cqe = IRDMA_VERBS_MAX_CQE;
+	/*
+	 * A ring holds at most IRDMA_VERBS_MAX_CQE entries; libirdma gives a
+	 * CQ of N CQEs a ring of N + 1, and of 2 * (N + 1) on gen2 (room for
+	 * the immediate data of each completion): advertise what it can make.
+	 */
+	props->max_cqe = iwdev->fn->gen == IRDMA_GEN_1 ?
+			 IRDMA_VERBS_MAX_CQE - 1 : IRDMA_VERBS_MAX_CQE / 2 - 1;
 	props->max_mr = o[IRDMA_HMC_MR].cnt;
 	props->max_mw = o[IRDMA_HMC_MR].cnt;
 	props->max_pd = IRDMA_VERBS_MAX_PDS;
+	/* RoCEv2: the port's P_Key table of one entry (irdma_query_port()) */
+	if (irdma_is_roce(ibdev))
+		props->max_pkeys = 1;
 	props->max_qp_rd_atom = IRDMA_VERBS_MAX_IRD;
 	props->max_qp_init_rd_atom = IRDMA_VERBS_MAX_ORD;
 	props->max_fast_reg_page_list_len = IRDMA_PBLE_PER_PAGE;
@@ -621,7 +630,12 @@ static void irdma_ib_setup(struct irdma_device *iwdev)
 			   RDMA_NODE_IB_CA : RDMA_NODE_RNIC;
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = iwdev->fn->hw->ceq_cnt;
-	ibdev->dev.parent = &iwdev->fn->adev->dev;
+	/*
+	 * The PCI function (the simulated function's device), as the netdev's
+	 * parent is: <ibdev>/device/net then names the port's netdev, which
+	 * rdma-core's tests and tools look up.
+	 */
+	ibdev->dev.parent = fn->dma_dev;
 	irdma_fill_guid(iwdev, &ibdev->node_guid);
 	memcpy(ibdev->iw_ifname, netdev->name, sizeof(ibdev->iw_ifname));
 	ib_set_device_ops(ibdev, &irdma_dev_ops);

@@ -12,8 +12,10 @@
  * - Memory: STag 0 on a privileged QP addresses bus memory directly (the
  *   simulated function has no IOMMU). Any other STag must be a registered
  *   MR of the QP's PD with the key, rights and range the access needs;
- *   its pages are found through its PBLEs (or its one buffer). Windows
- *   are not modelled: their STags are protection errors.
+ *   its pages are found through its PBLEs (or its one buffer). A bound
+ *   VA-based window (BIND_MW, stag.c) serves remote accesses in its range
+ *   and rights through the MR it was bound to; zero-based windows are not
+ *   modelled.
  * - Errors: the WQE completes with major "flushed" and a minor naming the
  *   cause (local protection, remote access, length, retries exceeded); the
  *   QP goes to the error state and an AE reports it. Execution stops
@@ -52,7 +54,7 @@
  * raises the AE the adapter would, completes an RQ WQE being filled with
  * an error, and moves the QP to the error state; no TERMINATE is sent.
  *
- * Not modelled: UD/GSI transmission, fast register, MW bind, invalidation
+ * Not modelled: UD/GSI transmission, fast register, invalidation
  * (a SEND with invalidate carries the STag on the wire only), immediate
  * data and atomics over iWARP (RFC 7306), FPDUs split across segments,
  * more than one READ in flight.
@@ -711,6 +713,12 @@ static int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp,
 	return isim_sgl_allowed(x->f, &x->local) ? 0 : ISIM_WC_LOC_PROT;
 }
 
+/* a memory window bind: a bad one is a protection error of the WQE */
+static int isim_exec_bind(struct isim_xfer *x, struct isim_qp *qp)
+{
+	return isim_stag_bind(x->f, qp->pd, x->req.w) ? ISIM_WC_LOC_PROT : 0;
+}
+
 /* Execute x->req. Return: 0, an enum isim_wc_minor, or -EAGAIN (RNR). */
 static int isim_exec_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr,
 			struct isim_cpl *rc)
@@ -719,6 +727,8 @@ static int isim_exec_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr,
 	const u8 *inl;
 	int ret;
 
+	if (FIELD_GET(ISIM_WQH_OP, hdr) == ISIM_WQOP_BIND_MW)
+		return isim_exec_bind(x, qp);
 	ret = isim_exec_payload(x, qp, hdr, &inl);
 	if (ret)
 		return ret;
@@ -1208,6 +1218,8 @@ static int isim_exec_iw_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	switch (FIELD_GET(ISIM_WQH_OP, hdr)) {
 	case ISIM_WQOP_NOP:
 		return 0;
+	case ISIM_WQOP_BIND_MW:
+		return isim_exec_bind(x, qp);
 	case ISIM_WQOP_GEN_RTS_AE:
 		if (isim_aeq_post(x->f, ISIM_AE_LLP_ESTABLISHED,
 				  ISIM_AE_SRC_NONE, qp->id, qp->cq_ctx))
@@ -1229,7 +1241,7 @@ static int isim_exec_iw_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 			return ret;
 		return isim_iw_tx(x, qp, hdr, inl);
 	}
-	/* fast register, bind, local invalidate: not modelled */
+	/* fast register, local invalidate: not modelled */
 	return ISIM_WC_LOC_QP_OP;
 }
 

@@ -276,9 +276,11 @@ struct isim_qp {
  * @page_size: page size code (4 KiB << 9 * @page_size)
  * @mr: a memory region (else a memory window)
  * @mw_type1: a type 1 window
- * @registered: REG_MR, not only ALLOC_STAG
+ * @registered: REG_MR, or a window bound by a BIND_MW WQE
  * @remote: remote access enabled
  * @va_based: addressed by VA (else zero-based)
+ * @parent: STag of the MR a window is bound to; its memory is reached
+ *	through that MR (none once the MR is gone)
  */
 struct isim_stag {
 	u32 index;
@@ -297,6 +299,7 @@ struct isim_stag {
 	bool registered;
 	bool remote;
 	bool va_based;
+	u32 parent;
 };
 
 /**
@@ -772,6 +775,7 @@ int isim_stag_access(struct isim_func *f, u32 stag, u32 pd, u8 rights,
 		     u64 addr, u64 len);
 int isim_stag_translate(struct isim_func *f, u32 stag, u64 addr, u64 *bus,
 			u64 *contig);
+int isim_stag_bind(struct isim_func *f, u32 pd, const u64 *wqe);
 void isim_op_alloc_stag(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 void isim_op_reg_mr(struct isim_func *f, const u64 *wqe,

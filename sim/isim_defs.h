@@ -476,10 +476,18 @@ enum isim_wq_op {
 	ISIM_WQOP_SEND_INV		= 0x04,
 	ISIM_WQOP_SEND_SOL		= 0x05,
 	ISIM_WQOP_SEND_SOL_INV		= 0x06,
+	ISIM_WQOP_BIND_MW		= 0x08,
 	ISIM_WQOP_NOP			= 0x0c,
 	ISIM_WQOP_WRITE_SOL		= 0x0d,
 	ISIM_WQOP_GEN_RTS_AE		= 0x30,
 };
+
+/* MW bind WQE: word 0 the window's VA, word 1 its STags, word 2 its length */
+#define ISIM_WQB_W1_MW_STAG		GENMASK_ULL(31, 0)
+#define ISIM_WQB_W1_MR_STAG		GENMASK_ULL(63, 32)
+#define ISIM_WQB_HDR_RIGHTS		GENMASK_ULL(52, 48)
+#define ISIM_WQB_HDR_VA_BASED		BIT_ULL(53)
+#define ISIM_WQB_HDR_TYPE1		BIT_ULL(54)
 
 /* ---- STags (ALLOC_STAG, REG_MR, DEALLOC_STAG) ---- */
 /* REG_MR word 0: VA or FBO; word 4: single-page PA; word 5: HMC fn */
@@ -502,6 +510,7 @@ enum isim_wq_op {
 #define ISIM_RIGHT_LOCAL_WRITE		BIT(1)
 #define ISIM_RIGHT_REMOTE_READ		BIT(2)
 #define ISIM_RIGHT_REMOTE_WRITE		BIT(3)
+#define ISIM_RIGHT_MW_BIND		BIT(4)
 /* ISIM_STAG_HDR_PAGE_SIZE: 4 KiB << (9 * value); 3 is reserved */
 #define ISIM_STAG_PAGE_1G		2
 

@@ -148,13 +148,13 @@ static void isim_stag_add(struct isim_func *f, const u64 *wqe, bool reg,
 
 /* ---- the data path's view of an STag ---- */
 
-/* The registered MR @stag names, key included */
+/* The registered MR or bound MW @stag names, key included */
 static const struct isim_stag *isim_stag_mr(struct isim_func *f, u32 stag)
 {
 	const struct isim_stag *st = xa_load(&f->stags, stag >> 8);
 
 	lockdep_assert_held(&f->eng_lock);
-	if (!st || !st->mr || !st->registered || st->key != (u8)stag)
+	if (!st || !st->registered || st->key != (u8)stag)
 		return NULL;
 	return st;
 }
@@ -187,6 +187,10 @@ int isim_stag_access(struct isim_func *f, u32 stag, u32 pd, u8 rights,
 
 	if (!st || st->pd != pd || (st->rights & rights) != rights)
 		return -EPERM;
+	/* a window is for remote access only */
+	if (!st->mr && !(rights & (ISIM_RIGHT_REMOTE_READ |
+				   ISIM_RIGHT_REMOTE_WRITE)))
+		return -EPERM;
 	/* no length and no page list: all of memory */
 	if (!st->len)
 		return 0;
@@ -212,7 +216,10 @@ int isim_stag_translate(struct isim_func *f, u32 stag, u64 addr, u64 *bus,
 	const struct isim_stag *st = isim_stag_mr(f, stag);
 	u64 pgsz, pos, page;
 
-	if (!st)
+	/* a VA-based window: the same address in its MR */
+	if (st && !st->mr)
+		st = isim_stag_mr(f, st->parent);
+	if (!st || !st->mr)
 		return -EFAULT;
 	if (!st->len) {
 		*bus = addr;
@@ -229,6 +236,51 @@ int isim_stag_translate(struct isim_func *f, u32 stag, u64 addr, u64 *bus,
 	if (isim_hmc_pble(f, st->first_pble + pos / pgsz, &page))
 		return -EFAULT;
 	*bus = page + pos % pgsz;
+	return 0;
+}
+
+/**
+ * isim_stag_bind - execute a BIND_MW WQE
+ * @f: function
+ * @pd: protection domain of the QP that posted it
+ * @wqe: the WQE, CPU order
+ *
+ * The window must be an allocated MW of @pd of the WQE's type, the parent
+ * a registered MR of @pd with the bind right that covers the range; the
+ * window takes the STag's new key, the range and the rights. A type 1
+ * window bound with length 0 is unbound. Zero-based windows are not
+ * modelled.
+ *
+ * Return: 0 or -EPERM.
+ */
+int isim_stag_bind(struct isim_func *f, u32 pd, const u64 *wqe)
+{
+	u32 mw = FIELD_GET(ISIM_WQB_W1_MW_STAG, wqe[1]);
+	u32 mr = FIELD_GET(ISIM_WQB_W1_MR_STAG, wqe[1]);
+	u64 hdr = wqe[ISIM_WQE_HDR], len = wqe[2];
+	struct isim_stag *st = xa_load(&f->stags, mw >> 8);
+	bool type1 = hdr & ISIM_WQB_HDR_TYPE1;
+	const struct isim_stag *parent;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (!st || st->mr || st->mw_type1 != type1 || st->pd != pd ||
+	    !(hdr & ISIM_WQB_HDR_VA_BASED))
+		return -EPERM;
+	if (type1 && !len) {
+		st->registered = false;
+		return 0;
+	}
+	parent = isim_stag_mr(f, mr);
+	if (!parent || !parent->mr || !len ||
+	    isim_stag_access(f, mr, pd, ISIM_RIGHT_MW_BIND, wqe[0], len))
+		return -EPERM;
+	st->key = (u8)mw;
+	st->parent = mr;
+	st->va = wqe[0];
+	st->len = len;
+	st->va_based = true;
+	st->rights = FIELD_GET(ISIM_WQB_HDR_RIGHTS, hdr);
+	st->registered = true;
 	return 0;
 }
 

@@ -218,11 +218,12 @@ pause() {
 	read -rt "$1" -u "$IRDMA_PAUSE_FD" || :
 }
 
-# For tests: the RDMA device irdma registered for simulated function $1.
+# For tests: the RDMA device irdma registered for simulated function $1
+# (a child of the function's device, as of the PCI function on hardware).
 ibdev_of() {
 	local d
 
-	for d in /sys/bus/auxiliary/devices/irdma_sim.func.$1/infiniband/*; do
+	for d in /sys/bus/irdma_sim/devices/irdma_sim$1/infiniband/*; do
 		[ -e "$d" ] && echo "${d##*/}"
 	done
 }

@@ -12,8 +12,8 @@
 # list both QPs as PBLE-mapped and having executed WQEs. A QP moved to ERR
 # completes what is posted to it afterwards with flush errors.
 #
-# iWARP function 1: user CQ and QP create, query, modify to INIT and
-# destroy.
+# iWARP function 1: user CQ and QP create, query (INIT from the start, as
+# rdma-core's tests expect of iWARP), modify to INIT and destroy.
 #
 # Bad requests: sizes over the limits (refused by libirdma or the
 # driver), and through the uverbs write() ABI a CQ and a QP created
@@ -512,7 +512,8 @@ def iwarp_objects():
     if not qp:
         die("iWARP create_qp: %s" % errno.errorcode.get(err))
     attr, init = query(qp)
-    if attr.qp_state != QPS_RESET or init.cap.max_send_sge != 3 or \
+    # an iWARP QP is IDLE on the engine from the start: INIT to verbs
+    if attr.qp_state != QPS_INIT or init.cap.max_send_sge != 3 or \
             init.cap.max_inline_data != 64:
         die("iWARP query_qp: state %d cap %u/%u" %
             (attr.qp_state, init.cap.max_send_sge, init.cap.max_inline_data))
