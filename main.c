@@ -110,7 +110,8 @@ void irdma_func_remove(struct irdma_func *fn)
  * function again. Later reports only add nothing.
  *
  * Context: process context that keeps @fn->hw alive: the AEQ's interrupt
- * thread, or a parent's event with the binding's device lock held.
+ * thread, a parent's event with the binding's device lock held, or a CQP
+ * command that timed out (its caller holds no lock of the command path).
  */
 void irdma_func_fatal(struct irdma_func *fn, const char *why)
 {

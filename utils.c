@@ -220,7 +220,8 @@ static void irdma_cmd_report(struct irdma_hw *hw, const struct irdma_cmd *cmd,
  * Context: process context; sleeps.
  * Return: 0, the builder's error (a NOP went in its place), -EIO when the
  * engine failed the command, -ETIMEDOUT when it did not answer (the CQP is
- * then marked broken and every later command fails with -EIO at once),
+ * then marked broken and every later command fails with -EIO at once; on
+ * a registered device the function is reset, see irdma_func_fatal()),
  * -EBUSY when the ring is full.
  */
 int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd)
@@ -253,6 +254,13 @@ out_report:
 		irdma_cmd_report(hw, cmd, ret);
 out_unlock:
 	mutex_unlock(&hw->cmd_mutex);
+	/*
+	 * An engine that stops answering its CQP is of no more use than a
+	 * stopped one, and a reset is the only way back: on a registered
+	 * device, report it as fatal. Probe and remove unwind instead.
+	 */
+	if (ret == -ETIMEDOUT && READ_ONCE(hw->fn->iwdev))
+		irdma_func_fatal(hw->fn, "a CQP command timed out");
 	return ret;
 }
 

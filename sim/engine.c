@@ -46,6 +46,7 @@ static void isim_engine_tick(struct work_struct *work)
 	struct isim_func *f = container_of(to_delayed_work(work),
 					   struct isim_func, tick);
 	unsigned long delay;
+	u64 t0, ns;
 	bool more;
 
 	mutex_lock(&f->eng_lock);
@@ -53,7 +54,12 @@ static void isim_engine_tick(struct work_struct *work)
 		mutex_unlock(&f->eng_lock);
 		return;
 	}
+	t0 = ktime_get_ns();
 	more = isim_engine_poll(f);
+	ns = ktime_get_ns() - t0;
+	f->ticks++;
+	f->tick_ns_total += ns;
+	f->tick_ns_max = max(f->tick_ns_max, ns);
 	/* a function no driver has opened needs no fast polling */
 	delay = more ? 0 : f->cqp.live ? 1 : msecs_to_jiffies(ISIM_IDLE_MS);
 	mutex_unlock(&f->eng_lock);

@@ -1366,19 +1366,37 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
  */
 bool isim_exec_run(struct isim_func *f, unsigned int budget)
 {
+	unsigned long id, first = f->exec_next;
 	struct isim_xfer *x = NULL;
 	unsigned int left = budget;
 	struct isim_qp *qp;
-	unsigned long id;
 
 	lockdep_assert_held(&f->eng_lock);
 	/* consumed only: every active queue is looked at anyway */
 	isim_xchg32(f, ISIM_REG_WQEALLOC, ISIM_DB_IDLE);
-	xa_for_each(&f->qps, id, qp) {
-		if (!left)
-			break;
+	/*
+	 * Round robin: a pass that runs out of budget resumes at the QP it
+	 * did not reach, so that busy QPs with low numbers cannot starve
+	 * the others (the adapter's scheduler is fair between QPs too).
+	 */
+	f->exec_next = 0;
+	xa_for_each_start(&f->qps, id, qp, first) {
+		if (!left) {
+			f->exec_next = id;
+			goto out;
+		}
 		left -= isim_exec_qp(&x, f, qp, left);
 	}
+	if (first) {
+		xa_for_each_range(&f->qps, id, qp, 0, first - 1) {
+			if (!left) {
+				f->exec_next = id;
+				break;
+			}
+			left -= isim_exec_qp(&x, f, qp, left);
+		}
+	}
+out:
 	isim_xfer_put(x);
 	return !left;
 }

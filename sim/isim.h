@@ -637,10 +637,14 @@ struct isim_func {
 	struct mutex eng_lock; /* engine state below, see @eng_lock */
 	bool running;
 	bool halted;
+	u64 ticks;		/* engine passes run */
+	u64 tick_ns_max;	/* the longest pass */
+	u64 tick_ns_total;
 	struct isim_cqp cqp;
 	struct isim_hmc hmc;
 	struct xarray cqs;
 	struct xarray qps;
+	unsigned long exec_next;	/* QP the next SQ pass starts at */
 	struct xarray stags;
 	struct xarray ahs;
 	struct isim_conn conn;

@@ -132,6 +132,10 @@ job_demo() {
 	bash "$IRDMA_REPO/tools/guest/demo.sh"
 }
 
+job_bench() {
+	bash "$IRDMA_REPO/tools/guest/bench.sh"
+}
+
 job_shell() {
 	load_stack
 	kmod irdma
