@@ -9,7 +9,8 @@ that matches exactly the names of that lane's scripts (or an empty line
 for a lane with none). The scripts are those of REPO/tools/tests whose
 name matches ONLY (everything when ONLY is empty), as the guest filters
 them. Each is weighed by how long it took in the latest earlier run
-under RUNS that ran it (120 s when none did), and the heaviest goes to
+under RUNS that ran it (when none did, by the script's own estimate,
+a header line "# irdma-vm-secs: N", or else 120 s), and the heaviest goes to
 the least loaded lane first. When FIRST_LOAD is not 0, the KUnit guest
 boots first in the first lane: that lane starts with the KUnit guest's
 wall time in the latest run that measured it (RUNS/*/kunit/secs), or
@@ -39,6 +40,19 @@ def durations(runs):
     return secs
 
 
+def estimate(repo, name):
+    """The script's own estimate of its seconds, or DEFAULT_SECS."""
+    try:
+        with open(os.path.join(repo, "tools", "tests", name + ".sh")) as f:
+            for _, line in zip(range(10), f):
+                m = re.match(r"# irdma-vm-secs: (\d+)$", line.strip())
+                if m:
+                    return int(m.group(1))
+    except OSError:
+        pass
+    return DEFAULT_SECS
+
+
 def kunit_secs(runs, default):
     """Wall seconds of the latest KUnit guest that recorded them."""
     paths = glob.glob(os.path.join(runs, "*", "kunit", "secs"))
@@ -66,13 +80,15 @@ def main():
     if only:
         names = [n for n in names if re.search(only, n)]
     secs = durations(runs)
+    for name in names:
+        secs.setdefault(name, estimate(repo, name))
     load = [0] * lanes
     load[0] = kunit_secs(runs, int(first)) if int(first) else 0
     member = [[] for _ in range(lanes)]
-    for name in sorted(names, key=lambda n: -secs.get(n, DEFAULT_SECS)):
+    for name in sorted(names, key=lambda n: -secs[n]):
         lane = load.index(min(load))
         member[lane].append(name)
-        load[lane] += secs.get(name, DEFAULT_SECS)
+        load[lane] += secs[name]
     for names in member:
         print("^(" + "|".join(ere_escape(n) for n in sorted(names)) + ")$"
               if names else "")

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# irdma-vm-secs: 1000
 #
 # rdma-core's own test suite (Debian's python3-pyverbs ships it under
 # /usr/share/doc/rdma-core/tests) against a RoCEv2 and an iWARP function of
