@@ -993,6 +993,28 @@ int irdma_qp_ulp_disc_cause(enum ib_qp_state cur, enum ib_qp_state next)
 	return -1;
 }
 
+/**
+ * irdma_qp_resets_conn - whether a move resets the QP's connection
+ * @qp: the QP
+ * @cur: its state
+ * @next: the state it moves to
+ *
+ * A connected iWARP QP leaving RTS or SQD for ERR or RESET resets its
+ * connection (RESETCON: the engine sends an RST), whoever moves it (the
+ * ULP, the CM's abort, a destroy), unless the engine reported its TCP
+ * closed or reset already.
+ *
+ * Return: true to set RESETCON in the MODIFY_QP.
+ */
+bool irdma_qp_resets_conn(const struct irdma_qp *qp, enum ib_qp_state cur,
+			  enum ib_qp_state next)
+{
+	return irdma_qp_is_iwarp(qp) && qp->conn_set &&
+	       (cur == IB_QPS_RTS || cur == IB_QPS_SQD) &&
+	       (next == IB_QPS_ERR || next == IB_QPS_RESET) &&
+	       !READ_ONCE(qp->llp_closed);
+}
+
 /* Tell the CM that owns the QP's connection how the ULP ended it */
 static void irdma_qp_ulp_disconn(struct irdma_qp *qp, int cause)
 {
@@ -1044,7 +1066,7 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	roce = qp->roce;
 	irdma_qp_apply_roce(attr, attr_mask, &roce);
 	ret = irdma_qp_hw_modify(qp, hw_state, &roce,
-				 cause == IRDMA_CM_DISC_LOCAL_ERR);
+				 irdma_qp_resets_conn(qp, cur, next));
 	if (!ret)
 		ret = irdma_qp_after_move(qp, next);
 	if (ret)
@@ -1236,6 +1258,7 @@ int irdma_qp_iw_set_ctx(struct irdma_qp *qp, const struct irdma_cm_tcp_ctx *t)
 	}
 	qp->conn = conn;
 	qp->conn_set = true;
+	WRITE_ONCE(qp->llp_closed, false);
 	ret = irdma_qp_write_ctx(qp, &qp->roce);
 	if (ret)
 		qp->conn_set = false;
@@ -1430,6 +1453,26 @@ int irdma_qp_iw_to_rts(struct irdma_qp *qp)
 out_unlock:
 	mutex_unlock(&qp->state_lock);
 	return ret;
+}
+
+/**
+ * irdma_qp_iw_close - close the connection of an iWARP QP gracefully
+ * @qp: an iWARP QP with its connection, held by the caller
+ *
+ * For the CM, after the peer's FIN: a QP still in RTS moves to SQD, and
+ * the engine sends our FIN (CLOSING); it reports the end of the close with
+ * an AE. A QP the ULP has moved on already is left alone.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or the move's error.
+ */
+int irdma_qp_iw_close(struct irdma_qp *qp)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_SQD };
+
+	if (READ_ONCE(qp->ib_state) != IB_QPS_RTS)
+		return 0;
+	return irdma_qp_modify(qp, &attr, IB_QP_STATE, NULL, false);
 }
 
 /* ---- posting ---- */
