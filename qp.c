@@ -1015,6 +1015,30 @@ bool irdma_qp_resets_conn(const struct irdma_qp *qp, enum ib_qp_state cur,
 	       !READ_ONCE(qp->llp_closed);
 }
 
+/**
+ * irdma_qp_sqd_after_close - a graceful close of a connection that is over
+ * @qp: the QP
+ * @cur: its state
+ * @next: the state asked for
+ * @attr_mask: IB_QP_* bits of the modify
+ *
+ * librdmacm's rdma_disconnect() moves a user QP to SQD itself before it
+ * asks iw_cm, also once RDMA_CM_EVENT_DISCONNECTED came, when the CM has
+ * moved the QP to ERR already. For an iWARP QP whose connection the
+ * engine reported closed or reset, that SQD succeeds and changes nothing,
+ * as iw_cm's disconnect of a closed connection does.
+ *
+ * Return: true if the modify is such a no-op.
+ */
+bool irdma_qp_sqd_after_close(const struct irdma_qp *qp,
+			      enum ib_qp_state cur, enum ib_qp_state next,
+			      int attr_mask)
+{
+	return irdma_qp_is_iwarp(qp) && qp->conn_set &&
+	       READ_ONCE(qp->llp_closed) && cur == IB_QPS_ERR &&
+	       next == IB_QPS_SQD && attr_mask == IB_QP_STATE;
+}
+
 /* Tell the CM that owns the QP's connection how the ULP ended it */
 static void irdma_qp_ulp_disconn(struct irdma_qp *qp, int cause)
 {
@@ -1055,6 +1079,8 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 		goto out_unlock;
 	cur = qp->ib_state;
 	next = attr_mask & IB_QP_STATE ? attr->qp_state : cur;
+	if (irdma_qp_sqd_after_close(qp, cur, next, attr_mask))
+		goto out_unlock;
 	ret = irdma_qp_modify_check(qp, attr, attr_mask, cur, next);
 	if (!ret)
 		ret = irdma_qp_hw_state(cur, next, irdma_qp_is_iwarp(qp),

@@ -3,7 +3,8 @@
 # irdma-vm-timeout: 900
 #
 # How offloaded iWARP connections end, on a loopback connection of one
-# simulated function (both ends on isim0, as in 40-cm-listen.sh):
+# simulated function (as in 40-cm-listen.sh: two wired functions, a connect
+# to 192.0.2.2 puts both ends on function 1, which owns it):
 #
 # 1. A graceful close: a librdmacm client calls rdma_disconnect(). Its QP
 #    moves to SQD, the engine sends our FIN; the peer's engine reports the
@@ -26,7 +27,8 @@
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 bus=/sys/bus/irdma_sim
-addr=192.0.2.1
+addr=192.0.2.2
+fn=1
 py=/tmp/45-iw-close.py
 
 step() {
@@ -60,7 +62,7 @@ res_counts() {
 }
 
 objects() {
-	sim_counts 0 objects qps stags qhash apbvt_ports ahs
+	sim_counts $fn objects qps stags qhash apbvt_ports ahs
 }
 
 # wait (60 s) until the RDMA resources and the engine are back to the
@@ -75,8 +77,8 @@ wait_baseline() {
 	done
 	[ "$have" = "$res0" ] ||
 		fail "$1: rdma res (qp cq mr pd cm_id) $have, was $res0"
-	sim_wait_counts 60 "$obj0" 0 objects qps stags qhash apbvt_ports ahs
-	sim_wait_counts 30 0 0 toe conns
+	sim_wait_counts 60 "$obj0" $fn objects qps stags qhash apbvt_ports ahs
+	sim_wait_counts 30 0 $fn toe conns
 }
 
 # wait ($1 s) for background process $2 to exit, kill it after that;
@@ -102,12 +104,14 @@ rm -f /tmp/45-*.go /tmp/45-*.close
 load_stack || fail "cannot load the RDMA stack"
 kmod irdma || fail "cannot load irdma"
 kmod irdma_sim || fail "cannot load irdma_sim"
-echo "0 iwarp" >$bus/new_device || fail "create 0"
-ip link set isim0 up || fail "isim0 up"
-ip addr add $addr/24 dev isim0 || fail "IPv4 on isim0"
+for i in 0 1; do
+	echo "$i iwarp" >$bus/new_device || fail "create $i"
+	ip link set isim$i up || fail "isim$i up"
+	ip addr add 192.0.2.$((i + 1))/24 dev isim$i || fail "IPv4 on isim$i"
+done
 res0=$(res_counts)
 obj0=$(objects) || fail "no object counts"
-read -r finx0 rstx0 cl0 <<<"$(sim_counts 0 toe fin_tx rst_tx closed)" ||
+read -r finx0 rstx0 cl0 <<<"$(sim_counts $fn toe fin_tx rst_tx closed)" ||
 	fail "no close counters in the simulator's state"
 echo "baseline: rdma res (qp cq mr pd cm_id) $res0; engine (qps stags qhash ports ahs) $obj0"
 
@@ -210,7 +214,7 @@ wait_line 300 established /tmp/45-client.txt ||
 	fail "client not connected: $(</tmp/45-client.txt); server: $(</tmp/45-server.txt)"
 wait_line 60 established /tmp/45-server.txt ||
 	fail "server not connected: $(</tmp/45-server.txt)"
-sim_wait_counts 30 2 0 toe conns
+sim_wait_counts 30 2 $fn toe conns
 : >/tmp/45-close.close
 wait_line 60 disconnected /tmp/45-client.txt ||
 	fail "client not disconnected: $(</tmp/45-client.txt)"
@@ -218,8 +222,8 @@ wait_line 60 disconnected /tmp/45-server.txt ||
 	fail "server not disconnected: $(</tmp/45-server.txt)"
 kill -0 $spid 2>/dev/null || fail "the server exited: $(</tmp/45-server.txt)"
 kill -0 $cpid 2>/dev/null || fail "the client exited: $(</tmp/45-client.txt)"
-read -r conns <<<"$(sim_counts 0 toe conns)"
-read -r finx rstx cl <<<"$(sim_counts 0 toe fin_tx rst_tx closed)"
+read -r conns <<<"$(sim_counts $fn toe conns)"
+read -r finx rstx cl <<<"$(sim_counts $fn toe fin_tx rst_tx closed)"
 echo "engine: conns $conns, FINs sent $((finx - finx0)), RSTs sent $((rstx - rstx0)), closes completed $((cl - cl0))"
 [ "$conns" = 0 ] || fail "$conns connections still offloaded after both closed"
 [ $((finx - finx0)) = 2 ] || fail "$((finx - finx0)) FINs sent, not 2"
@@ -239,17 +243,17 @@ echo "client: $(</tmp/45-client.txt)"
 wait_baseline "after the graceful close"
 
 step "a peer killed mid-transfer"
-read -r rstx0 <<<"$(sim_counts 0 toe rst_tx)"
+read -r rstx0 <<<"$(sim_counts $fn toe rst_tx)"
 stdbuf -oL rping -s -d -a $addr -p 7452 >/tmp/45-rping-s.txt 2>&1 &
 spid=$!
-sim_wait_counts 60 "1 1" 0 objects qhash apbvt_ports
+sim_wait_counts 60 "1 1" $fn objects qhash apbvt_ports
 stdbuf -oL rping -c -d -a $addr -p 7452 -C 0 >/tmp/45-rping-c.txt 2>&1 &
 cpid=$!
 wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/45-rping-c.txt ||
 	fail "no connection: $(</tmp/45-rping-c.txt)"
-read -r ttx0 <<<"$(sim_counts 0 toe tx)"
+read -r ttx0 <<<"$(sim_counts $fn toe tx)"
 for ((i = 0; i < 60; i++)); do
-	read -r ttx <<<"$(sim_counts 0 toe tx)"
+	read -r ttx <<<"$(sim_counts $fn toe tx)"
 	[ $((ttx - ttx0)) -ge 20 ] && break
 	pause 1
 done
@@ -261,7 +265,7 @@ wait_line 60 "*RDMA_CM_EVENT_DISCONNECTED*" /tmp/45-rping-s.txt ||
 	fail "the survivor saw no disconnect: $(</tmp/45-rping-s.txt)"
 reap 60 $spid
 spid=
-read -r rstx <<<"$(sim_counts 0 toe rst_tx)"
+read -r rstx <<<"$(sim_counts $fn toe rst_tx)"
 echo "engine: RSTs sent $((rstx - rstx0))"
 [ $((rstx - rstx0)) -ge 1 ] || fail "the killed peer's connection was not reset"
 wait_baseline "after the killed peer"
@@ -269,13 +273,13 @@ wait_baseline "after the killed peer"
 step "the local address removed under a live connection"
 stdbuf -oL rping -s -d -a $addr -p 7453 >/tmp/45-rping-s.txt 2>&1 &
 spid=$!
-sim_wait_counts 60 "1 1" 0 objects qhash apbvt_ports
+sim_wait_counts 60 "1 1" $fn objects qhash apbvt_ports
 stdbuf -oL rping -c -d -a $addr -p 7453 -C 0 >/tmp/45-rping-c.txt 2>&1 &
 cpid=$!
 wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/45-rping-c.txt ||
 	fail "no connection: $(</tmp/45-rping-c.txt)"
-sim_wait_counts 30 2 0 toe conns
-ip addr del $addr/24 dev isim0 || fail "remove $addr"
+sim_wait_counts 30 2 $fn toe conns
+ip addr del $addr/24 dev isim1 || fail "remove $addr"
 wait_line 60 "*RDMA_CM_EVENT_DISCONNECTED*" /tmp/45-rping-c.txt ||
 	fail "the client saw no disconnect: $(</tmp/45-rping-c.txt)"
 wait_line 60 "*RDMA_CM_EVENT_DISCONNECTED*" /tmp/45-rping-s.txt ||
@@ -287,6 +291,7 @@ spid=
 wait_baseline "after the address went"
 
 step "remove"
+echo 1 >$bus/del_device || fail "delete 1"
 echo 0 >$bus/del_device || fail "delete 0"
 rmmod irdma_sim || fail "rmmod irdma_sim"
 rmmod irdma || fail "rmmod irdma"
