@@ -166,6 +166,11 @@ static void irdma_ae_to_cm(struct irdma_hw *hw,
 		return;
 	qp = irdma_qp_get(hw, ae->id);
 	if (qp) {
+		/* the engine's TCP is over: nothing left to reset */
+		if (cause == IRDMA_CM_DISC_CLOSED ||
+		    cause == IRDMA_CM_DISC_PEER_RST ||
+		    cause == IRDMA_CM_DISC_TIMEOUT)
+			WRITE_ONCE(qp->llp_closed, true);
 		spin_lock_irqsave(&qp->cm_lock, flags);
 		if (qp->cm_node) {
 			irdma_cm_disconn(qp->cm_node, cause);

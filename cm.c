@@ -706,6 +706,11 @@ static void irdma_cm_rearm(struct irdma_cm_core *core)
 			due = node->tw_due;
 			any = true;
 		}
+		if (node->close_pending &&
+		    (!any || time_before(node->close_due, due))) {
+			due = node->close_due;
+			any = true;
+		}
 	}
 	if (any && (!core->timer_armed || core->timer_due != due))
 		core->clk->arm(core, due);
@@ -721,7 +726,7 @@ static void irdma_cm_timer_sync(struct irdma_cm_node *node)
 
 	lockdep_assert_held(&node->lock);
 	lockdep_assert_held(&core->timer_lock);
-	pending = node->rtx.buf || node->tw_pending;
+	pending = node->rtx.buf || node->tw_pending || node->close_pending;
 	listed = !list_empty(&node->timer_link);
 	if (pending && !listed) {
 		refcount_inc(&node->refcnt);
@@ -757,6 +762,34 @@ static void irdma_cm_cancel_time_wait(struct irdma_cm_node *node)
 
 	spin_lock(&core->timer_lock);
 	node->tw_pending = false;
+	irdma_cm_timer_sync(node);
+	spin_unlock(&core->timer_lock);
+}
+
+/*
+ * The close timer of an offloaded connection: a graceful close that the
+ * engine has not completed when it runs out is aborted.
+ */
+static void irdma_cm_arm_close(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	lockdep_assert_held(&node->lock);
+	spin_lock(&core->timer_lock);
+	node->close_pending = true;
+	node->close_due = irdma_cm_now(core) +
+			  msecs_to_jiffies(IRDMA_CM_CLOSE_TIMEOUT_MS);
+	irdma_cm_timer_sync(node);
+	spin_unlock(&core->timer_lock);
+}
+
+static void irdma_cm_cancel_close(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	lockdep_assert_held(&node->lock);
+	spin_lock(&core->timer_lock);
+	node->close_pending = false;
 	irdma_cm_timer_sync(node);
 	spin_unlock(&core->timer_lock);
 }
@@ -1911,11 +1944,35 @@ static int irdma_cm_close_status(unsigned long causes)
 {
 	if (causes & BIT(IRDMA_CM_DISC_PEER_RST))
 		return -ECONNRESET;
-	if (causes & BIT(IRDMA_CM_DISC_TIMEOUT))
+	if (causes & (BIT(IRDMA_CM_DISC_TIMEOUT) |
+		      BIT(IRDMA_CM_DISC_CLOSE_TIMEOUT)))
 		return -ETIMEDOUT;
 	if (causes & BIT(IRDMA_CM_DISC_LOCAL_ERR))
 		return -ECONNRESET;
 	return 0;
+}
+
+/*
+ * A graceful close, ours (the ULP's SQD) or the peer's (its FIN), waits for
+ * the engine's close completion, under the close timer. After the peer's
+ * FIN the CM closes our half itself: iw_cm's DISCONNECT does not reach the
+ * ULP through rdma_cm, so nobody else would. Return: true to close it.
+ */
+static bool irdma_cm_closing(struct irdma_cm_node *node, unsigned long causes)
+{
+	unsigned long graceful = BIT(IRDMA_CM_DISC_LOCAL_CLOSE) |
+				 BIT(IRDMA_CM_DISC_PEER_FIN);
+	bool ours = causes & BIT(IRDMA_CM_DISC_LOCAL_CLOSE);
+
+	lockdep_assert_held(&node->lock);
+	if (node->close_sent || !(causes & graceful))
+		return false;
+	if (!node->close_pending && !node->llp_closing)
+		irdma_cm_arm_close(node);
+	if (node->llp_closing)
+		return false;
+	node->llp_closing = true;
+	return !ours;
 }
 
 /*
@@ -1924,14 +1981,15 @@ static int irdma_cm_close_status(unsigned long causes)
  */
 static void irdma_cm_disconn_true(struct irdma_cm_node *node)
 {
+	struct irdma_cm_core *core = node->core;
+	bool disc = false, close = false, fin;
 	unsigned long causes, flags, ends;
-	bool disc = false, close = false;
 	struct iw_cm_id *cm_id;
 	void *qp;
 
 	ends = BIT(IRDMA_CM_DISC_CLOSED) | BIT(IRDMA_CM_DISC_PEER_RST) |
 	       BIT(IRDMA_CM_DISC_LOCAL_ERR) | BIT(IRDMA_CM_DISC_TIMEOUT) |
-	       BIT(IRDMA_CM_DISC_LOCAL_CLOSE);
+	       BIT(IRDMA_CM_DISC_CLOSE_TIMEOUT);
 	spin_lock_irqsave(&node->lock, flags);
 	cm_id = node->cm_id;
 	qp = node->qp;
@@ -1948,8 +2006,10 @@ static void irdma_cm_disconn_true(struct irdma_cm_node *node)
 	if ((causes & ends) && !node->close_sent) {
 		node->close_sent = true;
 		close = true;
+		irdma_cm_cancel_close(node);
 	}
-	spin_unlock_irqrestore(&node->lock, flags);
+	fin = irdma_cm_closing(node, causes);
+	irdma_cm_node_unlock(node, flags);
 	if (close && (causes & BIT(IRDMA_CM_DISC_PEER_RST))) {
 		irdma_cm_event_reset(node, cm_id, disc);
 	} else {
@@ -1960,8 +2020,13 @@ static void irdma_cm_disconn_true(struct irdma_cm_node *node)
 			irdma_send_cm_event(node, cm_id, IW_CM_EVENT_CLOSE,
 					    irdma_cm_close_status(causes));
 	}
-	if (close)
+	if (close) {
 		irdma_qp_disconnect(node, qp);
+	} else if (fin && qp && core->ops->qp_close &&
+		   core->ops->qp_close(core, qp)) {
+		/* the QP cannot close gracefully: abort at once */
+		irdma_cm_disconn(node, IRDMA_CM_DISC_LOCAL_ERR);
+	}
 }
 
 static void irdma_disconnect_worker(struct work_struct *work)
@@ -2698,7 +2763,9 @@ static int irdma_timer_list_prep(struct irdma_cm_core *core,
 	spin_lock_irqsave(&core->timer_lock, flags);
 	list_for_each_entry(node, &core->timer_nodes, timer_link) {
 		bool due = (node->rtx.buf && !time_before(now, node->rtx.due)) ||
-			   (node->tw_pending && !time_before(now, node->tw_due));
+			   (node->tw_pending && !time_before(now, node->tw_due)) ||
+			   (node->close_pending &&
+			    !time_before(now, node->close_due));
 
 		if (!due || !irdma_cm_node_get(node))
 			continue;
@@ -2756,12 +2823,13 @@ static void irdma_cm_retransmit(struct irdma_cm_node *node, unsigned long now)
 static void irdma_cm_node_timers(struct irdma_cm_node *node, unsigned long now)
 {
 	struct irdma_cm_core *core = node->core;
-	bool rtx_due, tw_due;
+	bool rtx_due, tw_due, close_due;
 
 	lockdep_assert_held(&node->lock);
 	spin_lock(&core->timer_lock);
 	rtx_due = node->rtx.buf && !time_before(now, node->rtx.due);
 	tw_due = node->tw_pending && !time_before(now, node->tw_due);
+	close_due = node->close_pending && !time_before(now, node->close_due);
 	spin_unlock(&core->timer_lock);
 	if (rtx_due) {
 		if (node->state == IRDMA_CM_STATE_OFFLOADED ||
@@ -2774,6 +2842,12 @@ static void irdma_cm_node_timers(struct irdma_cm_node *node, unsigned long now)
 	}
 	if (tw_due)
 		irdma_handle_close_entry(node);
+	if (close_due) {
+		/* the engine did not complete the close: abort it */
+		irdma_cm_cancel_close(node);
+		cm_stat(core, CLOSE_TIMEOUTS);
+		irdma_cm_disconn(node, IRDMA_CM_DISC_CLOSE_TIMEOUT);
+	}
 }
 
 /**
@@ -3678,6 +3752,7 @@ static void irdma_cm_flush_timers(struct irdma_cm_core *core)
 					  MAX_JIFFY_OFFSET / 2);
 		for (i = 0; i < n; i++) {
 			spin_lock_irqsave(&nodes[i]->lock, flags);
+			irdma_cm_cancel_close(nodes[i]);
 			irdma_cm_free_tcp(nodes[i]);
 			irdma_cm_node_unlock(nodes[i], flags);
 			irdma_rem_ref_cm_node(nodes[i]);

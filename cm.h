@@ -59,6 +59,8 @@ struct net_device;
 #define IRDMA_CM_RETRANS_CAP_MS		8000
 #define IRDMA_CM_DEFAULT_RETRANS_MAX	8
 #define IRDMA_CM_TIME_WAIT_MS		500
+/* a graceful close of an offloaded connection not complete by then aborts */
+#define IRDMA_CM_CLOSE_TIMEOUT_MS	5000
 #define IRDMA_CM_DEFAULT_BACKLOG	256
 #define IRDMA_CM_NO_VLAN		0xffff
 #define IRDMA_CM_HASH_BITS		8
@@ -123,7 +125,11 @@ enum irdma_cm_rdma0 {
  * @IRDMA_CM_DISC_LOCAL_ERR: the QP went to error locally
  * @IRDMA_CM_DISC_TIMEOUT: the hardware TCP gave up retransmitting
  * @IRDMA_CM_DISC_LOCAL_CLOSE: the ULP closed gracefully (its QP went to
- *	SQD, and the engine sends the FIN): CLOSE 0
+ *	SQD, and the engine sends the FIN): CLOSE waits for
+ *	@IRDMA_CM_DISC_CLOSED or the close timer
+ * @IRDMA_CM_DISC_CLOSE_TIMEOUT: the close timer ran out before the engine
+ *	completed a graceful close: the connection is aborted (CLOSE
+ *	-ETIMEDOUT; the move to ERR resets it)
  */
 enum irdma_cm_disc_cause {
 	IRDMA_CM_DISC_PEER_FIN,
@@ -132,6 +138,7 @@ enum irdma_cm_disc_cause {
 	IRDMA_CM_DISC_LOCAL_ERR,
 	IRDMA_CM_DISC_TIMEOUT,
 	IRDMA_CM_DISC_LOCAL_CLOSE,
+	IRDMA_CM_DISC_CLOSE_TIMEOUT,
 };
 
 /**
@@ -242,7 +249,10 @@ struct irdma_cm_tcp_ctx {
  * @qp_post_lsmm: post the MPA reply as the QP's first (streamed) message.
  * @qp_post_rtr: post the zero length RTR operation.
  * @qp_to_rts: move the QP to RTS.
- * @qp_to_err: (atomic) move the QP to error (flush).
+ * @qp_to_err: (atomic) move the QP to error (flush); the layer below
+ *	resets a connection that has not closed.
+ * @qp_close: (optional) close the QP's connection gracefully (our FIN),
+ *	after the peer's FIN; the engine reports the end of the close.
  */
 struct irdma_cm_hw_ops {
 	int (*xmit)(struct irdma_cm_core *core, struct irdma_cm_node *node,
@@ -268,6 +278,7 @@ struct irdma_cm_hw_ops {
 			   enum irdma_cm_rdma0 op);
 	int (*qp_to_rts)(struct irdma_cm_core *core, void *qp);
 	void (*qp_to_err)(struct irdma_cm_core *core, void *qp);
+	int (*qp_close)(struct irdma_cm_core *core, void *qp);
 };
 
 /**
@@ -352,6 +363,7 @@ struct irdma_cm_config {
  * @IRDMA_CM_STAT_NODES_FREED: nodes freed
  * @IRDMA_CM_STAT_PDATA_TRUNCATED: pdata truncated
  * @IRDMA_CM_STAT_DISCONNECTS: disconnects
+ * @IRDMA_CM_STAT_CLOSE_TIMEOUTS: graceful closes aborted by the close timer
  * @IRDMA_CM_STAT_COUNT: number of counters
  */
 enum irdma_cm_stat {
@@ -388,6 +400,7 @@ enum irdma_cm_stat {
 	IRDMA_CM_STAT_NODES_FREED,
 	IRDMA_CM_STAT_PDATA_TRUNCATED,
 	IRDMA_CM_STAT_DISCONNECTS,
+	IRDMA_CM_STAT_CLOSE_TIMEOUTS,
 	IRDMA_CM_STAT_COUNT,
 };
 
@@ -522,6 +535,9 @@ struct irdma_cm_listener {
  * @rtx: retransmittable segment (core->timer_lock)
  * @tw_due: TIME_WAIT expiry (core->timer_lock)
  * @tw_pending: TIME_WAIT entry armed (core->timer_lock)
+ * @close_due: expiry of the close timer of an offloaded connection
+ *	(core->timer_lock)
+ * @close_pending: close timer armed (core->timer_lock)
  * @mpa_rev: MPA revision in use
  * @mpa_crc: CRC negotiated
  * @p2p: peer-to-peer mode
@@ -549,6 +565,8 @@ struct irdma_cm_listener {
  * @ulp_connected: CONNECT_REPLY(0) or ESTABLISHED delivered
  * @disc_sent: DISCONNECT delivered
  * @close_sent: CLOSE delivered
+ * @llp_closing: our side of the offloaded connection is closing (the QP
+ *	was moved to SQD, by the ULP or by the CM after the peer's FIN)
  * @peer_reset: the peer reset or closed before accept
  * @pending_counted: counted in the listener's pending requests
  * @qhash_set: 4-tuple filter programmed
@@ -576,6 +594,8 @@ struct irdma_cm_node {
 	struct irdma_cm_retrans rtx;
 	unsigned long tw_due;
 	bool tw_pending;
+	unsigned long close_due;
+	bool close_pending;
 	u8 mpa_rev;
 	bool mpa_crc;
 	bool p2p;
@@ -603,6 +623,7 @@ struct irdma_cm_node {
 	bool ulp_connected:1;
 	bool disc_sent:1;
 	bool close_sent:1;
+	bool llp_closing:1;
 	bool peer_reset:1;
 	bool pending_counted:1;
 	bool qhash_set:1;

@@ -314,6 +314,11 @@ static void irdma_cm_hw_qp_to_err(struct irdma_cm_core *core, void *qp)
 	irdma_qp_async_err(qp);
 }
 
+static int irdma_cm_hw_qp_close(struct irdma_cm_core *core, void *qp)
+{
+	return irdma_qp_iw_close(qp);
+}
+
 static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 	.xmit = irdma_cm_hw_xmit,
 	.qhash = irdma_cm_hw_qhash,
@@ -330,6 +335,7 @@ static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 	.qp_post_rtr = irdma_cm_hw_qp_post_rtr,
 	.qp_to_rts = irdma_cm_hw_qp_to_rts,
 	.qp_to_err = irdma_cm_hw_qp_to_err,
+	.qp_close = irdma_cm_hw_qp_close,
 };
 
 /**

@@ -997,6 +997,52 @@ int irdma_qp_ulp_disc_cause(enum ib_qp_state cur, enum ib_qp_state next)
 	return -1;
 }
 
+/**
+ * irdma_qp_resets_conn - whether a move resets the QP's connection
+ * @qp: the QP
+ * @cur: its state
+ * @next: the state it moves to
+ *
+ * A connected iWARP QP leaving RTS or SQD for ERR or RESET resets its
+ * connection (RESETCON: the engine sends an RST), whoever moves it (the
+ * ULP, the CM's abort, a destroy), unless the engine reported its TCP
+ * closed or reset already.
+ *
+ * Return: true to set RESETCON in the MODIFY_QP.
+ */
+bool irdma_qp_resets_conn(const struct irdma_qp *qp, enum ib_qp_state cur,
+			  enum ib_qp_state next)
+{
+	return irdma_qp_is_iwarp(qp) && qp->conn_set &&
+	       (cur == IB_QPS_RTS || cur == IB_QPS_SQD) &&
+	       (next == IB_QPS_ERR || next == IB_QPS_RESET) &&
+	       !READ_ONCE(qp->llp_closed);
+}
+
+/**
+ * irdma_qp_sqd_after_close - a graceful close of a connection that is over
+ * @qp: the QP
+ * @cur: its state
+ * @next: the state asked for
+ * @attr_mask: IB_QP_* bits of the modify
+ *
+ * librdmacm's rdma_disconnect() moves a user QP to SQD itself before it
+ * asks iw_cm, also once RDMA_CM_EVENT_DISCONNECTED came, when the CM has
+ * moved the QP to ERR already. For an iWARP QP whose connection the
+ * engine reported closed or reset, that SQD succeeds and changes nothing,
+ * as iw_cm's disconnect of a closed connection does.
+ *
+ * Return: true if the modify is such a no-op.
+ */
+bool irdma_qp_sqd_after_close(const struct irdma_qp *qp,
+			      enum ib_qp_state cur, enum ib_qp_state next,
+			      int attr_mask)
+{
+	return irdma_qp_is_iwarp(qp) && qp->conn_set &&
+	       READ_ONCE(qp->llp_closed) && cur == IB_QPS_ERR &&
+	       next == IB_QPS_SQD && attr_mask == IB_QP_STATE;
+}
+
 /* Tell the CM that owns the QP's connection how the ULP ended it */
 static void irdma_qp_ulp_disconn(struct irdma_qp *qp, int cause)
 {
@@ -1037,6 +1083,8 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 		goto out_unlock;
 	cur = qp->ib_state;
 	next = attr_mask & IB_QP_STATE ? attr->qp_state : cur;
+	if (irdma_qp_sqd_after_close(qp, cur, next, attr_mask))
+		goto out_unlock;
 	ret = irdma_qp_modify_check(qp, attr, attr_mask, cur, next);
 	if (!ret)
 		ret = irdma_qp_hw_state(cur, next, irdma_qp_is_iwarp(qp),
@@ -1048,7 +1096,7 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	roce = qp->roce;
 	irdma_qp_apply_roce(attr, attr_mask, &roce);
 	ret = irdma_qp_hw_modify(qp, hw_state, &roce,
-				 cause == IRDMA_CM_DISC_LOCAL_ERR);
+				 irdma_qp_resets_conn(qp, cur, next));
 	if (!ret)
 		ret = irdma_qp_after_move(qp, next);
 	if (ret)
@@ -1240,6 +1288,7 @@ int irdma_qp_iw_set_ctx(struct irdma_qp *qp, const struct irdma_cm_tcp_ctx *t)
 	}
 	qp->conn = conn;
 	qp->conn_set = true;
+	WRITE_ONCE(qp->llp_closed, false);
 	ret = irdma_qp_write_ctx(qp, &qp->roce);
 	if (ret)
 		qp->conn_set = false;
@@ -1434,6 +1483,26 @@ int irdma_qp_iw_to_rts(struct irdma_qp *qp)
 out_unlock:
 	mutex_unlock(&qp->state_lock);
 	return ret;
+}
+
+/**
+ * irdma_qp_iw_close - close the connection of an iWARP QP gracefully
+ * @qp: an iWARP QP with its connection, held by the caller
+ *
+ * For the CM, after the peer's FIN: a QP still in RTS moves to SQD, and
+ * the engine sends our FIN (CLOSING); it reports the end of the close with
+ * an AE. A QP the ULP has moved on already is left alone.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or the move's error.
+ */
+int irdma_qp_iw_close(struct irdma_qp *qp)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_SQD };
+
+	if (READ_ONCE(qp->ib_state) != IB_QPS_RTS)
+		return 0;
+	return irdma_qp_modify(qp, &attr, IB_QP_STATE, NULL, false);
 }
 
 /* ---- posting ---- */

@@ -160,6 +160,8 @@ struct irdma_qp_conn {
  *	context; holds a reference while queued
  * @conn: the connection the CM handed over (iWARP); under @state_lock
  * @conn_set: @conn is filled in and goes into every context written
+ * @llp_closed: the engine reported the connection's TCP closed or reset
+ *	(AE handling, WRITE_ONCE): a move to ERR need not reset it
  * @lsmm: DMA copy of the MPA reply the LSMM WQE sends; under @state_lock
  * @lsmm_stag: a user QP's STag over @lsmm (irdma_mr_kbuf_reg()), else 0;
  *	under @state_lock
@@ -197,6 +199,7 @@ struct irdma_qp {
 	struct work_struct err_work;
 	struct irdma_qp_conn conn;
 	bool conn_set;
+	bool llp_closed;
 	struct irdma_dma_mem lsmm;
 	u32 lsmm_stag;
 };
@@ -238,6 +241,11 @@ int irdma_qp_user_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
 int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
 		      bool iwarp, u8 *hw_state);
 int irdma_qp_ulp_disc_cause(enum ib_qp_state cur, enum ib_qp_state next);
+bool irdma_qp_resets_conn(const struct irdma_qp *qp, enum ib_qp_state cur,
+			  enum ib_qp_state next);
+bool irdma_qp_sqd_after_close(const struct irdma_qp *qp,
+			      enum ib_qp_state cur, enum ib_qp_state next,
+			      int attr_mask);
 void irdma_qp_publish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
 void irdma_qp_unpublish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
 struct irdma_qp *irdma_qp_get(struct irdma_hw *hw, u32 id);
@@ -249,6 +257,7 @@ int irdma_qp_iw_set_ctx(struct irdma_qp *qp, const struct irdma_cm_tcp_ctx *t);
 int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len);
 int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read);
 int irdma_qp_iw_to_rts(struct irdma_qp *qp);
+int irdma_qp_iw_close(struct irdma_qp *qp);
 
 /* verbs.c */
 u32 irdma_pd_num(const struct ib_pd *ibpd);

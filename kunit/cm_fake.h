@@ -44,6 +44,7 @@ struct cmt_frame {
  * @ctx_set: @ctx is valid
  * @rts: moved to RTS
  * @err: moved to error
+ * @closing: asked to close gracefully (qp_close)
  * @rtr: RTR op posted
  * @lsmm: MPA reply posted
  * @lsmm_len: its length
@@ -56,6 +57,7 @@ struct cmt_qp {
 	bool ctx_set;
 	bool rts;
 	bool err;
+	bool closing;
 	enum irdma_cm_rdma0 rtr;
 	u8 lsmm[IRDMA_MPA_MAX_FRAME + 8];
 	u32 lsmm_len;
@@ -104,6 +106,7 @@ enum cmt_fail {
 	CMT_FAIL_LSMM,
 	CMT_FAIL_RTR,
 	CMT_FAIL_RTS,
+	CMT_FAIL_CLOSE,
 };
 
 enum cmt_id_state {
@@ -391,6 +394,16 @@ static void cmt_qp_to_err(struct irdma_cm_core *core, void *qp)
 	((struct cmt_qp *)qp)->err = true;
 }
 
+static int cmt_qp_close(struct irdma_cm_core *core, void *qp)
+{
+	struct cmt_qp *q = qp;
+
+	if (test_bit(CMT_FAIL_CLOSE, &cmt_cc(core)->fail))
+		return -EINVAL;
+	q->closing = true;
+	return 0;
+}
+
 static const struct irdma_cm_hw_ops cmt_hw_ops = {
 	.xmit = cmt_xmit,
 	.qhash = cmt_qhash,
@@ -407,6 +420,7 @@ static const struct irdma_cm_hw_ops cmt_hw_ops = {
 	.qp_post_rtr = cmt_qp_post_rtr,
 	.qp_to_rts = cmt_qp_to_rts,
 	.qp_to_err = cmt_qp_to_err,
+	.qp_close = cmt_qp_close,
 };
 
 /* ---- virtual clock ---- */

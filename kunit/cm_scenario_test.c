@@ -24,6 +24,7 @@ enum cmt_op {
 	T_NONE,
 	T_STATE,
 	T_SUB,
+	T_QP,
 };
 
 enum cmt_call {
@@ -34,6 +35,7 @@ enum cmt_call {
 	C_REJECT,
 	C_DISC,
 	C_ACCEPT_BADQP,
+	C_FAIL_CLOSE,
 };
 
 #define OUT_ANYPAY	1
@@ -88,6 +90,8 @@ struct cmt_step {
 #define STATE(s) { .op = T_STATE, .arg = (s) }
 #define END() { .op = T_END }
 #define SUB(p) { .op = T_SUB, .sub = (p) }
+/* the connected QP of core a: asked to close gracefully, moved to error */
+#define QP(closing, err) { .op = T_QP, .arg = (closing), .rc = (err) }
 
 #define F_S	TCPHDR_SYN
 #define F_A	TCPHDR_ACK
@@ -277,9 +281,11 @@ static const struct cmt_script cmt_scripts[] = {
 	/* complete connections */
 	SCRIPT("passive accept then close", SUB(p_offloaded), SUB(r_close),
 	       CALL(C_UNLISTEN, 0), CLOSED, NONE()),
-	SCRIPT("active connect then peer close", SUB(a_offloaded),
-	       DISC(IRDMA_CM_DISC_PEER_FIN), EV(IW_CM_EVENT_DISCONNECT, 0),
-	       DISC(IRDMA_CM_DISC_PEER_FIN), SUB(r_close), CLOSED, NONE()),
+	SCRIPT("active connect then peer close: we close our half",
+	       SUB(a_offloaded), DISC(IRDMA_CM_DISC_PEER_FIN),
+	       EV(IW_CM_EVENT_DISCONNECT, 0), QP(true, false),
+	       DISC(IRDMA_CM_DISC_PEER_FIN), NONE(), SUB(r_close),
+	       QP(true, true), CLOSED, NONE()),
 	SCRIPT("active connect, peer reset after offload", SUB(a_offloaded),
 	       IN(F_RA, 1 + sizeof(S_REP), 1 + LOREQ),
 	       STATE(IRDMA_CM_STATE_OFFLOADED),
@@ -290,13 +296,38 @@ static const struct cmt_script cmt_scripts[] = {
 	SCRIPT("active connect, hardware timeout", SUB(a_offloaded),
 	       DISC(IRDMA_CM_DISC_TIMEOUT), EV(IW_CM_EVENT_CLOSE, -ETIMEDOUT),
 	       CLOSED, NONE()),
-	SCRIPT("passive local close (SQD) gives close 0", SUB(p_offloaded),
-	       DISC(IRDMA_CM_DISC_LOCAL_CLOSE), EV(IW_CM_EVENT_CLOSE, 0),
-	       DISC(IRDMA_CM_DISC_CLOSED), CALL(C_UNLISTEN, 0), NONE()),
+	SCRIPT("passive local close (SQD): close 0 after the engine's",
+	       SUB(p_offloaded), DISC(IRDMA_CM_DISC_LOCAL_CLOSE), NONE(),
+	       ADV(IRDMA_CM_CLOSE_TIMEOUT_MS - 100), NONE(), QP(false, false),
+	       DISC(IRDMA_CM_DISC_CLOSED), EV(IW_CM_EVENT_CLOSE, 0),
+	       QP(false, true), ADV(IRDMA_CM_CLOSE_TIMEOUT_MS), NONE(),
+	       CALL(C_UNLISTEN, 0), NONE()),
 	SCRIPT("active local close, then the peer's fin: one close",
-	       SUB(a_offloaded), DISC(IRDMA_CM_DISC_LOCAL_CLOSE),
+	       SUB(a_offloaded), DISC(IRDMA_CM_DISC_LOCAL_CLOSE), NONE(),
+	       DISC(IRDMA_CM_DISC_PEER_FIN), EV(IW_CM_EVENT_DISCONNECT, 0),
+	       QP(false, false), DISC(IRDMA_CM_DISC_CLOSED),
 	       EV(IW_CM_EVENT_CLOSE, 0), DISC(IRDMA_CM_DISC_PEER_FIN),
-	       DISC(IRDMA_CM_DISC_CLOSED), CLOSED, NONE()),
+	       CLOSED, NONE()),
+	SCRIPT("active local close the engine never completes: abort",
+	       SUB(a_offloaded), DISC(IRDMA_CM_DISC_LOCAL_CLOSE), NONE(),
+	       ADV(IRDMA_CM_CLOSE_TIMEOUT_MS), EV(IW_CM_EVENT_CLOSE, -ETIMEDOUT),
+	       QP(false, true), DISC(IRDMA_CM_DISC_CLOSED), CLOSED, NONE()),
+	SCRIPT("passive peer fin, our close never completes: abort",
+	       SUB(p_offloaded), DISC(IRDMA_CM_DISC_PEER_FIN),
+	       EV(IW_CM_EVENT_DISCONNECT, 0), QP(true, false),
+	       ADV(IRDMA_CM_CLOSE_TIMEOUT_MS), EV(IW_CM_EVENT_CLOSE, -ETIMEDOUT),
+	       QP(true, true), CALL(C_UNLISTEN, 0), NONE()),
+	SCRIPT("active peer fin, the QP cannot close: abort at once",
+	       SUB(a_offloaded), CALL(C_FAIL_CLOSE, 0),
+	       DISC(IRDMA_CM_DISC_PEER_FIN), EV(IW_CM_EVENT_DISCONNECT, 0),
+	       EV(IW_CM_EVENT_CLOSE, -ECONNRESET), QP(false, true), CLOSED,
+	       NONE()),
+	SCRIPT("active peer reset during our close: reset wins",
+	       SUB(a_offloaded), DISC(IRDMA_CM_DISC_LOCAL_CLOSE), NONE(),
+	       DISC(IRDMA_CM_DISC_PEER_RST),
+	       EV(IW_CM_EVENT_DISCONNECT, -ECONNRESET),
+	       EV(IW_CM_EVENT_CLOSE, -ECONNRESET), QP(false, true),
+	       ADV(IRDMA_CM_CLOSE_TIMEOUT_MS), CLOSED, NONE()),
 	SCRIPT("passive local error gives one close", SUB(p_offloaded),
 	       DISC(IRDMA_CM_DISC_LOCAL_ERR), DISC(IRDMA_CM_DISC_CLOSED),
 	       EV(IW_CM_EVENT_CLOSE, -ECONNRESET), DISC(IRDMA_CM_DISC_CLOSED),
@@ -607,6 +638,9 @@ static int cmt_step_call(struct cmt_sctx *sc, const struct cmt_step *st)
 	case C_REJECT:
 		rc = cmt_reject(sc->child, cmt_0102, sizeof(cmt_0102));
 		break;
+	case C_FAIL_CLOSE:
+		set_bit(CMT_FAIL_CLOSE, &env->a.fail);
+		break;
 	case C_DISC:
 		if (env->a.qps[1].node)
 			irdma_cm_disconn(env->a.qps[1].node, st->seq);
@@ -669,6 +703,26 @@ static void cmt_step_none(struct cmt_sctx *sc, int i)
 	cmt_expect_no_event(sc->env);
 }
 
+static void cmt_step_qp(struct cmt_sctx *sc, const struct cmt_step *st,
+			int i)
+{
+	struct cmt_env *env = sc->env;
+	struct cmt_qp *q = NULL;
+	int n;
+
+	for (n = 1; n < CMT_QPS && !q; n++)
+		if (env->a.qps[n].ctx_set)
+			q = &env->a.qps[n];
+	if (!q) {
+		KUNIT_FAIL(env->test, "step %d: no connected QP", i);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(env->test, q->closing, !!st->arg,
+			    "step %d: QP %u closing", i, q->qpn);
+	KUNIT_EXPECT_EQ_MSG(env->test, q->err, !!st->rc,
+			    "step %d: QP %u in error", i, q->qpn);
+}
+
 static void cmt_script_exec(struct cmt_sctx *sc, const struct cmt_step *st)
 {
 	struct cmt_env *env = sc->env;
@@ -701,6 +755,9 @@ static void cmt_script_exec(struct cmt_sctx *sc, const struct cmt_step *st)
 			break;
 		case T_SUB:
 			cmt_script_exec(sc, st->sub);
+			break;
+		case T_QP:
+			cmt_step_qp(sc, st, i);
 			break;
 		}
 		cmt_pump(env);

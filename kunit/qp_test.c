@@ -113,6 +113,89 @@ static void irdma_qp_ulp_disc_cause_moves(struct kunit *test)
 				    moves[i].next);
 }
 
+/* ---- irdma_qp_resets_conn ---- */
+
+/*
+ * The moves whose MODIFY_QP carries RESETCON: a connected iWARP QP leaving
+ * RTS or SQD for ERR or RESET, unless the engine closed the TCP already.
+ */
+static void irdma_qp_resets_conn_moves(struct kunit *test)
+{
+	static const struct {
+		enum ib_qp_state cur, next;
+		bool iwarp, conn, closed, reset;
+	} moves[] = {
+		{ IB_QPS_RTS, IB_QPS_ERR, true, true, false, true },
+		{ IB_QPS_RTS, IB_QPS_RESET, true, true, false, true },
+		/* an abort during a graceful close */
+		{ IB_QPS_SQD, IB_QPS_ERR, true, true, false, true },
+		/* closed or reset already: the CM's move after CLOSE */
+		{ IB_QPS_SQD, IB_QPS_ERR, true, true, true, false },
+		{ IB_QPS_RTS, IB_QPS_ERR, true, true, true, false },
+		/* a graceful close is not a reset */
+		{ IB_QPS_RTS, IB_QPS_SQD, true, true, false, false },
+		/* never connected, not any more, not iWARP */
+		{ IB_QPS_INIT, IB_QPS_ERR, true, true, false, false },
+		{ IB_QPS_RTS, IB_QPS_ERR, true, false, false, false },
+		{ IB_QPS_ERR, IB_QPS_RESET, true, true, false, false },
+		{ IB_QPS_RTS, IB_QPS_ERR, false, false, false, false },
+	};
+	struct irdma_qp *qp;
+	unsigned int i;
+
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	for (i = 0; i < ARRAY_SIZE(moves); i++) {
+		qp->hw_type = moves[i].iwarp ? IRDMA_QPTYPE_IWARP :
+					       IRDMA_QPTYPE_ROCE_RC;
+		qp->conn_set = moves[i].conn;
+		qp->llp_closed = moves[i].closed;
+		KUNIT_EXPECT_EQ_MSG(test,
+				    irdma_qp_resets_conn(qp, moves[i].cur,
+							 moves[i].next),
+				    moves[i].reset, "move %u", i);
+	}
+}
+
+/*
+ * rdma_disconnect()'s SQD after the close: a no-op only for an iWARP QP in
+ * ERR whose connection the engine reported over, and only the state asked
+ */
+static void irdma_qp_sqd_after_close_moves(struct kunit *test)
+{
+	static const struct {
+		enum ib_qp_state cur, next;
+		int mask;
+		bool iwarp, conn, closed, noop;
+	} moves[] = {
+		{ IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE, true, true, true, true },
+		/* our abort: the connection was reset by us, not reported */
+		{ IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE, true, true, false, false },
+		{ IB_QPS_ERR, IB_QPS_RTS, IB_QP_STATE, true, true, true, false },
+		{ IB_QPS_RTS, IB_QPS_SQD, IB_QP_STATE, true, true, true, false },
+		{ IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE | IB_QP_ACCESS_FLAGS,
+		  true, true, true, false },
+		{ IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE, true, false, true, false },
+		{ IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE, false, false, true, false },
+	};
+	struct irdma_qp *qp;
+	unsigned int i;
+
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	for (i = 0; i < ARRAY_SIZE(moves); i++) {
+		qp->hw_type = moves[i].iwarp ? IRDMA_QPTYPE_IWARP :
+					       IRDMA_QPTYPE_ROCE_RC;
+		qp->conn_set = moves[i].conn;
+		qp->llp_closed = moves[i].closed;
+		KUNIT_EXPECT_EQ_MSG(test,
+				    irdma_qp_sqd_after_close(qp, moves[i].cur,
+							     moves[i].next,
+							     moves[i].mask),
+				    moves[i].noop, "move %u", i);
+	}
+}
+
 /* ---- irdma_qp_ring_sizes ---- */
 
 struct qp_size_case {
@@ -517,6 +600,8 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_PARAM(irdma_qp_user_sizes_table, qp_user_gen_params),
 	KUNIT_CASE_PARAM(irdma_qp_hw_state_table, qp_state_gen_params),
 	KUNIT_CASE(irdma_qp_ulp_disc_cause_moves),
+	KUNIT_CASE(irdma_qp_resets_conn_moves),
+	KUNIT_CASE(irdma_qp_sqd_after_close_moves),
 	KUNIT_CASE_PARAM(irdma_qp_ring_sizes_table, qp_size_gen_params),
 	{}
 };

@@ -2019,6 +2019,161 @@ static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rx), 4LL);
 }
 
+/* MODIFY_QP of offloaded QP @id to @state, with RESETCON if @reset */
+static void isim_t_toe_close(struct isim_test *t, struct isim_t_toe *m,
+			     u32 id, u8 state, bool reset)
+{
+	u64 w[8] = {};
+
+	w[2] = isim_t_bus(t, m->ctx);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QP_HDR_ID, id) |
+			  FIELD_PREP(ISIM_QP_HDR_TYPE, ISIM_QP_TYPE_IWARP) |
+			  FIELD_PREP(ISIM_QP_HDR_NEXT_STATE, state) |
+			  (reset ? ISIM_QP_HDR_RESET_CONN : 0);
+	isim_t_run(t, ISIM_OP_MODIFY_QP, w);
+}
+
+/* the next transmitted segment: its flags byte, seq and ack; freed */
+static u8 isim_t_toe_tx(struct kunit *test, u32 *seq, u32 *ack)
+{
+	struct isim_test *t = test->priv;
+	struct sk_buff *skb = skb_dequeue(&t->ilq->frames);
+	struct tcphdr *th;
+	u8 flags;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, skb->len, (u32)(ETH_HLEN + 40));
+	th = (struct tcphdr *)(skb->data + ETH_HLEN + 20);
+	*seq = ntohl(th->seq);
+	*ack = ntohl(th->ack_seq);
+	flags = ((u8 *)th)[13];
+	kfree_skb(skb);
+	return flags;
+}
+
+static void isim_toe_graceful_close_local_first(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+	u32 seq, ack, id;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_CLOSING, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_poll(t);
+	/* our FIN at snd_nxt: FIN_WAIT, the 4-tuple still the engine's */
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x11);
+	KUNIT_EXPECT_EQ(test, seq, (u32)ISIM_T_SND_NXT);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt, (u32)ISIM_T_SND_NXT + 1);
+	KUNIT_EXPECT_TRUE(test, qp->toe.fin_sent);
+	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.fin_tx), 1LL);
+	/* sent once, however often the engine passes */
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	/* the peer's ACK of our FIN alone does not end it */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, qp->toe.fin_acked);
+	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[1]) & ISIM_AEQE_VALID);
+	/* its FIN: acknowledged, the close completes, the 4-tuple is free */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x11, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x10);
+	KUNIT_EXPECT_EQ(test, seq, (u32)ISIM_T_SND_NXT + 1);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + 1);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
+			(u64)ISIM_AE_LLP_CLOSE_COMPLETE);
+	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP);
+	/* no FIN_RECEIVED after our own FIN */
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[3]) & ISIM_AEQE_VALID);
+	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntoe, 0U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.closed), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 0LL);
+}
+
+static void isim_toe_graceful_close_peer_first(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+	u32 seq, ack, id;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x11, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT, 8192, NULL, 0));
+	isim_t_poll(t);
+	/* CLOSE_WAIT: reported, acknowledged, still ours */
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
+			(u64)ISIM_AE_LLP_FIN_RECEIVED);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x10);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + 1);
+	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
+	/* the driver closes: FIN, LAST_ACK */
+	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_CLOSING, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x11);
+	KUNIT_EXPECT_EQ(test, seq, (u32)ISIM_T_SND_NXT);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + 1);
+	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
+	/* an ACK short of our FIN changes nothing */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10,
+						  ISIM_T_RCV_NXT + 1,
+						  ISIM_T_SND_NXT, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
+	/* the one that covers it completes the close */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10,
+						  ISIM_T_RCV_NXT + 1,
+						  ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 1, &id),
+			(u64)ISIM_AE_LLP_CLOSE_COMPLETE);
+	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntoe, 0U);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	/* the 4-tuple's segments are the filters' again */
+	KUNIT_EXPECT_FALSE(test, isim_t_toe_rx_seg(test, 0x10,
+						   ISIM_T_RCV_NXT + 1,
+						   ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+}
+
+static void isim_toe_resetcon_sends_rst(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+	u32 seq, ack;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	/* a graceful close the peer does not answer, then RESETCON */
+	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_CLOSING, false);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x11);
+	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_ERROR, true);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x14);
+	KUNIT_EXPECT_EQ(test, seq, (u32)ISIM_T_SND_NXT + 1);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT);
+	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntoe, 0U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rst_tx), 1LL);
+	isim_t_poll(t);
+	/* nothing after it, no AE: the driver asked for the reset */
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[1]) & ISIM_AEQE_VALID);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.fin_tx), 1LL);
+}
+
 /* the next frame on the tap is a pure ACK of @ack */
 static void isim_t_pure_ack(struct kunit *test, u32 ack)
 {
@@ -2433,6 +2588,9 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_toe_lsmm_sent_then_held),
 	KUNIT_CASE(isim_iw_rtr_read_waits_for_response),
 	KUNIT_CASE(isim_toe_fin_and_rst_raise_aes),
+	KUNIT_CASE(isim_toe_graceful_close_local_first),
+	KUNIT_CASE(isim_toe_graceful_close_peer_first),
+	KUNIT_CASE(isim_toe_resetcon_sends_rst),
 	KUNIT_CASE(isim_toe_acks_window_and_duplicates),
 	KUNIT_CASE(isim_iw_send_write_read_over_the_wire),
 	KUNIT_CASE(isim_iw_bad_crc_is_rejected),

@@ -1274,15 +1274,18 @@ static int isim_exec_iw_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	return 0;
 }
 
-/* the SQ runs: an RC QP in RTS, or an offloaded iWARP QP in RTS */
+/*
+ * the SQ runs: an RC QP in RTS, or an offloaded iWARP QP in RTS or in
+ * CLOSING until its FIN goes out
+ */
 static bool isim_exec_sq_runs(const struct isim_qp *qp)
 {
-	if (qp->state != ISIM_QPS_RTS)
-		return false;
 	if (qp->type == ISIM_QP_TYPE_IWARP)
-		return qp->toe.linked && !qp->toe.wait_fpdu &&
+		return (qp->state == ISIM_QPS_RTS ||
+			(qp->state == ISIM_QPS_CLOSING && qp->toe.fin_pending)) &&
+		       qp->toe.linked && !qp->toe.wait_fpdu &&
 		       !qp->toe.rd_busy && isim_toe_window_open(&qp->toe);
-	return qp->type == ISIM_QP_TYPE_ROCE_RC;
+	return qp->state == ISIM_QPS_RTS && qp->type == ISIM_QP_TYPE_ROCE_RC;
 }
 
 /* ---- the engine pass ---- */
@@ -1354,6 +1357,13 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
 	if (qp->rq.flushing)
 		n += isim_exec_flush_posted(f, qp, &qp->rq, budget - n);
 	n += isim_exec_sq(xp, f, qp, budget - n);
+	/*
+	 * the SQ stopped before the budget, and not for the peer's window
+	 * (its WQEs would follow the FIN): a FIN waiting for it may go
+	 */
+	if (qp->toe.fin_pending && n < budget &&
+	    isim_toe_window_open(&qp->toe))
+		isim_toe_sq_idle(f, qp);
 	return n;
 }
 

@@ -160,6 +160,10 @@ struct isim_flow {
  * @wait_fpdu: an LSMM with WAITFORRCVPDU went out before @first_fpdu:
  *	the SQ holds every WQE after it until the peer's first FPDU
  * @fin_rcvd: the peer's FIN arrived (reported once)
+ * @fin_pending: a MODIFY_QP to CLOSING asked for our FIN; it goes out once
+ *	the SQ has nothing more to send
+ * @fin_sent: our FIN went out (it took the sequence number snd_nxt - 1)
+ * @fin_acked: the peer acknowledged our FIN
  * @no_crc: the MPA CRC is not used (context word 20 bit 31): sent as 0,
  *	not checked
  * @snd_msn: MSN of the next untagged message sent on DDP queue 0 (SEND)
@@ -197,6 +201,9 @@ struct isim_toe {
 	bool first_fpdu;
 	bool wait_fpdu;
 	bool fin_rcvd;
+	bool fin_pending;
+	bool fin_sent;
+	bool fin_acked;
 	bool no_crc;
 	u32 snd_msn[2];
 	u32 rcv_msn[2];
@@ -428,6 +435,9 @@ struct isim_ilq {
  * @rx: segments taken from the stack because their 4-tuple is offloaded
  * @fin: FINs reported (LLP_FIN_RECEIVED)
  * @rst: resets reported (LLP_CONNECTION_RESET)
+ * @fin_tx: FINs sent (graceful closes the driver asked for)
+ * @rst_tx: resets sent (MODIFY_QP with RESETCON)
+ * @closed: closes completed with the peer (LLP_CLOSE_COMPLETE)
  * @dropped: received segments counted and dropped (no data path; stale,
  *	out of the window, queue full), and transmits the netdev refused
  */
@@ -437,6 +447,9 @@ struct isim_toe_stats {
 	atomic64_t rx;
 	atomic64_t fin;
 	atomic64_t rst;
+	atomic64_t fin_tx;
+	atomic64_t rst_tx;
+	atomic64_t closed;
 	atomic64_t dropped;
 };
 
@@ -839,6 +852,8 @@ void isim_toe_new_state(struct isim_func *f, struct isim_qp *qp,
 			const struct isim_toe *toe);
 void isim_toe_unlink(struct isim_func *f, struct isim_qp *qp);
 bool isim_toe_window_open(const struct isim_toe *t);
+void isim_toe_modify(struct isim_func *f, struct isim_qp *qp, u64 hdr);
+void isim_toe_sq_idle(struct isim_func *f, struct isim_qp *qp);
 bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
 		    struct sk_buff *skb, u8 l3_len, u32 seg_len);
 bool isim_toe_run(struct isim_func *f, unsigned int budget);

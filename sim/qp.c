@@ -134,7 +134,8 @@ static struct isim_qp *isim_qp_of(struct isim_func *f, const u64 *wqe,
  * The context is copied again and the requested state recorded. The type
  * cannot change. An iWARP QP moving to RTS with TOECTXVALID hands its TCP
  * connection to the engine (toe.c); a context the engine refuses fails
- * the command and leaves the QP as it was.
+ * the command and leaves the QP as it was. On an offloaded QP, CLOSING
+ * starts a graceful close and RESETCON resets the connection (toe.c).
  */
 void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res)
@@ -164,6 +165,8 @@ void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
 	qp->modifies++;
 	isim_exec_load_ctx(qp, ctx, hdr & ISIM_QP_HDR_VIRT);
 	isim_exec_new_state(qp, old);
+	if (!conn)
+		isim_toe_modify(f, qp, hdr);
 	isim_toe_new_state(f, qp, conn ? &toe : NULL);
 }
 

@@ -24,13 +24,25 @@
  * which the SQ waits for (isim_toe_window_open()); there is no RTT or
  * congestion handling. A retransmission overlapping rcv_nxt is trimmed to
  * its new bytes; a segment wholly before rcv_nxt (or beyond the window)
- * is answered with an ACK and dropped. The 4-tuple is given up when the
- * QP leaves RTS and CLOSING or is destroyed.
+ * is answered with an ACK and dropped. A received FIN is acknowledged at
+ * once.
+ *
+ * Close: a MODIFY_QP to CLOSING (without RESETCON) is a graceful close.
+ * The SQ keeps running until it has nothing more to send, then our FIN
+ * goes out at snd_nxt (isim_toe_sq_idle()). The close completes when both
+ * FINs are in and ours is acknowledged: LLP_CLOSE_COMPLETE, and the
+ * 4-tuple is given up (no TIME_WAIT is kept). A peer's FIN that arrives
+ * before ours went out is reported with LLP_FIN_RECEIVED; the driver's
+ * CLOSING then completes the close. A MODIFY_QP with RESETCON, whatever
+ * its state, sends an RST at snd_nxt and gives up the 4-tuple at once,
+ * without an AE. TERMACT (TERMINATE messages) is not modelled. The
+ * 4-tuple is also given up, silently, when the QP leaves RTS and CLOSING
+ * without RESETCON or is destroyed.
  *
  * Transmit: isim_toe_send() sends bytes of the stream (the LSMM, an FPDU)
  * as one segment (ACK, PSH with data, seq = snd_nxt, ack = rcv_nxt, our
  * window from the context) through the same output path as the ILQ, and
- * advances snd_nxt.
+ * advances snd_nxt; FIN and RST leave the same way.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -43,6 +55,8 @@
 #define ISIM_TOE_MSS_MIN	536	/* RFC 1122, 3.3.3 */
 #define ISIM_TOE_MSS_MAX	8960	/* a 9000-byte MTU, IPv4 */
 #define ISIM_TOE_WSCALE_MAX	14	/* RFC 7323, 2.3 */
+#define ISIM_TOE_FIN		BIT(0)	/* isim_toe_xmit() flags */
+#define ISIM_TOE_RST		BIT(1)
 
 /**
  * struct isim_toe_cb - skb->cb of a segment taken for the engine
@@ -341,6 +355,17 @@ static void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code)
 				    code);
 }
 
+static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
+			 const u8 *data, u32 len, u8 flags);
+
+/* both FINs are in and ours is acknowledged: the connection is over */
+static void isim_toe_closed(struct isim_func *f, struct isim_qp *qp)
+{
+	atomic64_inc(&f->toe.closed);
+	isim_toe_unlink(f, qp);
+	isim_toe_ae(f, qp, ISIM_AE_LLP_CLOSE_COMPLETE);
+}
+
 /* the payload of a segment at rcv_nxt: FPDUs for the data path */
 static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
 			  struct isim_qp *qp, const u8 *data, u32 plen)
@@ -443,7 +468,10 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 		isim_toe_ae(f, qp, ISIM_AE_LLP_TOO_MANY_RETRIES);
 		return true;
 	}
-	/* a pure ACK is taken (and ignored) */
+	/* the ACK matters only to a FIN of ours */
+	if (th->ack && t->fin_sent &&
+	    (s32)(ntohl(th->ack_seq) - t->snd_nxt) >= 0)
+		t->fin_acked = true;
 	took = !plen && !th->fin;
 	if (plen && !t->fin_rcvd) {
 		isim_toe_data(xp, f, qp, data, plen);
@@ -451,13 +479,19 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 			return true;
 		took = true;
 	}
-	if (!th->fin || t->fin_rcvd)
-		return took;
-	t->fin_rcvd = true;
-	t->rcv_nxt = seq + plen + 1;
-	atomic64_inc(&f->toe.fin);
-	isim_toe_ae(f, qp, ISIM_AE_LLP_FIN_RECEIVED);
-	return true;
+	if (th->fin && !t->fin_rcvd) {
+		t->fin_rcvd = true;
+		t->rcv_nxt = seq + plen + 1;
+		atomic64_inc(&f->toe.fin);
+		isim_toe_xmit(f, qp, NULL, 0, 0);
+		/* after our own FIN the close completion says it all */
+		if (!t->fin_pending && !t->fin_sent)
+			isim_toe_ae(f, qp, ISIM_AE_LLP_FIN_RECEIVED);
+		took = true;
+	}
+	if (t->fin_acked && t->fin_rcvd)
+		isim_toe_closed(f, qp);
+	return took;
 }
 
 /* one queued segment; consumes @skb */
@@ -524,23 +558,13 @@ static void isim_toe_hdrs(const struct isim_toe *t, u64 dmac,
 	memcpy(h->dst, t->flow.rem_addr, sizeof(h->dst));
 }
 
-/**
- * isim_toe_send - send bytes of the stream as one segment of a connection
- * @f: function
- * @qp: an offloaded QP
- * @data: the bytes
- * @len: how many (at most the MSS)
- *
- * The segment carries ACK (and PSH when @len is not 0: without data it
- * is a pure ACK), seq = snd_nxt, ack = rcv_nxt and the window of the
- * context; it leaves from the QP's 4-tuple to the MAC of
- * its ARP cache entry, through the ILQ's output path. snd_nxt advances.
- *
- * Return: 0, ISIM_WC_LOC_LEN (longer than the MSS) or ISIM_WC_LOC_QP_OP
- * (the ARP entry is gone, no memory).
+/*
+ * One segment: ACK, plus @flags (FIN, RST), plus PSH with data; seq =
+ * snd_nxt, ack = rcv_nxt, the window of the context. snd_nxt advances by
+ * the data and the FIN.
  */
-u16 isim_toe_send(struct isim_func *f, struct isim_qp *qp, const u8 *data,
-		  u32 len)
+static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
+			 const u8 *data, u32 len, u8 flags)
 {
 	struct isim_toe *t = &qp->toe;
 	struct isim_ilq_hdrs h = {};
@@ -562,16 +586,96 @@ u16 isim_toe_send(struct isim_func *f, struct isim_qp *qp, const u8 *data,
 	th.doff = sizeof(th) / 4;
 	th.ack = 1;
 	th.psh = !!len;
+	th.fin = !!(flags & ISIM_TOE_FIN);
+	th.rst = !!(flags & ISIM_TOE_RST);
 	th.window = htons(min_t(u32, t->rcv_wnd >> t->rcv_wscale, U16_MAX));
 	skb = isim_ilq_seg_frame(f, &h, &th, sizeof(th), data, len);
 	if (!skb)
 		return ISIM_WC_LOC_QP_OP;
-	t->snd_nxt += len;
+	t->snd_nxt += len + th.fin;
 	if (isim_ilq_emit(f, skb))
 		atomic64_inc(&f->toe.dropped);
 	else
 		atomic64_inc(&f->toe.tx);
 	return 0;
+}
+
+/**
+ * isim_toe_send - send bytes of the stream as one segment of a connection
+ * @f: function
+ * @qp: an offloaded QP
+ * @data: the bytes
+ * @len: how many (at most the MSS)
+ *
+ * The segment carries ACK (and PSH when @len is not 0: without data it
+ * is a pure ACK), seq = snd_nxt, ack = rcv_nxt and the window of the
+ * context; it leaves from the QP's 4-tuple to the MAC of
+ * its ARP cache entry, through the ILQ's output path. snd_nxt advances.
+ *
+ * Return: 0, ISIM_WC_LOC_LEN (longer than the MSS) or ISIM_WC_LOC_QP_OP
+ * (the ARP entry is gone, no memory).
+ */
+u16 isim_toe_send(struct isim_func *f, struct isim_qp *qp, const u8 *data,
+		  u32 len)
+{
+	return isim_toe_xmit(f, qp, data, len, 0);
+}
+
+/**
+ * isim_toe_modify - a MODIFY_QP (without a new connection) of a QP
+ * @f: function
+ * @qp: the QP, with the state the command asked for
+ * @hdr: the command's header
+ *
+ * On an offloaded QP: RESETCON sends an RST at snd_nxt and gives up the
+ * 4-tuple, without an AE; otherwise a move to CLOSING starts a graceful
+ * close, whose FIN waits for the SQ (isim_toe_sq_idle()). Call before
+ * isim_toe_new_state().
+ */
+void isim_toe_modify(struct isim_func *f, struct isim_qp *qp, u64 hdr)
+{
+	struct isim_toe *t = &qp->toe;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (!t->linked)
+		return;
+	if (hdr & ISIM_QP_HDR_RESET_CONN) {
+		t->fin_pending = false;
+		if (!isim_toe_xmit(f, qp, NULL, 0, ISIM_TOE_RST))
+			atomic64_inc(&f->toe.rst_tx);
+		isim_toe_unlink(f, qp);
+		return;
+	}
+	if (qp->state == ISIM_QPS_CLOSING && !t->fin_sent)
+		t->fin_pending = true;
+}
+
+/**
+ * isim_toe_sq_idle - the SQ of an iWARP QP has nothing more to send now
+ * @f: function
+ * @qp: the QP
+ *
+ * A graceful close that waited for it sends its FIN. The close completes
+ * when the peer's FIN is in and ours is acknowledged (at once if both
+ * happened already, which cannot be: ours just left).
+ */
+void isim_toe_sq_idle(struct isim_func *f, struct isim_qp *qp)
+{
+	struct isim_toe *t = &qp->toe;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (!t->linked || !t->fin_pending)
+		return;
+	t->fin_pending = false;
+	if (isim_toe_xmit(f, qp, NULL, 0, ISIM_TOE_FIN)) {
+		/* no route to the peer any more: the connection is lost */
+		qp->state = ISIM_QPS_ERROR;
+		isim_toe_unlink(f, qp);
+		isim_toe_ae(f, qp, ISIM_AE_LLP_TOO_MANY_RETRIES);
+		return;
+	}
+	t->fin_sent = true;
+	atomic64_inc(&f->toe.fin_tx);
 }
 
 /**
@@ -586,10 +690,13 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 	spin_lock_bh(&f->conn.qh_lock);
 	n = f->conn.ntoe;
 	spin_unlock_bh(&f->conn.qh_lock);
-	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld\n",
+	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld\n",
 		   n, (s64)atomic64_read(&f->toe.tx),
 		   (s64)atomic64_read(&f->toe.rx),
 		   (s64)atomic64_read(&f->toe.fin),
 		   (s64)atomic64_read(&f->toe.rst),
-		   (s64)atomic64_read(&f->toe.dropped));
+		   (s64)atomic64_read(&f->toe.dropped),
+		   (s64)atomic64_read(&f->toe.fin_tx),
+		   (s64)atomic64_read(&f->toe.rst_tx),
+		   (s64)atomic64_read(&f->toe.closed));
 }

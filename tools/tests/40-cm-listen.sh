@@ -20,7 +20,8 @@
 # frames never reach the other function. Then rping pings 10 times over
 # the engine's iWARP data path (SENDs, an RDMA READ and an RDMA WRITE per
 # ping, as MPA FPDUs on the looped wire) with -V checking every buffer,
-# and exits 0; nothing stays programmed afterwards.
+# and exits 0; its rdma_disconnect closes both ends through the engine
+# (two FINs, two completed closes); nothing stays programmed afterwards.
 # The counts come from the simulator's debugfs state.
 #
 # Loops use shell builtins: under TCG every exec from the 9p root costs
@@ -132,7 +133,8 @@ read -r lp1 <<<"$(sim_counts 1 wire looped)" ||
 	fail "no looped count in the simulator's state"
 read -r tx1 rx1 <<<"$(sim_counts 1 ilq tx rx)" || fail "no ILQ counters"
 read -r rx0 st0 <<<"$(sim_counts 0 ilq rx steered)" || fail "no ILQ counters"
-read -r ttx1 <<<"$(sim_counts 1 toe tx)" || fail "no offload counters"
+read -r ttx1 finx1 cl1 <<<"$(sim_counts 1 toe tx fin_tx closed)" ||
+	fail "no offload counters"
 stdbuf -oL rping -c -d -v -V -a 192.0.2.2 -p 7004 -C 10 >/tmp/rping-c.txt 2>&1 &
 cpid=$!
 # killing rping while iw_cm is in CONN_SENT would hit iw_cm's BUG() in
@@ -202,12 +204,16 @@ echo "function 1: offloaded segments since the connect: sent $((ttx - ttx1)), ta
 # per ping at least 4 SENDs, a READ request and response, a WRITE
 [ $((ttx - ttx1)) -ge 70 ] ||
 	fail "too few offloaded segments for 10 pings: $((ttx - ttx1))"
-# the client's QP is gone; it closed gracefully and the engine sends no
-# FIN of its own, so the server's QP stays the engine's until it stops
-sim_wait_counts 60 1 1 toe conns
+# the client closed gracefully: the engine sent its FIN, the server's CM
+# closed that half on the peer's FIN, and both closes completed in the
+# engine, which gave both 4-tuples up
+sim_wait_counts 60 0 1 toe conns
+read -r finx cl <<<"$(sim_counts 1 toe fin_tx closed)"
+echo "function 1: FINs sent $((finx - finx1)), closes completed $((cl - cl1))"
+[ $((finx - finx1)) = 2 ] || fail "$((finx - finx1)) FINs sent, not 2"
+[ $((cl - cl1)) = 2 ] || fail "$((cl - cl1)) closes completed, not 2"
 unlisten
 echo "rping -s: $(</tmp/rping-7004.txt)"
-sim_wait_counts 60 0 1 toe conns
 wait_filters 0 0 0
 wait_filters 1 0 0
 read -r _ _ _ ah <<<"$(objects 0)"

@@ -1,0 +1,298 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# irdma-vm-timeout: 900
+#
+# How offloaded iWARP connections end, on a loopback connection of one
+# simulated function (as in 40-cm-listen.sh: two wired functions, a connect
+# to 192.0.2.2 puts both ends on function 1, which owns it):
+#
+# 1. A graceful close: a librdmacm client calls rdma_disconnect(). Its QP
+#    moves to SQD, the engine sends our FIN; the peer's engine reports the
+#    FIN, its CM closes that half itself, the engine sends the second FIN;
+#    each engine completes its close (LLP_CLOSE_COMPLETE) and gives the
+#    4-tuple up; only then does each CM report CLOSE, so both processes get
+#    RDMA_CM_EVENT_DISCONNECTED. The engine must show no offloaded
+#    connection left, two FINs sent, two closes completed and no RST while
+#    both processes still run.
+# 2. A peer killed (kill -9) while rping -C 0 moves data: its QP goes to
+#    error with RESETCON, the engine sends an RST, the survivor's engine
+#    reports the reset and the survivor sees RDMA_CM_EVENT_DISCONNECTED.
+# 3. The local address removed under a live rping -C 0 connection: the
+#    CM's address notifier (irdma_if_notify) aborts every connection on
+#    it; both ends see RDMA_CM_EVENT_DISCONNECTED and exit.
+# After each: rdma res show qp, cq, mr, pd and cm_id count what they did
+# before, and the engine's QPs, STags, filters, ports, AHs and offloaded
+# connections are back to where they were.
+# Loops use shell builtins: under TCG every exec costs.
+. "$IRDMA_REPO/tools/guest/lib.sh"
+
+bus=/sys/bus/irdma_sim
+addr=192.0.2.2
+fn=1
+py=/tmp/45-iw-close.py
+
+step() {
+	echo "45-iw-close: $*" >/dev/kmsg
+	echo "$*"
+}
+
+cleanup() {
+	local p
+
+	for p in ${spid:-} ${cpid:-}; do
+		kill -9 "$p" 2>/dev/null
+	done
+	rm -f /tmp/45-*.go /tmp/45-*.close
+	return 0
+}
+trap cleanup EXIT
+
+# "qp cq mr pd cm_id": how many of each rdma res shows
+res_counts() {
+	local k line n out=
+
+	for k in qp cq mr pd cm_id; do
+		n=0
+		while read -r line; do
+			[ -n "$line" ] && n=$((n + 1))
+		done <<<"$(rdma res show $k)"
+		out+="${out:+ }$n"
+	done
+	echo "$out"
+}
+
+objects() {
+	sim_counts $fn objects qps stags qhash apbvt_ports ahs
+}
+
+# wait (60 s) until the RDMA resources and the engine are back to the
+# baseline taken at the start
+wait_baseline() {
+	local i have
+
+	for ((i = 0; i < 60; i++)); do
+		have=$(res_counts)
+		[ "$have" = "$res0" ] && break
+		pause 1
+	done
+	[ "$have" = "$res0" ] ||
+		fail "$1: rdma res (qp cq mr pd cm_id) $have, was $res0"
+	sim_wait_counts 60 "$obj0" $fn objects qps stags qhash apbvt_ports ahs
+	sim_wait_counts 30 0 $fn toe conns
+}
+
+# wait ($1 s) for background process $2 to exit, kill it after that;
+# return its status
+reap() {
+	local i
+
+	for ((i = 0; i < $1; i++)); do
+		kill -0 "$2" 2>/dev/null || break
+		pause 1
+	done
+	kill -9 "$2" 2>/dev/null
+	wait "$2"
+}
+
+log_mark 45-iw-close
+command -v rping >/dev/null || skip "rping (rdmacm-utils) is not installed"
+[ -e /usr/lib/x86_64-linux-gnu/librdmacm.so.1 ] ||
+	skip "librdmacm (librdmacm1) is not installed"
+[ -e /usr/lib/x86_64-linux-gnu/libibverbs/libirdma-rdmav34.so ] ||
+	skip "libirdma (ibverbs-providers) is not installed"
+rm -f /tmp/45-*.go /tmp/45-*.close
+load_stack || fail "cannot load the RDMA stack"
+kmod irdma || fail "cannot load irdma"
+kmod irdma_sim || fail "cannot load irdma_sim"
+for i in 0 1; do
+	echo "$i iwarp" >$bus/new_device || fail "create $i"
+	ip link set isim$i up || fail "isim$i up"
+	ip addr add 192.0.2.$((i + 1))/24 dev isim$i || fail "IPv4 on isim$i"
+done
+res0=$(res_counts)
+obj0=$(objects) || fail "no object counts"
+read -r finx0 rstx0 cl0 <<<"$(sim_counts $fn toe fin_tx rst_tx closed)" ||
+	fail "no close counters in the simulator's state"
+echo "baseline: rdma res (qp cq mr pd cm_id) $res0; engine (qps stags qhash ports ahs) $obj0"
+
+# both ends of a librdmacm connection that wait for the shell: "server"
+# accepts, "client" connects; each then waits for DISCONNECTED (the client
+# after rdma_disconnect() once /tmp/45-close.close exists) and holds its
+# QP until /tmp/45-close.go exists
+cat >$py <<'EOF'
+import ctypes
+import os
+import select
+import socket
+import sys
+import time
+
+import iwcm
+from iwcm import check
+
+ADDR_RESOLVED, ROUTE_RESOLVED = 0, 2
+role, addr, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+cm = iwcm.librdmacm()
+ch = cm.rdma_create_event_channel()
+if not ch:
+    sys.exit('rdma_create_event_channel failed')
+fd = ctypes.c_int.from_address(ch).value
+
+
+def event(want, what):
+    if not select.select([fd], [], [], 120)[0]:
+        sys.exit('no event within 120 s of %s' % what)
+    ev = ctypes.c_void_p()
+    check(cm.rdma_get_cm_event(ctypes.c_void_p(ch), ctypes.byref(ev)),
+          'rdma_get_cm_event')
+    e = iwcm.CmEvent.from_address(ev.value)
+    kind, status = e.event, e.status
+    cm.rdma_ack_cm_event(ev)
+    print('event', kind, 'status', status, flush=True)
+    if kind != want or status:
+        sys.exit('after %s: wanted event %d status 0, got %d status %d' %
+                 (what, want, kind, status))
+
+
+def wait_file(path):
+    for _ in range(600):
+        if os.path.exists(path):
+            return
+        time.sleep(0.5)
+    sys.exit('no %s from the shell' % path)
+
+
+attr = iwcm.QpInitAttr(max_send_wr=8, max_recv_wr=8, max_send_sge=1,
+                       max_recv_sge=1, qp_type=iwcm.IBV_QPT_RC)
+param = iwcm.ConnParam(responder_resources=1, initiator_depth=1)
+lid = None
+if role == 'server':
+    lid = iwcm.listen_sync(cm, addr, port)
+    cid = iwcm.get_request(cm, lid)
+    check(cm.rdma_migrate_id(cid, ctypes.c_void_p(ch)), 'rdma_migrate_id')
+    check(cm.rdma_create_qp(cid, None, ctypes.byref(attr)), 'rdma_create_qp')
+    check(cm.rdma_accept(cid, ctypes.byref(param)), 'rdma_accept')
+else:
+    cid = ctypes.c_void_p()
+    check(cm.rdma_create_id(ctypes.c_void_p(ch), ctypes.byref(cid), None,
+                            iwcm.RDMA_PS_TCP), 'rdma_create_id')
+    sa = iwcm.SockaddrIn(socket.AF_INET, socket.htons(port),
+                         (ctypes.c_ubyte * 4)(*socket.inet_aton(addr)))
+    check(cm.rdma_resolve_addr(cid, None, ctypes.byref(sa), 10000),
+          'rdma_resolve_addr')
+    event(ADDR_RESOLVED, 'rdma_resolve_addr')
+    check(cm.rdma_resolve_route(cid, 10000), 'rdma_resolve_route')
+    event(ROUTE_RESOLVED, 'rdma_resolve_route')
+    check(cm.rdma_create_qp(cid, None, ctypes.byref(attr)), 'rdma_create_qp')
+    check(cm.rdma_connect(cid, ctypes.byref(param)), 'rdma_connect')
+event(iwcm.RDMA_CM_EVENT_ESTABLISHED, 'the connect')
+print('established', flush=True)
+if role == 'client':
+    wait_file('/tmp/45-close.close')
+    check(cm.rdma_disconnect(cid), 'rdma_disconnect')
+    print('disconnect asked', flush=True)
+event(iwcm.RDMA_CM_EVENT_DISCONNECTED, 'the close')
+print('disconnected', flush=True)
+wait_file('/tmp/45-close.go')
+cm.rdma_destroy_qp(cid)
+check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (connection)')
+if lid:
+    check(cm.rdma_destroy_id(lid), 'rdma_destroy_id (listen)')
+cm.rdma_destroy_event_channel(ctypes.c_void_p(ch))
+print('done', flush=True)
+EOF
+export PYTHONPATH=$IRDMA_REPO/tools/guest
+
+step "graceful close: rdma_disconnect on a loopback connection"
+python3 -u $py server $addr 7451 >/tmp/45-server.txt 2>&1 &
+spid=$!
+wait_line 300 listening /tmp/45-server.txt ||
+	fail "server not listening: $(</tmp/45-server.txt)"
+python3 -u $py client $addr 7451 >/tmp/45-client.txt 2>&1 &
+cpid=$!
+wait_line 300 established /tmp/45-client.txt ||
+	fail "client not connected: $(</tmp/45-client.txt); server: $(</tmp/45-server.txt)"
+wait_line 60 established /tmp/45-server.txt ||
+	fail "server not connected: $(</tmp/45-server.txt)"
+sim_wait_counts 30 2 $fn toe conns
+: >/tmp/45-close.close
+wait_line 60 disconnected /tmp/45-client.txt ||
+	fail "client not disconnected: $(</tmp/45-client.txt)"
+wait_line 60 disconnected /tmp/45-server.txt ||
+	fail "server not disconnected: $(</tmp/45-server.txt)"
+kill -0 $spid 2>/dev/null || fail "the server exited: $(</tmp/45-server.txt)"
+kill -0 $cpid 2>/dev/null || fail "the client exited: $(</tmp/45-client.txt)"
+read -r conns <<<"$(sim_counts $fn toe conns)"
+read -r finx rstx cl <<<"$(sim_counts $fn toe fin_tx rst_tx closed)"
+echo "engine: conns $conns, FINs sent $((finx - finx0)), RSTs sent $((rstx - rstx0)), closes completed $((cl - cl0))"
+[ "$conns" = 0 ] || fail "$conns connections still offloaded after both closed"
+[ $((finx - finx0)) = 2 ] || fail "$((finx - finx0)) FINs sent, not 2"
+[ $((cl - cl0)) = 2 ] || fail "$((cl - cl0)) closes completed, not 2"
+[ "$rstx" = "$rstx0" ] || fail "a graceful close sent $((rstx - rstx0)) RSTs"
+: >/tmp/45-close.go
+reap 60 $spid
+rc=$?
+spid=
+[ "$rc" = 0 ] || fail "server exited $rc: $(</tmp/45-server.txt)"
+reap 60 $cpid
+rc=$?
+cpid=
+[ "$rc" = 0 ] || fail "client exited $rc: $(</tmp/45-client.txt)"
+echo "server: $(</tmp/45-server.txt)"
+echo "client: $(</tmp/45-client.txt)"
+wait_baseline "after the graceful close"
+
+step "a peer killed mid-transfer"
+read -r rstx0 <<<"$(sim_counts $fn toe rst_tx)"
+stdbuf -oL rping -s -d -a $addr -p 7452 >/tmp/45-rping-s.txt 2>&1 &
+spid=$!
+sim_wait_counts 60 "1 1" $fn objects qhash apbvt_ports
+stdbuf -oL rping -c -d -a $addr -p 7452 -C 0 >/tmp/45-rping-c.txt 2>&1 &
+cpid=$!
+wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/45-rping-c.txt ||
+	fail "no connection: $(</tmp/45-rping-c.txt)"
+read -r ttx0 <<<"$(sim_counts $fn toe tx)"
+for ((i = 0; i < 60; i++)); do
+	read -r ttx <<<"$(sim_counts $fn toe tx)"
+	[ $((ttx - ttx0)) -ge 20 ] && break
+	pause 1
+done
+[ $((ttx - ttx0)) -ge 20 ] || fail "rping -C 0 moved no data: $(</tmp/45-rping-c.txt)"
+kill -9 $cpid
+wait $cpid 2>/dev/null
+cpid=
+wait_line 60 "*RDMA_CM_EVENT_DISCONNECTED*" /tmp/45-rping-s.txt ||
+	fail "the survivor saw no disconnect: $(</tmp/45-rping-s.txt)"
+reap 60 $spid
+spid=
+read -r rstx <<<"$(sim_counts $fn toe rst_tx)"
+echo "engine: RSTs sent $((rstx - rstx0))"
+[ $((rstx - rstx0)) -ge 1 ] || fail "the killed peer's connection was not reset"
+wait_baseline "after the killed peer"
+
+step "the local address removed under a live connection"
+stdbuf -oL rping -s -d -a $addr -p 7453 >/tmp/45-rping-s.txt 2>&1 &
+spid=$!
+sim_wait_counts 60 "1 1" $fn objects qhash apbvt_ports
+stdbuf -oL rping -c -d -a $addr -p 7453 -C 0 >/tmp/45-rping-c.txt 2>&1 &
+cpid=$!
+wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/45-rping-c.txt ||
+	fail "no connection: $(</tmp/45-rping-c.txt)"
+sim_wait_counts 30 2 $fn toe conns
+ip addr del $addr/24 dev isim1 || fail "remove $addr"
+wait_line 60 "*RDMA_CM_EVENT_DISCONNECTED*" /tmp/45-rping-c.txt ||
+	fail "the client saw no disconnect: $(</tmp/45-rping-c.txt)"
+wait_line 60 "*RDMA_CM_EVENT_DISCONNECTED*" /tmp/45-rping-s.txt ||
+	fail "the server saw no disconnect: $(</tmp/45-rping-s.txt)"
+reap 60 $cpid
+cpid=
+reap 60 $spid
+spid=
+wait_baseline "after the address went"
+
+step "remove"
+echo 1 >$bus/del_device || fail "delete 1"
+echo 0 >$bus/del_device || fail "delete 0"
+rmmod irdma_sim || fail "rmmod irdma_sim"
+rmmod irdma || fail "rmmod irdma"
+echo "a graceful rdma_disconnect closes both ends through the engine (two FINs, two completed closes, nothing offloaded, both processes alive); a killed peer's connection is reset and the survivor disconnects; removing the address tears the connection down; RDMA resources and engine objects back to the baseline after each"
