@@ -613,10 +613,14 @@ struct isim_wire {
  * @running: the engine polls the register space
  * @halted: the engine stopped on a critical error: it reads and writes
  *	nothing until a function reset
+ * @ticks: engine passes run
+ * @tick_ns_max: the longest pass, in ns
+ * @tick_ns_total: the time spent in passes, in ns
  * @cqp: control QP
  * @hmc: host memory cache layout
  * @cqs: CQs by id (struct isim_cq)
  * @qps: QPs by id (struct isim_qp)
+ * @exec_next: QP number the next SQ pass starts at (round robin)
  * @stags: STags by index (struct isim_stag)
  * @ahs: address handles by index (struct isim_ah)
  * @conn: connection steering tables
@@ -650,14 +654,14 @@ struct isim_func {
 	struct mutex eng_lock; /* engine state below, see @eng_lock */
 	bool running;
 	bool halted;
-	u64 ticks;		/* engine passes run */
-	u64 tick_ns_max;	/* the longest pass */
+	u64 ticks;
+	u64 tick_ns_max;
 	u64 tick_ns_total;
 	struct isim_cqp cqp;
 	struct isim_hmc hmc;
 	struct xarray cqs;
 	struct xarray qps;
-	unsigned long exec_next;	/* QP the next SQ pass starts at */
+	unsigned long exec_next;
 	struct xarray stags;
 	struct xarray ahs;
 	struct isim_conn conn;
