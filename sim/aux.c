@@ -46,10 +46,19 @@ static int isim_aux_qset_del(struct isim_aux_dev *iadev, u16 qs_handle,
 	return 0;
 }
 
+static void isim_aux_halt(struct isim_func *f);
+
+/*
+ * The reset starts at once: the engine stops touching host memory before
+ * this returns, as a function reset stops the adapter's DMA, so a driver
+ * that gave up on the engine may free what it had handed it. Unplugging
+ * and replugging follow in the reset work.
+ */
 static int isim_aux_request_reset(struct isim_aux_dev *iadev)
 {
 	struct isim_func *f = isim_aux_func(iadev);
 
+	isim_aux_halt(f);
 	queue_work(isim_wq, &f->reset_work);
 	return 0;
 }
