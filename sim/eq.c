@@ -149,8 +149,9 @@ void isim_ceq_notify(struct isim_func *f, u16 ceq, u64 ctx)
 
 	lockdep_assert_held(&f->eng_lock);
 	if (!eq || !eq->live) {
-		dev_warn_ratelimited(&f->dev, "CQ event for CEQ %u, not live\n",
-				     ceq);
+		dev_warn_ratelimited(&f->dev, "CQ event for CEQ %u, not live (size %u posted %llu)\n",
+				     ceq, eq ? eq->ring.size : 0,
+				     eq ? eq->posted : 0);
 		return;
 	}
 	if (isim_ring_post(f, &eq->ring, &e, 0, ISIM_CEQE_VALID)) {
