@@ -200,6 +200,17 @@ int irdma_cqp_wait(struct irdma_cqp *cqp, struct irdma_uk_cq *ccq,
 	}
 }
 
+/*
+ * The SQSIZE field counts from 1 for the smallest ring of 4 WQEs: it is
+ * log2 of the size minus one, not log2 of the size (QP rings count from
+ * 0 instead). Getting it wrong makes the engine walk a ring twice as long
+ * as the one allocated, past its end, after the driver's first wrap.
+ */
+static u32 irdma_cqp_sqsize_enc(u32 sq_size)
+{
+	return ilog2(sq_size) - 1;
+}
+
 /**
  * irdma_cqp_ctx_build - fill the CQP host context
  * @ctx: 8 words
@@ -219,7 +230,8 @@ int irdma_cqp_ctx_build(__le64 *ctx, const struct irdma_cqp_ctx_info *info)
 	for (w = 0; w < IRDMA_CQP_WQE_WORDS; w++)
 		irdma_wqe_set(ctx, w, 0);
 	irdma_wqe_set(ctx, 0,
-		      FIELD_PREP(IRDMA_CQPHC_SQSIZE, ilog2(info->sq_size)) |
+		      FIELD_PREP(IRDMA_CQPHC_SQSIZE,
+				 irdma_cqp_sqsize_enc(info->sq_size)) |
 		      FIELD_PREP(IRDMA_CQPHC_SVER, info->struct_ver) |
 		      FIELD_PREP(IRDMA_CQPHC_DISABLE_PFPDUS, info->disable_pfpdus) |
 		      FIELD_PREP(IRDMA_CQPHC_CEQPERVF, info->ceqs_per_vf) |

@@ -422,7 +422,7 @@ static void irdma_cqp_ctx_build_fields(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, irdma_cqp_ctx_build(ctx, &info), 0);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]),
-			8ULL << 8 | 1ULL << 24 | 1ULL << 3);
+			7ULL << 8 | 1ULL << 24 | 1ULL << 3);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[1]), 0x123400ULL);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[3]), 0xfeedULL);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[4]), 1ULL << 16);
@@ -431,6 +431,16 @@ static void irdma_cqp_ctx_build_fields(struct kunit *test)
 	info.sq_pa = 0x123400;
 	info.sq_size = 3;
 	KUNIT_EXPECT_EQ(test, irdma_cqp_ctx_build(ctx, &info), -EINVAL);
+	/* SQSIZE counts from 1 for 4 WQEs: 4 -> 1, 128 -> 6, 2048 -> 10 */
+	info.sq_size = 4;
+	KUNIT_ASSERT_EQ(test, irdma_cqp_ctx_build(ctx, &info), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]) >> 8 & 0xf, 1ULL);
+	info.sq_size = 128;
+	KUNIT_ASSERT_EQ(test, irdma_cqp_ctx_build(ctx, &info), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]) >> 8 & 0xf, 6ULL);
+	info.sq_size = 2048;
+	KUNIT_ASSERT_EQ(test, irdma_cqp_ctx_build(ctx, &info), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]) >> 8 & 0xf, 10ULL);
 }
 
 /* ---- CQP ring against a fake device ---- */
