@@ -18,10 +18,9 @@
 # 2. A peer killed (kill -9) while rping -C 0 moves data: its QP goes to
 #    error with RESETCON, the engine sends an RST, the survivor's engine
 #    reports the reset and the survivor sees RDMA_CM_EVENT_DISCONNECTED.
-# (An address removed under a live rping -C 0 connection is not tested
-# here yet: in the first full run with it, a CQP command of the teardown
-# timed out, the function was reset and rping saw DEVICE_REMOVAL rather
-# than DISCONNECTED. The cause of the timeout is not known.)
+# 3. The local address removed under a live rping -C 0 connection: the
+#    CM's address notifier (irdma_if_notify) aborts every connection on
+#    it; both ends see RDMA_CM_EVENT_DISCONNECTED and exit.
 # After each: rdma res show qp, cq, mr, pd and cm_id count what they did
 # before, and the engine's QPs, STags, filters, ports, AHs and offloaded
 # connections are back to where they were.
@@ -272,9 +271,29 @@ echo "engine: RSTs sent $((rstx - rstx0))"
 [ $((rstx - rstx0)) -ge 1 ] || fail "the killed peer's connection was not reset"
 wait_baseline "after the killed peer"
 
+step "the local address removed under a live connection"
+stdbuf -oL rping -s -d -a $addr -p 7453 >/tmp/45-rping-s.txt 2>&1 &
+spid=$!
+sim_wait_counts 60 "1 1" $fn objects qhash apbvt_ports
+stdbuf -oL rping -c -d -a $addr -p 7453 -C 0 >/tmp/45-rping-c.txt 2>&1 &
+cpid=$!
+wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/45-rping-c.txt ||
+	fail "no connection: $(</tmp/45-rping-c.txt)"
+sim_wait_counts 30 2 $fn toe conns
+ip addr del $addr/24 dev isim1 || fail "remove $addr"
+wait_line 60 "*RDMA_CM_EVENT_DISCONNECTED*" /tmp/45-rping-c.txt ||
+	fail "the client saw no disconnect: $(</tmp/45-rping-c.txt)"
+wait_line 60 "*RDMA_CM_EVENT_DISCONNECTED*" /tmp/45-rping-s.txt ||
+	fail "the server saw no disconnect: $(</tmp/45-rping-s.txt)"
+reap 60 $cpid
+cpid=
+reap 60 $spid
+spid=
+wait_baseline "after the address went"
+
 step "remove"
 echo 1 >$bus/del_device || fail "delete 1"
 echo 0 >$bus/del_device || fail "delete 0"
 rmmod irdma_sim || fail "rmmod irdma_sim"
 rmmod irdma || fail "rmmod irdma"
-echo "a graceful rdma_disconnect closes both ends through the engine (two FINs, two completed closes, nothing offloaded, both processes alive); a killed peer's connection is reset and the survivor disconnects; RDMA resources and engine objects back to the baseline after each"
+echo "a graceful rdma_disconnect closes both ends through the engine (two FINs, two completed closes, nothing offloaded, both processes alive); a killed peer's connection is reset and the survivor disconnects; removing the address tears the connection down; RDMA resources and engine objects back to the baseline after each"
