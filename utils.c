@@ -245,8 +245,15 @@ int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd)
 		ret = irdma_cmd_wait_tail(hw, cmd, idx);
 	else
 		ret = irdma_cmd_wait_ccq(hw, cmd, scratch);
-	if (ret == -ETIMEDOUT)
+	if (ret == -ETIMEDOUT) {
 		hw->cqp_broken = true;
+		/* did the engine not get to it, or did its completion go? */
+		dev_err(&hw->fn->adev->dev,
+			"CQP slot %u of %u; the engine's CQP tail is at %lu\n",
+			idx, hw->cqp.size,
+			FIELD_GET(IRDMA_CQPTAIL_WQTAIL,
+				  irdma_hw_rd32(hw, IRDMA_REG_CQPTAIL)));
+	}
 	if (!ret)
 		ret = build_err;
 out_report:
