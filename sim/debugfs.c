@@ -30,9 +30,10 @@ static void isim_show_cqp(struct seq_file *s, struct isim_func *f)
 	unsigned int op;
 
 	seq_printf(s, "engine: halted=%d\n", f->halted);
-	seq_printf(s, "ticks: count=%llu max_us=%llu total_ms=%llu\n", f->ticks,
-		   div_u64(f->tick_ns_max, NSEC_PER_USEC),
-		   div_u64(f->tick_ns_total, NSEC_PER_MSEC));
+	seq_printf(s, "ticks: count=%llu max_us=%llu total_ms=%llu late_max_us=%llu\n",
+		   f->ticks, div_u64(f->tick_ns_max, NSEC_PER_USEC),
+		   div_u64(f->tick_ns_total, NSEC_PER_MSEC),
+		   div_u64(f->tick_late_ns_max, NSEC_PER_USEC));
 	seq_printf(s, "cqp: live=%d size=%u tail=%u polarity=%u done=%llu errors=%llu bad_valid=%llu\n",
 		   cqp->live, cqp->size, cqp->tail, cqp->polarity, cqp->done,
 		   cqp->errors, cqp->bad_valid);

@@ -55,6 +55,9 @@ static void isim_engine_tick(struct work_struct *work)
 		return;
 	}
 	t0 = ktime_get_ns();
+	if (f->tick_due_ns && t0 > f->tick_due_ns)
+		f->tick_late_ns_max = max(f->tick_late_ns_max,
+					  t0 - f->tick_due_ns);
 	more = isim_engine_poll(f);
 	ns = ktime_get_ns() - t0;
 	f->ticks++;
@@ -62,6 +65,7 @@ static void isim_engine_tick(struct work_struct *work)
 	f->tick_ns_max = max(f->tick_ns_max, ns);
 	/* a function no driver has opened needs no fast polling */
 	delay = more ? 0 : f->cqp.live ? 1 : msecs_to_jiffies(ISIM_IDLE_MS);
+	f->tick_due_ns = t0 + ns + jiffies_to_nsecs(delay);
 	mutex_unlock(&f->eng_lock);
 	queue_delayed_work(isim_wq, &f->tick, delay);
 }

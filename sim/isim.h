@@ -616,6 +616,9 @@ struct isim_wire {
  * @ticks: engine passes run
  * @tick_ns_max: the longest pass, in ns
  * @tick_ns_total: the time spent in passes, in ns
+ * @tick_due_ns: when the next pass is due
+ * @tick_late_ns_max: the most a pass started after it was due, in ns
+ *	(the work queue's scheduling: a starved engine answers late)
  * @cqp: control QP
  * @hmc: host memory cache layout
  * @cqs: CQs by id (struct isim_cq)
@@ -657,6 +660,8 @@ struct isim_func {
 	u64 ticks;
 	u64 tick_ns_max;
 	u64 tick_ns_total;
+	u64 tick_due_ns;
+	u64 tick_late_ns_max;
 	struct isim_cqp cqp;
 	struct isim_hmc hmc;
 	struct xarray cqs;
