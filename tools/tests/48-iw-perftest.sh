@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# irdma-vm-timeout: 900
+# irdma-vm-secs: 300
+#
+# perftest over rdma_cm between two simulated iWARP functions on the wire:
+# the servers run on function 1 (isim1, in network namespace wirepeer),
+# the clients on function 0, each run connecting through our CM (-R) and
+# then moving ITERS messages of 64 KiB through the engines:
+#  - ib_write_bw -R: RDMA WRITEs;
+#  - ib_read_bw -R: RDMA READs (the iWARP sink needs remote write access,
+#    which perftest asks for on an iWARP device);
+#  - ib_send_bw -R: SENDs into posted receives.
+# Each pair must exit 0 on both ends and the client must print its result
+# line for 65536 bytes and ITERS iterations; the engines must have carried
+# the data (each function's offloaded-segment counters move by at least
+# the payload's worth of 64 KiB messages split into MSS-sized segments).
+# After each, the RDMA resources and the engines' objects are back where
+# they were. The bandwidth is printed, not judged: this is a simulator
+# under TCG (tools/irdma-vm bench measures it).
+. "$IRDMA_REPO/tools/guest/lib.sh"
+
+bus=/sys/bus/irdma_sim
+ns=wirepeer
+ITERS=30
+SIZE=65536
+
+step() {
+	echo "48-iw-perftest: $*" >/dev/kmsg
+	echo "$*"
+}
+
+cleanup() {
+	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
+	ip netns del $ns 2>/dev/null
+	return 0
+}
+trap cleanup EXIT
+
+# "qhash apbvt ahs" of function $1
+objects() {
+	sim_counts "$1" objects qhash apbvt_ports ahs
+}
+
+# After a run: RDMA resources and both engines' objects as before it.
+check_baseline() {
+	local i have
+
+	for ((i = 0; i < 60; i++)); do
+		have=$(rdma res show 2>&1)
+		[ "$have" = "$res0" ] && break
+		pause 1
+	done
+	[ "$have" = "$res0" ] ||
+		fail "$1: RDMA resources left: $have (before: $res0)"
+	sim_wait_counts 60 "$objs0_0" 0 objects qhash apbvt_ports ahs
+	sim_wait_counts 60 "$objs0_1" 1 objects qhash apbvt_ports ahs
+	sim_wait_counts 60 0 0 toe conns
+	sim_wait_counts 60 0 1 toe conns
+	echo "$1: nothing left"
+}
+
+# run perftest tool $1 (ib_write_bw...) with port $2: server in $ns on
+# function 1, client here on function 0
+perf_pair() {
+	local tool=$1 port=$2 srv=/tmp/48-$1-srv.txt cli=/tmp/48-$1-cli.txt
+	local rc src line w res= t0 t1 tx0 rx0 tx1 rx1
+
+	read -r tx0 rx0 <<<"$(sim_counts 0 toe tx rx)" || fail "no toe counters"
+	ip netns exec $ns "$tool" -R -F -d "$dev1" -p "$port" -s $SIZE \
+		-n $ITERS >"$srv" 2>&1 &
+	spid=$!
+	# the listen reaches function 1's engine as a SYN filter
+	sim_wait_counts 60 "$(( ${objs0_1%% *} + 1 ))" 1 objects qhash
+	printf -v t0 '%(%s)T' -1
+	timeout 600 "$tool" -R -F -d "$dev0" -p "$port" -s $SIZE -n $ITERS \
+		192.0.2.2 >"$cli" 2>&1
+	rc=$?
+	printf -v t1 '%(%s)T' -1
+	for ((i = 0; i < 60; i++)); do
+		kill -0 "$spid" 2>/dev/null || break
+		pause 1
+	done
+	kill -0 "$spid" 2>/dev/null && kill "$spid"
+	wait "$spid"
+	src=$?
+	spid=
+	[ "$rc" = 0 ] || fail "$tool client exited $rc: $(<"$cli") / server: $(<"$srv")"
+	[ "$src" = 0 ] || fail "$tool server exited $src: $(<"$srv")"
+	while read -r -a w; do
+		[ "${w[0]:-}" = $SIZE ] && [ "${w[1]:-}" = $ITERS ] &&
+			res=${w[*]}
+	done <"$cli"
+	[ -n "$res" ] ||
+		fail "$tool printed no result for $SIZE bytes x $ITERS: $(<"$cli")"
+	read -r tx1 rx1 <<<"$(sim_counts 0 toe tx rx)"
+	echo "$tool: $res ($((t1 - t0)) s); function 0's engine sent $((tx1 - tx0)), took $((rx1 - rx0)) segments"
+	# at least one 1460-byte MSS per 1.5 KiB of payload, in one direction
+	(((tx1 - tx0) + (rx1 - rx0) >= ITERS * SIZE / 1500)) ||
+		fail "$tool: too few segments for $ITERS x $SIZE bytes"
+}
+
+log_mark 48-iw-perftest
+command -v ib_write_bw >/dev/null || skip "perftest is not installed"
+load_stack || fail "cannot load the RDMA stack"
+kmod irdma || fail "cannot load irdma"
+kmod irdma_sim || fail "cannot load irdma_sim"
+sim_iwarp_pair_netns $ns
+dev0=$(ibdev_of 0)
+dev1=$(ibdev_of 1)
+[ -n "$dev0" ] && [ -n "$dev1" ] || fail "no RDMA devices: '$dev0' '$dev1'"
+sim_wait_counts 60 1 0 cqp live
+sim_wait_counts 60 1 1 cqp live
+res0=$(rdma res show 2>&1)
+objs0_0=$(objects 0) || fail "no objects"
+objs0_1=$(objects 1) || fail "no objects"
+echo "baseline: $res0; function 0: $objs0_0; function 1: $objs0_1"
+
+port=7480
+for tool in ib_write_bw ib_read_bw ib_send_bw; do
+	step "$tool -R, $ITERS x $SIZE bytes, $dev0 -> $dev1"
+	perf_pair $tool $port
+	check_baseline $tool
+	port=$((port + 1))
+done
+
+step "remove"
+ip -n $ns link set isim1 netns 1 || fail "move isim1 back"
+ip netns del $ns || fail "delete namespace $ns"
+echo 1 >$bus/del_device || fail "delete 1"
+echo 0 >$bus/del_device || fail "delete 0"
+rmmod irdma_sim || fail "rmmod irdma_sim"
+rmmod irdma || fail "rmmod irdma"
+echo "ib_write_bw, ib_read_bw and ib_send_bw -R between two functions on the wire, nothing left behind"
