@@ -512,7 +512,8 @@ struct sk_buff *isim_ilq_seg_frame(struct isim_func *f,
  * @skb: the frame, consumed
  *
  * It goes to the test's tap when one is set, else out of the netdev
- * through the qdisc and the packet taps, as the stack's own frames go.
+ * through the qdisc and the packet taps, as the stack's own frames go; a
+ * frame for the function itself with no link is looped by the switch.
  *
  * Return: 0, or -EIO when it was dropped (no netdev, refused).
  */
@@ -526,6 +527,8 @@ int isim_ilq_emit(struct isim_func *f, struct sk_buff *skb)
 		kfree_skb(skb);
 		return -EIO;
 	}
+	if (isim_wire_engine_xmit(f, skb))
+		return 0;
 	skb->dev = f->netdev;
 	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS ? 0 : -EIO;
 }

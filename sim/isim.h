@@ -886,6 +886,7 @@ int isim_netdev_init(struct isim_func *f);
 void isim_netdev_exit(struct isim_func *f);
 void isim_wire_link(struct isim_func *f);
 void isim_wire_unlink(struct isim_func *f);
+bool isim_wire_engine_xmit(struct isim_func *f, struct sk_buff *skb);
 
 /* aux.c */
 void isim_aux_reset_work(struct work_struct *work);

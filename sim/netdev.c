@@ -12,7 +12,10 @@
  * own receive path, where the qhash filters see it like any other frame
  * (a loopback rdma_cm connection needs this: its SYN goes to a listener of
  * the same function). Such frames are counted as looped, with the drop and
- * delay knobs applied as to any transmitted frame.
+ * delay knobs applied as to any transmitted frame. The switch sits before
+ * the port, so this works without a link: a function with no peer (no
+ * carrier, so the stack's queue discipline drops what it is given) still
+ * loops the frames its engine builds for itself.
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
@@ -115,9 +118,9 @@ static void isim_wire_delay(struct isim_func *f, struct sk_buff *skb,
 			   msecs_to_jiffies(ms));
 }
 
-static netdev_tx_t isim_ndo_xmit(struct sk_buff *skb, struct net_device *nd)
+/* a frame enters the switch: the knobs, then the wire or the loop */
+static void isim_wire_xmit(struct isim_func *f, struct sk_buff *skb)
 {
-	struct isim_func *f = isim_ndev_func(nd);
 	u32 ms = READ_ONCE(f->faults.delay_ms);
 
 	if (atomic_dec_if_positive(&f->faults.drop_frames) >= 0) {
@@ -128,7 +131,31 @@ static netdev_tx_t isim_ndo_xmit(struct sk_buff *skb, struct net_device *nd)
 	} else {
 		isim_wire_deliver(f, skb);
 	}
+}
+
+static netdev_tx_t isim_ndo_xmit(struct sk_buff *skb, struct net_device *nd)
+{
+	isim_wire_xmit(isim_ndev_func(nd), skb);
 	return NETDEV_TX_OK;
+}
+
+/**
+ * isim_wire_engine_xmit - a frame the engine built, addressed to itself
+ * @f: function, with a netdev
+ * @skb: the frame, data at the Ethernet header
+ *
+ * Without a link the stack would drop a frame queued on the netdev; the
+ * adapter's switch still turns a frame for the function's own MAC around.
+ *
+ * Return: true if @skb was consumed that way, false to send it normally.
+ */
+bool isim_wire_engine_xmit(struct isim_func *f, struct sk_buff *skb)
+{
+	if (netif_carrier_ok(f->netdev) || !isim_wire_to_self(f, skb))
+		return false;
+	skb->dev = f->netdev;
+	isim_wire_xmit(f, skb);
+	return true;
 }
 
 static void isim_ndo_stats(struct net_device *nd,
