@@ -2184,6 +2184,58 @@ static void isim_toe_resetcon_sends_rst(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.fin_tx), 1LL);
 }
 
+/*
+ * A graceful close while WQEs are still posted, held behind an LSMM that
+ * waits for the peer's first FPDU with the peer's window open: our FIN
+ * waits for them (nothing may follow it) and goes once the ring is empty.
+ */
+static void isim_toe_fin_waits_for_the_sq(struct kunit *test)
+{
+	static const char mpa[] = "MPA ID Rep Frame\x10\x02\x00\x04";
+	u32 rtr = sizeof(isim_t_rtr_write), len = sizeof(mpa) - 1;
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct sk_buff *skb;
+	struct isim_qp *qp;
+	u32 seq, ack;
+
+	qp = isim_t_toe_up(test, &m);
+	memcpy(m->buf, mpa, len);
+	isim_t_lsmm(t, m, len);
+	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	kfree_skb(skb);
+	KUNIT_ASSERT_TRUE(test, qp->toe.wait_fpdu);
+	KUNIT_ASSERT_TRUE(test, isim_toe_window_open(&qp->toe));
+
+	/* the NOP and GEN_RTS_AE are still posted: no FIN */
+	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_CLOSING, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_TRUE(test, qp->toe.fin_pending);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 1U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.fin_tx), 0LL);
+
+	/* the peer's first FPDU releases them; the FIN comes after */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_data(test, 0x18, ISIM_T_RCV_NXT,
+						   isim_t_rtr_write, rtr));
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 3U);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x10);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + rtr);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x11);
+	KUNIT_EXPECT_EQ(test, seq, (u32)ISIM_T_SND_NXT + len);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + rtr);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_TRUE(test, qp->toe.fin_sent);
+	KUNIT_EXPECT_FALSE(test, qp->toe.fin_pending);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.fin_tx), 1LL);
+}
+
 /* the next frame on the tap is a pure ACK of @ack */
 static void isim_t_pure_ack(struct kunit *test, u32 ack)
 {
@@ -2600,6 +2652,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_toe_graceful_close_local_first),
 	KUNIT_CASE(isim_toe_graceful_close_peer_first),
 	KUNIT_CASE(isim_toe_resetcon_sends_rst),
+	KUNIT_CASE(isim_toe_fin_waits_for_the_sq),
 	KUNIT_CASE(isim_toe_acks_window_and_duplicates),
 	KUNIT_CASE(isim_iw_send_write_read_over_the_wire),
 	KUNIT_CASE(isim_iw_bad_crc_is_rejected),
