@@ -113,87 +113,83 @@ static void irdma_qp_ulp_disc_cause_moves(struct kunit *test)
 				    moves[i].next);
 }
 
-/* ---- irdma_qp_resets_conn ---- */
+/* ---- irdma_qp_resets_conn, irdma_qp_sqd_after_close ---- */
 
 /*
- * The moves whose MODIFY_QP carries RESETCON: a connected iWARP QP leaving
- * RTS or SQD for ERR or RESET, unless the engine closed the TCP already.
+ * The two questions a close asks of a move, on a QP of the given kind:
+ * QC_RST, whether its MODIFY_QP carries RESETCON (a connected iWARP QP
+ * leaving RTS or SQD for ERR or RESET, unless the engine closed the TCP
+ * already); QC_NOOP, whether it is rdma_disconnect()'s SQD after the close
+ * (a no-op only for an iWARP QP in ERR whose connection the engine
+ * reported over, and only the state asked).
  */
-static void irdma_qp_resets_conn_moves(struct kunit *test)
-{
-	static const struct {
-		enum ib_qp_state cur, next;
-		bool iwarp, conn, closed, reset;
-	} moves[] = {
-		{ IB_QPS_RTS, IB_QPS_ERR, true, true, false, true },
-		{ IB_QPS_RTS, IB_QPS_RESET, true, true, false, true },
-		/* an abort during a graceful close */
-		{ IB_QPS_SQD, IB_QPS_ERR, true, true, false, true },
-		/* closed or reset already: the CM's move after CLOSE */
-		{ IB_QPS_SQD, IB_QPS_ERR, true, true, true, false },
-		{ IB_QPS_RTS, IB_QPS_ERR, true, true, true, false },
-		/* a graceful close is not a reset */
-		{ IB_QPS_RTS, IB_QPS_SQD, true, true, false, false },
-		/* never connected, not any more, not iWARP */
-		{ IB_QPS_INIT, IB_QPS_ERR, true, true, false, false },
-		{ IB_QPS_RTS, IB_QPS_ERR, true, false, false, false },
-		{ IB_QPS_ERR, IB_QPS_RESET, true, true, false, false },
-		{ IB_QPS_RTS, IB_QPS_ERR, false, false, false, false },
-	};
-	struct irdma_qp *qp;
-	unsigned int i;
+enum qp_close_ask { QC_RST, QC_NOOP };
 
-	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, qp);
-	for (i = 0; i < ARRAY_SIZE(moves); i++) {
-		qp->hw_type = moves[i].iwarp ? IRDMA_QPTYPE_IWARP :
-					       IRDMA_QPTYPE_ROCE_RC;
-		qp->conn_set = moves[i].conn;
-		qp->llp_closed = moves[i].closed;
-		KUNIT_EXPECT_EQ_MSG(test,
-				    irdma_qp_resets_conn(qp, moves[i].cur,
-							 moves[i].next),
-				    moves[i].reset, "move %u", i);
-	}
+struct qp_close_case {
+	const char *name;
+	enum qp_close_ask ask;
+	enum ib_qp_state cur, next;
+	int mask;
+	bool iwarp, conn, closed, want;
+};
+
+/* name, question, from, to, attr mask, iWARP, connected, closed, answer */
+#define QCLOSE(n, a, c, x, m, i, cn, cl, w)				\
+	{ .name = (n), .ask = (a),					\
+	  .cur = IB_QPS_##c, .next = IB_QPS_##x, .mask = (m),		\
+	  .iwarp = (i), .conn = (cn), .closed = (cl), .want = (w) }
+
+static const struct qp_close_case qp_close_cases[] = {
+	QCLOSE("reset_rts_err", QC_RST, RTS, ERR, 0, 1, 1, 0, 1),
+	QCLOSE("reset_rts_reset", QC_RST, RTS, RESET, 0, 1, 1, 0, 1),
+	/* an abort during a graceful close */
+	QCLOSE("reset_sqd_err", QC_RST, SQD, ERR, 0, 1, 1, 0, 1),
+	/* closed or reset already: the CM's move after CLOSE */
+	QCLOSE("reset_sqd_err_closed", QC_RST, SQD, ERR, 0, 1, 1, 1, 0),
+	QCLOSE("reset_rts_err_closed", QC_RST, RTS, ERR, 0, 1, 1, 1, 0),
+	/* a graceful close is not a reset */
+	QCLOSE("reset_rts_sqd", QC_RST, RTS, SQD, 0, 1, 1, 0, 0),
+	/* never connected, not any more, not iWARP */
+	QCLOSE("reset_init_err", QC_RST, INIT, ERR, 0, 1, 1, 0, 0),
+	QCLOSE("reset_rts_err_no_conn", QC_RST, RTS, ERR, 0, 1, 0, 0, 0),
+	QCLOSE("reset_err_reset", QC_RST, ERR, RESET, 0, 1, 1, 0, 0),
+	QCLOSE("reset_rts_err_roce", QC_RST, RTS, ERR, 0, 0, 0, 0, 0),
+	QCLOSE("sqd_noop_err_sqd", QC_NOOP, ERR, SQD, IB_QP_STATE,
+	       1, 1, 1, 1),
+	/* our abort: the connection was reset by us, not reported */
+	QCLOSE("sqd_noop_not_closed", QC_NOOP, ERR, SQD, IB_QP_STATE,
+	       1, 1, 0, 0),
+	QCLOSE("sqd_noop_err_rts", QC_NOOP, ERR, RTS, IB_QP_STATE, 1, 1, 1, 0),
+	QCLOSE("sqd_noop_rts_sqd", QC_NOOP, RTS, SQD, IB_QP_STATE, 1, 1, 1, 0),
+	QCLOSE("sqd_noop_more_attrs", QC_NOOP, ERR, SQD,
+	       IB_QP_STATE | IB_QP_ACCESS_FLAGS, 1, 1, 1, 0),
+	QCLOSE("sqd_noop_no_conn", QC_NOOP, ERR, SQD, IB_QP_STATE, 1, 0, 1, 0),
+	QCLOSE("sqd_noop_roce", QC_NOOP, ERR, SQD, IB_QP_STATE, 0, 0, 1, 0),
+};
+
+static void qp_close_desc(const struct qp_close_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-/*
- * rdma_disconnect()'s SQD after the close: a no-op only for an iWARP QP in
- * ERR whose connection the engine reported over, and only the state asked
- */
-static void irdma_qp_sqd_after_close_moves(struct kunit *test)
+KUNIT_ARRAY_PARAM(qp_close, qp_close_cases, qp_close_desc);
+
+static void irdma_qp_close_moves_table(struct kunit *test)
 {
-	static const struct {
-		enum ib_qp_state cur, next;
-		int mask;
-		bool iwarp, conn, closed, noop;
-	} moves[] = {
-		{ IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE, true, true, true, true },
-		/* our abort: the connection was reset by us, not reported */
-		{ IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE, true, true, false, false },
-		{ IB_QPS_ERR, IB_QPS_RTS, IB_QP_STATE, true, true, true, false },
-		{ IB_QPS_RTS, IB_QPS_SQD, IB_QP_STATE, true, true, true, false },
-		{ IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE | IB_QP_ACCESS_FLAGS,
-		  true, true, true, false },
-		{ IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE, true, false, true, false },
-		{ IB_QPS_ERR, IB_QPS_SQD, IB_QP_STATE, false, false, true, false },
-	};
+	const struct qp_close_case *c = test->param_value;
 	struct irdma_qp *qp;
-	unsigned int i;
+	bool got;
 
 	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, qp);
-	for (i = 0; i < ARRAY_SIZE(moves); i++) {
-		qp->hw_type = moves[i].iwarp ? IRDMA_QPTYPE_IWARP :
-					       IRDMA_QPTYPE_ROCE_RC;
-		qp->conn_set = moves[i].conn;
-		qp->llp_closed = moves[i].closed;
-		KUNIT_EXPECT_EQ_MSG(test,
-				    irdma_qp_sqd_after_close(qp, moves[i].cur,
-							     moves[i].next,
-							     moves[i].mask),
-				    moves[i].noop, "move %u", i);
-	}
+	qp->hw_type = c->iwarp ? IRDMA_QPTYPE_IWARP : IRDMA_QPTYPE_ROCE_RC;
+	qp->conn_set = c->conn;
+	qp->llp_closed = c->closed;
+	if (c->ask == QC_NOOP)
+		got = irdma_qp_sqd_after_close(qp, c->cur, c->next, c->mask);
+	else
+		got = irdma_qp_resets_conn(qp, c->cur, c->next);
+	KUNIT_EXPECT_EQ(test, got, c->want);
 }
 
 /* ---- irdma_qp_ring_sizes ---- */
@@ -600,8 +596,7 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_PARAM(irdma_qp_user_sizes_table, qp_user_gen_params),
 	KUNIT_CASE_PARAM(irdma_qp_hw_state_table, qp_state_gen_params),
 	KUNIT_CASE(irdma_qp_ulp_disc_cause_moves),
-	KUNIT_CASE(irdma_qp_resets_conn_moves),
-	KUNIT_CASE(irdma_qp_sqd_after_close_moves),
+	KUNIT_CASE_PARAM(irdma_qp_close_moves_table, qp_close_gen_params),
 	KUNIT_CASE_PARAM(irdma_qp_ring_sizes_table, qp_size_gen_params),
 	{}
 };

@@ -54,6 +54,13 @@ static void isim_engine_tick(struct work_struct *work)
 		mutex_unlock(&f->eng_lock);
 		return;
 	}
+	/*
+	 * Every pass is timed, not a sample of them: max_us is there to show
+	 * the one long pass among many short ones (a stall of the engine),
+	 * which a sample would miss. Two clock reads cost tens of ns next to
+	 * a pass that takes microseconds at least; what else takes eng_lock
+	 * (the debugfs files, start, stop, reset) is rare.
+	 */
 	t0 = ktime_get_ns();
 	if (f->tick_due_ns && t0 > f->tick_due_ns)
 		f->tick_late_ns_max = max(f->tick_late_ns_max,

@@ -1601,6 +1601,14 @@ static struct isim_qp *isim_t_offload(struct kunit *test,
 	return qp;
 }
 
+/* QP ISIM_T_IWQP of a new offload set-up (*@m) handed to the engine */
+static struct isim_qp *isim_t_toe_up(struct kunit *test,
+				     struct isim_t_toe **m)
+{
+	*m = isim_t_toe(test, ISIM_T_IWQP);
+	return isim_t_offload(test, *m, ISIM_T_IWQP);
+}
+
 /* AEQE @i of @m's AEQ: code, QP id; valid bit checked */
 static u64 isim_t_toe_ae(struct kunit *test, struct isim_t_toe *m, u32 i,
 			 u32 *id)
@@ -1813,8 +1821,7 @@ static void isim_toe_lsmm_sent_then_held(struct kunit *test)
 	struct isim_qp *qp;
 	u32 id;
 
-	m = isim_t_toe(test, ISIM_T_IWQP);
-	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	qp = isim_t_toe_up(test, &m);
 	memcpy(m->buf, mpa, sizeof(mpa) - 1);
 	isim_t_lsmm(t, m, sizeof(mpa) - 1);
 	isim_t_poll(t);
@@ -1896,8 +1903,7 @@ static void isim_iw_rtr_read_waits_for_response(struct kunit *test)
 	u64 w3;
 	u32 id;
 
-	m = isim_t_toe(test, ISIM_T_IWQP);
-	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	qp = isim_t_toe_up(test, &m);
 	/* a signalled zero-length READ RTR, then NOP and GEN_RTS_AE */
 	isim_t_wqe(m->sq, 0, ISIM_WQOP_READ, 0, 0, 0,
 		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, 1) | ISIM_WQH_SIGNALED);
@@ -1963,8 +1969,7 @@ static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
 	u64 qh[8] = {};
 	u32 id;
 
-	m = isim_t_toe(test, ISIM_T_IWQP);
-	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	qp = isim_t_toe_up(test, &m);
 	/* the CM's established filter for the 4-tuple is still there */
 	qh[1] = FIELD_PREP(ISIM_QH_W1_DPORT, ISIM_T_LPORT) |
 		FIELD_PREP(ISIM_QH_W1_SPORT, ISIM_T_RPORT) |
@@ -2051,6 +2056,25 @@ static u8 isim_t_toe_tx(struct kunit *test, u32 *seq, u32 *ack)
 	return flags;
 }
 
+/*
+ * The driver closes offloaded QP ISIM_T_IWQP gracefully (MODIFY_QP to
+ * CLOSING); after an engine pass the next segment must be our FIN at
+ * snd_nxt, acknowledging @ack.
+ */
+static void isim_t_toe_fin_out(struct kunit *test, struct isim_t_toe *m,
+			       u32 ack)
+{
+	struct isim_test *t = test->priv;
+	u32 seq, got;
+
+	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_CLOSING, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &got), (u8)0x11);
+	KUNIT_EXPECT_EQ(test, seq, (u32)ISIM_T_SND_NXT);
+	KUNIT_EXPECT_EQ(test, got, ack);
+}
+
 static void isim_toe_graceful_close_local_first(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -2058,15 +2082,9 @@ static void isim_toe_graceful_close_local_first(struct kunit *test)
 	struct isim_qp *qp;
 	u32 seq, ack, id;
 
-	m = isim_t_toe(test, ISIM_T_IWQP);
-	qp = isim_t_offload(test, m, ISIM_T_IWQP);
-	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_CLOSING, false);
-	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
-	isim_t_poll(t);
+	qp = isim_t_toe_up(test, &m);
 	/* our FIN at snd_nxt: FIN_WAIT, the 4-tuple still the engine's */
-	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x11);
-	KUNIT_EXPECT_EQ(test, seq, (u32)ISIM_T_SND_NXT);
-	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT);
+	isim_t_toe_fin_out(test, m, ISIM_T_RCV_NXT);
 	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt, (u32)ISIM_T_SND_NXT + 1);
 	KUNIT_EXPECT_TRUE(test, qp->toe.fin_sent);
 	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
@@ -2106,8 +2124,7 @@ static void isim_toe_graceful_close_peer_first(struct kunit *test)
 	struct isim_qp *qp;
 	u32 seq, ack, id;
 
-	m = isim_t_toe(test, ISIM_T_IWQP);
-	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	qp = isim_t_toe_up(test, &m);
 	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x11, ISIM_T_RCV_NXT,
 						  ISIM_T_SND_NXT, 8192, NULL, 0));
 	isim_t_poll(t);
@@ -2118,12 +2135,7 @@ static void isim_toe_graceful_close_peer_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + 1);
 	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
 	/* the driver closes: FIN, LAST_ACK */
-	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_CLOSING, false);
-	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
-	isim_t_poll(t);
-	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x11);
-	KUNIT_EXPECT_EQ(test, seq, (u32)ISIM_T_SND_NXT);
-	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + 1);
+	isim_t_toe_fin_out(test, m, ISIM_T_RCV_NXT + 1);
 	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
 	/* an ACK short of our FIN changes nothing */
 	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10,
@@ -2154,11 +2166,9 @@ static void isim_toe_resetcon_sends_rst(struct kunit *test)
 	struct isim_qp *qp;
 	u32 seq, ack;
 
-	m = isim_t_toe(test, ISIM_T_IWQP);
-	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	qp = isim_t_toe_up(test, &m);
 	/* a graceful close the peer does not answer, then RESETCON */
-	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_CLOSING, false);
-	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x11);
+	isim_t_toe_fin_out(test, m, ISIM_T_RCV_NXT);
 	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_ERROR, true);
 	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
 	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x14);
@@ -2171,6 +2181,58 @@ static void isim_toe_resetcon_sends_rst(struct kunit *test)
 	/* nothing after it, no AE: the driver asked for the reset */
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
 	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[1]) & ISIM_AEQE_VALID);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.fin_tx), 1LL);
+}
+
+/*
+ * A graceful close while WQEs are still posted, held behind an LSMM that
+ * waits for the peer's first FPDU with the peer's window open: our FIN
+ * waits for them (nothing may follow it) and goes once the ring is empty.
+ */
+static void isim_toe_fin_waits_for_the_sq(struct kunit *test)
+{
+	static const char mpa[] = "MPA ID Rep Frame\x10\x02\x00\x04";
+	u32 rtr = sizeof(isim_t_rtr_write), len = sizeof(mpa) - 1;
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct sk_buff *skb;
+	struct isim_qp *qp;
+	u32 seq, ack;
+
+	qp = isim_t_toe_up(test, &m);
+	memcpy(m->buf, mpa, len);
+	isim_t_lsmm(t, m, len);
+	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	kfree_skb(skb);
+	KUNIT_ASSERT_TRUE(test, qp->toe.wait_fpdu);
+	KUNIT_ASSERT_TRUE(test, isim_toe_window_open(&qp->toe));
+
+	/* the NOP and GEN_RTS_AE are still posted: no FIN */
+	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_CLOSING, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_TRUE(test, qp->toe.fin_pending);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 1U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.fin_tx), 0LL);
+
+	/* the peer's first FPDU releases them; the FIN comes after */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_data(test, 0x18, ISIM_T_RCV_NXT,
+						   isim_t_rtr_write, rtr));
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 3U);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x10);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + rtr);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x11);
+	KUNIT_EXPECT_EQ(test, seq, (u32)ISIM_T_SND_NXT + len);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + rtr);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_TRUE(test, qp->toe.fin_sent);
+	KUNIT_EXPECT_FALSE(test, qp->toe.fin_pending);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.fin_tx), 1LL);
 }
 
@@ -2208,8 +2270,7 @@ static void isim_toe_acks_window_and_duplicates(struct kunit *test)
 
 	memcpy(two, isim_t_rtr_write, rtr);
 	memcpy(two + rtr, isim_t_rtr_write, rtr);
-	m = isim_t_toe(test, ISIM_T_IWQP);
-	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	qp = isim_t_toe_up(test, &m);
 	KUNIT_EXPECT_EQ(test, qp->toe.snd_una, (u32)ISIM_T_SND_NXT);
 	memcpy(m->buf, mpa, sizeof(mpa) - 1);
 	isim_t_lsmm(t, m, sizeof(mpa) - 1);
@@ -2591,6 +2652,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_toe_graceful_close_local_first),
 	KUNIT_CASE(isim_toe_graceful_close_peer_first),
 	KUNIT_CASE(isim_toe_resetcon_sends_rst),
+	KUNIT_CASE(isim_toe_fin_waits_for_the_sq),
 	KUNIT_CASE(isim_toe_acks_window_and_duplicates),
 	KUNIT_CASE(isim_iw_send_write_read_over_the_wire),
 	KUNIT_CASE(isim_iw_bad_crc_is_rejected),

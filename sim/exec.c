@@ -248,6 +248,23 @@ static int isim_wq_peek(struct isim_func *f, const struct isim_wq *wq,
 	return 0;
 }
 
+/**
+ * isim_exec_sq_empty - nothing posted on a QP's SQ is left to execute
+ * @f: function
+ * @qp: the QP
+ *
+ * The WQE at the SQ's tail is not valid on the current lap: the driver's
+ * producer index is the engine's consumer index.
+ *
+ * Return: true if so; false also when the ring cannot be read.
+ */
+bool isim_exec_sq_empty(struct isim_func *f, const struct isim_qp *qp)
+{
+	u64 hdr;
+
+	return isim_wq_peek(f, &qp->sq, &hdr) == -ENOENT;
+}
+
 static u8 isim_sq_quanta(u64 hdr)
 {
 	u32 len = FIELD_GET(ISIM_WQH_INLINE_LEN, hdr);
@@ -1357,13 +1374,8 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
 	if (qp->rq.flushing)
 		n += isim_exec_flush_posted(f, qp, &qp->rq, budget - n);
 	n += isim_exec_sq(xp, f, qp, budget - n);
-	/*
-	 * the SQ stopped before the budget, and not for the peer's window
-	 * (its WQEs would follow the FIN): a FIN waiting for it may go
-	 */
-	if (qp->toe.fin_pending && n < budget &&
-	    isim_toe_window_open(&qp->toe))
-		isim_toe_sq_idle(f, qp);
+	/* a graceful close's FIN goes once the SQ is done */
+	isim_toe_sq_idle(f, qp);
 	return n;
 }
 

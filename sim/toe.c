@@ -28,8 +28,8 @@
  * once.
  *
  * Close: a MODIFY_QP to CLOSING (without RESETCON) is a graceful close.
- * The SQ keeps running until it has nothing more to send, then our FIN
- * goes out at snd_nxt (isim_toe_sq_idle()). The close completes when both
+ * The SQ keeps running until its ring is empty, then our FIN goes out at
+ * snd_nxt (isim_toe_sq_idle()). The close completes when both
  * FINs are in and ours is acknowledged: LLP_CLOSE_COMPLETE, and the
  * 4-tuple is given up (no TIME_WAIT is kept). A peer's FIN that arrives
  * before ours went out is reported with LLP_FIN_RECEIVED; the driver's
@@ -651,11 +651,15 @@ void isim_toe_modify(struct isim_func *f, struct isim_qp *qp, u64 hdr)
 }
 
 /**
- * isim_toe_sq_idle - the SQ of an iWARP QP has nothing more to send now
+ * isim_toe_sq_idle - a graceful close's FIN goes once the SQ is done
  * @f: function
- * @qp: the QP
+ * @qp: the QP, after the engine's pass over its SQ
  *
- * A graceful close that waited for it sends its FIN. The close completes
+ * The FIN of a graceful close follows everything posted before it: it
+ * goes out only when the SQ ring is empty (isim_exec_sq_empty(), whatever
+ * stopped the pass: the budget, the peer's window, an LSMM waiting for the
+ * first FPDU) and the peer's window has room for it (a FIN beyond the
+ * window would be dropped, and nothing resends it). The close completes
  * when the peer's FIN is in and ours is acknowledged (at once if both
  * happened already, which cannot be: ours just left).
  */
@@ -664,7 +668,8 @@ void isim_toe_sq_idle(struct isim_func *f, struct isim_qp *qp)
 	struct isim_toe *t = &qp->toe;
 
 	lockdep_assert_held(&f->eng_lock);
-	if (!t->linked || !t->fin_pending)
+	if (!t->linked || !t->fin_pending || !isim_toe_window_open(t) ||
+	    !isim_exec_sq_empty(f, qp))
 		return;
 	t->fin_pending = false;
 	if (isim_toe_xmit(f, qp, NULL, 0, ISIM_TOE_FIN)) {

@@ -42,6 +42,25 @@ def param():
     return p
 
 
+def new_id(cm):
+    """a synchronous rdma_cm id (no event channel)"""
+    cid = ctypes.c_void_p()
+    iwcm.check(cm.rdma_create_id(None, ctypes.byref(cid), None,
+                                 iwcm.RDMA_PS_TCP), 'rdma_create_id')
+    return cid
+
+
+def open_conn(cm, cid, call, what):
+    """give cid a small RC QP, then accept or connect it: call is
+    cm.rdma_accept or cm.rdma_connect, what its name for errors"""
+    attr = qp_attr()
+    iwcm.check(cm.rdma_create_qp(cid, None, ctypes.byref(attr)),
+               'rdma_create_qp')
+    p = param()
+    iwcm.check(call(cid, ctypes.byref(p)), what)
+    return cid
+
+
 def hold():
     """sleep until killed"""
     while True:
@@ -50,9 +69,7 @@ def hold():
 
 def server(cm, addr, port, n):
     """accept n connections on addr:port"""
-    lid = ctypes.c_void_p()
-    iwcm.check(cm.rdma_create_id(None, ctypes.byref(lid), None,
-                                 iwcm.RDMA_PS_TCP), 'rdma_create_id')
+    lid = new_id(cm)
     sa = sockaddr(addr, port)
     iwcm.check(cm.rdma_bind_addr(lid, ctypes.byref(sa)), 'rdma_bind_addr')
     iwcm.check(cm.rdma_listen(lid, 128), 'rdma_listen')
@@ -62,12 +79,7 @@ def server(cm, addr, port, n):
         cid = ctypes.c_void_p()
         iwcm.check(cm.rdma_get_request(lid, ctypes.byref(cid)),
                    'rdma_get_request')
-        attr = qp_attr()
-        iwcm.check(cm.rdma_create_qp(cid, None, ctypes.byref(attr)),
-                   'rdma_create_qp')
-        p = param()
-        iwcm.check(cm.rdma_accept(cid, ctypes.byref(p)), 'rdma_accept')
-        ids.append(cid)
+        ids.append(open_conn(cm, cid, cm.rdma_accept, 'rdma_accept'))
     print('accepted', len(ids), flush=True)
     hold()
 
@@ -80,18 +92,11 @@ def client(cm, addr, port, n, gofile):
     dst = sockaddr(addr, port)
     ids = []
     for _ in range(n):
-        cid = ctypes.c_void_p()
-        iwcm.check(cm.rdma_create_id(None, ctypes.byref(cid), None,
-                                     iwcm.RDMA_PS_TCP), 'rdma_create_id')
+        cid = new_id(cm)
         iwcm.check(cm.rdma_resolve_addr(cid, None, ctypes.byref(dst), 5000),
                    'rdma_resolve_addr')
         iwcm.check(cm.rdma_resolve_route(cid, 5000), 'rdma_resolve_route')
-        attr = qp_attr()
-        iwcm.check(cm.rdma_create_qp(cid, None, ctypes.byref(attr)),
-                   'rdma_create_qp')
-        p = param()
-        iwcm.check(cm.rdma_connect(cid, ctypes.byref(p)), 'rdma_connect')
-        ids.append(cid)
+        ids.append(open_conn(cm, cid, cm.rdma_connect, 'rdma_connect'))
     print('connected', len(ids), flush=True)
     hold()
 

@@ -9,6 +9,7 @@ code. Scripts import this with PYTHONPATH=$IRDMA_REPO/tools/guest.
 """
 import ctypes
 import os
+import select
 import socket
 import struct
 import sys
@@ -16,6 +17,8 @@ import time
 
 RDMA_PS_TCP = 0x0106
 IBV_QPT_RC = 2
+RDMA_CM_EVENT_ADDR_RESOLVED = 0
+RDMA_CM_EVENT_ROUTE_RESOLVED = 2
 RDMA_CM_EVENT_ESTABLISHED = 9
 RDMA_CM_EVENT_DISCONNECTED = 10
 
@@ -101,6 +104,39 @@ def get_request(cm, lid):
     check(cm.rdma_get_request(lid, ctypes.byref(cid)), 'rdma_get_request')
     print('connect request', flush=True)
     return cid
+
+
+def wait_event(cm, ch, want, what, patience=120):
+    """Take the next event of event channel ch (a pointer from
+    rdma_create_event_channel) and ack it; exit unless it came within
+    patience seconds of what, is want and has status 0."""
+    fd = ctypes.c_int.from_address(ch).value
+    if not select.select([fd], [], [], patience)[0]:
+        sys.exit('no event within %d s of %s' % (patience, what))
+    ev = ctypes.c_void_p()
+    check(cm.rdma_get_cm_event(ctypes.c_void_p(ch), ctypes.byref(ev)),
+          'rdma_get_cm_event')
+    e = CmEvent.from_address(ev.value)
+    kind, status = e.event, e.status
+    cm.rdma_ack_cm_event(ev)
+    print('event', kind, 'status', status, flush=True)
+    if kind != want or status:
+        sys.exit('after %s: wanted event %d status 0, got %d status %d' %
+                 (what, want, kind, status))
+
+
+def reject_one(addr, port, pdata):
+    """Listen on addr:port (synchronous ids), reject the first connect
+    request with private data pdata, print "rejected" and destroy both
+    ids; exit on any error."""
+    cm = librdmacm()
+    lid = listen_sync(cm, addr, port)
+    cid = get_request(cm, lid)
+    check(cm.rdma_reject(cid, pdata, ctypes.c_uint8(len(pdata))),
+          'rdma_reject')
+    print('rejected', flush=True)
+    check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (request)')
+    check(cm.rdma_destroy_id(lid), 'rdma_destroy_id (listen)')
 
 
 def mpa_v2_request(ulp):

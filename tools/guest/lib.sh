@@ -190,10 +190,20 @@ count_lines() {
 }
 
 # For tests: mark the kernel log (with the script's name, $1); count_log
-# then counts only what follows, not what earlier scripts left.
+# then counts only what follows, not what earlier scripts left, and step
+# prefixes the name.
 log_mark() {
+	IRDMA_TEST=$1
 	IRDMA_LOG_MARK="$1: start $$"
 	echo "$IRDMA_LOG_MARK" >/dev/kmsg
+}
+
+# For tests: say what the script does next, on stdout and in the kernel
+# log (there as "NAME: WHAT", NAME as given to log_mark).
+# Usage: step WHAT...
+step() {
+	echo "${IRDMA_TEST:-test}: $*" >/dev/kmsg
+	echo "$*"
 }
 
 # For tests: how many kernel log lines since log_mark contain $1.
@@ -312,6 +322,169 @@ sim_wait_counts() {
 		pause 1
 	done
 	fail "function $1 $2 (${*:3}): wanted $want, have ${have:-nothing}"
+}
+
+# For tests: wait up to SECONDS for background process PID to exit; fails
+# if it still runs then. It is not reaped: "wait PID" gives its status.
+# Usage: wait_exit SECONDS PID
+wait_exit() {
+	local i
+
+	for ((i = 0; i < $1; i++)); do
+		kill -0 "$2" 2>/dev/null || return 0
+		pause 1
+	done
+	! kill -0 "$2" 2>/dev/null
+}
+
+# For tests: the RDMA resources of every device, one line a device as
+# "rdma res show" prints them (its pd, cq, qp, cm_id, mr, ctx and srq
+# counts); fails, printing what rdma said, when the rdma tool fails.
+# Usage: res_counts
+res_counts() {
+	local out
+
+	out=$(rdma res show 2>&1) || { echo "$out"; return 1; }
+	echo "$out"
+}
+
+# For tests: take the baseline that wait_baseline waits for: res_counts,
+# and the engine objects KEYS (a list in one word, as sim_counts takes
+# them after "objects") of each simulated function FN; fails the test when
+# one cannot be read. Usage: take_baseline "KEY..." FN...
+take_baseline() {
+	local fn
+
+	IRDMA_BASE_KEYS=$1
+	shift
+	IRDMA_BASE_FNS="$*"
+	IRDMA_BASE_RES=$(res_counts) ||
+		fail "no RDMA resource counts: $IRDMA_BASE_RES"
+	declare -gA IRDMA_BASE_OBJ=()
+	for fn; do
+		# shellcheck disable=SC2086 # a list of keys
+		IRDMA_BASE_OBJ[$fn]=$(sim_counts "$fn" objects $IRDMA_BASE_KEYS) ||
+			fail "function $fn: no objects $IRDMA_BASE_KEYS"
+	done
+}
+
+# For tests: after a scenario, wait until the RDMA resources (60 s), the
+# engine objects of take_baseline's functions (60 s each) and their
+# offloaded connections (none, 30 s each) are back to the baseline; fail
+# the test, naming the scenario WHAT, with what was left.
+# Usage: wait_baseline WHAT
+wait_baseline() {
+	local i have fn
+
+	for ((i = 0; i < 60; i++)); do
+		have=$(res_counts) && [ "$have" = "$IRDMA_BASE_RES" ] && break
+		pause 1
+	done
+	[ "$have" = "$IRDMA_BASE_RES" ] ||
+		fail "$1: RDMA resources left: $have (before: $IRDMA_BASE_RES)"
+	for fn in $IRDMA_BASE_FNS; do
+		# shellcheck disable=SC2086 # a list of keys
+		sim_wait_counts 60 "${IRDMA_BASE_OBJ[$fn]}" "$fn" objects \
+			$IRDMA_BASE_KEYS
+	done
+	for fn in $IRDMA_BASE_FNS; do
+		sim_wait_counts 30 0 "$fn" toe conns
+	done
+	echo "$1: nothing left"
+}
+
+# For tests: how many pings rping -V verified, from its output FILE: a
+# client's "ping data: rdma-ping-..." lines, with "server" a server's
+# "server ping data: rdma-ping-..." lines.
+# Usage: rping_pings FILE [server]
+rping_pings() {
+	local n=0 line pre="ping data: rdma-ping-"
+
+	[ "${2:-}" = server ] && pre="server $pre"
+	while read -r line; do
+		[[ $line == "$pre"* ]] && n=$((n + 1))
+	done <"$1"
+	echo $n
+}
+
+# For tests: wait up to SECONDS for the rping client PID (a background job
+# of this shell, started with -V -C PINGS, its output in FILE) to exit,
+# killing it after that; succeed if it exited 0 having verified PINGS
+# pings. Otherwise print why and return 1: the caller adds what it knows
+# and fails. Usage: rping_pings_verified SECONDS PID FILE PINGS
+rping_pings_verified() {
+	local rc n
+
+	if ! wait_exit "$1" "$2"; then
+		kill "$2" 2>/dev/null
+		wait "$2" 2>/dev/null
+		echo "rping -C $4 did not finish in $1 s"
+		return 1
+	fi
+	wait "$2"
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		echo "rping -c exited $rc"
+		return 1
+	fi
+	n=$(rping_pings "$3")
+	if [ "$n" != "$4" ]; then
+		echo "rping -c verified $n pings, not $4"
+		return 1
+	fi
+}
+
+# For the CM scripts: remove what sim_iwarp_pair_netns NS made (NS given:
+# isim1 goes back to the initial namespace, NS is deleted), or a pair
+# made in this namespace; then functions 1 and 0 are deleted, irdma_sim
+# and irdma unloaded. Fails the test on any error.
+# Usage: sim_pair_remove [NS]
+sim_pair_remove() {
+	local bus=/sys/bus/irdma_sim
+
+	if [ -n "${1:-}" ]; then
+		ip -n "$1" link set isim1 netns 1 || fail "move isim1 back"
+		ip netns del "$1" || fail "delete namespace $1"
+	fi
+	echo 1 >$bus/del_device || fail "delete 1"
+	echo 0 >$bus/del_device || fail "delete 0"
+	rmmod irdma_sim || fail "rmmod irdma_sim"
+	rmmod irdma || fail "rmmod irdma"
+}
+
+# For tests: skip unless each user-space piece named is installed: rping
+# (rdmacm-utils), librdmacm (librdmacm1), libirdma (ibverbs-providers).
+# Usage: need_user WHAT...
+need_user() {
+	local w lib=/usr/lib/x86_64-linux-gnu
+
+	for w; do
+		case $w in
+		rping)
+			command -v rping >/dev/null ||
+				skip "rping (rdmacm-utils) is not installed"
+			;;
+		librdmacm)
+			[ -e $lib/librdmacm.so.1 ] ||
+				skip "librdmacm (librdmacm1) is not installed"
+			;;
+		libirdma)
+			[ -e $lib/libibverbs/libirdma-rdmav34.so ] ||
+				skip "libirdma (ibverbs-providers) is not installed"
+			;;
+		*)
+			fail "need_user: no check for $w"
+			;;
+		esac
+	done
+}
+
+# For tests: load the RDMA stack, irdma and irdma_sim; fails the test when
+# one does not load. Usage: load_irdma_sim
+load_irdma_sim() {
+	load_stack || fail "cannot load the RDMA stack"
+	kmod irdma || fail "cannot load irdma"
+	kmod irdma_sim || fail "cannot load irdma_sim"
 }
 
 # For tests: fail with a message.

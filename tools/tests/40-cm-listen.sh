@@ -31,11 +31,6 @@
 bus=/sys/bus/irdma_sim
 dbg=/sys/kernel/debug/irdma_sim
 
-step() {
-	echo "40-cm-listen: $*" >/dev/kmsg
-	echo "$*"
-}
-
 # "qhash apbvt arp ahs" of function $1's engine (empty if not shown)
 objects() {
 	sim_counts "$1" objects qhash apbvt_ports arp ahs
@@ -64,10 +59,8 @@ unlisten() {
 }
 
 log_mark 40-cm-listen
-command -v rping >/dev/null || skip "rping (rdmacm-utils) is not installed"
-load_stack || fail "cannot load the RDMA stack"
-kmod irdma || fail "cannot load irdma"
-kmod irdma_sim || fail "cannot load irdma_sim"
+need_user rping
+load_irdma_sim
 echo "0 iwarp" >$bus/new_device || fail "create 0"
 echo "1 iwarp" >$bus/new_device || fail "create 1"
 for i in 0 1; do
@@ -179,26 +172,12 @@ echo "function 1: looped $((lp - lp1)), ILQ sent $((tx - tx1)), received $((rx -
 [ "$rx0b $st0b" = "$rx0 $st0" ] ||
 	fail "function 0 got segments of a loopback connection ($rx0 $st0 -> $rx0b $st0b)"
 # the pings (they may be done already): each moves data in FPDUs
-for ((i = 0; i < 180; i++)); do
-	kill -0 "$cpid" 2>/dev/null || break
-	pause 1
-done
-if kill -0 "$cpid" 2>/dev/null; then
-	kill "$cpid" 2>/dev/null
-	wait "$cpid" 2>/dev/null
+if ! rping_pings_verified 180 "$cpid" /tmp/rping-c.txt 10; then
 	read -r ttx <<<"$(sim_counts 1 toe tx)"
-	fail "rping -C 10 did not finish in 180 s (offloaded segments sent $((ttx - ttx1))): $(</tmp/rping-c.txt) / server: $(</tmp/rping-7004.txt)"
+	fail "offloaded segments sent $((ttx - ttx1)): $(</tmp/rping-c.txt) / server: $(</tmp/rping-7004.txt)"
 fi
-wait "$cpid"
-rc=$?
 cpid=
 echo "rping -c: $(</tmp/rping-c.txt)"
-[ "$rc" = 0 ] || fail "rping -c -V -C 10 exited $rc"
-n=0
-while read -r line; do
-	[[ $line == "ping data: rdma-ping-"* ]] && n=$((n + 1))
-done </tmp/rping-c.txt
-[ "$n" = 10 ] || fail "rping -c verified $n pings, not 10"
 read -r ttx trx <<<"$(sim_counts 1 toe tx rx)"
 echo "function 1: offloaded segments since the connect: sent $((ttx - ttx1)), taken $trx in all"
 # per ping at least 4 SENDs, a READ request and response, a WRITE
@@ -225,8 +204,5 @@ ip -6 neigh flush dev isim0 nud all
 wait_arp 0 0
 
 step "remove"
-echo 1 >$bus/del_device || fail "delete 1"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_pair_remove
 echo "listen (v4, v6, wildcard with address changes) programs and removes SYN filters and ports; neighbours reach the ARP cache; a loopback rping connection on one function pings 10 times with verified data over the engine's iWARP FPDUs and leaves nothing"

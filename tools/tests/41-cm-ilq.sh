@@ -18,16 +18,10 @@
 # seconds.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
-bus=/sys/bus/irdma_sim
 dbg=/sys/kernel/debug/irdma_sim
 ns=ilqpeer
 port=7041
 pdata=ilq-reject-41
-
-step() {
-	echo "41-cm-ilq: $*" >/dev/kmsg
-	echo "$*"
-}
 
 # "qhash apbvt ahs" of function $1's engine
 objects() {
@@ -52,31 +46,19 @@ cleanup() {
 trap cleanup EXIT
 
 log_mark 41-cm-ilq
-[ -e /usr/lib/x86_64-linux-gnu/librdmacm.so.1 ] ||
-	skip "librdmacm (librdmacm1) is not installed"
-load_stack || fail "cannot load the RDMA stack"
-kmod irdma || fail "cannot load irdma"
-kmod irdma_sim || fail "cannot load irdma_sim"
+need_user librdmacm
+load_irdma_sim
 sim_iwarp_pair_netns $ns
 c=$(ilq_counters 0) || fail "no ILQ counters in $dbg/irdma_sim0/state"
 read -r tx0 rx0 st0 _ <<<"$c"
 
 step "rdma_cm listen on 192.0.2.1:$port"
 python3 -u - 192.0.2.1 $port $pdata >/tmp/ilq-listen.txt 2>&1 <<'EOF' &
-import ctypes
 import sys
 
 import iwcm
 
-addr, port, pdata = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
-cm = iwcm.librdmacm()
-lid = iwcm.listen_sync(cm, addr, port)
-cid = iwcm.get_request(cm, lid)
-iwcm.check(cm.rdma_reject(cid, pdata, ctypes.c_uint8(len(pdata))),
-           'rdma_reject')
-print('rejected', flush=True)
-iwcm.check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (request)')
-iwcm.check(cm.rdma_destroy_id(lid), 'rdma_destroy_id (listen)')
+iwcm.reject_one(sys.argv[1], int(sys.argv[2]), sys.argv[3].encode())
 EOF
 lpid=$!
 wait_objects 0 "1 1 0"
@@ -116,10 +98,5 @@ echo "function 0 ILQ: tx $tx0 -> $tx, rx $rx0 -> $rx, steered $st0 -> $st, dropp
 wait_objects 0 "0 0 0"
 
 step "remove"
-ip -n $ns link set isim1 netns 1 || fail "move isim1 back"
-ip netns del $ns || fail "delete namespace $ns"
-echo 1 >$bus/del_device || fail "delete 1"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_pair_remove $ns
 echo "a kernel TCP peer in another namespace connected to an rdma_cm listener through the ILQ and got its MPA reject; nothing left behind"

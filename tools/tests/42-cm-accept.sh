@@ -21,17 +21,11 @@
 # Loops use shell builtins: under TCG every exec costs.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
-bus=/sys/bus/irdma_sim
 state=/sys/kernel/debug/irdma_sim/irdma_sim0/state
 ns=acceptpeer
 port=7042
 pdata=ulsmm-accept-42
 go=/tmp/42-cm-accept.go
-
-step() {
-	echo "42-cm-accept: $*" >/dev/kmsg
-	echo "$*"
-}
 
 objects() {
 	sim_counts 0 objects qps stags qhash apbvt_ports ahs
@@ -47,18 +41,13 @@ cleanup() {
 trap cleanup EXIT
 
 log_mark 42-cm-accept
-[ -e /usr/lib/x86_64-linux-gnu/librdmacm.so.1 ] ||
-	skip "librdmacm (librdmacm1) is not installed"
-[ -e /usr/lib/x86_64-linux-gnu/libibverbs/libirdma-rdmav34.so ] ||
-	skip "libirdma (ibverbs-providers) is not installed"
+need_user librdmacm libirdma
 rm -f $go
-load_stack || fail "cannot load the RDMA stack"
-kmod irdma || fail "cannot load irdma"
+load_irdma_sim
 # the QP's and CM's refusals, in the log should this fail
 for f in qp.c cm_hw.c; do
 	echo "file $f +p" >/sys/kernel/debug/dynamic_debug/control
 done
-kmod irdma_sim || fail "cannot load irdma_sim"
 sim_iwarp_pair_netns $ns
 base=$(objects) || fail "no object counts in $state"
 read -r qps0 stags0 _ <<<"$base"
@@ -67,7 +56,6 @@ step "rdma_cm listen on 192.0.2.1:$port, accept with a user QP"
 python3 -u - 192.0.2.1 $port $pdata $go >/tmp/accept-listen.txt 2>&1 <<'EOF' &
 import ctypes
 import os
-import select
 import sys
 import time
 
@@ -84,24 +72,6 @@ ch = cm.rdma_create_event_channel()
 if not ch:
     sys.exit('rdma_create_event_channel failed')
 check(cm.rdma_migrate_id(cid, ctypes.c_void_p(ch)), 'rdma_migrate_id')
-fd = ctypes.c_int.from_address(ch).value
-
-
-def event(want, what):
-    if not select.select([fd], [], [], 120)[0]:
-        sys.exit('no event within 120 s of %s' % what)
-    ev = ctypes.c_void_p()
-    check(cm.rdma_get_cm_event(ctypes.c_void_p(ch), ctypes.byref(ev)),
-          'rdma_get_cm_event')
-    e = iwcm.CmEvent.from_address(ev.value)
-    kind, status = e.event, e.status
-    cm.rdma_ack_cm_event(ev)
-    print('event', kind, 'status', status, flush=True)
-    if kind != want or status:
-        sys.exit('after %s: wanted event %d status 0, got %d status %d' %
-                 (what, want, kind, status))
-
-
 # a user QP on the id's default PD, with CQs librdmacm creates
 attr = iwcm.QpInitAttr(max_send_wr=8, max_recv_wr=8, max_send_sge=1,
                        max_recv_sge=1, qp_type=iwcm.IBV_QPT_RC)
@@ -110,7 +80,7 @@ print('user QP created', flush=True)
 param = iwcm.ConnParam(private_data=pdata, private_data_len=len(pdata),
                        responder_resources=1, initiator_depth=1)
 check(cm.rdma_accept(cid, ctypes.byref(param)), 'rdma_accept')
-event(iwcm.RDMA_CM_EVENT_ESTABLISHED, 'rdma_accept')
+iwcm.wait_event(cm, ch, iwcm.RDMA_CM_EVENT_ESTABLISHED, 'rdma_accept')
 print('accepted', flush=True)
 # the shell looks at the engine, then lets us close
 for _ in range(300):
@@ -121,7 +91,8 @@ else:
     sys.exit('no go from the shell')
 check(cm.rdma_disconnect(cid), 'rdma_disconnect')
 print('disconnect asked', flush=True)
-event(iwcm.RDMA_CM_EVENT_DISCONNECTED, 'rdma_disconnect')
+iwcm.wait_event(cm, ch, iwcm.RDMA_CM_EVENT_DISCONNECTED,
+                'rdma_disconnect')
 print('disconnected', flush=True)
 cm.rdma_destroy_qp(cid)
 check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (connection)')
@@ -187,11 +158,6 @@ sim_wait_counts 60 "$qps0 $stags0 0 0 0" 0 objects qps stags qhash \
 	apbvt_ports ahs
 
 step "remove"
-ip -n $ns link set isim1 netns 1 || fail "move isim1 back"
-ip netns del $ns || fail "delete namespace $ns"
 rm -f $go
-echo 1 >$bus/del_device || fail "delete 1"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_pair_remove $ns
 echo "a librdmacm server accepted an MPA v2 request on a user QP (the LSMM reply's STag in the engine) and closed it with rdma_disconnect; nothing left behind"

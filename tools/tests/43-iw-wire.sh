@@ -34,14 +34,8 @@
 # Loops use shell builtins: under TCG every exec costs.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
-bus=/sys/bus/irdma_sim
 ns=wirepeer
 PINGS=20
-
-step() {
-	echo "43-iw-wire: $*" >/dev/kmsg
-	echo "$*"
-}
 
 cleanup() {
 	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
@@ -49,38 +43,6 @@ cleanup() {
 	return 0
 }
 trap cleanup EXIT
-
-# rdma res show: one line per device with its resource counts
-res_now() {
-	rdma res show 2>&1
-}
-
-# "qhash apbvt ahs toe-conns" of function $1
-objects() {
-	local o t
-
-	o=$(sim_counts "$1" objects qhash apbvt_ports ahs) || return 1
-	t=$(sim_counts "$1" toe conns) || return 1
-	echo "$o $t"
-}
-
-# After a scenario: RDMA resources and both engines' objects as before it.
-check_baseline() {
-	local i have
-
-	for ((i = 0; i < 60; i++)); do
-		have=$(res_now)
-		[ "$have" = "$res0" ] && break
-		pause 1
-	done
-	[ "$have" = "$res0" ] ||
-		fail "$1: RDMA resources left: $have (before: $res0)"
-	sim_wait_counts 60 "$objs0_0" 0 objects qhash apbvt_ports ahs
-	sim_wait_counts 60 "$objs0_1" 1 objects qhash apbvt_ports ahs
-	sim_wait_counts 60 0 0 toe conns
-	sim_wait_counts 60 0 1 toe conns
-	echo "$1: nothing left"
-}
 
 # wire "tx rx looped" and toe "tx rx" of function $1
 traffic() {
@@ -94,7 +56,7 @@ traffic() {
 # rping between the functions: server in $ns listening on $1, client here
 # connecting to $2, port $3; both must verify $PINGS pings.
 rping_pair() {
-	local la=$1 ca=$2 port=$3 cpid rc n line i t0 t1 f c before
+	local la=$1 ca=$2 port=$3 cpid rc n i t0 t1 f c before q0
 	local a0 a1 b0 b1 srv=/tmp/43-srv-$3.txt cli=/tmp/43-cli-$3.txt
 
 	read -r -a a0 <<<"$(traffic 0)" || fail "no traffic counters"
@@ -108,12 +70,13 @@ rping_pair() {
 		>$srv 2>&1 &
 	spid=$!
 	# the listen reaches both functions (rdma_cm listens on every device)
+	read -r q0 _ <<<"${IRDMA_BASE_OBJ[1]}"
 	for ((i = 0; i < 60; i++)); do
 		read -r n _ <<<"$(sim_counts 1 objects qhash)"
-		((n > ${objs0_1%% *})) && break
+		((n > q0)) && break
 		pause 1
 	done
-	((n > ${objs0_1%% *})) || fail "no SYN filter on function 1: $(<$srv)"
+	((n > q0)) || fail "no SYN filter on function 1: $(<$srv)"
 	printf -v t0 '%(%s)T' -1
 	stdbuf -oL rping -c -d -v -V -a "$ca" -p "$port" -C "$PINGS" \
 		>$cli 2>&1 &
@@ -141,30 +104,15 @@ rping_pair() {
 			fail "function $f: no offloaded connection (conns $n, closes $before -> $c)"
 		((n <= 1)) || fail "function $f: $n offloaded connections, not 1"
 	done
-	for ((i = 0; i < 600; i++)); do
-		kill -0 "$cpid" 2>/dev/null || break
-		pause 1
-	done
-	if kill -0 "$cpid" 2>/dev/null; then
-		kill "$cpid" 2>/dev/null
-		wait "$cpid" 2>/dev/null
+	if ! rping_pings_verified 600 "$cpid" $cli "$PINGS"; then
 		# a lost frame stalls the connection: the engine does not
 		# retransmit; say where frames went
 		echo "function 0: $(sim_counts 0 toe conns tx rx dropped) / wire $(sim_counts 0 wire tx rx dropped)"
 		echo "function 1: $(sim_counts 1 toe conns tx rx dropped) / wire $(sim_counts 1 wire tx rx dropped)"
-		fail "rping -C $PINGS did not finish in 600 s: $(<$cli) / server: $(<$srv)"
+		fail "client: $(<$cli) / server: $(<$srv)"
 	fi
-	wait "$cpid"
-	rc=$?
 	printf -v t1 '%(%s)T' -1
-	[ "$rc" = 0 ] || fail "rping -c exited $rc: $(<$cli) / server: $(<$srv)"
-	n=0
-	while read -r line; do
-		[[ $line == "ping data: rdma-ping-"* ]] && n=$((n + 1))
-	done <$cli
-	[ "$n" = "$PINGS" ] ||
-		fail "rping -c verified $n pings, not $PINGS: $(<$cli)"
-	echo "client: $n pings verified, $((t1 - t0)) s from start to exit"
+	echo "client: $PINGS pings verified, $((t1 - t0)) s from start to exit"
 	read -r -a b0 <<<"$(traffic 0)"
 	read -r -a b1 <<<"$(traffic 1)"
 	echo "function 0 wire tx/rx/looped ${a0[*]:0:3} -> ${b0[*]:0:3}, toe tx/rx ${a0[*]:3} -> ${b0[*]:3}"
@@ -185,11 +133,7 @@ rping_pair() {
 	done
 	# the server sees the client's close only once the engine sends a
 	# FIN for a closing QP: give it a moment, then stop it
-	for ((i = 0; i < 10; i++)); do
-		kill -0 "$spid" 2>/dev/null || break
-		pause 1
-	done
-	if kill -0 "$spid" 2>/dev/null; then
+	if ! wait_exit 10 "$spid"; then
 		echo "the server did not see the client's close; stopping it"
 		kill "$spid"
 		wait "$spid" 2>/dev/null
@@ -199,56 +143,37 @@ rping_pair() {
 		[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<$srv)"
 	fi
 	spid=
-	n=0
-	while read -r line; do
-		[[ $line == "server ping data: rdma-ping-"* ]] && n=$((n + 1))
-	done <$srv
+	n=$(rping_pings $srv server)
 	[ "$n" = "$PINGS" ] ||
 		fail "rping -s verified $n pings, not $PINGS: $(<$srv)"
 	echo "server: $n pings verified"
 }
 
 log_mark 43-iw-wire
-command -v rping >/dev/null || skip "rping (rdmacm-utils) is not installed"
-[ -e /usr/lib/x86_64-linux-gnu/librdmacm.so.1 ] ||
-	skip "librdmacm (librdmacm1) is not installed"
-load_stack || fail "cannot load the RDMA stack"
-kmod irdma || fail "cannot load irdma"
-kmod irdma_sim || fail "cannot load irdma_sim"
+need_user rping librdmacm
+load_irdma_sim
 sim_iwarp_pair_netns $ns
 ip addr add 2001:db8::1/64 dev isim0 nodad || fail "IPv6 on isim0"
 ip -n $ns addr add 2001:db8::2/64 dev isim1 nodad ||
 	fail "IPv6 on isim1 in $ns"
-res0=$(res_now)
-objs0_0=$(sim_counts 0 objects qhash apbvt_ports ahs) || fail "no objects"
-objs0_1=$(sim_counts 1 objects qhash apbvt_ports ahs) || fail "no objects"
-echo "baseline: $res0; function 0: $objs0_0; function 1: $objs0_1"
+take_baseline "qhash apbvt_ports ahs" 0 1
+echo "baseline: $IRDMA_BASE_RES; function 0: ${IRDMA_BASE_OBJ[0]}; function 1: ${IRDMA_BASE_OBJ[1]}"
 
 step "IPv4: rping, listener on 192.0.2.2 in $ns, $PINGS pings"
 rping_pair 192.0.2.2 192.0.2.2 7431
-check_baseline IPv4
+wait_baseline IPv4
 
 step "IPv6: rping, wildcard listener in $ns, $PINGS pings"
 rping_pair :: 2001:db8::2 7432
-check_baseline IPv6
+wait_baseline IPv6
 
 step "a librdmacm listener in $ns rejects"
 ip netns exec $ns python3 -u - 192.0.2.2 7433 >/tmp/43-rej.txt 2>&1 <<'EOF' &
-import ctypes
 import sys
 
 import iwcm
 
-addr, port = sys.argv[1], int(sys.argv[2])
-pdata = b'wire-reject-43'
-cm = iwcm.librdmacm()
-lid = iwcm.listen_sync(cm, addr, port)
-cid = iwcm.get_request(cm, lid)
-iwcm.check(cm.rdma_reject(cid, pdata, ctypes.c_uint8(len(pdata))),
-           'rdma_reject')
-print('rejected', flush=True)
-iwcm.check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (request)')
-iwcm.check(cm.rdma_destroy_id(lid), 'rdma_destroy_id (listen)')
+iwcm.reject_one(sys.argv[1], int(sys.argv[2]), b'wire-reject-43')
 EOF
 spid=$!
 wait_line 300 listening /tmp/43-rej.txt ||
@@ -265,7 +190,7 @@ echo "listener: $(</tmp/43-rej.txt)"
 # an MPA reject reaches iw_cm as CONNECT_REPLY -ECONNREFUSED
 [ "$(count_lines /tmp/43-rej-cli.txt 'RDMA_CM_EVENT_REJECTED, error -111')" != 0 ] ||
 	fail "rping -c did not get RDMA_CM_EVENT_REJECTED with -ECONNREFUSED"
-check_baseline reject
+wait_baseline reject
 
 step "no listener on the port"
 read -r itx0 <<<"$(sim_counts 0 ilq tx)" || fail "no ILQ counters"
@@ -290,13 +215,8 @@ echo "function 0 ILQ sent $((itx - itx0)), function 1 ILQ took $((irx - irx1))"
 ((itx - itx0 >= 1 && itx - itx0 <= 2)) ||
 	fail "the CM sent $((itx - itx0)) segments for one refused SYN"
 ((t1 - t0 < 30)) || fail "the refused connect took $((t1 - t0)) s"
-check_baseline "no listener"
+wait_baseline "no listener"
 
 step "remove"
-ip -n $ns link set isim1 netns 1 || fail "move isim1 back"
-ip netns del $ns || fail "delete namespace $ns"
-echo 1 >$bus/del_device || fail "delete 1"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_pair_remove $ns
 echo "rping between two functions across namespaces (IPv4, IPv6 wildcard) with verified data on both engines, a rejected connect and a refused one, nothing left behind"

@@ -21,8 +21,8 @@
 # 3. The local address removed under a live rping -C 0 connection: the
 #    CM's address notifier (irdma_if_notify) aborts every connection on
 #    it; both ends see RDMA_CM_EVENT_DISCONNECTED and exit.
-# After each: rdma res show qp, cq, mr, pd and cm_id count what they did
-# before, and the engine's QPs, STags, filters, ports, AHs and offloaded
+# After each: rdma res show counts on every device what it did before
+# (pd, cq, qp, cm_id, mr, ctx, srq), and the engine's QPs, STags, filters, ports, AHs and offloaded
 # connections are back to where they were.
 # Loops use shell builtins: under TCG every exec costs.
 . "$IRDMA_REPO/tools/guest/lib.sh"
@@ -31,11 +31,6 @@ bus=/sys/bus/irdma_sim
 addr=192.0.2.2
 fn=1
 py=/tmp/45-iw-close.py
-
-step() {
-	echo "45-iw-close: $*" >/dev/kmsg
-	echo "$*"
-}
 
 cleanup() {
 	local p
@@ -48,73 +43,27 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# "qp cq mr pd cm_id": how many of each rdma res shows
-res_counts() {
-	local k line n out=
-
-	for k in qp cq mr pd cm_id; do
-		n=0
-		while read -r line; do
-			[ -n "$line" ] && n=$((n + 1))
-		done <<<"$(rdma res show $k)"
-		out+="${out:+ }$n"
-	done
-	echo "$out"
-}
-
-objects() {
-	sim_counts $fn objects qps stags qhash apbvt_ports ahs
-}
-
-# wait (60 s) until the RDMA resources and the engine are back to the
-# baseline taken at the start
-wait_baseline() {
-	local i have
-
-	for ((i = 0; i < 60; i++)); do
-		have=$(res_counts)
-		[ "$have" = "$res0" ] && break
-		pause 1
-	done
-	[ "$have" = "$res0" ] ||
-		fail "$1: rdma res (qp cq mr pd cm_id) $have, was $res0"
-	sim_wait_counts 60 "$obj0" $fn objects qps stags qhash apbvt_ports ahs
-	sim_wait_counts 30 0 $fn toe conns
-}
-
 # wait ($1 s) for background process $2 to exit, kill it after that;
 # return its status
 reap() {
-	local i
-
-	for ((i = 0; i < $1; i++)); do
-		kill -0 "$2" 2>/dev/null || break
-		pause 1
-	done
+	wait_exit "$1" "$2"
 	kill -9 "$2" 2>/dev/null
 	wait "$2"
 }
 
 log_mark 45-iw-close
-command -v rping >/dev/null || skip "rping (rdmacm-utils) is not installed"
-[ -e /usr/lib/x86_64-linux-gnu/librdmacm.so.1 ] ||
-	skip "librdmacm (librdmacm1) is not installed"
-[ -e /usr/lib/x86_64-linux-gnu/libibverbs/libirdma-rdmav34.so ] ||
-	skip "libirdma (ibverbs-providers) is not installed"
+need_user rping librdmacm libirdma
 rm -f /tmp/45-*.go /tmp/45-*.close
-load_stack || fail "cannot load the RDMA stack"
-kmod irdma || fail "cannot load irdma"
-kmod irdma_sim || fail "cannot load irdma_sim"
+load_irdma_sim
 for i in 0 1; do
 	echo "$i iwarp" >$bus/new_device || fail "create $i"
 	ip link set isim$i up || fail "isim$i up"
 	ip addr add 192.0.2.$((i + 1))/24 dev isim$i || fail "IPv4 on isim$i"
 done
-res0=$(res_counts)
-obj0=$(objects) || fail "no object counts"
+take_baseline "qps stags qhash apbvt_ports ahs" $fn
 read -r finx0 rstx0 cl0 <<<"$(sim_counts $fn toe fin_tx rst_tx closed)" ||
 	fail "no close counters in the simulator's state"
-echo "baseline: rdma res (qp cq mr pd cm_id) $res0; engine (qps stags qhash ports ahs) $obj0"
+echo "baseline: rdma res $IRDMA_BASE_RES; engine (qps stags qhash ports ahs) ${IRDMA_BASE_OBJ[$fn]}"
 
 # both ends of a librdmacm connection that wait for the shell: "server"
 # accepts, "client" connects; each then waits for DISCONNECTED (the client
@@ -123,7 +72,6 @@ echo "baseline: rdma res (qp cq mr pd cm_id) $res0; engine (qps stags qhash port
 cat >$py <<'EOF'
 import ctypes
 import os
-import select
 import socket
 import sys
 import time
@@ -131,28 +79,15 @@ import time
 import iwcm
 from iwcm import check
 
-ADDR_RESOLVED, ROUTE_RESOLVED = 0, 2
 role, addr, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
 cm = iwcm.librdmacm()
 ch = cm.rdma_create_event_channel()
 if not ch:
     sys.exit('rdma_create_event_channel failed')
-fd = ctypes.c_int.from_address(ch).value
 
 
 def event(want, what):
-    if not select.select([fd], [], [], 120)[0]:
-        sys.exit('no event within 120 s of %s' % what)
-    ev = ctypes.c_void_p()
-    check(cm.rdma_get_cm_event(ctypes.c_void_p(ch), ctypes.byref(ev)),
-          'rdma_get_cm_event')
-    e = iwcm.CmEvent.from_address(ev.value)
-    kind, status = e.event, e.status
-    cm.rdma_ack_cm_event(ev)
-    print('event', kind, 'status', status, flush=True)
-    if kind != want or status:
-        sys.exit('after %s: wanted event %d status 0, got %d status %d' %
-                 (what, want, kind, status))
+    iwcm.wait_event(cm, ch, want, what)
 
 
 def wait_file(path):
@@ -181,9 +116,9 @@ else:
                          (ctypes.c_ubyte * 4)(*socket.inet_aton(addr)))
     check(cm.rdma_resolve_addr(cid, None, ctypes.byref(sa), 10000),
           'rdma_resolve_addr')
-    event(ADDR_RESOLVED, 'rdma_resolve_addr')
+    event(iwcm.RDMA_CM_EVENT_ADDR_RESOLVED, 'rdma_resolve_addr')
     check(cm.rdma_resolve_route(cid, 10000), 'rdma_resolve_route')
-    event(ROUTE_RESOLVED, 'rdma_resolve_route')
+    event(iwcm.RDMA_CM_EVENT_ROUTE_RESOLVED, 'rdma_resolve_route')
     check(cm.rdma_create_qp(cid, None, ctypes.byref(attr)), 'rdma_create_qp')
     check(cm.rdma_connect(cid, ctypes.byref(param)), 'rdma_connect')
 event(iwcm.RDMA_CM_EVENT_ESTABLISHED, 'the connect')
@@ -292,8 +227,5 @@ spid=
 wait_baseline "after the address went"
 
 step "remove"
-echo 1 >$bus/del_device || fail "delete 1"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_pair_remove
 echo "a graceful rdma_disconnect closes both ends through the engine (two FINs, two completed closes, nothing offloaded, both processes alive); a killed peer's connection is reset and the survivor disconnects; removing the address tears the connection down; RDMA resources and engine objects back to the baseline after each"
