@@ -364,6 +364,8 @@ int irdma_cm_hw_setup(struct irdma_device *iwdev)
 		goto err_destroy_ilq;
 	core->netdev = netdev;
 	core->cfg.mtu = READ_ONCE(netdev->mtu);
+	core->cfg.max_ird = IRDMA_QP_OFFER_IRD;
+	core->cfg.max_ord = IRDMA_QP_OFFER_ORD;
 	ether_addr_copy(core->cfg.mac, netdev->dev_addr);
 	irdma_ilq_attach(iwdev->fn->hw, core);
 	return 0;
