@@ -19,8 +19,11 @@
 # simulated function 0 with protocol PROTO (roce or iwarp), give its netdev
 # isim0 the IPv4 address ADDR/24 (the suite's RDMA CM tests connect the
 # device's first address to itself), run the suite on it, tear it down.
+# Function 1 is created too, with its netdev isim1 up and no address: it
+# is isim0's other end, and without it isim0 has no carrier, the port is
+# DOWN and the suite skips every traffic test ("Port 1 is not up").
 pyverbs_run() {
-	local proto=$1 addr=$2 py=/usr/bin/python3 rc=0 dev gid f
+	local proto=$1 addr=$2 py=/usr/bin/python3 rc=0 dev gid f i state
 	local tests=/run/irdma/run/pyverbs-tests bus=/sys/bus/irdma_sim
 
 	shift 2
@@ -35,12 +38,21 @@ pyverbs_run() {
 	kmod irdma_sim || fail "cannot load irdma_sim"
 	kmod irdma || fail "cannot load irdma"
 	echo "0 $proto" >$bus/new_device || fail "create function 0 ($proto)"
+	echo "1 $proto" >$bus/new_device || fail "create function 1 ($proto)"
+	ip link set isim1 up || fail "isim1 up"
 	ip link set isim0 up || fail "isim0 up"
 	ip addr add "$addr/24" dev isim0 || fail "IPv4 on isim0"
 	dev=$(ibdev_of 0)
 	[ -n "$dev" ] || fail "no RDMA device for function 0"
 	[ -d "/sys/class/infiniband/$dev/device/net/isim0" ] ||
 		fail "$dev/device/net does not name isim0"
+	# the suite skips its traffic tests on a port that is not ACTIVE
+	for ((i = 0; i < 20; i++)); do
+		read -r state <"/sys/class/infiniband/$dev/ports/1/state"
+		[[ $state == *ACTIVE ]] && break
+		pause 0.5
+	done
+	[[ $state == *ACTIVE ]] || fail "$dev port 1 is '$state', not ACTIVE"
 	if [ "$proto" = roce ]; then
 		# RoCEv2 GIDs follow the addresses: GID 1 is the IPv4 one
 		for ((i = 0; i < 20; i++)); do
@@ -66,6 +78,7 @@ pyverbs_run() {
 	fi
 
 	echo 0 >$bus/del_device || fail "delete function 0"
+	echo 1 >$bus/del_device || fail "delete function 1"
 	rmmod irdma || fail "rmmod irdma"
 	rmmod irdma_sim || fail "rmmod irdma_sim"
 	[ $rc -eq 0 ] || fail "pyverbs $proto: a test failed (exit $rc)"
