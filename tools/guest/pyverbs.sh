@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
+# shellcheck shell=bash
 # rdma-core's own test suite on one simulated function, for the guest
-# scripts 46a-pyverbs-roce.sh and 46b-pyverbs-iwarp.sh (sourced after
-# lib.sh). Each script runs one protocol, so the harness's lanes can run
-# the two halves at once.
+# script 46a-pyverbs-roce.sh (sourced after lib.sh), and for an iWARP half
+# in a script of its own, 46b-pyverbs-iwarp.sh, which is not in the test
+# command yet (Documentation/testing.rst). One protocol per script, so the
+# harness's lanes can run the two halves at once.
 #
 # The modules are gzipped where Debian installs them (dh_compress), so
 # tools/irdma-vm puts a gunzipped copy, compiled by the host's
