@@ -363,10 +363,9 @@ int irdma_cm_hw_setup(struct irdma_device *iwdev)
 	if (ret)
 		goto err_destroy_ilq;
 	core->netdev = netdev;
-	/* a ULP may ask for what the device reports, not less */
-	core->cfg.max_ird = IRDMA_VERBS_MAX_IRD;
-	core->cfg.max_ord = IRDMA_VERBS_MAX_ORD;
 	core->cfg.mtu = READ_ONCE(netdev->mtu);
+	core->cfg.max_ird = IRDMA_QP_OFFER_IRD;
+	core->cfg.max_ord = IRDMA_QP_OFFER_ORD;
 	ether_addr_copy(core->cfg.mac, netdev->dev_addr);
 	irdma_ilq_attach(iwdev->fn->hw, core);
 	return 0;

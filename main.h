@@ -38,13 +38,6 @@ enum irdma_protocol {
 };
 
 struct irdma_func;
-
-/*
- * RDMA READs a gen2 QP takes in (IRD) and has outstanding (ORD): what the
- * device reports and what the CM negotiates up to.
- */
-#define IRDMA_VERBS_MAX_IRD		127
-#define IRDMA_VERBS_MAX_ORD		255
 struct irdma_hw;
 struct isim_aux_drv;
 

@@ -39,6 +39,13 @@ struct irdma_uring;
 #define IRDMA_QP_CONN_QUANTA	3
 /* Most inbound RDMA READs the QP context holds (256 slots, two each) */
 #define IRDMA_QP_MAX_IRD	128
+/*
+ * What the device offers per QP: its max_qp_rd_atom (IRD) and
+ * max_qp_init_rd_atom (ORD), and the iWARP CM's limits, which must be the
+ * same: librdmacm asks for the device's maxima when given no values.
+ */
+#define IRDMA_QP_OFFER_IRD	127
+#define IRDMA_QP_OFFER_ORD	255
 /* Reserved QP numbers: 0 is never used, 1 is the GSI QP of RoCEv2 */
 #define IRDMA_QP_GSI_ID		1
 #define IRDMA_QP_FIRST_ID	2
