@@ -7,7 +7,8 @@
  * at once again while CQP commands are still queued), every 10 ms before.
  * One tick, under eng_lock: CQP create or destroy requests, CQ arm
  * requests, returned AEQEs, queued CQP commands, SQ/RQ work (exec.c),
- * raw-queue frames (ilq.c), then interrupt vectors the driver re-enabled. A halted engine (critical
+ * raw-queue frames (ilq.c), then interrupt vectors the driver re-enabled;
+ * a pass takes on no more work after ISIM_PASS_NS. A halted engine (critical
  * error) reads and writes nothing until the function is reset; it only
  * raises the interrupts it had posted before it stopped.
  */
@@ -27,6 +28,7 @@ bool isim_engine_poll(struct isim_func *f)
 
 	lockdep_assert_held(&f->eng_lock);
 	more = false;
+	f->pass_end_ns = ktime_get_ns() + ISIM_PASS_NS;
 	if (!f->halted) {
 		isim_cqp_poll_ctx(f);
 		isim_cq_poll_arm(f);

@@ -1403,7 +1403,7 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget)
 	 */
 	f->exec_next = 0;
 	xa_for_each_start(&f->qps, id, qp, first) {
-		if (!left) {
+		if (!left || isim_pass_over(f)) {
 			f->exec_next = id;
 			goto out;
 		}
@@ -1411,7 +1411,7 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget)
 	}
 	if (first) {
 		xa_for_each_range(&f->qps, id, qp, 0, first - 1) {
-			if (!left) {
+			if (!left || isim_pass_over(f)) {
 				f->exec_next = id;
 				break;
 			}
@@ -1420,7 +1420,7 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget)
 	}
 out:
 	isim_xfer_put(x);
-	return !left;
+	return !left || f->exec_next;
 }
 
 /**

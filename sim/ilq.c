@@ -630,7 +630,8 @@ bool isim_ilq_run(struct isim_func *f, unsigned int budget)
 	unsigned long id;
 
 	lockdep_assert_held(&f->eng_lock);
-	while (n < budget && (skb = skb_dequeue(&f->ilq.rxq))) {
+	while (n < budget && !isim_pass_over(f) &&
+	       (skb = skb_dequeue(&f->ilq.rxq))) {
 		isim_ilq_place(f, skb);
 		n++;
 	}
@@ -640,5 +641,5 @@ bool isim_ilq_run(struct isim_func *f, unsigned int budget)
 		if (qp->type == ISIM_QP_TYPE_UDA)
 			n += isim_ilq_tx_run(f, qp, budget - n);
 	}
-	return n >= budget;
+	return n >= budget || !skb_queue_empty(&f->ilq.rxq);
 }

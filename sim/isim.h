@@ -27,6 +27,7 @@ struct seq_file;
 #define ISIM_MAX_SDS		128
 #define ISIM_CQP_BUDGET		64	/* CQP WQEs per engine tick */
 #define ISIM_WQE_BUDGET		256	/* SQ/RQ WQEs per engine tick */
+#define ISIM_PASS_NS		(100 * NSEC_PER_MSEC) /* work a pass takes on */
 
 struct isim_func;
 struct dentry;
@@ -618,6 +619,7 @@ struct isim_wire {
  * @tick_ns_total: the time spent in passes, in ns
  * @tick_due_ns: when the next pass is due
  * @tick_late_ns_max: the most a pass started after it was due, in ns
+ * @pass_end_ns: when the current pass stops taking on more work
  *	(the work queue's scheduling: a starved engine answers late)
  * @cqp: control QP
  * @hmc: host memory cache layout
@@ -662,6 +664,7 @@ struct isim_func {
 	u64 tick_ns_total;
 	u64 tick_due_ns;
 	u64 tick_late_ns_max;
+	u64 pass_end_ns;
 	struct isim_cqp cqp;
 	struct isim_hmc hmc;
 	struct xarray cqs;
@@ -689,6 +692,17 @@ struct isim_res {
 	u16 minor;
 	u32 ret_val;
 };
+
+/*
+ * The pass has worked long enough: the rest waits for the next one, which
+ * comes at once. Without this a pass over hundreds of busy QPs took
+ * seconds under emulation, and the CQP commands queued behind it timed
+ * out in the driver.
+ */
+static inline bool isim_pass_over(const struct isim_func *f)
+{
+	return ktime_get_ns() > f->pass_end_ns;
+}
 
 typedef void (*isim_op_fn)(struct isim_func *f, const u64 *wqe,
 			   struct isim_res *res);

@@ -533,12 +533,13 @@ bool isim_toe_run(struct isim_func *f, unsigned int budget)
 	unsigned int n = 0;
 
 	lockdep_assert_held(&f->eng_lock);
-	while (n < budget && (skb = skb_dequeue(&f->toe.rxq))) {
+	while (n < budget && !isim_pass_over(f) &&
+	       (skb = skb_dequeue(&f->toe.rxq))) {
 		isim_toe_rx(&x, f, skb);
 		n++;
 	}
 	isim_xfer_put(x);
-	return n >= budget;
+	return !skb_queue_empty(&f->toe.rxq);
 }
 
 /* ---- transmit ---- */
