@@ -37,11 +37,6 @@ pcap=/tmp/44-iw-siw.pcap
 p1=7044
 p2=7045
 
-step() {
-	echo "44-iw-siw: $*" >/dev/kmsg
-	echo "$*"
-}
-
 cleanup() {
 	local p
 
@@ -54,19 +49,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# count the lines of file $1 that start with $2
-count_prefix() {
-	local n=0 line
-
-	while IFS= read -r line; do
-		[[ $line == "$2"* ]] && n=$((n + 1))
-	done <"$1"
-	echo $n
-}
-
 # wait (up to $2 s) for process $1 to exit; its status in $rc, 124 if it
 # did not
-wait_exit() {
+wait_rc() {
 	local i
 
 	for ((i = 0; i < $2; i++)); do
@@ -131,22 +116,22 @@ stdbuf -oL rping -c -d -v -V -C 10 -a 192.0.2.2 -p $p1 \
 cpid=$!
 # killing rping while iw_cm is in CONN_SENT would hit iw_cm's BUG() in
 # destroy_cm_id(): let a failing connect end by itself
-wait_exit "$cpid" 300
+wait_rc "$cpid" 300
 if [ $rc = 124 ]; then
 	fail "irdma->siw: rping -c did not finish in 300 s: $(</tmp/44-c1.txt) / server: $(</tmp/44-s1.txt)"
 fi
 cpid=
 echo "irdma rping -c: $(</tmp/44-c1.txt)"
 [ $rc = 0 ] || fail "irdma->siw: rping -c exited $rc / server: $(</tmp/44-s1.txt)"
-[ "$(count_prefix /tmp/44-c1.txt "ping data: rdma-ping-")" = 10 ] ||
+[ "$(rping_pings /tmp/44-c1.txt)" = 10 ] ||
 	fail "irdma->siw: not 10 verified pings"
 wait_line 10 "*ESTABLISHED*" /tmp/44-s1.txt ||
 	fail "irdma->siw: siw did not reach ESTABLISHED: $(</tmp/44-s1.txt)"
-wait_exit "$spid" 30
+wait_rc "$spid" 30
 [ $rc = 124 ] && stop_server
 spid=
 echo "siw rping -s: $(</tmp/44-s1.txt)"
-[ "$(count_prefix /tmp/44-s1.txt "server ping data: rdma-ping-")" -ge 10 ] ||
+[ "$(rping_pings /tmp/44-s1.txt server)" -ge 10 ] ||
 	fail "irdma->siw: siw's server did not see 10 pings"
 
 step "siw connects to irdma"
@@ -164,24 +149,24 @@ done
 ip netns exec $ns stdbuf -oL rping -c -d -v -V -C 10 -a 192.0.2.1 -p $p2 \
 	>/tmp/44-c2.txt 2>&1 &
 cpid=$!
-wait_exit "$cpid" 300
+wait_rc "$cpid" 300
 if [ $rc = 124 ]; then
 	fail "siw->irdma: rping -c did not finish in 300 s: $(</tmp/44-c2.txt) / server: $(</tmp/44-s2.txt)"
 fi
 cpid=
 echo "siw rping -c: $(</tmp/44-c2.txt)"
 [ $rc = 0 ] || fail "siw->irdma: rping -c exited $rc / server: $(</tmp/44-s2.txt)"
-[ "$(count_prefix /tmp/44-c2.txt "ping data: rdma-ping-")" = 10 ] ||
+[ "$(rping_pings /tmp/44-c2.txt)" = 10 ] ||
 	fail "siw->irdma: not 10 verified pings"
 wait_line 10 "*ESTABLISHED*" /tmp/44-s2.txt ||
 	fail "siw->irdma: irdma did not reach ESTABLISHED: $(</tmp/44-s2.txt)"
 # siw closes its socket: the engine reports the FIN and the server sees
 # the disconnect
-wait_exit "$spid" 60
+wait_rc "$spid" 60
 [ $rc = 124 ] && stop_server
 spid=
 echo "irdma rping -s: $(</tmp/44-s2.txt)"
-[ "$(count_prefix /tmp/44-s2.txt "server ping data: rdma-ping-")" -ge 10 ] ||
+[ "$(rping_pings /tmp/44-s2.txt server)" -ge 10 ] ||
 	fail "siw->irdma: irdma's server did not see 10 pings"
 
 step "the capture, dissected by tshark"

@@ -51,6 +51,18 @@ reap() {
 	wait "$2"
 }
 
+# rping -s and an endless rping -c -C 0 on port $1 of $addr, in the
+# background (spid, cpid), until the client is ESTABLISHED
+rping_live() {
+	stdbuf -oL rping -s -d -a $addr -p "$1" >/tmp/45-rping-s.txt 2>&1 &
+	spid=$!
+	sim_wait_counts 60 "1 1" $fn objects qhash apbvt_ports
+	stdbuf -oL rping -c -d -a $addr -p "$1" -C 0 >/tmp/45-rping-c.txt 2>&1 &
+	cpid=$!
+	wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/45-rping-c.txt ||
+		fail "no connection: $(</tmp/45-rping-c.txt)"
+}
+
 log_mark 45-iw-close
 need_user rping librdmacm libirdma
 rm -f /tmp/45-*.go /tmp/45-*.close
@@ -180,13 +192,7 @@ wait_baseline "after the graceful close"
 
 step "a peer killed mid-transfer"
 read -r rstx0 <<<"$(sim_counts $fn toe rst_tx)"
-stdbuf -oL rping -s -d -a $addr -p 7452 >/tmp/45-rping-s.txt 2>&1 &
-spid=$!
-sim_wait_counts 60 "1 1" $fn objects qhash apbvt_ports
-stdbuf -oL rping -c -d -a $addr -p 7452 -C 0 >/tmp/45-rping-c.txt 2>&1 &
-cpid=$!
-wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/45-rping-c.txt ||
-	fail "no connection: $(</tmp/45-rping-c.txt)"
+rping_live 7452
 read -r ttx0 <<<"$(sim_counts $fn toe tx)"
 for ((i = 0; i < 60; i++)); do
 	read -r ttx <<<"$(sim_counts $fn toe tx)"
@@ -207,13 +213,7 @@ echo "engine: RSTs sent $((rstx - rstx0))"
 wait_baseline "after the killed peer"
 
 step "the local address removed under a live connection"
-stdbuf -oL rping -s -d -a $addr -p 7453 >/tmp/45-rping-s.txt 2>&1 &
-spid=$!
-sim_wait_counts 60 "1 1" $fn objects qhash apbvt_ports
-stdbuf -oL rping -c -d -a $addr -p 7453 -C 0 >/tmp/45-rping-c.txt 2>&1 &
-cpid=$!
-wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/45-rping-c.txt ||
-	fail "no connection: $(</tmp/45-rping-c.txt)"
+rping_live 7453
 sim_wait_counts 30 2 $fn toe conns
 ip addr del $addr/24 dev isim1 || fail "remove $addr"
 wait_line 60 "*RDMA_CM_EVENT_DISCONNECTED*" /tmp/45-rping-c.txt ||
