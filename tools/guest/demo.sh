@@ -75,20 +75,39 @@ dev3=$(ibdev_of 3)
 echo "isim2: 198.51.100.1, $dev2; isim3 (demopeer): 198.51.100.2, $dev3"
 rdma link show | grep -E "$dev2|$dev3"
 
+# wait until the server's listen reaches isim3's engine as a SYN filter
+listening() {
+	local i qh
+
+	for ((i = 0; i < 60; i++)); do
+		read -r qh <<<"$(sim_counts 3 objects qhash)"
+		[ "${qh:-0}" -gt 0 ] && return 0
+		pause 1
+	done
+	echo "the server on $dev3 is not listening"
+	return 1
+}
+
 step "rping: 10 verified pings from $dev2 to $dev3"
-ip netns exec demopeer rping -s -a 198.51.100.2 -p 7900 -V >/tmp/demo-rping-s.txt 2>&1 &
+ip netns exec demopeer rping -s -v -a 198.51.100.2 -p 7900 -V >/tmp/demo-rping-s.txt 2>&1 &
 spid=$!
-pause 2
-rping -c -a 198.51.100.2 -p 7900 -C 10 -v -V
+listening
+timeout 300 rping -c -a 198.51.100.2 -p 7900 -C 10 -v -V
 wait $spid
 echo "rping server: $(grep -c 'server ping data' /tmp/demo-rping-s.txt || true) pings verified"
+# its SYN filter goes with the listen
+for ((i = 0; i < 60; i++)); do
+	read -r qh <<<"$(sim_counts 3 objects qhash)"
+	[ "${qh:-1}" = 0 ] && break
+	pause 1
+done
 
 step "ib_write_bw -R: 100 RDMA WRITEs of 64 KiB from $dev2 to $dev3"
 ip netns exec demopeer ib_write_bw -R -F -d "$dev3" -p 7901 -s 65536 -n 100 \
 	>/tmp/demo-bw-s.txt 2>&1 &
 spid=$!
-pause 2
-ib_write_bw -R -F -d "$dev2" -p 7901 -s 65536 -n 100 198.51.100.2
+listening
+timeout 300 ib_write_bw -R -F -d "$dev2" -p 7901 -s 65536 -n 100 198.51.100.2
 wait $spid
 echo "(a simulated engine under QEMU TCG: the numbers show it works, not how fast an E810 is)"
 
