@@ -92,7 +92,7 @@ step "rping: 10 verified pings from $dev2 to $dev3"
 ip netns exec demopeer rping -s -v -a 198.51.100.2 -p 7900 -V >/tmp/demo-rping-s.txt 2>&1 &
 spid=$!
 listening
-timeout 300 rping -c -a 198.51.100.2 -p 7900 -C 10 -v -V
+timeout 600 rping -c -a 198.51.100.2 -p 7900 -C 10 -v -V
 wait $spid
 echo "rping server: $(grep -c 'server ping data' /tmp/demo-rping-s.txt || true) pings verified"
 # its SYN filter goes with the listen
@@ -102,12 +102,12 @@ for ((i = 0; i < 60; i++)); do
 	pause 1
 done
 
-step "ib_write_bw -R: 100 RDMA WRITEs of 64 KiB from $dev2 to $dev3"
-ip netns exec demopeer ib_write_bw -R -F -d "$dev3" -p 7901 -s 65536 -n 100 \
+step "ib_write_bw -R: 20 RDMA WRITEs of 64 KiB from $dev2 to $dev3"
+ip netns exec demopeer ib_write_bw -R -F -d "$dev3" -p 7901 -s 65536 -n 20 \
 	>/tmp/demo-bw-s.txt 2>&1 &
 spid=$!
 listening
-timeout 300 ib_write_bw -R -F -d "$dev2" -p 7901 -s 65536 -n 100 198.51.100.2
+timeout 600 ib_write_bw -R -F -d "$dev2" -p 7901 -s 65536 -n 20 198.51.100.2
 # the server has its numbers too; it may still wait for the close
 for ((i = 0; i < 30; i++)); do
 	kill -0 $spid 2>/dev/null || break
