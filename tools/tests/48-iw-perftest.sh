@@ -20,15 +20,9 @@
 # under TCG (tools/irdma-vm bench measures it).
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
-bus=/sys/bus/irdma_sim
 ns=wirepeer
 ITERS=30
 SIZE=65536
-
-step() {
-	echo "48-iw-perftest: $*" >/dev/kmsg
-	echo "$*"
-}
 
 cleanup() {
 	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
@@ -36,29 +30,6 @@ cleanup() {
 	return 0
 }
 trap cleanup EXIT
-
-# "qhash apbvt ahs" of function $1
-objects() {
-	sim_counts "$1" objects qhash apbvt_ports ahs
-}
-
-# After a run: RDMA resources and both engines' objects as before it.
-check_baseline() {
-	local i have
-
-	for ((i = 0; i < 60; i++)); do
-		have=$(rdma res show 2>&1)
-		[ "$have" = "$res0" ] && break
-		pause 1
-	done
-	[ "$have" = "$res0" ] ||
-		fail "$1: RDMA resources left: $have (before: $res0)"
-	sim_wait_counts 60 "$objs0_0" 0 objects qhash apbvt_ports ahs
-	sim_wait_counts 60 "$objs0_1" 1 objects qhash apbvt_ports ahs
-	sim_wait_counts 60 0 0 toe conns
-	sim_wait_counts 60 0 1 toe conns
-	echo "$1: nothing left"
-}
 
 # run perftest tool $1 (ib_write_bw...) with port $2: server in $ns on
 # function 1, client here on function 0
@@ -71,17 +42,13 @@ perf_pair() {
 		-n $ITERS >"$srv" 2>&1 &
 	spid=$!
 	# the listen reaches function 1's engine as a SYN filter
-	sim_wait_counts 60 "$(( ${objs0_1%% *} + 1 ))" 1 objects qhash
+	sim_wait_counts 60 "$(( ${IRDMA_BASE_OBJ[1]%% *} + 1 ))" 1 objects qhash
 	printf -v t0 '%(%s)T' -1
 	timeout 600 "$tool" -R -F -d "$dev0" -p "$port" -s $SIZE -n $ITERS \
 		192.0.2.2 >"$cli" 2>&1
 	rc=$?
 	printf -v t1 '%(%s)T' -1
-	for ((i = 0; i < 60; i++)); do
-		kill -0 "$spid" 2>/dev/null || break
-		pause 1
-	done
-	kill -0 "$spid" 2>/dev/null && kill "$spid"
+	wait_exit 60 "$spid" || kill "$spid"
 	wait "$spid"
 	src=$?
 	spid=
@@ -102,33 +69,24 @@ perf_pair() {
 
 log_mark 48-iw-perftest
 command -v ib_write_bw >/dev/null || skip "perftest is not installed"
-load_stack || fail "cannot load the RDMA stack"
-kmod irdma || fail "cannot load irdma"
-kmod irdma_sim || fail "cannot load irdma_sim"
+load_irdma_sim
 sim_iwarp_pair_netns $ns
 dev0=$(ibdev_of 0)
 dev1=$(ibdev_of 1)
 [ -n "$dev0" ] && [ -n "$dev1" ] || fail "no RDMA devices: '$dev0' '$dev1'"
 sim_wait_counts 60 1 0 cqp live
 sim_wait_counts 60 1 1 cqp live
-res0=$(rdma res show 2>&1)
-objs0_0=$(objects 0) || fail "no objects"
-objs0_1=$(objects 1) || fail "no objects"
-echo "baseline: $res0; function 0: $objs0_0; function 1: $objs0_1"
+take_baseline "qhash apbvt_ports ahs" 0 1
+echo "baseline: $IRDMA_BASE_RES; function 0: ${IRDMA_BASE_OBJ[0]}; function 1: ${IRDMA_BASE_OBJ[1]}"
 
 port=7480
 for tool in ib_write_bw ib_read_bw ib_send_bw; do
 	step "$tool -R, $ITERS x $SIZE bytes, $dev0 -> $dev1"
 	perf_pair $tool $port
-	check_baseline $tool
+	wait_baseline $tool
 	port=$((port + 1))
 done
 
 step "remove"
-ip -n $ns link set isim1 netns 1 || fail "move isim1 back"
-ip netns del $ns || fail "delete namespace $ns"
-echo 1 >$bus/del_device || fail "delete 1"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_pair_remove $ns
 echo "ib_write_bw, ib_read_bw and ib_send_bw -R between two functions on the wire, nothing left behind"

@@ -19,41 +19,12 @@
 
 bus=/sys/bus/irdma_sim
 
-step() {
-	echo "49-iw-loop: $*" >/dev/kmsg
-	echo "$*"
-}
-
 cleanup() {
 	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
+	[ -n "${cpid:-}" ] && kill "$cpid" 2>/dev/null
 	return 0
 }
 trap cleanup EXIT
-
-check_baseline() {
-	local i have
-
-	for ((i = 0; i < 60; i++)); do
-		have=$(rdma res show 2>&1)
-		[ "$have" = "$res0" ] && break
-		pause 1
-	done
-	[ "$have" = "$res0" ] ||
-		fail "$1: RDMA resources left: $have (before: $res0)"
-	sim_wait_counts 60 "$objs0" 0 objects qhash apbvt_ports ahs
-	sim_wait_counts 60 0 0 toe conns
-	echo "$1: nothing left"
-}
-
-# count the lines of file $1 that start with $2
-count_pings() {
-	local n=0 line
-
-	while read -r line; do
-		[[ $line == "$2"* ]] && n=$((n + 1))
-	done <"$1"
-	echo $n
-}
 
 # rping on function 0 to itself: listener on $1, client to $2, port $3,
 # $4 pings
@@ -69,10 +40,10 @@ rping_self() {
 	# address of the netdev)
 	for ((i = 0; i < 60; i++)); do
 		read -r n <<<"$(sim_counts 0 objects qhash)"
-		((n > ${objs0%% *})) && break
+		((n > ${IRDMA_BASE_OBJ[0]%% *})) && break
 		pause 1
 	done
-	((n > ${objs0%% *})) || fail "no SYN filter: $(<$srv)"
+	((n > ${IRDMA_BASE_OBJ[0]%% *})) || fail "no SYN filter: $(<$srv)"
 	printf -v t0 '%(%s)T' -1
 	stdbuf -oL rping -c -d -v -V -a "$ca" -p "$port" -C "$pings" \
 		>$cli 2>&1 &
@@ -91,27 +62,16 @@ rping_self() {
 	done
 	((seen || c >= c0 + 2)) ||
 		fail "not two offloaded connections on the engine: conns $n, closes $c0 -> $c"
-	for ((i = 0; i < 300; i++)); do
-		kill -0 "$cpid" 2>/dev/null || break
-		pause 1
-	done
-	kill -0 "$cpid" 2>/dev/null && kill "$cpid"
-	wait "$cpid"
-	rc=$?
+	rping_pings_verified 300 "$cpid" $cli "$pings" ||
+		fail "$(<$cli) / server: $(<$srv)"
+	cpid=
 	printf -v t1 '%(%s)T' -1
-	[ "$rc" = 0 ] || fail "rping -c exited $rc: $(<$cli) / server: $(<$srv)"
-	for ((i = 0; i < 30; i++)); do
-		kill -0 "$spid" 2>/dev/null || break
-		pause 1
-	done
-	kill -0 "$spid" 2>/dev/null && kill "$spid"
+	wait_exit 30 "$spid" || kill "$spid"
 	wait "$spid"
 	rc=$?
 	spid=
 	[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<$srv)"
-	n=$(count_pings $cli "ping data: rdma-ping-")
-	[ "$n" = "$pings" ] || fail "rping -c verified $n pings, not $pings: $(<$cli)"
-	n=$(count_pings $srv "server ping data: rdma-ping-")
+	n=$(rping_pings $srv server)
 	[ "$n" = "$pings" ] || fail "rping -s verified $n pings, not $pings: $(<$srv)"
 	read -r lp1 <<<"$(sim_counts 0 wire looped)"
 	echo "$pings pings verified on both ends in $((t1 - t0)) s; frames looped by the switch: $((lp1 - lp0))"
@@ -121,26 +81,23 @@ rping_self() {
 }
 
 log_mark 49-iw-loop
-command -v rping >/dev/null || skip "rping (rdmacm-utils) is not installed"
-load_stack || fail "cannot load the RDMA stack"
-kmod irdma || fail "cannot load irdma"
-kmod irdma_sim || fail "cannot load irdma_sim"
+need_user rping
+load_irdma_sim
 echo "0 iwarp" >$bus/new_device || fail "create 0"
 ip link set isim0 up || fail "isim0 up"
 ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
 ip addr add 2001:db8::1/64 dev isim0 nodad || fail "IPv6 on isim0"
 sim_wait_counts 60 1 0 cqp live
-res0=$(rdma res show 2>&1)
-objs0=$(sim_counts 0 objects qhash apbvt_ports ahs) || fail "no objects"
-echo "baseline: $res0; engine: $objs0"
+take_baseline "qhash apbvt_ports ahs" 0
+echo "baseline: $IRDMA_BASE_RES; engine: ${IRDMA_BASE_OBJ[0]}"
 
 step "IPv4: rping -C 100 to the function's own address"
 rping_self 192.0.2.1 192.0.2.1 7491 100
-check_baseline IPv4
+wait_baseline IPv4
 
 step "IPv6: rping -C 20, wildcard listener"
 rping_self :: 2001:db8::1 7492 20
-check_baseline IPv6
+wait_baseline IPv6
 
 step "remove"
 echo 0 >$bus/del_device || fail "delete 0"
