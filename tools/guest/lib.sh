@@ -324,6 +324,20 @@ sim_wait_counts() {
 	fail "function $1 $2 (${*:3}): wanted $want, have ${have:-nothing}"
 }
 
+# For tests: wait up to SECONDS until simulated function FN holds more
+# than N quad-hash filters (a listen has reached its engine); fails,
+# without failing the test, if it does not. Usage: wait_qhash_above SECONDS FN N
+wait_qhash_above() {
+	local i n
+
+	for ((i = 0; i < $1; i++)); do
+		read -r n <<<"$(sim_counts "$2" objects qhash)"
+		((${n:-0} > $3)) && return 0
+		pause 1
+	done
+	return 1
+}
+
 # For tests: wait up to SECONDS for background process PID to exit; fails
 # if it still runs then. It is not reaped: "wait PID" gives its status.
 # Usage: wait_exit SECONDS PID

@@ -71,12 +71,8 @@ rping_pair() {
 	spid=$!
 	# the listen reaches both functions (rdma_cm listens on every device)
 	read -r q0 _ <<<"${IRDMA_BASE_OBJ[1]}"
-	for ((i = 0; i < 60; i++)); do
-		read -r n _ <<<"$(sim_counts 1 objects qhash)"
-		((n > q0)) && break
-		pause 1
-	done
-	((n > q0)) || fail "no SYN filter on function 1: $(<$srv)"
+	wait_qhash_above 60 1 "$q0" ||
+		fail "no SYN filter on function 1: $(<$srv)"
 	printf -v t0 '%(%s)T' -1
 	stdbuf -oL rping -c -d -v -V -a "$ca" -p "$port" -C "$PINGS" \
 		>$cli 2>&1 &

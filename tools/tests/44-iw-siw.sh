@@ -31,7 +31,6 @@
 # Loops use shell builtins: under TCG every exec from the 9p root costs.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
-bus=/sys/bus/irdma_sim
 ns=siwpeer
 pcap=/tmp/44-iw-siw.pcap
 p1=7044
@@ -64,6 +63,32 @@ wait_rc() {
 	fi
 	wait "$1"
 	rc=$?
+}
+
+# Direction $1 (client side $2, server side $3, files /tmp/44-[cs]$4.txt):
+# the rping client $cpid must exit 0 within 300 s with 10 verified pings
+# and the server must have reached ESTABLISHED; the server $spid gets $5 s
+# to exit and must have seen the 10 pings. Killing rping while iw_cm is
+# in CONN_SENT would hit iw_cm's BUG() in destroy_cm_id(): a failing
+# connect is left to end by itself.
+rping_pair_done() {
+	local dir=$1 cs=$2 ss=$3 cli=/tmp/44-c$4.txt srv=/tmp/44-s$4.txt
+
+	wait_rc "$cpid" 300
+	[ $rc = 124 ] &&
+		fail "$dir: rping -c did not finish in 300 s: $(<$cli) / server: $(<$srv)"
+	cpid=
+	echo "$cs rping -c: $(<$cli)"
+	[ $rc = 0 ] || fail "$dir: rping -c exited $rc / server: $(<$srv)"
+	[ "$(rping_pings $cli)" = 10 ] || fail "$dir: not 10 verified pings"
+	wait_line 10 "*ESTABLISHED*" $srv ||
+		fail "$dir: $ss did not reach ESTABLISHED: $(<$srv)"
+	wait_rc "$spid" "$5"
+	[ $rc = 124 ] && stop_server
+	spid=
+	echo "$ss rping -s: $(<$srv)"
+	[ "$(rping_pings $srv server)" -ge 10 ] ||
+		fail "$dir: $ss's server did not see 10 pings"
 }
 
 # stop a server that is still waiting for its peer's close
@@ -114,25 +139,7 @@ pause 2
 stdbuf -oL rping -c -d -v -V -C 10 -a 192.0.2.2 -p $p1 \
 	>/tmp/44-c1.txt 2>&1 &
 cpid=$!
-# killing rping while iw_cm is in CONN_SENT would hit iw_cm's BUG() in
-# destroy_cm_id(): let a failing connect end by itself
-wait_rc "$cpid" 300
-if [ $rc = 124 ]; then
-	fail "irdma->siw: rping -c did not finish in 300 s: $(</tmp/44-c1.txt) / server: $(</tmp/44-s1.txt)"
-fi
-cpid=
-echo "irdma rping -c: $(</tmp/44-c1.txt)"
-[ $rc = 0 ] || fail "irdma->siw: rping -c exited $rc / server: $(</tmp/44-s1.txt)"
-[ "$(rping_pings /tmp/44-c1.txt)" = 10 ] ||
-	fail "irdma->siw: not 10 verified pings"
-wait_line 10 "*ESTABLISHED*" /tmp/44-s1.txt ||
-	fail "irdma->siw: siw did not reach ESTABLISHED: $(</tmp/44-s1.txt)"
-wait_rc "$spid" 30
-[ $rc = 124 ] && stop_server
-spid=
-echo "siw rping -s: $(</tmp/44-s1.txt)"
-[ "$(rping_pings /tmp/44-s1.txt server)" -ge 10 ] ||
-	fail "irdma->siw: siw's server did not see 10 pings"
+rping_pair_done "irdma->siw" irdma siw 1 30
 
 step "siw connects to irdma"
 stdbuf -oL rping -s -d -v -V -a 192.0.2.1 -p $p2 >/tmp/44-s2.txt 2>&1 &
@@ -140,34 +147,13 @@ spid=$!
 wait_line 60 "*rdma_listen*" /tmp/44-s2.txt ||
 	fail "irdma server not listening: $(</tmp/44-s2.txt)"
 # the listen's SYN filter reaches the engine without the CM waiting for it
-for ((i = 0; i < 30; i++)); do
-	read -r qh <<<"$(sim_counts 0 objects qhash)"
-	[ "${qh:-0}" -ge 1 ] && break
-	pause 1
-done
-[ "${qh:-0}" -ge 1 ] || fail "no SYN filter for irdma's listen"
+wait_qhash_above 30 0 0 || fail "no SYN filter for irdma's listen"
 ip netns exec $ns stdbuf -oL rping -c -d -v -V -C 10 -a 192.0.2.1 -p $p2 \
 	>/tmp/44-c2.txt 2>&1 &
 cpid=$!
-wait_rc "$cpid" 300
-if [ $rc = 124 ]; then
-	fail "siw->irdma: rping -c did not finish in 300 s: $(</tmp/44-c2.txt) / server: $(</tmp/44-s2.txt)"
-fi
-cpid=
-echo "siw rping -c: $(</tmp/44-c2.txt)"
-[ $rc = 0 ] || fail "siw->irdma: rping -c exited $rc / server: $(</tmp/44-s2.txt)"
-[ "$(rping_pings /tmp/44-c2.txt)" = 10 ] ||
-	fail "siw->irdma: not 10 verified pings"
-wait_line 10 "*ESTABLISHED*" /tmp/44-s2.txt ||
-	fail "siw->irdma: irdma did not reach ESTABLISHED: $(</tmp/44-s2.txt)"
 # siw closes its socket: the engine reports the FIN and the server sees
 # the disconnect
-wait_rc "$spid" 60
-[ $rc = 124 ] && stop_server
-spid=
-echo "irdma rping -s: $(</tmp/44-s2.txt)"
-[ "$(rping_pings /tmp/44-s2.txt server)" -ge 10 ] ||
-	fail "siw->irdma: irdma's server did not see 10 pings"
+rping_pair_done "siw->irdma" siw irdma 2 60
 
 step "the capture, dissected by tshark"
 pause 1
@@ -287,11 +273,6 @@ done
 
 step "remove"
 ip netns exec $ns rdma link del siw0 || fail "remove siw0"
-ip -n $ns link set isim1 netns 1 || fail "move isim1 back"
-ip netns del $ns || fail "delete namespace $ns"
-echo 1 >$bus/del_device || fail "delete 1"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_pair_remove $ns
 rmmod siw || fail "rmmod siw"
 echo "irdma and siw connected both ways with MPA v2 (P2P with the WRITE RTR when irdma initiates, none when siw does), 10 verified rping pings each way, and tshark decoded every MPA frame and FPDU of the capture, CRCs good"

@@ -38,12 +38,8 @@ rping_self() {
 	spid=$!
 	# the listen reaches the engine as SYN filters (a wildcard one per
 	# address of the netdev)
-	for ((i = 0; i < 60; i++)); do
-		read -r n <<<"$(sim_counts 0 objects qhash)"
-		((n > ${IRDMA_BASE_OBJ[0]%% *})) && break
-		pause 1
-	done
-	((n > ${IRDMA_BASE_OBJ[0]%% *})) || fail "no SYN filter: $(<$srv)"
+	wait_qhash_above 60 0 "${IRDMA_BASE_OBJ[0]%% *}" ||
+		fail "no SYN filter: $(<$srv)"
 	printf -v t0 '%(%s)T' -1
 	stdbuf -oL rping -c -d -v -V -a "$ca" -p "$port" -C "$pings" \
 		>$cli 2>&1 &
