@@ -8,7 +8,13 @@
  * unconsumed CQE: the CQE is lost and a CQ_OPERATION_ERROR AE is raised.
  * A CQ is armed either by a CQARM doorbell carrying its id or by a new arm
  * sequence number in word 4 of its shadow area; the next CQE then writes a
- * CEQE to the CQ's CEQ.
+ * CEQE to the CQ's CEQ. The adapter sees the arm when the driver writes
+ * it, the simulator only at its next pass: a CQE written in between came
+ * after the arm, and the consumer that polled the CQ empty after arming
+ * waits for its event. So an arm that finds the CQ holding a CQE the
+ * driver has not consumed (word 0 of the shadow area) raises the event at
+ * once; when that CQE was older than the arm the event is spurious, which
+ * consumers allow (they poll and find the CQ empty).
  */
 #include <linux/slab.h>
 
@@ -227,6 +233,17 @@ int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe)
 	return 0;
 }
 
+/* the ring holds a CQE the driver has not consumed */
+static bool isim_cq_unconsumed(struct isim_func *f, const struct isim_cq *cq)
+{
+	__le64 w;
+
+	if (isim_dma_read(f, cq->shadow_pa, &w, sizeof(w)))
+		return false;
+	return FIELD_GET(ISIM_CQSA_CONSUMER, le64_to_cpu(w)) % cq->ring.size !=
+	       cq->ring.head;
+}
+
 static void isim_cq_arm(struct isim_func *f, struct isim_cq *cq)
 {
 	__le64 w;
@@ -240,6 +257,11 @@ static void isim_cq_arm(struct isim_func *f, struct isim_cq *cq)
 		cq->solicited_only = (le64_to_cpu(w) &
 				      (ISIM_CQSA_ARM_NEXT | ISIM_CQSA_ARM_NEXT_SE)) ==
 				     ISIM_CQSA_ARM_NEXT_SE;
+	if (cq->ceq_valid && isim_cq_unconsumed(f, cq)) {
+		cq->armed = false;
+		cq->early_events++;
+		isim_ceq_notify(f, cq->ceq, cq->ctx);
+	}
 }
 
 /**

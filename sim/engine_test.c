@@ -699,6 +699,14 @@ static void isim_t_ceq0(struct kunit *test)
 	isim_t_ccq(test, 8);
 }
 
+/* the driver consumed every CQE the CCQ holds */
+static void isim_t_ccq_consumed(struct isim_test *t)
+{
+	struct isim_cq *cq = xa_load(&t->f->cqs, 0);
+
+	t->shadow[0] = cpu_to_le64(cq ? cq->ring.head : 0);
+}
+
 static void isim_cq_armed_completion_writes_ceqe(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -712,8 +720,11 @@ static void isim_cq_armed_completion_writes_ceqe(struct kunit *test)
 	isim_t_run(t, ISIM_OP_NOP, NULL);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[0]), 0ULL);
 
-	/* armed by the CQARM doorbell */
+	/* armed by the CQARM doorbell, once the driver consumed the CQEs */
+	isim_t_ccq_consumed(t);
 	isim_wr32(t->f, ISIM_REG_CQARM, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[0]), 0ULL);
 	isim_t_run(t, ISIM_OP_NOP, NULL);
 	e = le64_to_cpu(t->eq[0]);
 	KUNIT_EXPECT_TRUE(test, e & ISIM_CEQE_VALID);
@@ -726,15 +737,54 @@ static void isim_cq_armed_completion_writes_ceqe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[1]), 0ULL);
 
 	/* armed through the shadow area's sequence number */
+	isim_t_ccq_consumed(t);
 	t->shadow[ISIM_CQSA_ARM_WORD] =
 		cpu_to_le64(FIELD_PREP(ISIM_CQSA_ARM_SEQ, 1) |
 			    ISIM_CQSA_ARM_NEXT);
 	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[1]), 0ULL);
 	isim_t_run(t, ISIM_OP_NOP, NULL);
 	KUNIT_EXPECT_TRUE(test, le64_to_cpu(t->eq[1]) & ISIM_CEQE_VALID);
 	/* vector 1 masked itself after the first event */
 	KUNIT_EXPECT_TRUE(test, t->f->vec[1].pending);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->irq_hits), 1);
+	free_irq(irq, t);
+}
+
+/*
+ * The engine notices an arm only at its next pass: a CQE written after
+ * the driver armed but before the engine noticed must still be reported.
+ * An arm that finds an unconsumed CQE raises the event at once; once the
+ * driver consumed everything, an arm waits for the next CQE.
+ */
+static void isim_cq_arm_reports_unconsumed_cqe(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_cq *cq;
+	int irq;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_ceq0(test);
+	irq = isim_t_vector_on(test, 1);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[0]), 0ULL);
+	/* the NOP's CQE is still there when the arm is seen */
+	isim_wr32(t->f, ISIM_REG_CQARM, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, le64_to_cpu(t->eq[0]) & ISIM_CEQE_VALID);
+	cq = xa_load(&t->f->cqs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, cq);
+	KUNIT_EXPECT_FALSE(test, cq->armed);
+	KUNIT_EXPECT_EQ(test, cq->early_events, 1ULL);
+	/* consumed: the next arm waits */
+	isim_t_ccq_consumed(t);
+	isim_wr32(t->f, ISIM_REG_CQARM, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[1]), 0ULL);
+	KUNIT_EXPECT_TRUE(test, cq->armed);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_TRUE(test, le64_to_cpu(t->eq[1]) & ISIM_CEQE_VALID);
+	KUNIT_EXPECT_EQ(test, cq->early_events, 1ULL);
 	free_irq(irq, t);
 }
 
@@ -2636,6 +2686,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_conn_tables_refuse_duplicates),
 	KUNIT_CASE(isim_cqp_handles_in_op_return_value),
 	KUNIT_CASE(isim_cq_armed_completion_writes_ceqe),
+	KUNIT_CASE(isim_cq_arm_reports_unconsumed_cqe),
 	KUNIT_CASE(isim_cq_overflow_raises_ae),
 	KUNIT_CASE_PARAM(isim_stag_command_checks_fields, isim_stag_gen_params),
 	KUNIT_CASE(isim_stag_dealloc_matches_kind_and_pd),

@@ -76,6 +76,7 @@ struct isim_ring {
  * @arm_seq: arm sequence number last seen in the shadow area
  * @cqes: CQEs written
  * @overflows: CQEs dropped because the ring was full
+ * @early_events: events raised by an arm that found an unconsumed CQE
  */
 struct isim_cq {
 	u32 id;
@@ -90,6 +91,7 @@ struct isim_cq {
 	u8 arm_seq;
 	u64 cqes;
 	u64 overflows;
+	u64 early_events;
 };
 
 /**
