@@ -9,6 +9,8 @@
  *   delay_ms          delay every frame this function transmits
  *   drop_cm_frames    lose the next N CM frames: ILQ transmits, or frames
  *                     the qhash filters steered to the ILQ
+ *   drop_toe_segs     lose the next N data segments the engine sends on
+ *                     offloaded connections (first transmissions only)
  *   stall_cqp         while Y, queued CQP commands are not executed
  *   raise_ae          write "CODE [SOURCE [ID [CTX]]]" to post an AE
  *   reset             write anything: function reset, as after a PF reset
@@ -270,6 +272,8 @@ void isim_debugfs_init(struct isim_func *f)
 				&f->faults.drop_frames);
 	debugfs_create_atomic_t("drop_cm_frames", 0600, f->ddir,
 				&f->faults.drop_cm);
+	debugfs_create_atomic_t("drop_toe_segs", 0600, f->ddir,
+				&f->faults.drop_toe);
 	debugfs_create_u32("delay_ms", 0600, f->ddir, &f->faults.delay_ms);
 	debugfs_create_bool("stall_cqp", 0600, f->ddir, &f->faults.stall);
 	debugfs_create_file("raise_ae", 0200, f->ddir, f,

@@ -69,6 +69,8 @@ static void *isim_t_page(struct kunit *test)
 	return kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 }
 
+#define ISIM_T_RTO_MS		(10 * 60 * MSEC_PER_SEC)
+
 static int isim_test_init(struct kunit *test)
 {
 	struct isim_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
@@ -102,6 +104,11 @@ static int isim_test_init(struct kunit *test)
 		KUNIT_FAIL(test, "no engine state");
 		return -ENOMEM;
 	}
+	/*
+	 * a test can take longer than a real timeout under TCG; the tests of
+	 * retransmission make the timer expire themselves
+	 */
+	f->toe.rto_ms = ISIM_T_RTO_MS;
 	test->priv = t;
 	return 0;
 }
@@ -1549,6 +1556,8 @@ static void isim_ilq_bad_commands_fail(struct kunit *test)
 #define ISIM_T_RCV_WND		0x20000
 #define ISIM_T_RCV_SCALE	2
 #define ISIM_T_IW_CTX		0x77
+#define ISIM_T_REXMIT		2	/* retransmission timeouts survived */
+#define ISIM_T_DUPACKS		3	/* duplicate ACKs to a fast retransmit */
 
 /**
  * struct isim_t_toe - host memory of an offloaded QP
@@ -1584,6 +1593,7 @@ static void isim_t_toe_ctx(struct isim_test *t, struct isim_t_toe *m,
 		  FIELD_PREP(ISIM_QPC_SEQ_HI, 0xffff);
 	ctx[11] = FIELD_PREP(ISIM_QPC_SEQ_LO, ISIM_T_RCV_NXT) |
 		  FIELD_PREP(ISIM_QPC_SEQ_HI, ISIM_T_RCV_WND);
+	ctx[16] = FIELD_PREP(ISIM_QPC_W16_REXMIT_THRESH, ISIM_T_REXMIT);
 	ctx[17] = FIELD_PREP(ISIM_QPC_W17_SQ_CQ, ISIM_T_ILQ) |
 		  FIELD_PREP(ISIM_QPC_W17_RQ_CQ, ISIM_T_ILQ);
 	ctx[19] = FIELD_PREP(ISIM_QPC_W19_LOCAL_MAC, ISIM_T_LOC_MAC);
@@ -2386,6 +2396,145 @@ static void isim_toe_acks_window_and_duplicates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 1LL);
 }
 
+/* the retransmission timer of @qp expires at the next pass */
+static void isim_t_rto_expire(struct isim_test *t, struct isim_qp *qp)
+{
+	mutex_lock(&t->f->eng_lock);
+	qp->toe.rto_due = jiffies - 1;
+	mutex_unlock(&t->f->eng_lock);
+	isim_t_poll(t);
+}
+
+static u32 isim_t_rtx_count(struct isim_qp *qp)
+{
+	struct list_head *pos;
+	u32 n = 0;
+
+	list_for_each(pos, &qp->toe.rtxq)
+		n++;
+	return n;
+}
+
+/*
+ * Nothing acknowledges the LSMM: each expiry of the timer sends it again,
+ * the same bytes at the same sequence number, with the timeout doubled;
+ * the expiry after REXMIT_THRESH resends fails the connection.
+ */
+static void isim_toe_resends_then_gives_up(struct kunit *test)
+{
+	static const char mpa[] = "MPA ID Rep Frame\x10\x02\x00\x04";
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct sk_buff *skb;
+	struct isim_qp *qp;
+	u32 id, i;
+
+	qp = isim_t_toe_up(test, &m);
+	KUNIT_EXPECT_EQ(test, qp->toe.rexmit_thresh, (u8)ISIM_T_REXMIT);
+	memcpy(m->buf, mpa, sizeof(mpa) - 1);
+	isim_t_lsmm(t, m, sizeof(mpa) - 1);
+	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	isim_t_check_lsmm(test, skb, mpa, sizeof(mpa) - 1);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, isim_t_rtx_count(qp), 1U);
+	/* not due yet: nothing goes */
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+
+	for (i = 1; i <= ISIM_T_REXMIT; i++) {
+		isim_t_rto_expire(t, qp);
+		skb = skb_dequeue(&t->ilq->frames);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		isim_t_check_lsmm(test, skb, mpa, sizeof(mpa) - 1);
+		kfree_skb(skb);
+		KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+		KUNIT_EXPECT_EQ(test, qp->toe.retries, (u8)i);
+		KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.retrans), (s64)i);
+		KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
+		KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[1]) & ISIM_AEQE_VALID);
+	}
+	/* doubled from the test's timeout, then held at the most */
+	KUNIT_EXPECT_EQ(test, qp->toe.rto_ms, 8000U);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt,
+			(u32)ISIM_T_SND_NXT + sizeof(mpa) - 1);
+
+	isim_t_rto_expire(t, qp);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
+			(u64)ISIM_AE_LLP_TOO_MANY_RETRIES);
+	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP);
+	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_ERROR);
+	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.timeouts),
+			(s64)ISIM_T_REXMIT + 1);
+}
+
+/*
+ * The third duplicate ACK sends the unacknowledged LSMM again at once (a
+ * fourth does not); the ACK that covers it empties the queue and resets
+ * the count of expiries.
+ */
+static void isim_toe_third_dup_ack_resends(struct kunit *test)
+{
+	static const char mpa[] = "MPA ID Rep Frame\x10\x02\x00\x04";
+	u32 una = ISIM_T_SND_NXT + sizeof(mpa) - 1;
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct sk_buff *skb;
+	struct isim_qp *qp;
+	u8 none = 0;
+	u32 i;
+
+	qp = isim_t_toe_up(test, &m);
+	memcpy(m->buf, mpa, sizeof(mpa) - 1);
+	isim_t_lsmm(t, m, sizeof(mpa) - 1);
+	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	kfree_skb(skb);
+	/* the first brings a new window: not a duplicate */
+	for (i = 0; i < 1 + ISIM_T_DUPACKS; i++) {
+		KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10,
+							  ISIM_T_RCV_NXT,
+							  ISIM_T_SND_NXT, 8192,
+							  &none, 0));
+		isim_t_poll(t);
+		KUNIT_EXPECT_EQ(test, skb_queue_len(&t->ilq->frames),
+				i == ISIM_T_DUPACKS ? 1U : 0U);
+	}
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	isim_t_check_lsmm(test, skb, mpa, sizeof(mpa) - 1);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.retrans), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.timeouts), 0LL);
+	/* a fourth duplicate: no second fast retransmit */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT, 8192, &none,
+						  0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+
+	isim_t_rto_expire(t, qp);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, qp->toe.retries, (u8)1);
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10, ISIM_T_RCV_NXT,
+						  una, 8192, &none, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_una, una);
+	KUNIT_EXPECT_EQ(test, isim_t_rtx_count(qp), 0U);
+	KUNIT_EXPECT_EQ(test, qp->toe.retries, (u8)0);
+	KUNIT_EXPECT_EQ(test, qp->toe.rto_ms, (u32)ISIM_T_RTO_MS);
+	/* nothing in flight: an expiry sends nothing */
+	isim_t_rto_expire(t, qp);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
+}
+
 /* ---- iWARP data between two offloaded QPs of one function ---- */
 
 #define ISIM_T_IWQP_B		3
@@ -2641,30 +2790,61 @@ static void isim_iw_write_to_bad_stag_fails(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.qa->state, (u8)ISIM_QPS_RTS);
 }
 
-static void isim_iw_lost_segment_fails_connection(struct kunit *test)
+/*
+ * The first of a SEND's three segments is lost: the receiver keeps nothing
+ * out of order, it drops the two behind it and answers each with a
+ * duplicate ACK. When the sender's timer expires all three go again and
+ * the SEND arrives whole.
+ */
+static void isim_iw_lost_segment_is_sent_again(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
 	struct isim_t_pair p;
 	struct sk_buff *skb;
-	u32 id;
+	u8 *src, *dst;
+	u32 i;
 
 	isim_t_pair(test, &p);
-	isim_t_wqe(p.b->sq + 256, 0, 0, isim_t_bus(t, p.b->buf), PAGE_SIZE, 0,
-		   0);
-	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, p.a->buf), 3000,
-		   0, 0);
+	src = (u8 *)p.a->buf;
+	dst = (u8 *)p.b->buf;
+	for (i = 0; i < PAGE_SIZE; i++)
+		src[i] = i * 5 + 1;
+	isim_t_wqe(p.b->sq + 256, 0, 0, isim_t_bus(t, dst), PAGE_SIZE, 0, 0);
+	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, src), 3000, 0,
+		   ISIM_WQH_SIGNALED);
 	isim_t_poll(t);
-	/* the first of three segments is lost */
 	skb = skb_dequeue(&t->ilq->frames);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	kfree_skb(skb);
-	KUNIT_EXPECT_EQ(test, isim_t_wire(test), 2U);
-	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, p.a, 0, &id),
-			(u64)ISIM_AE_LLP_TOO_MANY_RETRIES);
-	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP_B);
-	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_ERROR);
+	/* two segments in, two duplicate ACKs out */
+	KUNIT_EXPECT_EQ(test, isim_t_wire(test), 4U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.ooo), 2LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.retrans), 0LL);
+	KUNIT_EXPECT_EQ(test, p.qb->toe.rcv_nxt, (u32)ISIM_T_SND_NXT);
+	KUNIT_EXPECT_EQ(test, isim_t_rtx_count(p.qa), 3U);
+	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_RTS);
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(p.a->aeq[1]) & ISIM_AEQE_VALID);
+	/* the sender completed its SEND when it left; the receiver has none */
+	isim_t_iw_cqe(test, 0, ISIM_T_IWQP);
 	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 1, 3) &
 				 ISIM_CQE_W3_VALID);
+
+	mutex_lock(&t->f->eng_lock);
+	p.qa->toe.rto_due = jiffies - 1;
+	mutex_unlock(&t->f->eng_lock);
+	/* the first again; each ACK brings the next: three segments, three ACKs */
+	KUNIT_EXPECT_EQ(test, isim_t_wire(test), 6U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.retrans), 3LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.timeouts), 1LL);
+	isim_t_iw_cqe(test, 1, ISIM_T_IWQP_B);
+	KUNIT_EXPECT_EQ(test, isim_t_cqe(t->ilq->cq, 1, 0), 3000ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(src, dst, 3000), 0);
+	KUNIT_EXPECT_EQ(test, p.qb->toe.rcv_nxt, p.qa->toe.snd_nxt);
+	KUNIT_EXPECT_EQ(test, p.qa->toe.snd_una, p.qa->toe.snd_nxt);
+	KUNIT_EXPECT_EQ(test, isim_t_rtx_count(p.qa), 0U);
+	KUNIT_EXPECT_EQ(test, p.qa->toe.retries, (u8)0);
+	KUNIT_EXPECT_FALSE(test, p.qa->toe.recovering);
+	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_RTS);
 }
 
 static struct kunit_case isim_engine_cases[] = {
@@ -2705,10 +2885,12 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_toe_resetcon_sends_rst),
 	KUNIT_CASE(isim_toe_fin_waits_for_the_sq),
 	KUNIT_CASE(isim_toe_acks_window_and_duplicates),
+	KUNIT_CASE(isim_toe_resends_then_gives_up),
+	KUNIT_CASE(isim_toe_third_dup_ack_resends),
 	KUNIT_CASE(isim_iw_send_write_read_over_the_wire),
 	KUNIT_CASE(isim_iw_bad_crc_is_rejected),
 	KUNIT_CASE(isim_iw_write_to_bad_stag_fails),
-	KUNIT_CASE(isim_iw_lost_segment_fails_connection),
+	KUNIT_CASE(isim_iw_lost_segment_is_sent_again),
 	{}
 };
 

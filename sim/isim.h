@@ -179,6 +179,16 @@ struct isim_flow {
  * @rd_to: its sink tagged offset
  * @rd_len: bytes it asked for
  * @rd_done: bytes of READ RESPONSE placed so far
+ * @rtxq: segments sent and not yet acknowledged, oldest first (struct
+ *	isim_toe_rtx, toe.c); set up when the connection is linked
+ * @rto_due: jiffies when the oldest of them is sent again
+ * @rto_ms: the retransmission timeout; doubles with each expiry
+ * @retries: expiries since the peer last acknowledged something
+ * @rexmit_thresh: expiries the connection survives (context word 16)
+ * @dupacks: duplicate ACKs since snd_una last moved
+ * @recovering: a loss is being repaired: each ACK that moves snd_una
+ *	short of @recover sends the next oldest segment again
+ * @recover: snd_nxt when the loss was detected
  */
 struct isim_toe {
 	struct list_head node;
@@ -217,6 +227,14 @@ struct isim_toe {
 	u64 rd_to;
 	u32 rd_len;
 	u32 rd_done;
+	struct list_head rtxq;
+	unsigned long rto_due;
+	u32 rto_ms;
+	u8 retries;
+	u8 rexmit_thresh;
+	u8 dupacks;
+	bool recovering;
+	u32 recover;
 };
 
 /**
@@ -442,10 +460,19 @@ struct isim_ilq {
  * @rst_tx: resets sent (MODIFY_QP with RESETCON)
  * @closed: closes completed with the peer (LLP_CLOSE_COMPLETE)
  * @dropped: received segments counted and dropped (no data path; stale,
- *	out of the window, queue full), and transmits the netdev refused
+ *	out of the window, out of order, queue full), and transmits the
+ *	netdev refused
+ * @ooo: segments dropped because one before them is missing
+ * @retrans: segments sent again (timeout or duplicate ACKs)
+ * @timeouts: retransmission timer expiries
+ * @rto_ms: first retransmission timeout of a new connection
  */
 struct isim_toe_stats {
 	struct sk_buff_head rxq;
+	atomic64_t ooo;
+	atomic64_t retrans;
+	atomic64_t timeouts;
+	u32 rto_ms;
 	atomic64_t tx;
 	atomic64_t rx;
 	atomic64_t fin;
@@ -553,11 +580,14 @@ struct isim_vec {
  * @delay_ms: delay every frame on the wire by this much
  * @stall: hold CQP commands (no completions) while set
  * @drop_cm: number of next CM (ILQ) frames to lose, either direction
+ * @drop_toe: number of next data segments of offloaded connections the
+ *	engine sends that are lost (the first transmission, not a resend)
  */
 struct isim_faults {
 	atomic_t fail_op[ISIM_OP_NUM];
 	atomic_t drop_frames;
 	atomic_t drop_cm;
+	atomic_t drop_toe;
 	u32 delay_ms;
 	bool stall;
 };

@@ -17,15 +17,29 @@
  * held by an LSMM with WAITFORRCVPDU, each is handed to the data path
  * (exec.c, isim_exec_iw_rx()) as whole FPDUs, rcv_nxt advances and a pure
  * ACK answers it (unless the data path sent something, which carries the
- * ACK). A segment with payload beyond rcv_nxt means one before it was lost;
- * nothing retransmits it (the engine keeps no retransmission queue), so
- * the connection fails at once with LLP_TOO_MANY_RETRIES instead of
- * hanging. An acceptable ACK moves snd_una and brings the peer's window,
- * which the SQ waits for (isim_toe_window_open()); there is no RTT or
+ * ACK). A segment with payload (or a FIN) beyond rcv_nxt means one before
+ * it was lost or overtaken: the engine keeps no out-of-order data, so it
+ * is dropped and answered with a duplicate ACK, and the peer sends again
+ * from rcv_nxt. An acceptable ACK moves snd_una and brings the peer's
+ * window, which the SQ waits for (isim_toe_window_open()); there is no
  * congestion handling. A retransmission overlapping rcv_nxt is trimmed to
  * its new bytes; a segment wholly before rcv_nxt (or beyond the window)
  * is answered with an ACK and dropped. A received FIN is acknowledged at
  * once.
+ *
+ * Retransmission: every segment that takes sequence space (data, FIN) is
+ * kept until the peer acknowledges all of it. When the oldest has waited
+ * for the retransmission timeout (1 s for a new connection, RFC 6298 2.1,
+ * doubled at each expiry up to 8 s, back to the start when an ACK moves
+ * snd_una), or at the third duplicate ACK, the oldest is sent again as it
+ * went the first time, with the current ACK and window; until everything
+ * sent before the loss is acknowledged, each ACK that moves snd_una sends
+ * the next oldest again (the receiver keeps nothing out of order, so all
+ * of it must come again, but one segment per ACK: hundreds of connections
+ * resending everything at once would bury the engine). After
+ * REXMIT_THRESH expiries (context word 16) without progress the
+ * connection fails with LLP_TOO_MANY_RETRIES. There is no RTT estimate;
+ * the context's RTOMIN is not read.
  *
  * Close: a MODIFY_QP to CLOSING (without RESETCON) is a graceful close.
  * The SQ keeps running until its ring is empty, then our FIN goes out at
@@ -57,6 +71,25 @@
 #define ISIM_TOE_WSCALE_MAX	14	/* RFC 7323, 2.3 */
 #define ISIM_TOE_FIN		BIT(0)	/* isim_toe_xmit() flags */
 #define ISIM_TOE_RST		BIT(1)
+#define ISIM_TOE_RTO_MS		1000	/* first retransmission timeout */
+#define ISIM_TOE_RTO_MAX_MS	8000
+#define ISIM_TOE_DUPACKS	3	/* RFC 5681, 3.2: fast retransmit */
+
+/**
+ * struct isim_toe_rtx - a sent segment the peer has not acknowledged
+ * @node: in struct isim_toe.rtxq
+ * @seq: its first sequence number
+ * @len: bytes of data
+ * @fin: it carried our FIN (one more sequence number)
+ * @data: the bytes
+ */
+struct isim_toe_rtx {
+	struct list_head node;
+	u32 seq;
+	u32 len;
+	bool fin;
+	u8 data[];
+};
 
 /**
  * struct isim_toe_cb - skb->cb of a segment taken for the engine
@@ -86,6 +119,7 @@ void isim_toe_init(struct isim_func *f)
 {
 	INIT_LIST_HEAD(&f->conn.toe);
 	skb_queue_head_init(&f->toe.rxq);
+	f->toe.rto_ms = ISIM_TOE_RTO_MS;
 }
 
 /**
@@ -171,6 +205,7 @@ static u16 isim_toe_tcp(const u64 *ctx, struct isim_toe *t)
 	t->snd_wnd = FIELD_GET(ISIM_QPC_SEQ_HI, ctx[10]);
 	t->rcv_nxt = FIELD_GET(ISIM_QPC_SEQ_LO, ctx[11]);
 	t->rcv_wnd = FIELD_GET(ISIM_QPC_SEQ_HI, ctx[11]);
+	t->rexmit_thresh = FIELD_GET(ISIM_QPC_W16_REXMIT_THRESH, ctx[16]);
 	return ISIM_MIN_OK;
 }
 
@@ -242,8 +277,20 @@ u16 isim_toe_check(struct isim_func *f, const struct isim_qp *qp,
 	return ISIM_MIN_OK;
 }
 
+static void isim_toe_rtx_purge(struct isim_toe *t)
+{
+	struct isim_toe_rtx *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, &t->rtxq, node) {
+		list_del(&r->node);
+		kfree(r);
+	}
+}
+
 static void isim_toe_link(struct isim_func *f, struct isim_qp *qp)
 {
+	INIT_LIST_HEAD(&qp->toe.rtxq);
+	qp->toe.rto_ms = f->toe.rto_ms;
 	spin_lock_bh(&f->conn.qh_lock);
 	list_add_tail(&qp->toe.node, &f->conn.toe);
 	f->conn.ntoe++;
@@ -257,7 +304,8 @@ static void isim_toe_link(struct isim_func *f, struct isim_qp *qp)
  * @qp: the QP; nothing happens when it owns no 4-tuple
  *
  * Segments of the 4-tuple go to the filters and the stack again; those
- * already queued are dropped by the engine (isim_toe_run()).
+ * already queued are dropped by the engine (isim_toe_run()). What was in
+ * flight is forgotten.
  */
 void isim_toe_unlink(struct isim_func *f, struct isim_qp *qp)
 {
@@ -269,6 +317,7 @@ void isim_toe_unlink(struct isim_func *f, struct isim_qp *qp)
 	f->conn.ntoe--;
 	qp->toe.linked = false;
 	spin_unlock_bh(&f->conn.qh_lock);
+	isim_toe_rtx_purge(&qp->toe);
 }
 
 /**
@@ -357,6 +406,8 @@ static void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code)
 
 static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 			 const u8 *data, u32 len, u8 flags);
+static void isim_toe_resend(struct isim_func *f, struct isim_qp *qp);
+static void isim_toe_recover(struct isim_func *f, struct isim_qp *qp);
 
 /* both FINs are in and ours is acknowledged: the connection is over */
 static void isim_toe_closed(struct isim_func *f, struct isim_qp *qp)
@@ -383,18 +434,56 @@ static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
 		isim_toe_send(f, qp, data, 0);
 }
 
-/*
- * The peer's ACK: an acceptable one (snd_una..snd_nxt) moves snd_una and
- * brings the peer's window.
- */
-static void isim_toe_acked(struct isim_toe *t, const struct tcphdr *th)
+/* what the peer acknowledged all of is not kept any more */
+static void isim_toe_rtx_acked(struct isim_toe *t)
 {
+	struct isim_toe_rtx *r, *tmp;
+
+	list_for_each_entry_safe(r, tmp, &t->rtxq, node) {
+		if ((s32)(r->seq + r->len + r->fin - t->snd_una) > 0)
+			break;
+		list_del(&r->node);
+		kfree(r);
+	}
+}
+
+/*
+ * The peer's ACK: an acceptable one (snd_una..snd_nxt) brings the peer's
+ * window. One that moves snd_una releases what it covers and starts the
+ * retransmission timer over; during a recovery it sends the next oldest
+ * segment again, until what was sent before the loss is all acknowledged.
+ * A duplicate (@bare: no data, no FIN; nothing new acknowledged, the same
+ * window, something in flight) counts towards a fast retransmit, which
+ * the third one triggers.
+ */
+static void isim_toe_acked(struct isim_func *f, struct isim_qp *qp,
+			   const struct tcphdr *th, bool bare)
+{
+	struct isim_toe *t = &qp->toe;
+	u32 wnd = (u32)ntohs(th->window) << t->snd_wscale;
 	u32 ack = ntohl(th->ack_seq);
 
 	if (ack - t->snd_una > t->snd_nxt - t->snd_una)
 		return;
-	t->snd_una = ack;
-	t->snd_wnd = (u32)ntohs(th->window) << t->snd_wscale;
+	if (ack != t->snd_una) {
+		t->snd_una = ack;
+		isim_toe_rtx_acked(t);
+		t->retries = 0;
+		t->dupacks = 0;
+		t->rto_ms = f->toe.rto_ms;
+		t->rto_due = jiffies + msecs_to_jiffies(t->rto_ms);
+		if (t->recovering) {
+			if ((s32)(ack - t->recover) >= 0)
+				t->recovering = false;
+			else
+				isim_toe_resend(f, qp);
+		}
+	} else if (bare && wnd == t->snd_wnd && !list_empty(&t->rtxq) &&
+		   t->dupacks < U8_MAX &&
+		   ++t->dupacks == ISIM_TOE_DUPACKS) {
+		isim_toe_recover(f, qp);
+	}
+	t->snd_wnd = wnd;
 }
 
 /**
@@ -460,13 +549,15 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 		return true;
 	}
 	if (th->ack)
-		isim_toe_acked(t, th);
-	if (plen && seq != t->rcv_nxt) {
-		/* a segment before it was lost, and nothing resends it */
-		qp->state = ISIM_QPS_ERROR;
-		isim_toe_unlink(f, qp);
-		isim_toe_ae(f, qp, ISIM_AE_LLP_TOO_MANY_RETRIES);
-		return true;
+		isim_toe_acked(f, qp, th, !plen && !th->fin && !th->syn);
+	if ((plen || th->fin) && seq != t->rcv_nxt) {
+		/*
+		 * one before it is missing: nothing is kept out of order, a
+		 * duplicate ACK tells the peer where to send from again
+		 */
+		atomic64_inc(&f->toe.ooo);
+		isim_toe_send(f, qp, NULL, 0);
+		return false;
 	}
 	/* the ACK matters only to a FIN of ours */
 	if (th->ack && t->fin_sent &&
@@ -519,10 +610,40 @@ static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
 	consume_skb(skb);
 }
 
+/*
+ * The retransmission timers: a connection whose oldest unacknowledged
+ * segment has waited for its timeout starts a recovery with the timeout
+ * doubled, or fails after REXMIT_THRESH expiries in a row.
+ */
+static void isim_toe_timers(struct isim_func *f)
+{
+	struct isim_toe *t, *tmp;
+	struct isim_qp *qp;
+
+	/* the list changes only under eng_lock, which we hold */
+	list_for_each_entry_safe(t, tmp, &f->conn.toe, node) {
+		if (list_empty(&t->rtxq) || time_before(jiffies, t->rto_due))
+			continue;
+		qp = container_of(t, struct isim_qp, toe);
+		atomic64_inc(&f->toe.timeouts);
+		if (t->retries >= t->rexmit_thresh) {
+			qp->state = ISIM_QPS_ERROR;
+			isim_toe_unlink(f, qp);
+			isim_toe_ae(f, qp, ISIM_AE_LLP_TOO_MANY_RETRIES);
+			continue;
+		}
+		t->retries++;
+		t->rto_ms = min_t(u32, 2 * t->rto_ms, ISIM_TOE_RTO_MAX_MS);
+		isim_toe_recover(f, qp);
+	}
+}
+
 /**
  * isim_toe_run - one pass of the engine over received segments
  * @f: function
  * @budget: most segments to look at
+ *
+ * The retransmission timers are looked at first.
  *
  * Return: true if the budget ran out (more work may be waiting).
  */
@@ -533,6 +654,7 @@ bool isim_toe_run(struct isim_func *f, unsigned int budget)
 	unsigned int n = 0;
 
 	lockdep_assert_held(&f->eng_lock);
+	isim_toe_timers(f);
 	while (n < budget && !isim_pass_over(f) &&
 	       (skb = skb_dequeue(&f->toe.rxq))) {
 		isim_toe_rx(&x, f, skb);
@@ -560,12 +682,11 @@ static void isim_toe_hdrs(const struct isim_toe *t, u64 dmac,
 }
 
 /*
- * One segment: ACK, plus @flags (FIN, RST), plus PSH with data; seq =
- * snd_nxt, ack = rcv_nxt, the window of the context. snd_nxt advances by
- * the data and the FIN.
+ * One segment: ACK, plus @flags (FIN, RST), plus PSH with data; sequence
+ * number @seq, ack = rcv_nxt, the window of the context.
  */
-static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
-			 const u8 *data, u32 len, u8 flags)
+static u16 isim_toe_frame(struct isim_func *f, struct isim_qp *qp, u32 seq,
+			  const u8 *data, u32 len, u8 flags)
 {
 	struct isim_toe *t = &qp->toe;
 	struct isim_ilq_hdrs h = {};
@@ -573,16 +694,13 @@ static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 	struct sk_buff *skb;
 	void *arp;
 
-	lockdep_assert_held(&f->eng_lock);
-	if (len > t->mss)
-		return ISIM_WC_LOC_LEN;
 	arp = xa_load(&f->conn.arp, t->arp_idx);
 	if (!arp)
 		return ISIM_WC_LOC_QP_OP;
 	isim_toe_hdrs(t, xa_to_value(arp), &h);
 	th.source = htons(t->flow.loc_port);
 	th.dest = htons(t->flow.rem_port);
-	th.seq = htonl(t->snd_nxt);
+	th.seq = htonl(seq);
 	th.ack_seq = htonl(t->rcv_nxt);
 	th.doff = sizeof(th) / 4;
 	th.ack = 1;
@@ -593,12 +711,80 @@ static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 	skb = isim_ilq_seg_frame(f, &h, &th, sizeof(th), data, len);
 	if (!skb)
 		return ISIM_WC_LOC_QP_OP;
-	t->snd_nxt += len + th.fin;
 	if (isim_ilq_emit(f, skb))
 		atomic64_inc(&f->toe.dropped);
 	else
 		atomic64_inc(&f->toe.tx);
 	return 0;
+}
+
+/*
+ * A new segment at snd_nxt (see isim_toe_frame()); snd_nxt advances by
+ * the data and the FIN. What takes sequence space is kept for a resend
+ * until the peer acknowledges it, and the first such starts the timer.
+ */
+static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
+			 const u8 *data, u32 len, u8 flags)
+{
+	bool fin = flags & ISIM_TOE_FIN;
+	struct isim_toe *t = &qp->toe;
+	struct isim_toe_rtx *r = NULL;
+	u16 minor;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (len > t->mss)
+		return ISIM_WC_LOC_LEN;
+	if (!t->linked)
+		return ISIM_WC_LOC_QP_OP;
+	if (len || fin) {
+		r = kmalloc(struct_size(r, data, len),
+			    GFP_ATOMIC | __GFP_NOWARN);
+		if (!r)
+			return ISIM_WC_LOC_QP_OP;
+		r->seq = t->snd_nxt;
+		r->len = len;
+		r->fin = fin;
+		if (len)
+			memcpy(r->data, data, len);
+	}
+	if (len && atomic_dec_if_positive(&f->faults.drop_toe) >= 0) {
+		/* lost on the way (drop_toe_segs): only a resend brings it */
+		atomic64_inc(&f->wire.dropped);
+	} else {
+		minor = isim_toe_frame(f, qp, t->snd_nxt, data, len, flags);
+		if (minor) {
+			kfree(r);
+			return minor;
+		}
+	}
+	t->snd_nxt += len + fin;
+	if (r) {
+		if (list_empty(&t->rtxq))
+			t->rto_due = jiffies + msecs_to_jiffies(t->rto_ms);
+		list_add_tail(&r->node, &t->rtxq);
+	}
+	return 0;
+}
+
+/* the oldest unacknowledged segment goes again; the timer restarts */
+static void isim_toe_resend(struct isim_func *f, struct isim_qp *qp)
+{
+	struct isim_toe *t = &qp->toe;
+	struct isim_toe_rtx *r;
+
+	r = list_first_entry_or_null(&t->rtxq, struct isim_toe_rtx, node);
+	if (r && !isim_toe_frame(f, qp, r->seq, r->data, r->len,
+				 r->fin ? ISIM_TOE_FIN : 0))
+		atomic64_inc(&f->toe.retrans);
+	t->rto_due = jiffies + msecs_to_jiffies(t->rto_ms);
+}
+
+/* a loss: the oldest goes again now, the rest as the ACKs come back */
+static void isim_toe_recover(struct isim_func *f, struct isim_qp *qp)
+{
+	qp->toe.recovering = true;
+	qp->toe.recover = qp->toe.snd_nxt;
+	isim_toe_resend(f, qp);
 }
 
 /**
@@ -660,9 +846,9 @@ void isim_toe_modify(struct isim_func *f, struct isim_qp *qp, u64 hdr)
  * goes out only when the SQ ring is empty (isim_exec_sq_empty(), whatever
  * stopped the pass: the budget, the peer's window, an LSMM waiting for the
  * first FPDU) and the peer's window has room for it (a FIN beyond the
- * window would be dropped, and nothing resends it). The close completes
- * when the peer's FIN is in and ours is acknowledged (at once if both
- * happened already, which cannot be: ours just left).
+ * window would be dropped and wait for the retransmission timer). The
+ * close completes when the peer's FIN is in and ours is acknowledged (at
+ * once if both happened already, which cannot be: ours just left).
  */
 void isim_toe_sq_idle(struct isim_func *f, struct isim_qp *qp)
 {
@@ -696,7 +882,7 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 	spin_lock_bh(&f->conn.qh_lock);
 	n = f->conn.ntoe;
 	spin_unlock_bh(&f->conn.qh_lock);
-	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld\n",
+	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld\n",
 		   n, (s64)atomic64_read(&f->toe.tx),
 		   (s64)atomic64_read(&f->toe.rx),
 		   (s64)atomic64_read(&f->toe.fin),
@@ -704,5 +890,8 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 		   (s64)atomic64_read(&f->toe.dropped),
 		   (s64)atomic64_read(&f->toe.fin_tx),
 		   (s64)atomic64_read(&f->toe.rst_tx),
-		   (s64)atomic64_read(&f->toe.closed));
+		   (s64)atomic64_read(&f->toe.closed),
+		   (s64)atomic64_read(&f->toe.ooo),
+		   (s64)atomic64_read(&f->toe.retrans),
+		   (s64)atomic64_read(&f->toe.timeouts));
 }

@@ -18,7 +18,7 @@ for op in create_qp modify_qp destroy_qp create_cq destroy_cq alloc_stag \
 	  create_ah destroy_ah manage_arp nop; do
 	[ -w $dbg/fail_$op ] || fail "no fail_$op knob"
 done
-for k in drop_frames drop_cm_frames delay_ms stall_cqp raise_ae reset state; do
+for k in drop_frames drop_cm_frames drop_toe_segs delay_ms stall_cqp raise_ae reset state; do
 	[ -e $dbg/$k ] || fail "no $k"
 done
 
