@@ -11,7 +11,10 @@
 # be offloaded on both engines (one toe connection each), its frames must
 # cross the wire (the wire tx/rx counters of both functions move, looped
 # does not), and rping's -V checks every buffer.
-#  - IPv4, a listener on 192.0.2.2: rping -C $PINGS.
+#  - IPv4, a listener on 192.0.2.2: rping -C $PINGS, with the first two
+#    data segments function 1's engine sends lost on the way
+#    (drop_toe_segs: the LSMM with the MPA reply, then the first FPDU):
+#    its retransmission timer sends them again, and every ping verifies.
 #  - IPv6 (nodad addresses), a wildcard listener (rping -s -a ::): rping
 #    -C $PINGS to 2001:db8::2.
 #  - A librdmacm listener that rejects: rping -c gets
@@ -24,9 +27,7 @@
 # (quad hash filters, accelerated ports, AHs, toe connections) are back to
 # what they were before it.
 # PINGS: under TCG 20 verified pings took 25 s, so 100 would take over
-# two minutes per connection. 40 passed over IPv4 (29 s) but once stalled
-# over IPv6 at ping 15 on a loaded host (an RDMA WRITE never completed;
-# the engine does not retransmit a lost frame), so 20 for now.
+# two minutes per connection.
 # The client's close (rdma_disconnect) does not reach the server yet: the
 # engine sends no FIN for a closing QP. The script stops the server if it
 # is still up after the client is done, and checks that nothing is left.
@@ -44,19 +45,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wire "tx rx looped" and toe "tx rx" of function $1
+# wire "tx rx looped", toe "tx rx", wire "dropped", toe "retrans" of
+# function $1
 traffic() {
 	local w t
 
 	w=$(sim_counts "$1" wire tx rx looped) || return 1
 	t=$(sim_counts "$1" toe tx rx) || return 1
-	echo "$w $t"
+	echo "$w $t $(sim_counts "$1" wire dropped) $(sim_counts "$1" toe retrans)"
 }
 
 # rping between the functions: server in $ns listening on $1, client here
-# connecting to $2, port $3; both must verify $PINGS pings.
+# connecting to $2, port $3; both must verify $PINGS pings. With $4, that
+# many of the data segments function 1's engine sends are lost.
 rping_pair() {
-	local la=$1 ca=$2 port=$3 cpid rc n i t0 t1 f c before q0
+	local la=$1 ca=$2 port=$3 drop=${4:-0} cpid rc n i t0 t1 f c before q0
 	local a0 a1 b0 b1 srv=/tmp/43-srv-$3.txt cli=/tmp/43-cli-$3.txt
 
 	read -r -a a0 <<<"$(traffic 0)" || fail "no traffic counters"
@@ -73,6 +76,7 @@ rping_pair() {
 	read -r q0 _ <<<"${IRDMA_BASE_OBJ[1]}"
 	wait_qhash_above 60 1 "$q0" ||
 		fail "no SYN filter on function 1: $(<$srv)"
+	echo "$drop" >/sys/kernel/debug/irdma_sim/irdma_sim1/drop_toe_segs
 	printf -v t0 '%(%s)T' -1
 	stdbuf -oL rping -c -d -v -V -a "$ca" -p "$port" -C "$PINGS" \
 		>$cli 2>&1 &
@@ -103,16 +107,21 @@ rping_pair() {
 	if ! rping_pings_verified 600 "$cpid" $cli "$PINGS"; then
 		# a lost frame stalls the connection: the engine does not
 		# retransmit; say where frames went
-		echo "function 0: $(sim_counts 0 toe conns tx rx dropped) / wire $(sim_counts 0 wire tx rx dropped)"
-		echo "function 1: $(sim_counts 1 toe conns tx rx dropped) / wire $(sim_counts 1 wire tx rx dropped)"
+		echo "function 0: $(sim_counts 0 toe conns tx rx dropped ooo retrans timeouts) / wire $(sim_counts 0 wire tx rx dropped)"
+		echo "function 1: $(sim_counts 1 toe conns tx rx dropped ooo retrans timeouts) / wire $(sim_counts 1 wire tx rx dropped)"
 		fail "client: $(<$cli) / server: $(<$srv)"
 	fi
 	printf -v t1 '%(%s)T' -1
 	echo "client: $PINGS pings verified, $((t1 - t0)) s from start to exit"
+	if ((drop)); then
+		read -r n </sys/kernel/debug/irdma_sim/irdma_sim1/drop_toe_segs
+		echo 0 >/sys/kernel/debug/irdma_sim/irdma_sim1/drop_toe_segs
+		[ "$n" = 0 ] || fail "$n of $drop segments to lose were not sent"
+	fi
 	read -r -a b0 <<<"$(traffic 0)"
 	read -r -a b1 <<<"$(traffic 1)"
-	echo "function 0 wire tx/rx/looped ${a0[*]:0:3} -> ${b0[*]:0:3}, toe tx/rx ${a0[*]:3} -> ${b0[*]:3}"
-	echo "function 1 wire tx/rx/looped ${a1[*]:0:3} -> ${b1[*]:0:3}, toe tx/rx ${a1[*]:3} -> ${b1[*]:3}"
+	echo "function 0 wire tx/rx/looped ${a0[*]:0:3} -> ${b0[*]:0:3}, toe tx/rx ${a0[*]:3:2} -> ${b0[*]:3:2}, wire dropped ${a0[5]} -> ${b0[5]}, toe retrans ${a0[6]} -> ${b0[6]}"
+	echo "function 1 wire tx/rx/looped ${a1[*]:0:3} -> ${b1[*]:0:3}, toe tx/rx ${a1[*]:3:2} -> ${b1[*]:3:2}, wire dropped ${a1[5]} -> ${b1[5]}, toe retrans ${a1[6]} -> ${b1[6]}"
 	# per ping the client sends 2 SENDs and a READ response, the server a
 	# READ request, a WRITE and 2 SENDs: each engine sends and takes at
 	# least 3 segments of its own connection per ping, and all of them
@@ -127,6 +136,13 @@ rping_pair() {
 			fail "function $i looped frames instead of sending them"
 		unset -n a b
 	done
+	# each lost segment was sent again (a resend may carry more)
+	if ((drop)); then
+		((b1[5] - a1[5] >= drop)) ||
+			fail "function 1 lost $((b1[5] - a1[5])) frames, not $drop"
+		((b1[6] - a1[6] >= drop)) ||
+			fail "function 1 sent $((b1[6] - a1[6])) segments again for $drop lost"
+	fi
 	# the server sees the client's close only once the engine sends a
 	# FIN for a closing QP: give it a moment, then stop it
 	if ! wait_exit 10 "$spid"; then
@@ -155,8 +171,8 @@ ip -n $ns addr add 2001:db8::2/64 dev isim1 nodad ||
 take_baseline "qhash apbvt_ports ahs" 0 1
 echo "baseline: $IRDMA_BASE_RES; function 0: ${IRDMA_BASE_OBJ[0]}; function 1: ${IRDMA_BASE_OBJ[1]}"
 
-step "IPv4: rping, listener on 192.0.2.2 in $ns, $PINGS pings"
-rping_pair 192.0.2.2 192.0.2.2 7431
+step "IPv4: rping, listener on 192.0.2.2 in $ns, $PINGS pings, 2 segments lost"
+rping_pair 192.0.2.2 192.0.2.2 7431 2
 wait_baseline IPv4
 
 step "IPv6: rping, wildcard listener in $ns, $PINGS pings"
