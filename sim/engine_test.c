@@ -1556,6 +1556,10 @@ static void isim_ilq_bad_commands_fail(struct kunit *test)
 #define ISIM_T_RCV_WND		0x20000
 #define ISIM_T_RCV_SCALE	2
 #define ISIM_T_IW_CTX		0x77
+/* an MPA reply frame: key, flags, revision 2, private data length 4 */
+static const u8 isim_t_mpa_rep[] = "MPA ID Rep Frame\x10\x02\x00\x04";
+#define ISIM_T_MPA_REP_LEN	(sizeof(isim_t_mpa_rep) - 1)
+
 #define ISIM_T_REXMIT		2	/* retransmission timeouts survived */
 #define ISIM_T_DUPACKS		3	/* duplicate ACKs to a fast retransmit */
 
@@ -1870,6 +1874,30 @@ static bool isim_t_toe_rx(struct kunit *test, u8 flags, u32 seq)
 		return true;
 	kfree_skb(skb);
 	return false;
+}
+
+/*
+ * The QP of a new offload set-up (*@m) sends its MPA reply as the LSMM;
+ * the frame is taken off the wire, checked first when @check.
+ */
+static struct isim_qp *isim_t_toe_lsmm_sent(struct kunit *test,
+					    struct isim_t_toe **m, bool check)
+{
+	struct isim_test *t = test->priv;
+	struct sk_buff *skb;
+	struct isim_qp *qp;
+
+	qp = isim_t_toe_up(test, m);
+	memcpy((*m)->buf, isim_t_mpa_rep, ISIM_T_MPA_REP_LEN);
+	isim_t_lsmm(t, *m, ISIM_T_MPA_REP_LEN);
+	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	if (check)
+		isim_t_check_lsmm(test, skb, isim_t_mpa_rep,
+				  ISIM_T_MPA_REP_LEN);
+	kfree_skb(skb);
+	return qp;
 }
 
 static void isim_toe_lsmm_sent_then_held(struct kunit *test)
@@ -2422,22 +2450,14 @@ static u32 isim_t_rtx_count(struct isim_qp *qp)
  */
 static void isim_toe_resends_then_gives_up(struct kunit *test)
 {
-	static const char mpa[] = "MPA ID Rep Frame\x10\x02\x00\x04";
 	struct isim_test *t = test->priv;
 	struct isim_t_toe *m;
 	struct sk_buff *skb;
 	struct isim_qp *qp;
 	u32 id, i;
 
-	qp = isim_t_toe_up(test, &m);
+	qp = isim_t_toe_lsmm_sent(test, &m, true);
 	KUNIT_EXPECT_EQ(test, qp->toe.rexmit_thresh, (u8)ISIM_T_REXMIT);
-	memcpy(m->buf, mpa, sizeof(mpa) - 1);
-	isim_t_lsmm(t, m, sizeof(mpa) - 1);
-	isim_t_poll(t);
-	skb = skb_dequeue(&t->ilq->frames);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-	isim_t_check_lsmm(test, skb, mpa, sizeof(mpa) - 1);
-	kfree_skb(skb);
 	KUNIT_EXPECT_EQ(test, isim_t_rtx_count(qp), 1U);
 	/* not due yet: nothing goes */
 	isim_t_poll(t);
@@ -2447,7 +2467,7 @@ static void isim_toe_resends_then_gives_up(struct kunit *test)
 		isim_t_rto_expire(t, qp);
 		skb = skb_dequeue(&t->ilq->frames);
 		KUNIT_ASSERT_NOT_NULL(test, skb);
-		isim_t_check_lsmm(test, skb, mpa, sizeof(mpa) - 1);
+		isim_t_check_lsmm(test, skb, isim_t_mpa_rep, ISIM_T_MPA_REP_LEN);
 		kfree_skb(skb);
 		KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
 		KUNIT_EXPECT_EQ(test, qp->toe.retries, (u8)i);
@@ -2458,7 +2478,7 @@ static void isim_toe_resends_then_gives_up(struct kunit *test)
 	/* doubled from the test's timeout, then held at the most */
 	KUNIT_EXPECT_EQ(test, qp->toe.rto_ms, 8000U);
 	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt,
-			(u32)ISIM_T_SND_NXT + sizeof(mpa) - 1);
+			(u32)ISIM_T_SND_NXT + ISIM_T_MPA_REP_LEN);
 
 	isim_t_rto_expire(t, qp);
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
@@ -2478,8 +2498,7 @@ static void isim_toe_resends_then_gives_up(struct kunit *test)
  */
 static void isim_toe_third_dup_ack_resends(struct kunit *test)
 {
-	static const char mpa[] = "MPA ID Rep Frame\x10\x02\x00\x04";
-	u32 una = ISIM_T_SND_NXT + sizeof(mpa) - 1;
+	u32 una = ISIM_T_SND_NXT + ISIM_T_MPA_REP_LEN;
 	struct isim_test *t = test->priv;
 	struct isim_t_toe *m;
 	struct sk_buff *skb;
@@ -2487,13 +2506,7 @@ static void isim_toe_third_dup_ack_resends(struct kunit *test)
 	u8 none = 0;
 	u32 i;
 
-	qp = isim_t_toe_up(test, &m);
-	memcpy(m->buf, mpa, sizeof(mpa) - 1);
-	isim_t_lsmm(t, m, sizeof(mpa) - 1);
-	isim_t_poll(t);
-	skb = skb_dequeue(&t->ilq->frames);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-	kfree_skb(skb);
+	qp = isim_t_toe_lsmm_sent(test, &m, false);
 	/* the first brings a new window: not a duplicate */
 	for (i = 0; i < 1 + ISIM_T_DUPACKS; i++) {
 		KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10,
@@ -2506,7 +2519,7 @@ static void isim_toe_third_dup_ack_resends(struct kunit *test)
 	}
 	skb = skb_dequeue(&t->ilq->frames);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	isim_t_check_lsmm(test, skb, mpa, sizeof(mpa) - 1);
+	isim_t_check_lsmm(test, skb, isim_t_mpa_rep, ISIM_T_MPA_REP_LEN);
 	kfree_skb(skb);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.retrans), 1LL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.timeouts), 0LL);
