@@ -2860,6 +2860,42 @@ static void isim_iw_lost_segment_is_sent_again(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_RTS);
 }
 
+/*
+ * The timer beats the ACKs of a three-segment SEND that all arrive: with
+ * no duplicate ACK to say the receiver saw a hole, only the oldest goes
+ * again, and its duplicate is answered and dropped; nothing else is resent.
+ */
+static void isim_iw_late_ack_resends_oldest_only(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_pair p;
+	u8 *src, *dst;
+	u32 i;
+
+	isim_t_pair(test, &p);
+	src = (u8 *)p.a->buf;
+	dst = (u8 *)p.b->buf;
+	for (i = 0; i < PAGE_SIZE; i++)
+		src[i] = i * 3 + 7;
+	isim_t_wqe(p.b->sq + 256, 0, 0, isim_t_bus(t, dst), PAGE_SIZE, 0, 0);
+	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, src), 3000, 0,
+		   ISIM_WQH_SIGNALED);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->ilq->frames), 3U);
+	/* the timer fires before any ACK came back */
+	isim_t_rto_expire(t, p.qa);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->ilq->frames), 4U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.retrans), 1LL);
+	KUNIT_EXPECT_FALSE(test, p.qa->toe.recovering);
+	/* three segments, the resent one, and an ACK for each */
+	KUNIT_EXPECT_EQ(test, isim_t_wire(test), 8U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.retrans), 1LL);
+	KUNIT_EXPECT_EQ(test, memcmp(src, dst, 3000), 0);
+	isim_t_iw_cqe(test, 1, ISIM_T_IWQP_B);
+	KUNIT_EXPECT_EQ(test, p.qa->toe.snd_una, p.qa->toe.snd_nxt);
+	KUNIT_EXPECT_EQ(test, isim_t_rtx_count(p.qa), 0U);
+}
+
 static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
 			 isim_ctx_gen_params),
@@ -2904,6 +2940,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_iw_bad_crc_is_rejected),
 	KUNIT_CASE(isim_iw_write_to_bad_stag_fails),
 	KUNIT_CASE(isim_iw_lost_segment_is_sent_again),
+	KUNIT_CASE(isim_iw_late_ack_resends_oldest_only),
 	{}
 };
 

@@ -32,11 +32,14 @@
  * for the retransmission timeout (1 s for a new connection, RFC 6298 2.1,
  * doubled at each expiry up to 8 s, back to the start when an ACK moves
  * snd_una), or at the third duplicate ACK, the oldest is sent again as it
- * went the first time, with the current ACK and window; until everything
+ * went the first time, with the current ACK and window. When duplicate
+ * ACKs said the receiver saw a hole, a recovery follows: until everything
  * sent before the loss is acknowledged, each ACK that moves snd_una sends
  * the next oldest again (the receiver keeps nothing out of order, so all
  * of it must come again, but one segment per ACK: hundreds of connections
- * resending everything at once would bury the engine). After
+ * resending everything at once would bury the engine). A timeout without
+ * duplicate ACKs is often only a late ACK from a busy peer; recovering
+ * then would resend a whole window the peer already has. After
  * REXMIT_THRESH expiries (context word 16) without progress the
  * connection fails with LLP_TOO_MANY_RETRIES. There is no RTT estimate;
  * the context's RTOMIN is not read.
@@ -634,7 +637,17 @@ static void isim_toe_timers(struct isim_func *f)
 		}
 		t->retries++;
 		t->rto_ms = min_t(u32, 2 * t->rto_ms, ISIM_TOE_RTO_MAX_MS);
-		isim_toe_recover(f, qp);
+		/*
+		 * Duplicate ACKs since the last progress: the receiver saw a
+		 * hole and dropped what came after it, so all of that must
+		 * come again. Without them the timer may only have beaten a
+		 * late ACK (a busy peer): the oldest alone goes again, and
+		 * a lost tail is resent one timeout at a time.
+		 */
+		if (t->dupacks)
+			isim_toe_recover(f, qp);
+		else
+			isim_toe_resend(f, qp);
 	}
 }
 
