@@ -1072,8 +1072,12 @@ static enum irdma_cm_rdma0 irdma_mpa_pick_rtr(struct irdma_cm_node *node,
 
 /*
  * Relaxed RFC 6581 negotiation. Responder (at accept): clamp our ORD to the
- * initiator's IRD, raise our IRD to its ORD if the device allows. Initiator
- * (on the reply): raise our IRD to the responder's ORD or fail, lower our ORD
+ * initiator's IRD, raise our IRD towards its ORD as far as the device goes;
+ * the reply carries that IRD and the initiator lowers its ORD to it, so an
+ * ORD above what we can take is not a reason to refuse (librdmacm offers the
+ * device's maximum ORD, 255 here, which is above our own maximum IRD).
+ * Initiator (on the reply): raise our IRD to the responder's ORD or fail,
+ * since the responder will not lower its ORD after its reply; lower our ORD
  * to its IRD, and use the RTR op the reply selected.
  */
 static int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *node)
@@ -1084,11 +1088,8 @@ static int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *node)
 		return 0;
 	if (!node->active) {
 		node->ord = min(node->ord, node->peer_ird);
-		if (node->ird < node->peer_ord) {
-			if (node->peer_ord > max_ird)
-				return -ENOMEM;
-			node->ird = node->peer_ord;
-		}
+		if (node->ird < node->peer_ord)
+			node->ird = min(node->peer_ord, max_ird);
 		if (node->rdma0 == IRDMA_CM_RDMA0_READ && !node->ird)
 			node->ird = 1;
 		return 0;

@@ -1063,6 +1063,62 @@ static void irdma_cm_wire_ulp_errors(struct kunit *test)
 	cmt_unlisten(lid);
 }
 
+/*
+ * The initiator's ORD is above the most the responder can take: the defaults
+ * of librdmacm (each side offers its device maxima, and irdma's ORD limit is
+ * above its IRD limit) between two irdma functions. The responder accepts
+ * with its largest IRD, the reply says so and the initiator lowers its ORD
+ * to it; both QPs get credits that match.
+ */
+static void irdma_cm_wire_ord_above_peer_ird(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 16, .ord = 64 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 16, .ord = 16 };
+	struct cmt_id *lid, *cid, *child;
+	struct cmt_event *e;
+	int rc;
+
+	env->b.core->cfg.max_ird = 16;
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 2, 4000, &cp), 0);
+	cmt_pump(env);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->ord, 64);
+	child = cmt_child_of(env, e);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_ASSERT_EQ(test, cmt_accept(child, &ap), 0);
+	cmt_pump(env);
+	e = cmt_expect_event(env, child, IW_CM_EVENT_ESTABLISHED, 0);
+	if (e) {
+		KUNIT_EXPECT_EQ(test, e->ird, 16);
+		KUNIT_EXPECT_EQ(test, e->ord, 16);
+	}
+	e = cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
+	if (e) {
+		/* ORD lowered from 64 to the IRD in the reply */
+		KUNIT_EXPECT_EQ(test, e->ird, 16);
+		KUNIT_EXPECT_EQ(test, e->ord, 16);
+	}
+	KUNIT_EXPECT_TRUE(test, env->a.qps[1].ctx_set && env->b.qps[2].ctx_set);
+	KUNIT_EXPECT_EQ(test, env->a.qps[1].ctx.ord, env->b.qps[2].ctx.ird);
+	KUNIT_EXPECT_EQ(test, env->b.qps[2].ctx.ird, 16);
+	KUNIT_EXPECT_EQ(test, env->b.qps[2].ctx.ord, env->a.qps[1].ctx.ird);
+	irdma_cm_disconn(env->a.qps[1].node, IRDMA_CM_DISC_CLOSED);
+	irdma_cm_disconn(env->b.qps[2].node, IRDMA_CM_DISC_PEER_FIN);
+	cmt_pump(env);
+	irdma_cm_disconn(env->b.qps[2].node, IRDMA_CM_DISC_CLOSED);
+	cmt_pump(env);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CLOSE, 0);
+	cmt_expect_event(env, child, IW_CM_EVENT_DISCONNECT, 0);
+	cmt_expect_event(env, child, IW_CM_EVENT_CLOSE, 0);
+	cmt_expect_no_event(env);
+	cmt_unlisten(lid);
+}
+
 /* Requests pending at every stage when the listener goes away. */
 static void irdma_cm_wire_listener_destroyed(struct kunit *test)
 {
@@ -1378,6 +1434,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 			 cmt_wire_gen_params),
 	KUNIT_CASE(irdma_cm_wire_reject),
 	KUNIT_CASE(irdma_cm_wire_ulp_errors),
+	KUNIT_CASE(irdma_cm_wire_ord_above_peer_ird),
 	KUNIT_CASE(irdma_cm_wire_listener_destroyed),
 	KUNIT_CASE(irdma_cm_wire_xmit_refused),
 	KUNIT_CASE(irdma_cm_wire_entry_errors),
