@@ -3,9 +3,9 @@
 # shellcheck shell=bash
 # rdma-core's own test suite on one simulated function, for the guest
 # script 46a-pyverbs-roce.sh (sourced after lib.sh), and for an iWARP half
-# in a script of its own, 46b-pyverbs-iwarp.sh, which is not in the test
-# command yet (Documentation/testing.rst). One protocol per script, so the
-# harness's lanes can run the two halves at once.
+# in a script of its own, 46b-pyverbs-iwarp.sh (Documentation/testing.rst).
+# One protocol per script, so the harness's lanes can run the two halves at
+# once.
 #
 # The modules are gzipped where Debian installs them (dh_compress), so
 # tools/irdma-vm puts a gunzipped copy, compiled by the host's
