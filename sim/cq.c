@@ -267,12 +267,15 @@ static void isim_cq_arm(struct isim_func *f, struct isim_cq *cq)
 /**
  * isim_cq_poll_arm - notice CQ arm requests
  * @f: function
+ * @scan: read every CQ's arm sequence even without a doorbell
  *
  * The CQARM doorbell carries one CQ id; arm requests for two CQs between
- * two polls would collapse into one, so the shadow-area arm sequence of
- * every CQ is checked as well.
+ * two polls would collapse into one, so after a doorbell the shadow-area
+ * arm sequence of every CQ is read as well. Consumers write the sequence
+ * before they ring, so a pass that finds the register idle has no arm to
+ * look for: the CQs are read then only when @scan asks for it.
  */
-void isim_cq_poll_arm(struct isim_func *f)
+void isim_cq_poll_arm(struct isim_func *f, bool scan)
 {
 	u32 id = isim_xchg32(f, ISIM_REG_CQARM, ISIM_DB_IDLE);
 	struct isim_cq *cq;
@@ -285,7 +288,10 @@ void isim_cq_poll_arm(struct isim_func *f)
 			isim_cq_arm(f, cq);
 		else
 			dev_dbg(&f->dev, "CQARM for unknown CQ %u\n", id);
+	} else if (!scan) {
+		return;
 	}
+	f->arm_scans++;
 	xa_for_each(&f->cqs, i, cq)
 		if (isim_cq_read_arm_seq(f, cq) != cq->arm_seq)
 			isim_cq_arm(f, cq);

@@ -8,7 +8,9 @@
  * One tick, under eng_lock: CQP create or destroy requests, CQ arm
  * requests, returned AEQEs, queued CQP commands, SQ/RQ work (exec.c),
  * raw-queue frames (ilq.c), then interrupt vectors the driver re-enabled;
- * a pass takes on no more work after ISIM_PASS_NS. A halted engine (critical
+ * a pass takes on no more work after ISIM_PASS_NS. The QPs' SQs and the
+ * CQs' arm words are read only after a doorbell or something the engine
+ * did (see isim_exec_run()), and every ISIM_SCAN_MS. A halted engine (critical
  * error) reads and writes nothing until the function is reset; it only
  * raises the interrupts it had posted before it stopped.
  */
@@ -24,17 +26,25 @@
  */
 bool isim_engine_poll(struct isim_func *f)
 {
-	bool more;
+	bool more, scan;
+	u64 done;
 
 	lockdep_assert_held(&f->eng_lock);
 	more = false;
 	f->pass_end_ns = ktime_get_ns() + ISIM_PASS_NS;
+	scan = time_after_eq(jiffies, f->scan_due);
+	if (scan)
+		f->scan_due = jiffies + msecs_to_jiffies(ISIM_SCAN_MS);
 	if (!f->halted) {
 		isim_cqp_poll_ctx(f);
-		isim_cq_poll_arm(f);
+		isim_cq_poll_arm(f, scan);
 		isim_aeq_poll_alloc(f);
+		done = f->cqp.done;
 		more = isim_cqp_run(f, ISIM_CQP_BUDGET);
-		more |= isim_exec_run(f, ISIM_WQE_BUDGET);
+		/* a QP's state, a flush, a resumed QP: its SQ may run */
+		if (f->cqp.done != done)
+			f->rescan = true;
+		more |= isim_exec_run(f, ISIM_WQE_BUDGET, scan);
 		more |= isim_ilq_run(f, ISIM_WQE_BUDGET);
 		more |= isim_toe_run(f, ISIM_WQE_BUDGET);
 	}

@@ -125,9 +125,15 @@ static void isim_test_exit(struct kunit *test)
 	isim_regs_exit(t->f);
 }
 
+/*
+ * One engine pass after a WQEALLOC doorbell: the cases write WQEs straight
+ * into the rings and expect a pass to take them, as it does for a driver
+ * that posts and rings (isim_exec_sq_waits_for_doorbell() without it).
+ */
 static void isim_t_poll(struct isim_test *t)
 {
 	mutex_lock(&t->f->eng_lock);
+	isim_wr32(t->f, ISIM_REG_WQEALLOC, 0);
 	isim_engine_poll(t->f);
 	mutex_unlock(&t->f->eng_lock);
 }
@@ -743,11 +749,15 @@ static void isim_cq_armed_completion_writes_ceqe(struct kunit *test)
 	isim_t_run(t, ISIM_OP_NOP, NULL);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[1]), 0ULL);
 
-	/* armed through the shadow area's sequence number */
+	/*
+	 * armed through the shadow area's sequence number: its doorbell
+	 * was overwritten by another CQ's before the engine looked
+	 */
 	isim_t_ccq_consumed(t);
 	t->shadow[ISIM_CQSA_ARM_WORD] =
 		cpu_to_le64(FIELD_PREP(ISIM_CQSA_ARM_SEQ, 1) |
 			    ISIM_CQSA_ARM_NEXT);
+	isim_wr32(t->f, ISIM_REG_CQARM, 7);
 	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[1]), 0ULL);
 	isim_t_run(t, ISIM_OP_NOP, NULL);
@@ -1150,6 +1160,57 @@ static void isim_exec_send_loopback_moves_data(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX, w3), 1ULL);
 	KUNIT_EXPECT_EQ(test, a->state, (u8)ISIM_QPS_ERROR);
 	KUNIT_EXPECT_EQ(test, b->state, (u8)ISIM_QPS_RTS);
+}
+
+/*
+ * A posted WQE waits for its doorbell: a pass that finds none, after
+ * nothing that could have freed an SQ and with no guard scan due, looks
+ * at no QP. The guard scan takes what no doorbell announced, and counts it.
+ */
+static void isim_exec_sq_waits_for_doorbell(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *cq = t->ccq, *sq = t->sq, *rq = t->eq;
+	struct isim_func *f = t->f;
+	struct isim_qp *a, *b;
+	u64 idle;
+
+	isim_t_hand_cq(test, cq);
+	a = isim_t_hand_qp(test, 2, 3, ISIM_QPS_RTS, sq, rq);
+	b = isim_t_hand_qp(test, 3, 2, ISIM_QPS_RTS, sq + 256, rq + 256);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	isim_t_wqe(rq + 256, 0, 0, isim_t_bus(t, t->page), 64, 0, 0);
+	isim_t_wqe(sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, t->buf), 8, 0,
+		   ISIM_WQH_SIGNALED);
+	mutex_lock(&f->eng_lock);
+	f->scan_due = jiffies + 3600 * HZ;
+	f->rescan = false;
+	idle = f->idle_passes;
+	isim_engine_poll(f);
+	KUNIT_EXPECT_EQ(test, a->executed, 0ULL);
+	KUNIT_EXPECT_EQ(test, f->idle_passes, idle + 1);
+	/* the doorbell names A; any doorbell makes the pass look at all */
+	isim_wr32(f, ISIM_REG_WQEALLOC, 2);
+	isim_engine_poll(f);
+	KUNIT_EXPECT_EQ(test, a->executed, 1ULL);
+	KUNIT_EXPECT_EQ(test, isim_rd32(f, ISIM_REG_WQEALLOC), ISIM_DB_IDLE);
+	/* after work the next pass looks again, then the engine is idle */
+	KUNIT_EXPECT_TRUE(test, f->rescan);
+	isim_engine_poll(f);
+	KUNIT_EXPECT_FALSE(test, f->rescan);
+	idle = f->idle_passes;
+	isim_engine_poll(f);
+	KUNIT_EXPECT_EQ(test, f->idle_passes, idle + 1);
+	/* a NOP nobody rang for: only the guard scan takes it */
+	isim_t_wqe(sq, 1, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_engine_poll(f);
+	KUNIT_EXPECT_EQ(test, a->executed, 1ULL);
+	f->scan_due = jiffies;
+	isim_engine_poll(f);
+	KUNIT_EXPECT_EQ(test, a->executed, 2ULL);
+	KUNIT_EXPECT_EQ(test, f->unasked, 1ULL);
+	mutex_unlock(&f->eng_lock);
 }
 
 static void isim_exec_bad_stag_is_protection_error(struct kunit *test)
@@ -2921,6 +2982,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_stag_dealloc_matches_kind_and_pd),
 	KUNIT_CASE(isim_exec_flush_completes_each_posted_wqe),
 	KUNIT_CASE(isim_exec_send_loopback_moves_data),
+	KUNIT_CASE(isim_exec_sq_waits_for_doorbell),
 	KUNIT_CASE(isim_exec_bad_stag_is_protection_error),
 	KUNIT_CASE(isim_ilq_transmit_adds_headers),
 	KUNIT_CASE(isim_ilq_syn_filter_steers_to_rq),

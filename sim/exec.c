@@ -1354,8 +1354,11 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 				       &x->req))
 			break;
 		if (qp->type == ISIM_QP_TYPE_IWARP ?
-		    isim_exec_iw_wqe(x, qp, hdr) : isim_exec_sq_wqe(x, qp, hdr))
+		    isim_exec_iw_wqe(x, qp, hdr) : isim_exec_sq_wqe(x, qp, hdr)) {
+			/* it waits (RNR): no doorbell will say when to retry */
+			f->rescan = true;
 			break;
+		}
 		isim_wq_advance(sq, x->req.quanta);
 		n++;
 	}
@@ -1383,19 +1386,39 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
  * isim_exec_run - one pass of the engine over the QPs' rings
  * @f: function
  * @budget: most WQEs to execute or flush in this pass
+ * @scan: look at every QP even if nothing asked for it
+ *
+ * The WQEALLOC doorbell carries one QP id, and two doorbells between two
+ * polls collapse into one, so a doorbell makes the pass look at every
+ * QP's SQ. Without one, an SQ can only have become runnable through
+ * something the engine did itself (f->rescan), or the pass left QPs
+ * unvisited; otherwise it looks at none, which keeps an idle engine with
+ * hundreds of QPs cheap. @scan, every ISIM_SCAN_MS, is a guard: work it
+ * finds that nothing asked for is counted (unasked, on the state file's
+ * exec line): a wake-up missing here, or a consumer caught between its
+ * WQE and its doorbell.
  *
  * Return: true if the budget ran out (more work may be waiting).
  */
-bool isim_exec_run(struct isim_func *f, unsigned int budget)
+bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 {
 	unsigned long id, first = f->exec_next;
 	struct isim_xfer *x = NULL;
 	unsigned int left = budget;
+	bool asked, worked = false;
 	struct isim_qp *qp;
+	unsigned int n;
 
 	lockdep_assert_held(&f->eng_lock);
-	/* consumed only: every active queue is looked at anyway */
-	isim_xchg32(f, ISIM_REG_WQEALLOC, ISIM_DB_IDLE);
+	asked = isim_xchg32(f, ISIM_REG_WQEALLOC, ISIM_DB_IDLE) !=
+		ISIM_DB_IDLE || f->rescan || first;
+	f->scanning = asked || scan;
+	if (!f->scanning) {
+		f->idle_passes++;
+		return false;
+	}
+	f->rescan = false;
+	f->scans++;
 	/*
 	 * Round robin: a pass that runs out of budget resumes at the QP it
 	 * did not reach, so that busy QPs with low numbers cannot starve
@@ -1407,7 +1430,9 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget)
 			f->exec_next = id;
 			goto out;
 		}
-		left -= isim_exec_qp(&x, f, qp, left);
+		n = isim_exec_qp(&x, f, qp, left);
+		worked |= n;
+		left -= n;
 	}
 	if (first) {
 		xa_for_each_range(&f->qps, id, qp, 0, first - 1) {
@@ -1415,11 +1440,24 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget)
 				f->exec_next = id;
 				break;
 			}
-			left -= isim_exec_qp(&x, f, qp, left);
+			n = isim_exec_qp(&x, f, qp, left);
+			worked |= n;
+			left -= n;
 		}
 	}
 out:
 	isim_xfer_put(x);
+	/* what ran may have freed more (a FIN after the last WQE) */
+	if (worked) {
+		f->rescan = true;
+		/*
+		 * a consumer that wrote its WQE after the look at the
+		 * register rings during the pass (or just after it, which
+		 * counts here too: unasked is a hint, not an invariant)
+		 */
+		if (!asked && isim_rd32(f, ISIM_REG_WQEALLOC) == ISIM_DB_IDLE)
+			f->unasked++;
+	}
 	return !left || f->exec_next;
 }
 

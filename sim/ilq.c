@@ -617,8 +617,9 @@ static unsigned int isim_ilq_tx_run(struct isim_func *f, struct isim_qp *qp,
  * @f: function
  * @budget: most frames to place and WQEs to transmit in this pass
  *
- * Steered frames are placed first, then the SQ of every UDA QP in RTS is
- * run.
+ * Steered frames are placed first, then, on a pass that looks at the QPs'
+ * SQs (after a doorbell, see isim_exec_run()), the SQ of every UDA QP in
+ * RTS is run.
  *
  * Return: true if the budget ran out (more work may be waiting).
  */
@@ -636,10 +637,13 @@ bool isim_ilq_run(struct isim_func *f, unsigned int budget)
 		n++;
 	}
 	xa_for_each(&f->qps, id, qp) {
-		if (n >= budget)
+		if (n >= budget || !f->scanning)
 			break;
 		if (qp->type == ISIM_QP_TYPE_UDA)
 			n += isim_ilq_tx_run(f, qp, budget - n);
 	}
+	/* a frame in or out: the CM moves on, QPs with it */
+	if (n)
+		f->rescan = true;
 	return n >= budget || !skb_queue_empty(&f->ilq.rxq);
 }

@@ -28,6 +28,7 @@ struct seq_file;
 #define ISIM_CQP_BUDGET		64	/* CQP WQEs per engine tick */
 #define ISIM_WQE_BUDGET		256	/* SQ/RQ WQEs per engine tick */
 #define ISIM_PASS_NS		(100 * NSEC_PER_MSEC) /* work a pass takes on */
+#define ISIM_SCAN_MS		10	/* most an idle engine goes unscanned */
 
 struct isim_func;
 struct dentry;
@@ -658,6 +659,17 @@ struct isim_wire {
  * @cqs: CQs by id (struct isim_cq)
  * @qps: QPs by id (struct isim_qp)
  * @exec_next: QP number the next SQ pass starts at (round robin)
+ * @rescan: something happened that may let an SQ run without a doorbell
+ *	(a CQP command, a segment or frame received, a timer, an SQ that
+ *	worked or waits): the next pass looks at every QP
+ * @scan_due: jiffies by which the QPs and CQs are looked at even when
+ *	nothing asked for it
+ * @scanning: this pass looks at every QP's SQ (raw queues included)
+ * @scans: passes that looked at every QP's SQ
+ * @idle_passes: passes that did not: no doorbell and nothing new
+ * @arm_scans: passes that read every CQ's arm sequence
+ * @unasked: scans due to @scan_due alone that found work (a missing
+ *	wake-up)
  * @stags: STags by index (struct isim_stag)
  * @ahs: address handles by index (struct isim_ah)
  * @conn: connection steering tables
@@ -702,6 +714,13 @@ struct isim_func {
 	struct xarray cqs;
 	struct xarray qps;
 	unsigned long exec_next;
+	bool rescan;
+	bool scanning;
+	unsigned long scan_due;
+	u64 scans;
+	u64 idle_passes;
+	u64 arm_scans;
+	u64 unasked;
 	struct xarray stags;
 	struct xarray ahs;
 	struct isim_conn conn;
@@ -808,7 +827,7 @@ void isim_op_destroy_aeq(struct isim_func *f, const u64 *wqe,
 /* cq.c */
 void isim_cq_reset(struct isim_func *f);
 int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe);
-void isim_cq_poll_arm(struct isim_func *f);
+void isim_cq_poll_arm(struct isim_func *f, bool scan);
 void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res);
 void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
@@ -835,7 +854,7 @@ void isim_exec_new_state(struct isim_qp *qp, u8 old_state);
 bool isim_exec_sq_empty(struct isim_func *f, const struct isim_qp *qp);
 void isim_exec_flush(struct isim_func *f, struct isim_qp *qp,
 		     struct isim_wq *wq, u16 minor);
-bool isim_exec_run(struct isim_func *f, unsigned int budget);
+bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan);
 struct isim_xfer;
 void isim_exec_iw_rx(struct isim_xfer **xp, struct isim_func *f,
 		     struct isim_qp *qp, const u8 *data, u32 len);

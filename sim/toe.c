@@ -629,6 +629,7 @@ static void isim_toe_timers(struct isim_func *f)
 			continue;
 		qp = container_of(t, struct isim_qp, toe);
 		atomic64_inc(&f->toe.timeouts);
+		f->rescan = true;
 		if (t->retries >= t->rexmit_thresh) {
 			qp->state = ISIM_QPS_ERROR;
 			isim_toe_unlink(f, qp);
@@ -674,6 +675,9 @@ bool isim_toe_run(struct isim_func *f, unsigned int budget)
 		n++;
 	}
 	isim_xfer_put(x);
+	/* an ACK opens the window, a READ response frees the SQ */
+	if (n)
+		f->rescan = true;
 	return !skb_queue_empty(&f->toe.rxq);
 }
 
