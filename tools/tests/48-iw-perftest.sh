@@ -35,9 +35,10 @@ trap cleanup EXIT
 # function 1, client here on function 0
 perf_pair() {
 	local tool=$1 port=$2 srv=/tmp/48-$1-srv.txt cli=/tmp/48-$1-cli.txt
-	local rc src line w res= t0 t1 tx0 rx0 tx1 rx1
+	local rc src line w res= t0 t1 tx0 rx0 tx1 rx1 un0 un1
 
 	read -r tx0 rx0 <<<"$(sim_counts 0 toe tx rx)" || fail "no toe counters"
+	read -r un0 <<<"$(sim_counts 0 exec unasked)" || fail "no exec counters"
 	ip netns exec $ns "$tool" -R -F -d "$dev1" -p "$port" -s $SIZE \
 		-n $ITERS >"$srv" 2>&1 &
 	spid=$!
@@ -61,7 +62,8 @@ perf_pair() {
 	[ -n "$res" ] ||
 		fail "$tool printed no result for $SIZE bytes x $ITERS: $(<"$cli")"
 	read -r tx1 rx1 <<<"$(sim_counts 0 toe tx rx)"
-	echo "$tool: $res ($((t1 - t0)) s); function 0's engine sent $((tx1 - tx0)), took $((rx1 - rx0)) segments"
+	read -r un1 <<<"$(sim_counts 0 exec unasked)"
+	echo "$tool: $res ($((t1 - t0)) s); function 0's engine sent $((tx1 - tx0)), took $((rx1 - rx0)) segments, found work $((un1 - un0)) times by its guard pass alone"
 	# at least one 1460-byte MSS per 1.5 KiB of payload, in one direction
 	(((tx1 - tx0) + (rx1 - rx0) >= ITERS * SIZE / 1500)) ||
 		fail "$tool: too few segments for $ITERS x $SIZE bytes"
