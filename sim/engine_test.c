@@ -2865,6 +2865,29 @@ static void isim_iw_write_to_bad_stag_fails(struct kunit *test)
 }
 
 /*
+ * A pair whose A sends B a signaled SEND of 3000 bytes (byte i is
+ * i * @mul + @add) into the page B posted; one pass puts its three
+ * segments on the wire.
+ */
+static void isim_t_send3000(struct kunit *test, struct isim_t_pair *p,
+			    u8 mul, u8 add)
+{
+	struct isim_test *t = test->priv;
+	u8 *src;
+	u32 i;
+
+	isim_t_pair(test, p);
+	src = (u8 *)p->a->buf;
+	for (i = 0; i < PAGE_SIZE; i++)
+		src[i] = i * mul + add;
+	isim_t_wqe(p->b->sq + 256, 0, 0, isim_t_bus(t, p->b->buf), PAGE_SIZE,
+		   0, 0);
+	isim_t_wqe(p->a->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, src), 3000, 0,
+		   ISIM_WQH_SIGNALED);
+	isim_t_poll(t);
+}
+
+/*
  * The first of a SEND's three segments is lost: the receiver keeps nothing
  * out of order, it drops the two behind it and answers each with a
  * duplicate ACK. When the sender's timer expires all three go again and
@@ -2876,17 +2899,10 @@ static void isim_iw_lost_segment_is_sent_again(struct kunit *test)
 	struct isim_t_pair p;
 	struct sk_buff *skb;
 	u8 *src, *dst;
-	u32 i;
 
-	isim_t_pair(test, &p);
+	isim_t_send3000(test, &p, 5, 1);
 	src = (u8 *)p.a->buf;
 	dst = (u8 *)p.b->buf;
-	for (i = 0; i < PAGE_SIZE; i++)
-		src[i] = i * 5 + 1;
-	isim_t_wqe(p.b->sq + 256, 0, 0, isim_t_bus(t, dst), PAGE_SIZE, 0, 0);
-	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, src), 3000, 0,
-		   ISIM_WQH_SIGNALED);
-	isim_t_poll(t);
 	skb = skb_dequeue(&t->ilq->frames);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	kfree_skb(skb);
@@ -2931,17 +2947,10 @@ static void isim_iw_late_ack_resends_oldest_only(struct kunit *test)
 	struct isim_test *t = test->priv;
 	struct isim_t_pair p;
 	u8 *src, *dst;
-	u32 i;
 
-	isim_t_pair(test, &p);
+	isim_t_send3000(test, &p, 3, 7);
 	src = (u8 *)p.a->buf;
 	dst = (u8 *)p.b->buf;
-	for (i = 0; i < PAGE_SIZE; i++)
-		src[i] = i * 3 + 7;
-	isim_t_wqe(p.b->sq + 256, 0, 0, isim_t_bus(t, dst), PAGE_SIZE, 0, 0);
-	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, src), 3000, 0,
-		   ISIM_WQH_SIGNALED);
-	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->ilq->frames), 3U);
 	/* the timer fires before any ACK came back */
 	isim_t_rto_expire(t, p.qa);
