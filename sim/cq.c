@@ -264,33 +264,46 @@ static void isim_cq_arm(struct isim_func *f, struct isim_cq *cq)
 	}
 }
 
+/* one arm doorbell register; Return: true if it was rung */
+static bool isim_cq_doorbell(struct isim_func *f, u32 reg)
+{
+	u32 id = isim_xchg32(f, reg, ISIM_DB_IDLE);
+	struct isim_cq *cq;
+
+	if (id == ISIM_DB_IDLE)
+		return false;
+	cq = xa_load(&f->cqs, id);
+	if (cq)
+		isim_cq_arm(f, cq);
+	else
+		dev_dbg(&f->dev, "CQARM for unknown CQ %u\n", id);
+	return true;
+}
+
 /**
  * isim_cq_poll_arm - notice CQ arm requests
  * @f: function
  * @scan: read every CQ's arm sequence even without a doorbell
  *
- * The CQARM doorbell carries one CQ id; arm requests for two CQs between
- * two polls would collapse into one, so after a doorbell the shadow-area
+ * The CQARM doorbell, and its alias in the user doorbell page, carry one
+ * CQ id each; arm requests for two CQs between two polls would collapse
+ * into one, so after a doorbell the shadow-area
  * arm sequence of every CQ is read as well. Consumers write the sequence
  * before they ring, so a pass that finds the register idle has no arm to
  * look for: the CQs are read then only when @scan asks for it.
  */
 void isim_cq_poll_arm(struct isim_func *f, bool scan)
 {
-	u32 id = isim_xchg32(f, ISIM_REG_CQARM, ISIM_DB_IDLE);
 	struct isim_cq *cq;
 	unsigned long i;
+	bool rung;
 
 	lockdep_assert_held(&f->eng_lock);
-	if (id != ISIM_DB_IDLE) {
-		cq = xa_load(&f->cqs, id);
-		if (cq)
-			isim_cq_arm(f, cq);
-		else
-			dev_dbg(&f->dev, "CQARM for unknown CQ %u\n", id);
-	} else if (!scan) {
+	/* the kernel's doorbell, and user space's in its doorbell page */
+	rung = isim_cq_doorbell(f, ISIM_REG_CQARM);
+	rung |= isim_cq_doorbell(f, ISIM_REG_UDB_CQARM);
+	if (!rung && !scan)
 		return;
-	}
 	f->arm_scans++;
 	xa_for_each(&f->cqs, i, cq)
 		if (isim_cq_read_arm_seq(f, cq) != cq->arm_seq)

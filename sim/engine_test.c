@@ -1210,6 +1210,14 @@ static void isim_exec_sq_waits_for_doorbell(struct kunit *test)
 	isim_engine_poll(f);
 	KUNIT_EXPECT_EQ(test, a->executed, 2ULL);
 	KUNIT_EXPECT_EQ(test, f->unasked, 1ULL);
+	/* user space rings in its doorbell page, which is heard as well */
+	f->scan_due = jiffies + 3600 * HZ;
+	isim_engine_poll(f);
+	isim_t_wqe(sq, 2, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_wr32(f, ISIM_REG_UDB_WQEALLOC, 2);
+	isim_engine_poll(f);
+	KUNIT_EXPECT_EQ(test, a->executed, 3ULL);
+	KUNIT_EXPECT_EQ(test, f->unasked, 1ULL);
 	mutex_unlock(&f->eng_lock);
 }
 

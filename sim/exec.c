@@ -1410,8 +1410,12 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 	unsigned int n;
 
 	lockdep_assert_held(&f->eng_lock);
+	/* the kernel's doorbell, and user space's in its doorbell page */
 	asked = isim_xchg32(f, ISIM_REG_WQEALLOC, ISIM_DB_IDLE) !=
-		ISIM_DB_IDLE || f->rescan || first;
+		ISIM_DB_IDLE;
+	asked |= isim_xchg32(f, ISIM_REG_UDB_WQEALLOC, ISIM_DB_IDLE) !=
+		 ISIM_DB_IDLE;
+	asked |= f->rescan || first;
 	f->scanning = asked || scan;
 	if (!f->scanning) {
 		f->idle_passes++;
@@ -1455,7 +1459,9 @@ out:
 		 * register rings during the pass (or just after it, which
 		 * counts here too: unasked is a hint, not an invariant)
 		 */
-		if (!asked && isim_rd32(f, ISIM_REG_WQEALLOC) == ISIM_DB_IDLE)
+		if (!asked &&
+		    isim_rd32(f, ISIM_REG_WQEALLOC) == ISIM_DB_IDLE &&
+		    isim_rd32(f, ISIM_REG_UDB_WQEALLOC) == ISIM_DB_IDLE)
 			f->unasked++;
 	}
 	return !left || f->exec_next;

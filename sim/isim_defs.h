@@ -38,6 +38,12 @@
 #define ISIM_REG_CRITERR		0x00534000
 /* user doorbell pages start 64 KiB below the end of the BAR */
 #define ISIM_DB_PAGES_OFF		(ISIM_BAR_LEN - SZ_64K)
+/*
+ * what libirdma rings in the page it maps: the SQ doorbell at offset 0, the
+ * CQ arm doorbell at offset 64 (aliases of WQEALLOC and CQARM)
+ */
+#define ISIM_REG_UDB_WQEALLOC		(ISIM_DB_PAGES_OFF + 0)
+#define ISIM_REG_UDB_CQARM		(ISIM_DB_PAGES_OFF + 64)
 
 /* register fields */
 #define ISIM_LBARCTRL_DB_SIZE		GENMASK(5, 4)

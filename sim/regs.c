@@ -93,6 +93,8 @@ void isim_regs_reset(struct isim_func *f)
 		  FIELD_PREP(ISIM_LBARCTRL_DB_SIZE, ISIM_LBARCTRL_DB_SIZE_8M));
 	isim_wr32(f, ISIM_REG_CQARM, ISIM_DB_IDLE);
 	isim_wr32(f, ISIM_REG_WQEALLOC, ISIM_DB_IDLE);
+	isim_wr32(f, ISIM_REG_UDB_CQARM, ISIM_DB_IDLE);
+	isim_wr32(f, ISIM_REG_UDB_WQEALLOC, ISIM_DB_IDLE);
 }
 
 /**
