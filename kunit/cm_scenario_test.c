@@ -888,6 +888,25 @@ static void cmt_check_ctx(struct kunit *test, const struct cmt_wire_case *c,
 	}
 }
 
+/*
+ * A graceful close driven by the "hardware" of both ends: A's QP 1 closes
+ * first, @srv's QP 2 sees the FIN and closes; A's id @cid gets CLOSE, the
+ * server's @child DISCONNECT then CLOSE, and nothing else comes.
+ */
+static void cmt_graceful_close(struct cmt_env *env, struct cmt_core *srv,
+			       struct cmt_id *cid, struct cmt_id *child)
+{
+	irdma_cm_disconn(env->a.qps[1].node, IRDMA_CM_DISC_CLOSED);
+	irdma_cm_disconn(srv->qps[2].node, IRDMA_CM_DISC_PEER_FIN);
+	cmt_pump(env);
+	irdma_cm_disconn(srv->qps[2].node, IRDMA_CM_DISC_CLOSED);
+	cmt_pump(env);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CLOSE, 0);
+	cmt_expect_event(env, child, IW_CM_EVENT_DISCONNECT, 0);
+	cmt_expect_event(env, child, IW_CM_EVENT_CLOSE, 0);
+	cmt_expect_no_event(env);
+}
+
 static void irdma_cm_wire_connect_accept_close(struct kunit *test)
 {
 	const struct cmt_wire_case *c = test->param_value;
@@ -938,16 +957,7 @@ static void irdma_cm_wire_connect_accept_close(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, e->ord, 8);
 	}
 	cmt_check_ctx(test, c, &env->a.qps[1], &srv->qps[2]);
-	/* graceful close driven by the "hardware" of both ends */
-	irdma_cm_disconn(env->a.qps[1].node, IRDMA_CM_DISC_CLOSED);
-	irdma_cm_disconn(srv->qps[2].node, IRDMA_CM_DISC_PEER_FIN);
-	cmt_pump(env);
-	irdma_cm_disconn(srv->qps[2].node, IRDMA_CM_DISC_CLOSED);
-	cmt_pump(env);
-	cmt_expect_event(env, cid, IW_CM_EVENT_CLOSE, 0);
-	cmt_expect_event(env, child, IW_CM_EVENT_DISCONNECT, 0);
-	cmt_expect_event(env, child, IW_CM_EVENT_CLOSE, 0);
-	cmt_expect_no_event(env);
+	cmt_graceful_close(env, srv, cid, child);
 	KUNIT_EXPECT_TRUE(test, env->a.qps[1].err);
 	cmt_unlisten(lid);
 }
@@ -1107,15 +1117,7 @@ static void irdma_cm_wire_ord_above_peer_ird(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, env->a.qps[1].ctx.ord, env->b.qps[2].ctx.ird);
 	KUNIT_EXPECT_EQ(test, env->b.qps[2].ctx.ird, 16);
 	KUNIT_EXPECT_EQ(test, env->b.qps[2].ctx.ord, env->a.qps[1].ctx.ird);
-	irdma_cm_disconn(env->a.qps[1].node, IRDMA_CM_DISC_CLOSED);
-	irdma_cm_disconn(env->b.qps[2].node, IRDMA_CM_DISC_PEER_FIN);
-	cmt_pump(env);
-	irdma_cm_disconn(env->b.qps[2].node, IRDMA_CM_DISC_CLOSED);
-	cmt_pump(env);
-	cmt_expect_event(env, cid, IW_CM_EVENT_CLOSE, 0);
-	cmt_expect_event(env, child, IW_CM_EVENT_DISCONNECT, 0);
-	cmt_expect_event(env, child, IW_CM_EVENT_CLOSE, 0);
-	cmt_expect_no_event(env);
+	cmt_graceful_close(env, &env->b, cid, child);
 	cmt_unlisten(lid);
 }
 
