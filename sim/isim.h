@@ -463,6 +463,11 @@ struct isim_ilq {
  * @dropped: received segments counted and dropped (no data path; stale,
  *	out of the window, out of order, queue full), and transmits the
  *	netdev refused
+ * @full: of @dropped, segments the queue had no room for
+ * @stale: of @dropped, segments whose connection had gone or been
+ *	replaced by the time the engine came to them
+ * @unacceptable: of @dropped, segments outside the receive window
+ *	(duplicates of what we have), answered with an ACK
  * @ooo: segments dropped because one before them is missing
  * @retrans: segments sent again (timeout or duplicate ACKs)
  * @timeouts: retransmission timer expiries
@@ -470,6 +475,9 @@ struct isim_ilq {
  */
 struct isim_toe_stats {
 	struct sk_buff_head rxq;
+	atomic64_t full;
+	atomic64_t stale;
+	atomic64_t unacceptable;
 	atomic64_t ooo;
 	atomic64_t retrans;
 	atomic64_t timeouts;

@@ -68,7 +68,7 @@
 
 #include "isim.h"
 
-#define ISIM_TOE_RXQ_MAX	256	/* segments waiting for the engine */
+#define ISIM_TOE_RXQ_MAX	2048	/* segments waiting for the engine */
 #define ISIM_TOE_MSS_MIN	536	/* RFC 1122, 3.3.3 */
 #define ISIM_TOE_MSS_MAX	8960	/* a 9000-byte MTU, IPv4 */
 #define ISIM_TOE_WSCALE_MAX	14	/* RFC 7323, 2.3 */
@@ -385,6 +385,7 @@ bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
 		return false;
 	atomic64_inc(&f->toe.rx);
 	if (skb_queue_len(&f->toe.rxq) >= ISIM_TOE_RXQ_MAX) {
+		atomic64_inc(&f->toe.full);
 		atomic64_inc(&f->toe.dropped);
 		kfree_skb(skb);
 		return true;
@@ -542,6 +543,7 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 		 */
 		if (!th->rst && (plen || th->fin))
 			isim_toe_send(f, qp, data, 0);
+		atomic64_inc(&f->toe.unacceptable);
 		return false;
 	}
 	if (th->rst) {
@@ -603,14 +605,18 @@ static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
 	hlen = th ? th->doff * 4 : 0;
 	/* the connection may have gone, or been replaced, meanwhile */
 	if (!th || hlen < sizeof(*th) || hlen > cb->seg_len || !qp ||
-	    !qp->toe.linked || qp->toe.gen != cb->gen ||
-	    !isim_toe_seg(xp, f, qp, th, (const u8 *)th + hlen,
-			  cb->seg_len - hlen)) {
-		atomic64_inc(&f->toe.dropped);
-		kfree_skb(skb);
-		return;
+	    !qp->toe.linked || qp->toe.gen != cb->gen) {
+		atomic64_inc(&f->toe.stale);
+		goto drop;
 	}
+	if (!isim_toe_seg(xp, f, qp, th, (const u8 *)th + hlen,
+			  cb->seg_len - hlen))
+		goto drop;
 	consume_skb(skb);
+	return;
+drop:
+	atomic64_inc(&f->toe.dropped);
+	kfree_skb(skb);
 }
 
 /*
@@ -899,7 +905,7 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 	spin_lock_bh(&f->conn.qh_lock);
 	n = f->conn.ntoe;
 	spin_unlock_bh(&f->conn.qh_lock);
-	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld\n",
+	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld full=%lld stale=%lld unacceptable=%lld\n",
 		   n, (s64)atomic64_read(&f->toe.tx),
 		   (s64)atomic64_read(&f->toe.rx),
 		   (s64)atomic64_read(&f->toe.fin),
@@ -910,5 +916,8 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 		   (s64)atomic64_read(&f->toe.closed),
 		   (s64)atomic64_read(&f->toe.ooo),
 		   (s64)atomic64_read(&f->toe.retrans),
-		   (s64)atomic64_read(&f->toe.timeouts));
+		   (s64)atomic64_read(&f->toe.timeouts),
+		   (s64)atomic64_read(&f->toe.full),
+		   (s64)atomic64_read(&f->toe.stale),
+		   (s64)atomic64_read(&f->toe.unacceptable));
 }
