@@ -24,13 +24,46 @@
 
 static void isim_cq_free_all(struct isim_func *f)
 {
-	struct isim_cq *cq;
-	unsigned long id;
+	struct isim_cq *cq, *tmp;
 
-	xa_for_each(&f->cqs, id, cq) {
-		xa_erase(&f->cqs, id);
+	list_for_each_entry_safe(cq, tmp, &f->cq_list, node) {
+		isim_cq_del(f, cq);
 		kfree(cq);
 	}
+}
+
+/**
+ * isim_cq_add - make a new CQ known to the engine
+ * @f: function
+ * @cq: the CQ, its id set
+ *
+ * Caller holds eng_lock.
+ *
+ * Return: 0, or -EBUSY if the id is taken, -ENOMEM.
+ */
+int isim_cq_add(struct isim_func *f, struct isim_cq *cq)
+{
+	int err;
+
+	lockdep_assert_held(&f->eng_lock);
+	err = xa_insert(&f->cqs, cq->id, cq, GFP_KERNEL);
+	if (!err)
+		list_add_tail(&cq->node, &f->cq_list);
+	return err;
+}
+
+/**
+ * isim_cq_del - forget a CQ (the caller frees it)
+ * @f: function
+ * @cq: a CQ isim_cq_add() took
+ *
+ * Caller holds eng_lock.
+ */
+void isim_cq_del(struct isim_func *f, struct isim_cq *cq)
+{
+	lockdep_assert_held(&f->eng_lock);
+	list_del(&cq->node);
+	xa_erase(&f->cqs, cq->id);
 }
 
 /**
@@ -120,7 +153,7 @@ void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
 	}
 	isim_cq_fill(cq, wqe, id);
 	cq->arm_seq = isim_cq_read_arm_seq(f, cq);
-	if (xa_insert(&f->cqs, id, cq, GFP_KERNEL)) {
+	if (isim_cq_add(f, cq)) {
 		kfree(cq);
 		res->minor = ISIM_MIN_BUSY;
 	}
@@ -146,7 +179,7 @@ void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
 		res->minor = ISIM_MIN_BAD_FIELD;
 		return;
 	}
-	xa_erase(&f->cqs, id);
+	isim_cq_del(f, cq);
 	kfree(cq);
 }
 
@@ -295,7 +328,6 @@ static bool isim_cq_doorbell(struct isim_func *f, u32 reg)
 void isim_cq_poll_arm(struct isim_func *f, bool scan)
 {
 	struct isim_cq *cq;
-	unsigned long i;
 	bool rung;
 
 	lockdep_assert_held(&f->eng_lock);
@@ -305,7 +337,7 @@ void isim_cq_poll_arm(struct isim_func *f, bool scan)
 	if (!rung && !scan)
 		return;
 	f->arm_scans++;
-	xa_for_each(&f->cqs, i, cq)
+	list_for_each_entry(cq, &f->cq_list, node)
 		if (isim_cq_read_arm_seq(f, cq) != cq->arm_seq)
 			isim_cq_arm(f, cq);
 }

@@ -10,9 +10,10 @@
  * raw-queue frames (ilq.c), then interrupt vectors the driver re-enabled;
  * a pass takes on no more work after ISIM_PASS_NS. The QPs' SQs and the
  * CQs' arm words are read only after a doorbell or something the engine
- * did (see isim_exec_run()), and every ISIM_SCAN_MS. A halted engine (critical
- * error) reads and writes nothing until the function is reset; it only
- * raises the interrupts it had posted before it stopped.
+ * did to a QP (see isim_exec_run()), and by a guard pass every
+ * ISIM_SCAN_MS or more. A halted engine (critical error) reads and writes
+ * nothing until the function is reset; it only raises the interrupts it
+ * had posted before it stopped.
  */
 #include "isim.h"
 
@@ -26,28 +27,33 @@
  */
 bool isim_engine_poll(struct isim_func *f)
 {
+	u64 t0 = ktime_get_ns();
 	bool more, scan;
-	u64 done;
 
 	lockdep_assert_held(&f->eng_lock);
 	more = false;
-	f->pass_end_ns = ktime_get_ns() + ISIM_PASS_NS;
+	f->pass_end_ns = t0 + ISIM_PASS_NS;
 	scan = time_after_eq(jiffies, f->scan_due);
-	if (scan)
-		f->scan_due = jiffies + msecs_to_jiffies(ISIM_SCAN_MS);
 	if (!f->halted) {
 		isim_cqp_poll_ctx(f);
 		isim_cq_poll_arm(f, scan);
 		isim_aeq_poll_alloc(f);
-		done = f->cqp.done;
+		/* a command naming a QP kicks it (isim_exec_kick()) */
 		more = isim_cqp_run(f, ISIM_CQP_BUDGET);
-		/* a QP's state, a flush, a resumed QP: its SQ may run */
-		if (f->cqp.done != done)
-			f->rescan = true;
 		more |= isim_exec_run(f, ISIM_WQE_BUDGET, scan);
 		more |= isim_ilq_run(f, ISIM_WQE_BUDGET);
 		more |= isim_toe_run(f, ISIM_WQE_BUDGET);
 	}
+	/*
+	 * The guard looks at every QP and CQ, which with hundreds of them
+	 * is the dearest pass there is: the next one waits ISIM_SCAN_MS, and
+	 * longer when this one took long, so that the guard never costs more
+	 * than about 1/ISIM_SCAN_SHARE of the engine's time.
+	 */
+	if (scan)
+		f->scan_due = jiffies + msecs_to_jiffies(ISIM_SCAN_MS) +
+			      nsecs_to_jiffies((ktime_get_ns() - t0) *
+					       ISIM_SCAN_SHARE);
 	/* a halted engine still raises what it posted before it stopped */
 	isim_irq_service(f);
 	return more;
@@ -122,6 +128,9 @@ int isim_engine_init(struct isim_func *f)
 	mutex_init(&f->eng_lock);
 	xa_init(&f->cqs);
 	xa_init(&f->qps);
+	INIT_LIST_HEAD(&f->cq_list);
+	INIT_LIST_HEAD(&f->qp_list);
+	INIT_LIST_HEAD(&f->kick_list);
 	xa_init(&f->stags);
 	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
 	isim_ilq_init(f);

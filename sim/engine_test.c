@@ -986,6 +986,7 @@ static void isim_t_hand_cq(struct kunit *test, __le64 *ring)
 {
 	struct isim_test *t = test->priv;
 	struct isim_cq *cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	int err;
 
 	KUNIT_ASSERT_NOT_NULL(test, cq);
 	cq->id = ISIM_T_CQ;
@@ -995,7 +996,10 @@ static void isim_t_hand_cq(struct kunit *test, __le64 *ring)
 	cq->ring.elem = ISIM_CQE_BYTES;
 	cq->ring.polarity = 1;
 	cq->shadow_pa = isim_t_bus(t, t->shadow);
-	if (xa_insert(&t->f->cqs, cq->id, cq, GFP_KERNEL)) {
+	mutex_lock(&t->f->eng_lock);
+	err = isim_cq_add(t->f, cq);
+	mutex_unlock(&t->f->eng_lock);
+	if (err) {
 		kfree(cq);
 		KUNIT_FAIL(test, "cannot insert the CQ");
 	}
@@ -1011,6 +1015,7 @@ static struct isim_qp *isim_t_hand_qp(struct kunit *test, u32 id, u32 dest,
 	struct isim_test *t = test->priv;
 	struct isim_qp *qp = kzalloc(sizeof(*qp), GFP_KERNEL);
 	u64 ctx[ISIM_QP_HOST_CTX_BYTES / 8] = {};
+	int err;
 
 	KUNIT_ASSERT_NOT_NULL(test, qp);
 	ctx[0] = FIELD_PREP(ISIM_QPC_W0_RQ_WQE_SHIFT, 1);
@@ -1030,7 +1035,10 @@ static struct isim_qp *isim_t_hand_qp(struct kunit *test, u32 id, u32 dest,
 	isim_exec_load_ctx(qp, ctx, false);
 	isim_exec_new_state(qp, ISIM_QPS_INVALID);
 	qp->state = state;
-	if (xa_insert(&t->f->qps, id, qp, GFP_KERNEL)) {
+	mutex_lock(&t->f->eng_lock);
+	err = isim_qp_add(t->f, qp);
+	mutex_unlock(&t->f->eng_lock);
+	if (err) {
 		kfree(qp);
 		KUNIT_FAIL(test, "cannot insert the QP");
 		return NULL;
@@ -1173,7 +1181,7 @@ static void isim_exec_sq_waits_for_doorbell(struct kunit *test)
 	__le64 *cq = t->ccq, *sq = t->sq, *rq = t->eq;
 	struct isim_func *f = t->f;
 	struct isim_qp *a, *b;
-	u64 idle;
+	u64 idle, kicks;
 
 	isim_t_hand_cq(test, cq);
 	a = isim_t_hand_qp(test, 2, 3, ISIM_QPS_RTS, sq, rq);
@@ -1185,7 +1193,6 @@ static void isim_exec_sq_waits_for_doorbell(struct kunit *test)
 		   ISIM_WQH_SIGNALED);
 	mutex_lock(&f->eng_lock);
 	f->scan_due = jiffies + 3600 * HZ;
-	f->rescan = false;
 	idle = f->idle_passes;
 	isim_engine_poll(f);
 	KUNIT_EXPECT_EQ(test, a->executed, 0ULL);
@@ -1195,10 +1202,13 @@ static void isim_exec_sq_waits_for_doorbell(struct kunit *test)
 	isim_engine_poll(f);
 	KUNIT_EXPECT_EQ(test, a->executed, 1ULL);
 	KUNIT_EXPECT_EQ(test, isim_rd32(f, ISIM_REG_WQEALLOC), ISIM_DB_IDLE);
-	/* after work the next pass looks again, then the engine is idle */
-	KUNIT_EXPECT_TRUE(test, f->rescan);
+	/* after work the next pass looks at A alone, then the engine idles */
+	KUNIT_EXPECT_FALSE(test, list_empty(&a->kick));
+	KUNIT_EXPECT_TRUE(test, list_empty(&b->kick));
+	kicks = f->kick_passes;
 	isim_engine_poll(f);
-	KUNIT_EXPECT_FALSE(test, f->rescan);
+	KUNIT_EXPECT_EQ(test, f->kick_passes, kicks + 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&a->kick));
 	idle = f->idle_passes;
 	isim_engine_poll(f);
 	KUNIT_EXPECT_EQ(test, f->idle_passes, idle + 1);

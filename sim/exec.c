@@ -1356,7 +1356,7 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 		if (qp->type == ISIM_QP_TYPE_IWARP ?
 		    isim_exec_iw_wqe(x, qp, hdr) : isim_exec_sq_wqe(x, qp, hdr)) {
 			/* it waits (RNR): no doorbell will say when to retry */
-			f->rescan = true;
+			isim_exec_kick(f, qp);
 			break;
 		}
 		isim_wq_advance(sq, x->req.quanta);
@@ -1383,6 +1383,90 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
 }
 
 /**
+ * isim_exec_kick - have the next pass look at a QP's SQ
+ * @f: function
+ * @qp: a QP something the engine did may let run: a CQP command naming
+ *	it, a segment it received, its timer, work it did or an RNR wait
+ *
+ * Caller holds eng_lock.
+ */
+void isim_exec_kick(struct isim_func *f, struct isim_qp *qp)
+{
+	lockdep_assert_held(&f->eng_lock);
+	if (list_empty(&qp->kick))
+		list_add_tail(&qp->kick, &f->kick_list);
+}
+
+/* one QP of a pass; Return: WQEs done, and the QP kicked again if any */
+static unsigned int isim_exec_visit(struct isim_xfer **xp, struct isim_func *f,
+				    struct isim_qp *qp, unsigned int budget,
+				    bool *kicked)
+{
+	unsigned int n;
+
+	*kicked = !list_empty(&qp->kick);
+	list_del_init(&qp->kick);
+	n = isim_exec_qp(xp, f, qp, budget);
+	/* what ran may have freed more (a FIN after the last WQE) */
+	if (n)
+		isim_exec_kick(f, qp);
+	return n;
+}
+
+/* every QP, resuming where the last pass ran out; Return: WQEs done */
+static unsigned int isim_exec_scan(struct isim_xfer **xp, struct isim_func *f,
+				   unsigned int budget, bool *unasked)
+{
+	unsigned int n, done = 0, visits = 0;
+	struct isim_qp *qp;
+	bool kicked;
+
+	/*
+	 * Round robin: a pass that runs out of budget moves the QP it did
+	 * not reach to the front, where the next pass starts, so that busy
+	 * QPs early in the list cannot starve the others (the adapter's
+	 * scheduler is fair between QPs too). A list, not the xarray: a
+	 * scan visits hundreds of QPs that have nothing to do, and a walk
+	 * of the xarray costs an RCU read section per entry.
+	 */
+	list_for_each_entry(qp, &f->qp_list, node) {
+		/* the clock is read after work, or now and then */
+		if (done == budget || ((done || !(++visits % 32)) &&
+				       isim_pass_over(f))) {
+			list_rotate_to_front(&qp->node, &f->qp_list);
+			f->exec_resume = true;
+			break;
+		}
+		n = isim_exec_visit(xp, f, qp, budget - done, &kicked);
+		if (n && !kicked)
+			*unasked = true;
+		done += n;
+	}
+	return done;
+}
+
+/* the kicked QPs only; Return: WQEs done */
+static unsigned int isim_exec_kicked(struct isim_xfer **xp,
+				     struct isim_func *f, unsigned int budget)
+{
+	unsigned int done = 0;
+	struct isim_qp *qp;
+	LIST_HEAD(todo);
+	bool kicked;
+
+	/* a QP kicked again during the pass waits for the next one */
+	list_splice_init(&f->kick_list, &todo);
+	while ((qp = list_first_entry_or_null(&todo, struct isim_qp, kick))) {
+		if (done == budget || (done && isim_pass_over(f))) {
+			list_splice(&todo, &f->kick_list);
+			break;
+		}
+		done += isim_exec_visit(xp, f, qp, budget - done, &kicked);
+	}
+	return done;
+}
+
+/**
  * isim_exec_run - one pass of the engine over the QPs' rings
  * @f: function
  * @budget: most WQEs to execute or flush in this pass
@@ -1390,24 +1474,23 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
  *
  * The WQEALLOC doorbell carries one QP id, and two doorbells between two
  * polls collapse into one, so a doorbell makes the pass look at every
- * QP's SQ. Without one, an SQ can only have become runnable through
- * something the engine did itself (f->rescan), or the pass left QPs
- * unvisited; otherwise it looks at none, which keeps an idle engine with
- * hundreds of QPs cheap. @scan, every ISIM_SCAN_MS, is a guard: work it
- * finds that nothing asked for is counted (unasked, on the state file's
- * exec line): a wake-up missing here, or a consumer caught between its
- * WQE and its doorbell.
+ * QP's SQ, as does a pass before it that ran out of budget. Without
+ * either, an SQ can only have become runnable through something the
+ * engine did to that QP itself, which kicked it (isim_exec_kick()): the
+ * pass looks at the kicked QPs alone, or at none, which keeps an engine
+ * with hundreds of QPs cheap while a few of them talk. @scan, the guard
+ * (see isim_engine_poll()), looks at every QP: work it finds on a QP
+ * that nothing asked for is counted (unasked, on the state file's exec
+ * line): a wake-up missing here, or a consumer caught between its WQE and
+ * its doorbell.
  *
  * Return: true if the budget ran out (more work may be waiting).
  */
 bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 {
-	unsigned long id, first = f->exec_next;
 	struct isim_xfer *x = NULL;
-	unsigned int left = budget;
-	bool asked, worked = false;
-	struct isim_qp *qp;
-	unsigned int n;
+	bool asked, unasked = false;
+	unsigned int done;
 
 	lockdep_assert_held(&f->eng_lock);
 	/* the kernel's doorbell, and user space's in its doorbell page */
@@ -1415,56 +1498,31 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 		ISIM_DB_IDLE;
 	asked |= isim_xchg32(f, ISIM_REG_UDB_WQEALLOC, ISIM_DB_IDLE) !=
 		 ISIM_DB_IDLE;
-	asked |= f->rescan || first;
+	asked |= f->rescan || f->exec_resume;
+	f->rescan = false;
+	f->exec_resume = false;
 	f->scanning = asked || scan;
-	if (!f->scanning) {
+	if (f->scanning) {
+		f->scans++;
+		done = isim_exec_scan(&x, f, budget, &unasked);
+	} else if (!list_empty(&f->kick_list)) {
+		f->kick_passes++;
+		done = isim_exec_kicked(&x, f, budget);
+	} else {
 		f->idle_passes++;
 		return false;
 	}
-	f->rescan = false;
-	f->scans++;
-	/*
-	 * Round robin: a pass that runs out of budget resumes at the QP it
-	 * did not reach, so that busy QPs with low numbers cannot starve
-	 * the others (the adapter's scheduler is fair between QPs too).
-	 */
-	f->exec_next = 0;
-	xa_for_each_start(&f->qps, id, qp, first) {
-		if (!left || isim_pass_over(f)) {
-			f->exec_next = id;
-			goto out;
-		}
-		n = isim_exec_qp(&x, f, qp, left);
-		worked |= n;
-		left -= n;
-	}
-	if (first) {
-		xa_for_each_range(&f->qps, id, qp, 0, first - 1) {
-			if (!left || isim_pass_over(f)) {
-				f->exec_next = id;
-				break;
-			}
-			n = isim_exec_qp(&x, f, qp, left);
-			worked |= n;
-			left -= n;
-		}
-	}
-out:
 	isim_xfer_put(x);
-	/* what ran may have freed more (a FIN after the last WQE) */
-	if (worked) {
-		f->rescan = true;
-		/*
-		 * a consumer that wrote its WQE after the look at the
-		 * register rings during the pass (or just after it, which
-		 * counts here too: unasked is a hint, not an invariant)
-		 */
-		if (!asked &&
-		    isim_rd32(f, ISIM_REG_WQEALLOC) == ISIM_DB_IDLE &&
-		    isim_rd32(f, ISIM_REG_UDB_WQEALLOC) == ISIM_DB_IDLE)
-			f->unasked++;
-	}
-	return !left || f->exec_next;
+	/*
+	 * a consumer that wrote its WQE after the look at the register
+	 * rings during the pass (or just after it, which counts here too:
+	 * unasked is a hint, not an invariant)
+	 */
+	if (unasked && !asked &&
+	    isim_rd32(f, ISIM_REG_WQEALLOC) == ISIM_DB_IDLE &&
+	    isim_rd32(f, ISIM_REG_UDB_WQEALLOC) == ISIM_DB_IDLE)
+		f->unasked++;
+	return done == budget || f->exec_resume;
 }
 
 /**

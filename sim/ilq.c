@@ -628,7 +628,6 @@ bool isim_ilq_run(struct isim_func *f, unsigned int budget)
 	struct sk_buff *skb;
 	struct isim_qp *qp;
 	unsigned int n = 0;
-	unsigned long id;
 
 	lockdep_assert_held(&f->eng_lock);
 	while (n < budget && !isim_pass_over(f) &&
@@ -636,14 +635,17 @@ bool isim_ilq_run(struct isim_func *f, unsigned int budget)
 		isim_ilq_place(f, skb);
 		n++;
 	}
-	xa_for_each(&f->qps, id, qp) {
+	list_for_each_entry(qp, &f->qp_list, node) {
 		if (n >= budget || !f->scanning)
 			break;
 		if (qp->type == ISIM_QP_TYPE_UDA)
 			n += isim_ilq_tx_run(f, qp, budget - n);
 	}
-	/* a frame in or out: the CM moves on, QPs with it */
-	if (n)
+	/*
+	 * The CM answers a frame with CQP commands, which kick the QPs they
+	 * name; only raw-queue SQs left with work need another scan.
+	 */
+	if (n >= budget)
 		f->rescan = true;
 	return n >= budget || !skb_queue_empty(&f->ilq.rxq);
 }

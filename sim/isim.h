@@ -29,6 +29,7 @@ struct seq_file;
 #define ISIM_WQE_BUDGET		256	/* SQ/RQ WQEs per engine tick */
 #define ISIM_PASS_NS		(100 * NSEC_PER_MSEC) /* work a pass takes on */
 #define ISIM_SCAN_MS		10	/* most an idle engine goes unscanned */
+#define ISIM_SCAN_SHARE		20	/* guard passes: at most 1/20 of the time */
 
 struct isim_func;
 struct dentry;
@@ -66,6 +67,7 @@ struct isim_ring {
 /**
  * struct isim_cq - a completion queue known to the engine (the CCQ too)
  * @id: CQ id (the CCQ is 0)
+ * @node: in the function's cq_list
  * @ring: CQE ring
  * @ctx: CQ context value echoed in CEQEs and AEQEs
  * @shadow_pa: bus address of the CQ shadow area
@@ -81,6 +83,7 @@ struct isim_ring {
  */
 struct isim_cq {
 	u32 id;
+	struct list_head node;
 	struct isim_ring ring;
 	u64 ctx;
 	u64 shadow_pa;
@@ -241,6 +244,9 @@ struct isim_toe {
 /**
  * struct isim_qp - a QP the engine knows
  * @id: QP id
+ * @node: in the function's qp_list
+ * @kick: in the function's kick_list while something the engine did may
+ *	let its SQ run (see isim_exec_kick())
  * @type: QP type from the create command
  * @state: state the last create or modify asked for
  * @suspended: SUSPEND_QP completed and no RESUME_QP yet
@@ -267,6 +273,8 @@ struct isim_toe {
  */
 struct isim_qp {
 	u32 id;
+	struct list_head node;
+	struct list_head kick;
 	u8 type;
 	u8 state;
 	bool suspended;
@@ -666,15 +674,21 @@ struct isim_wire {
  * @hmc: host memory cache layout
  * @cqs: CQs by id (struct isim_cq)
  * @qps: QPs by id (struct isim_qp)
- * @exec_next: QP number the next SQ pass starts at (round robin)
- * @rescan: something happened that may let an SQ run without a doorbell
- *	(a CQP command, a segment or frame received, a timer, an SQ that
- *	worked or waits): the next pass looks at every QP
+ * @cq_list: the same CQs, for the passes that read every arm word
+ * @qp_list: the same QPs, in the order the next SQ pass visits them (a
+ *	pass that runs out of budget rotates the one it did not reach to
+ *	the front: round robin)
+ * @exec_resume: the last SQ pass ran out of budget
+ * @kick_list: QPs whose SQ the next pass looks at without a doorbell
+ *	(struct isim_qp.kick)
+ * @rescan: the raw queues' SQs ran out of budget: the next pass looks at
+ *	every QP
  * @scan_due: jiffies by which the QPs and CQs are looked at even when
  *	nothing asked for it
  * @scanning: this pass looks at every QP's SQ (raw queues included)
  * @scans: passes that looked at every QP's SQ
- * @idle_passes: passes that did not: no doorbell and nothing new
+ * @kick_passes: passes that looked only at kicked QPs
+ * @idle_passes: passes that looked at none: no doorbell and nothing new
  * @arm_scans: passes that read every CQ's arm sequence
  * @unasked: scans due to @scan_due alone that found work (a missing
  *	wake-up)
@@ -721,11 +735,15 @@ struct isim_func {
 	struct isim_hmc hmc;
 	struct xarray cqs;
 	struct xarray qps;
-	unsigned long exec_next;
+	struct list_head cq_list;
+	struct list_head qp_list;
+	bool exec_resume;
+	struct list_head kick_list;
 	bool rescan;
 	bool scanning;
 	unsigned long scan_due;
 	u64 scans;
+	u64 kick_passes;
 	u64 idle_passes;
 	u64 arm_scans;
 	u64 unasked;
@@ -834,6 +852,8 @@ void isim_op_destroy_aeq(struct isim_func *f, const u64 *wqe,
 
 /* cq.c */
 void isim_cq_reset(struct isim_func *f);
+int isim_cq_add(struct isim_func *f, struct isim_cq *cq);
+void isim_cq_del(struct isim_func *f, struct isim_cq *cq);
 int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe);
 void isim_cq_poll_arm(struct isim_func *f, bool scan);
 void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
@@ -843,6 +863,8 @@ void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
 
 /* qp.c */
 void isim_qp_reset(struct isim_func *f);
+int isim_qp_add(struct isim_func *f, struct isim_qp *qp);
+void isim_qp_del(struct isim_func *f, struct isim_qp *qp);
 void isim_op_create_qp(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res);
 void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
@@ -862,6 +884,7 @@ void isim_exec_new_state(struct isim_qp *qp, u8 old_state);
 bool isim_exec_sq_empty(struct isim_func *f, const struct isim_qp *qp);
 void isim_exec_flush(struct isim_func *f, struct isim_qp *qp,
 		     struct isim_wq *wq, u16 minor);
+void isim_exec_kick(struct isim_func *f, struct isim_qp *qp);
 bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan);
 struct isim_xfer;
 void isim_exec_iw_rx(struct isim_xfer **xp, struct isim_func *f,

@@ -20,14 +20,51 @@
  */
 void isim_qp_reset(struct isim_func *f)
 {
-	struct isim_qp *qp;
-	unsigned long id;
+	struct isim_qp *qp, *tmp;
 
-	xa_for_each(&f->qps, id, qp) {
+	list_for_each_entry_safe(qp, tmp, &f->qp_list, node) {
 		isim_toe_unlink(f, qp);
-		xa_erase(&f->qps, id);
+		isim_qp_del(f, qp);
 		kfree(qp);
 	}
+	f->exec_resume = false;
+}
+
+/**
+ * isim_qp_add - make a new QP known to the engine
+ * @f: function
+ * @qp: the QP, its id set
+ *
+ * Caller holds eng_lock. The QP joins the end of the SQ passes' order.
+ *
+ * Return: 0, or -EBUSY if the id is taken, -ENOMEM.
+ */
+int isim_qp_add(struct isim_func *f, struct isim_qp *qp)
+{
+	int err;
+
+	lockdep_assert_held(&f->eng_lock);
+	err = xa_insert(&f->qps, qp->id, qp, GFP_KERNEL);
+	if (err)
+		return err;
+	list_add_tail(&qp->node, &f->qp_list);
+	INIT_LIST_HEAD(&qp->kick);
+	return 0;
+}
+
+/**
+ * isim_qp_del - forget a QP (the caller frees it)
+ * @f: function
+ * @qp: a QP isim_qp_add() took
+ *
+ * Caller holds eng_lock.
+ */
+void isim_qp_del(struct isim_func *f, struct isim_qp *qp)
+{
+	lockdep_assert_held(&f->eng_lock);
+	list_del(&qp->node);
+	list_del(&qp->kick);
+	xa_erase(&f->qps, qp->id);
 }
 
 #define ISIM_QP_CTX_WORDS	(ISIM_QP_HOST_CTX_BYTES / 8)
@@ -108,7 +145,7 @@ void isim_op_create_qp(struct isim_func *f, const u64 *wqe,
 	qp->shadow_pa = wqe[5];
 	isim_exec_load_ctx(qp, ctx, wqe[ISIM_WQE_HDR] & ISIM_QP_HDR_VIRT);
 	isim_exec_new_state(qp, ISIM_QPS_INVALID);
-	if (xa_insert(&f->qps, id, qp, GFP_KERNEL)) {
+	if (isim_qp_add(f, qp)) {
 		kfree(qp);
 		res->minor = ISIM_MIN_BUSY;
 	}
@@ -120,8 +157,12 @@ static struct isim_qp *isim_qp_of(struct isim_func *f, const u64 *wqe,
 	struct isim_qp *qp;
 
 	qp = xa_load(&f->qps, FIELD_GET(ISIM_QP_HDR_ID, wqe[ISIM_WQE_HDR]));
-	if (!qp)
+	if (!qp) {
 		res->minor = ISIM_MIN_NO_OBJECT;
+		return NULL;
+	}
+	/* a new state, a flush, a resume: the SQ may run */
+	isim_exec_kick(f, qp);
 	return qp;
 }
 
@@ -184,7 +225,7 @@ void isim_op_destroy_qp(struct isim_func *f, const u64 *wqe,
 	if (!qp)
 		return;
 	isim_toe_unlink(f, qp);
-	xa_erase(&f->qps, qp->id);
+	isim_qp_del(f, qp);
 	kfree(qp);
 }
 

@@ -609,6 +609,8 @@ static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
 		atomic64_inc(&f->toe.stale);
 		goto drop;
 	}
+	/* an ACK opens the window, a READ response frees the SQ */
+	isim_exec_kick(f, qp);
 	if (!isim_toe_seg(xp, f, qp, th, (const u8 *)th + hlen,
 			  cb->seg_len - hlen))
 		goto drop;
@@ -635,7 +637,7 @@ static void isim_toe_timers(struct isim_func *f)
 			continue;
 		qp = container_of(t, struct isim_qp, toe);
 		atomic64_inc(&f->toe.timeouts);
-		f->rescan = true;
+		isim_exec_kick(f, qp);
 		if (t->retries >= t->rexmit_thresh) {
 			qp->state = ISIM_QPS_ERROR;
 			isim_toe_unlink(f, qp);
@@ -681,9 +683,6 @@ bool isim_toe_run(struct isim_func *f, unsigned int budget)
 		n++;
 	}
 	isim_xfer_put(x);
-	/* an ACK opens the window, a READ response frees the SQ */
-	if (n)
-		f->rescan = true;
 	return !skb_queue_empty(&f->toe.rxq);
 }
 

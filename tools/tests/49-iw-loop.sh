@@ -30,10 +30,10 @@ trap cleanup EXIT
 # $4 pings
 rping_self() {
 	local la=$1 ca=$2 port=$3 pings=$4 rc n i t0 t1 lp0 lp1 seen=0 c0 c
-	local srv=/tmp/49-srv-$3.txt cli=/tmp/49-cli-$3.txt sc0 id0 un0 sc1 id1 un1
+	local srv=/tmp/49-srv-$3.txt cli=/tmp/49-cli-$3.txt sc0 ki0 id0 un0 sc1 ki1 id1 un1
 
 	read -r lp0 <<<"$(sim_counts 0 wire looped)" || fail "no wire counters"
-	read -r sc0 id0 un0 <<<"$(sim_counts 0 exec scans idle unasked)" ||
+	read -r sc0 ki0 id0 un0 <<<"$(sim_counts 0 exec scans kicks idle unasked)" ||
 		fail "no exec counters"
 	read -r c0 <<<"$(sim_counts 0 toe closed)" || fail "no toe counters"
 	stdbuf -oL rping -s -d -v -V -a "$la" -p "$port" >$srv 2>&1 &
@@ -72,11 +72,13 @@ rping_self() {
 	n=$(rping_pings $srv server)
 	[ "$n" = "$pings" ] || fail "rping -s verified $n pings, not $pings: $(<$srv)"
 	read -r lp1 <<<"$(sim_counts 0 wire looped)"
-	read -r sc1 id1 un1 <<<"$(sim_counts 0 exec scans idle unasked)"
+	read -r sc1 ki1 id1 un1 <<<"$(sim_counts 0 exec scans kicks idle unasked)"
 	echo "$pings pings verified on both ends in $((t1 - t0)) s; frames looped by the switch: $((lp1 - lp0))"
 	# information, not a verdict: a guard pass may catch rping between
 	# its WQE and its doorbell (Documentation/sim.rst)
-	echo "engine passes: $((sc1 - sc0)) looked at the SQs, $((id1 - id0)) had no reason to; work found by the guard pass alone: $((un1 - un0))"
+	echo "engine passes: $((sc1 - sc0)) looked at every SQ," \
+		"$((ki1 - ki0)) at kicked QPs only, $((id1 - id0)) had no reason to;" \
+		"work found by the guard pass alone: $((un1 - un0))"
 	# per ping at least 6 segments of the two offloaded connections
 	((lp1 - lp0 >= 6 * pings)) ||
 		fail "only $((lp1 - lp0)) frames looped for $pings pings"
