@@ -2568,6 +2568,7 @@ static void isim_toe_resends_then_gives_up(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.timeouts),
 			(s64)ISIM_T_REXMIT + 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.gave_up), 1LL);
 }
 
 /*

@@ -479,6 +479,9 @@ struct isim_ilq {
  * @ooo: segments dropped because one before them is missing
  * @retrans: segments sent again (timeout or duplicate ACKs)
  * @timeouts: retransmission timer expiries
+ * @gave_up: connections failed after REXMIT_THRESH expiries in a row
+ *	(LLP_TOO_MANY_RETRIES)
+ * @rxq_max: most segments ever waiting in @rxq
  * @rto_ms: first retransmission timeout of a new connection
  */
 struct isim_toe_stats {
@@ -489,6 +492,8 @@ struct isim_toe_stats {
 	atomic64_t ooo;
 	atomic64_t retrans;
 	atomic64_t timeouts;
+	atomic64_t gave_up;
+	u32 rxq_max;
 	u32 rto_ms;
 	atomic64_t tx;
 	atomic64_t rx;

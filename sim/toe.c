@@ -370,6 +370,7 @@ bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
 	struct isim_toe_cb cb = { .l3_len = l3_len, .seg_len = seg_len };
 	struct isim_toe *t;
 	bool hit = false;
+	u32 len;
 
 	spin_lock_bh(&f->conn.qh_lock);
 	list_for_each_entry(t, &f->conn.toe, node) {
@@ -384,14 +385,19 @@ bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
 	if (!hit)
 		return false;
 	atomic64_inc(&f->toe.rx);
-	if (skb_queue_len(&f->toe.rxq) >= ISIM_TOE_RXQ_MAX) {
+	spin_lock_bh(&f->conn.qh_lock);
+	len = skb_queue_len(&f->toe.rxq);
+	if (len < ISIM_TOE_RXQ_MAX) {
+		*isim_toe_cb(skb) = cb;
+		skb_queue_tail(&f->toe.rxq, skb);
+		f->toe.rxq_max = max(f->toe.rxq_max, len + 1);
+	}
+	spin_unlock_bh(&f->conn.qh_lock);
+	if (len >= ISIM_TOE_RXQ_MAX) {
 		atomic64_inc(&f->toe.full);
 		atomic64_inc(&f->toe.dropped);
 		kfree_skb(skb);
-		return true;
 	}
-	*isim_toe_cb(skb) = cb;
-	skb_queue_tail(&f->toe.rxq, skb);
 	return true;
 }
 
@@ -639,6 +645,7 @@ static void isim_toe_timers(struct isim_func *f)
 		atomic64_inc(&f->toe.timeouts);
 		isim_exec_kick(f, qp);
 		if (t->retries >= t->rexmit_thresh) {
+			atomic64_inc(&f->toe.gave_up);
 			qp->state = ISIM_QPS_ERROR;
 			isim_toe_unlink(f, qp);
 			isim_toe_ae(f, qp, ISIM_AE_LLP_TOO_MANY_RETRIES);
@@ -883,6 +890,7 @@ void isim_toe_sq_idle(struct isim_func *f, struct isim_qp *qp)
 	t->fin_pending = false;
 	if (isim_toe_xmit(f, qp, NULL, 0, ISIM_TOE_FIN)) {
 		/* no route to the peer any more: the connection is lost */
+		atomic64_inc(&f->toe.gave_up);
 		qp->state = ISIM_QPS_ERROR;
 		isim_toe_unlink(f, qp);
 		isim_toe_ae(f, qp, ISIM_AE_LLP_TOO_MANY_RETRIES);
@@ -899,12 +907,13 @@ void isim_toe_sq_idle(struct isim_func *f, struct isim_qp *qp)
  */
 void isim_toe_show(struct seq_file *s, struct isim_func *f)
 {
-	u32 n;
+	u32 n, qmax;
 
 	spin_lock_bh(&f->conn.qh_lock);
 	n = f->conn.ntoe;
+	qmax = f->toe.rxq_max;
 	spin_unlock_bh(&f->conn.qh_lock);
-	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld full=%lld stale=%lld unacceptable=%lld\n",
+	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld unacceptable=%lld rxq_max=%u\n",
 		   n, (s64)atomic64_read(&f->toe.tx),
 		   (s64)atomic64_read(&f->toe.rx),
 		   (s64)atomic64_read(&f->toe.fin),
@@ -916,7 +925,8 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 		   (s64)atomic64_read(&f->toe.ooo),
 		   (s64)atomic64_read(&f->toe.retrans),
 		   (s64)atomic64_read(&f->toe.timeouts),
+		   (s64)atomic64_read(&f->toe.gave_up),
 		   (s64)atomic64_read(&f->toe.full),
 		   (s64)atomic64_read(&f->toe.stale),
-		   (s64)atomic64_read(&f->toe.unacceptable));
+		   (s64)atomic64_read(&f->toe.unacceptable), qmax);
 }
