@@ -2572,6 +2572,33 @@ static void isim_toe_resends_then_gives_up(struct kunit *test)
 }
 
 /*
+ * The peer's ACK of the LSMM is waiting in the engine's queue when the
+ * timer expires (a busy machine): the pass looks at it first, so nothing
+ * is sent again and no expiry is counted.
+ */
+static void isim_toe_queued_ack_beats_timer(struct kunit *test)
+{
+	u32 una = ISIM_T_SND_NXT + ISIM_T_MPA_REP_LEN;
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+	u8 none = 0;
+
+	qp = isim_t_toe_lsmm_sent(test, &m, false);
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10, ISIM_T_RCV_NXT,
+						  una, 8192, &none, 0));
+	KUNIT_EXPECT_EQ(test, atomic_read(&qp->toe.rx_queued), 1);
+	isim_t_rto_expire(t, qp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&qp->toe.rx_queued), 0);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_EQ(test, qp->toe.snd_una, una);
+	KUNIT_EXPECT_EQ(test, isim_t_rtx_count(qp), 0U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.timeouts), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.retrans), 0LL);
+	KUNIT_EXPECT_EQ(test, t->f->toe.rxq_max, 1U);
+}
+
+/*
  * The third duplicate ACK sends the unacknowledged LSMM again at once (a
  * fourth does not); the ACK that covers it empties the queue and resets
  * the count of expiries.
@@ -3025,6 +3052,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_toe_fin_waits_for_the_sq),
 	KUNIT_CASE(isim_toe_acks_window_and_duplicates),
 	KUNIT_CASE(isim_toe_resends_then_gives_up),
+	KUNIT_CASE(isim_toe_queued_ack_beats_timer),
 	KUNIT_CASE(isim_toe_third_dup_ack_resends),
 	KUNIT_CASE(isim_iw_send_write_read_over_the_wire),
 	KUNIT_CASE(isim_iw_bad_crc_is_rejected),

@@ -185,6 +185,8 @@ struct isim_flow {
  * @rd_done: bytes of READ RESPONSE placed so far
  * @rtxq: segments sent and not yet acknowledged, oldest first (struct
  *	isim_toe_rtx, toe.c); set up when the connection is linked
+ * @rx_queued: its segments in the engine's receive queue, not yet looked
+ *	at (taken under isim_conn.qh_lock, while @linked)
  * @rto_due: jiffies when the oldest of them is sent again
  * @rto_ms: the retransmission timeout; doubles with each expiry
  * @retries: expiries since the peer last acknowledged something
@@ -232,6 +234,7 @@ struct isim_toe {
 	u32 rd_len;
 	u32 rd_done;
 	struct list_head rtxq;
+	atomic_t rx_queued;
 	unsigned long rto_due;
 	u32 rto_ms;
 	u8 retries;

@@ -41,7 +41,10 @@
  * duplicate ACKs is often only a late ACK from a busy peer; recovering
  * then would resend a whole window the peer already has. After
  * REXMIT_THRESH expiries (context word 16) without progress the
- * connection fails with LLP_TOO_MANY_RETRIES. There is no RTT estimate;
+ * connection fails with LLP_TOO_MANY_RETRIES. The timer of a connection
+ * with segments still in the engine's receive queue does not expire: on
+ * the adapter, whose receive path keeps up with the wire, an ACK that
+ * came in before the timeout is seen before it. There is no RTT estimate;
  * the context's RTOMIN is not read.
  *
  * Close: a MODIFY_QP to CLOSING (without RESETCON) is a graceful close.
@@ -69,6 +72,7 @@
 #include "isim.h"
 
 #define ISIM_TOE_RXQ_MAX	2048	/* segments waiting for the engine */
+#define ISIM_TOE_RX_MIN		32	/* segments a pass looks at in any case */
 #define ISIM_TOE_MSS_MIN	536	/* RFC 1122, 3.3.3 */
 #define ISIM_TOE_MSS_MAX	8960	/* a 9000-byte MTU, IPv4 */
 #define ISIM_TOE_WSCALE_MAX	14	/* RFC 7323, 2.3 */
@@ -368,36 +372,37 @@ bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
 		    struct sk_buff *skb, u8 l3_len, u32 seg_len)
 {
 	struct isim_toe_cb cb = { .l3_len = l3_len, .seg_len = seg_len };
-	struct isim_toe *t;
-	bool hit = false;
+	struct isim_toe *t, *hit = NULL;
 	u32 len;
 
 	spin_lock_bh(&f->conn.qh_lock);
 	list_for_each_entry(t, &f->conn.toe, node) {
 		if (isim_toe_same(&t->flow, fl)) {
-			cb.qpn = t->qpn;
-			cb.gen = t->gen;
-			hit = true;
+			hit = t;
 			break;
 		}
 	}
-	spin_unlock_bh(&f->conn.qh_lock);
-	if (!hit)
+	if (!hit) {
+		spin_unlock_bh(&f->conn.qh_lock);
 		return false;
-	atomic64_inc(&f->toe.rx);
-	spin_lock_bh(&f->conn.qh_lock);
-	len = skb_queue_len(&f->toe.rxq);
-	if (len < ISIM_TOE_RXQ_MAX) {
-		*isim_toe_cb(skb) = cb;
-		skb_queue_tail(&f->toe.rxq, skb);
-		f->toe.rxq_max = max(f->toe.rxq_max, len + 1);
 	}
-	spin_unlock_bh(&f->conn.qh_lock);
+	atomic64_inc(&f->toe.rx);
+	len = skb_queue_len(&f->toe.rxq);
 	if (len >= ISIM_TOE_RXQ_MAX) {
+		spin_unlock_bh(&f->conn.qh_lock);
 		atomic64_inc(&f->toe.full);
 		atomic64_inc(&f->toe.dropped);
 		kfree_skb(skb);
+		return true;
 	}
+	cb.qpn = hit->qpn;
+	cb.gen = hit->gen;
+	/* the timer of the connection waits while it has segments here */
+	atomic_inc(&hit->rx_queued);
+	*isim_toe_cb(skb) = cb;
+	skb_queue_tail(&f->toe.rxq, skb);
+	f->toe.rxq_max = max(f->toe.rxq_max, len + 1);
+	spin_unlock_bh(&f->conn.qh_lock);
 	return true;
 }
 
@@ -610,8 +615,12 @@ static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
 		th = (const struct tcphdr *)(skb->data + cb->l3_len);
 	hlen = th ? th->doff * 4 : 0;
 	/* the connection may have gone, or been replaced, meanwhile */
-	if (!th || hlen < sizeof(*th) || hlen > cb->seg_len || !qp ||
-	    !qp->toe.linked || qp->toe.gen != cb->gen) {
+	if (!qp || !qp->toe.linked || qp->toe.gen != cb->gen) {
+		atomic64_inc(&f->toe.stale);
+		goto drop;
+	}
+	atomic_dec(&qp->toe.rx_queued);
+	if (!th || hlen < sizeof(*th) || hlen > cb->seg_len) {
 		atomic64_inc(&f->toe.stale);
 		goto drop;
 	}
@@ -639,7 +648,13 @@ static void isim_toe_timers(struct isim_func *f)
 
 	/* the list changes only under eng_lock, which we hold */
 	list_for_each_entry_safe(t, tmp, &f->conn.toe, node) {
-		if (list_empty(&t->rtxq) || time_before(jiffies, t->rto_due))
+		/*
+		 * A segment of the connection that came in before the timer
+		 * expired is looked at first, as the adapter's receive path
+		 * would have: the ACK may be in it.
+		 */
+		if (list_empty(&t->rtxq) || time_before(jiffies, t->rto_due) ||
+		    atomic_read(&t->rx_queued))
 			continue;
 		qp = container_of(t, struct isim_qp, toe);
 		atomic64_inc(&f->toe.timeouts);
@@ -672,9 +687,12 @@ static void isim_toe_timers(struct isim_func *f)
  * @f: function
  * @budget: most segments to look at
  *
- * The retransmission timers are looked at first.
+ * The adapter receives and transmits side by side; here both share one
+ * pass. So that SQ work cannot starve the receive side (and fill its
+ * queue), the first ISIM_TOE_RX_MIN segments are looked at even when
+ * the pass is over. The retransmission timers come after the segments.
  *
- * Return: true if the budget ran out (more work may be waiting).
+ * Return: true if segments are still waiting.
  */
 bool isim_toe_run(struct isim_func *f, unsigned int budget)
 {
@@ -683,13 +701,13 @@ bool isim_toe_run(struct isim_func *f, unsigned int budget)
 	unsigned int n = 0;
 
 	lockdep_assert_held(&f->eng_lock);
-	isim_toe_timers(f);
-	while (n < budget && !isim_pass_over(f) &&
+	while (n < budget && (n < ISIM_TOE_RX_MIN || !isim_pass_over(f)) &&
 	       (skb = skb_dequeue(&f->toe.rxq))) {
 		isim_toe_rx(&x, f, skb);
 		n++;
 	}
 	isim_xfer_put(x);
+	isim_toe_timers(f);
 	return !skb_queue_empty(&f->toe.rxq);
 }
 
@@ -928,5 +946,6 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 		   (s64)atomic64_read(&f->toe.gave_up),
 		   (s64)atomic64_read(&f->toe.full),
 		   (s64)atomic64_read(&f->toe.stale),
-		   (s64)atomic64_read(&f->toe.unacceptable), qmax);
+		   (s64)atomic64_read(&f->toe.unacceptable),
+		   qmax);
 }
