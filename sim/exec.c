@@ -1399,12 +1399,10 @@ void isim_exec_kick(struct isim_func *f, struct isim_qp *qp)
 
 /* one QP of a pass; Return: WQEs done, and the QP kicked again if any */
 static unsigned int isim_exec_visit(struct isim_xfer **xp, struct isim_func *f,
-				    struct isim_qp *qp, unsigned int budget,
-				    bool *kicked)
+				    struct isim_qp *qp, unsigned int budget)
 {
 	unsigned int n;
 
-	*kicked = !list_empty(&qp->kick);
 	list_del_init(&qp->kick);
 	n = isim_exec_qp(xp, f, qp, budget);
 	/* what ran may have freed more (a FIN after the last WQE) */
@@ -1437,7 +1435,8 @@ static unsigned int isim_exec_scan(struct isim_xfer **xp, struct isim_func *f,
 			f->exec_resume = true;
 			break;
 		}
-		n = isim_exec_visit(xp, f, qp, budget - done, &kicked);
+		kicked = !list_empty(&qp->kick);
+		n = isim_exec_visit(xp, f, qp, budget - done);
 		if (n && !kicked)
 			*unasked = true;
 		done += n;
@@ -1452,7 +1451,6 @@ static unsigned int isim_exec_kicked(struct isim_xfer **xp,
 	unsigned int done = 0;
 	struct isim_qp *qp;
 	LIST_HEAD(todo);
-	bool kicked;
 
 	/* a QP kicked again during the pass waits for the next one */
 	list_splice_init(&f->kick_list, &todo);
@@ -1461,7 +1459,7 @@ static unsigned int isim_exec_kicked(struct isim_xfer **xp,
 			list_splice(&todo, &f->kick_list);
 			break;
 		}
-		done += isim_exec_visit(xp, f, qp, budget - done, &kicked);
+		done += isim_exec_visit(xp, f, qp, budget - done);
 	}
 	return done;
 }
