@@ -3595,6 +3595,19 @@ static void irdma_cm_teardown_node(struct irdma_cm_node *node)
 }
 
 /**
+ * irdma_cm_read_stats - a snapshot of the CM's counters
+ * @core: CM core
+ * @vals: IRDMA_CM_STAT_COUNT values, in the order of enum irdma_cm_stat
+ */
+void irdma_cm_read_stats(struct irdma_cm_core *core, u64 *vals)
+{
+	int i;
+
+	for (i = 0; i < IRDMA_CM_STAT_COUNT; i++)
+		vals[i] = atomic64_read(&core->stats[i]);
+}
+
+/**
  * irdma_cm_teardown_connections - abort connections on a local address
  * @core: CM core
  * @addr: local address (host order words), or NULL for every connection

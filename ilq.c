@@ -156,6 +156,26 @@ static struct irdma_ilq *irdma_ilq_of(struct irdma_hw *hw)
 	return rcu_dereference_protected(hw->ilq, true);
 }
 
+/**
+ * irdma_ilq_read_stats - a snapshot of the ILQ's counters
+ * @hw: engine
+ * @vals: IRDMA_ILQ_STAT_COUNT values, in the order of enum irdma_ilq_stat;
+ *	zeros while the engine has no ILQ
+ *
+ * Context: any; the ILQ is freed only after an RCU grace period.
+ */
+void irdma_ilq_read_stats(struct irdma_hw *hw, u64 *vals)
+{
+	struct irdma_ilq *ilq;
+	int i;
+
+	rcu_read_lock();
+	ilq = rcu_dereference(hw->ilq);
+	for (i = 0; i < IRDMA_ILQ_STAT_COUNT; i++)
+		vals[i] = ilq ? atomic64_read(&ilq->stats[i]) : 0;
+	rcu_read_unlock();
+}
+
 /* ---- CQP commands ---- */
 
 static int irdma_ilq_cq_cmd(struct irdma_ilq *ilq, bool create)

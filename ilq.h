@@ -66,6 +66,7 @@ enum irdma_ilq_stat {
 int irdma_ilq_create(struct irdma_device *iwdev);
 void irdma_ilq_destroy(struct irdma_device *iwdev);
 void irdma_ilq_attach(struct irdma_hw *hw, struct irdma_cm_core *core);
+void irdma_ilq_read_stats(struct irdma_hw *hw, u64 *vals);
 bool irdma_ilq_ceq_event(struct irdma_hw *hw, u64 cq_ctx);
 int irdma_ilq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
 		   const void *seg, u32 len);

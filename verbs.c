@@ -22,6 +22,7 @@
 
 #include "main.h"
 #include "hw.h"
+#include "ilq.h"
 #include "mr.h"
 #include "qp.h"
 #include "uring.h"
@@ -551,6 +552,78 @@ static void irdma_iw_rem_ref(struct ib_qp *ibqp)
 	irdma_qp_put(to_irdma_qp(ibqp));
 }
 
+/*
+ * The port counters of an iWARP function: the connection manager's (cm.c)
+ * and its ILQ's, the software half of the adapter's TCP, as
+ * "rdma statistic show link irdmaN/1" and the port's hw_counters in sysfs
+ * show them. The engine's own counters of offloaded connections would
+ * come from the adapter's statistics gathering, which is not driven yet.
+ */
+static const struct rdma_stat_desc irdma_iw_stat_descs[] = {
+	[IRDMA_CM_STAT_FRAMES_TX] = { .name = "cm_frames_tx" },
+	[IRDMA_CM_STAT_TX_ERR] = { .name = "cm_tx_err" },
+	[IRDMA_CM_STAT_FRAMES_RX] = { .name = "cm_frames_rx" },
+	[IRDMA_CM_STAT_RX_DROPPED] = { .name = "cm_rx_dropped" },
+	[IRDMA_CM_STAT_RX_MALFORMED] = { .name = "cm_rx_malformed" },
+	[IRDMA_CM_STAT_RX_NO_NODE] = { .name = "cm_rx_no_node" },
+	[IRDMA_CM_STAT_RX_BAD_SEQ] = { .name = "cm_rx_bad_seq" },
+	[IRDMA_CM_STAT_RX_OFFLOADED] = { .name = "cm_rx_offloaded" },
+	[IRDMA_CM_STAT_RETRANS] = { .name = "cm_retrans" },
+	[IRDMA_CM_STAT_RETRANS_EXPIRED] = { .name = "cm_retrans_expired" },
+	[IRDMA_CM_STAT_RST_TX] = { .name = "cm_rst_tx" },
+	[IRDMA_CM_STAT_RST_RX] = { .name = "cm_rst_rx" },
+	[IRDMA_CM_STAT_SYN_RX] = { .name = "cm_syn_rx" },
+	[IRDMA_CM_STAT_BACKLOG_DROP] = { .name = "cm_backlog_drop" },
+	[IRDMA_CM_STAT_MPA_REQ_RX] = { .name = "cm_mpa_req_rx" },
+	[IRDMA_CM_STAT_MPA_REP_RX] = { .name = "cm_mpa_rep_rx" },
+	[IRDMA_CM_STAT_MPA_REJ_RX] = { .name = "cm_mpa_rej_rx" },
+	[IRDMA_CM_STAT_MPA_BAD] = { .name = "cm_mpa_bad" },
+	[IRDMA_CM_STAT_V1_FALLBACK] = { .name = "cm_mpa_v1_fallback" },
+	[IRDMA_CM_STAT_CONNECTS] = { .name = "cm_connects" },
+	[IRDMA_CM_STAT_CONNECT_ERR] = { .name = "cm_connect_err" },
+	[IRDMA_CM_STAT_ACCEPTS] = { .name = "cm_accepts" },
+	[IRDMA_CM_STAT_ACCEPT_ERR] = { .name = "cm_accept_err" },
+	[IRDMA_CM_STAT_REJECTS] = { .name = "cm_rejects" },
+	[IRDMA_CM_STAT_LISTENS] = { .name = "cm_listens" },
+	[IRDMA_CM_STAT_LISTEN_ERR] = { .name = "cm_listen_err" },
+	[IRDMA_CM_STAT_UPCALLS] = { .name = "cm_upcalls" },
+	[IRDMA_CM_STAT_UPCALL_ERR] = { .name = "cm_upcall_err" },
+	[IRDMA_CM_STAT_EVENTS_LOST] = { .name = "cm_events_lost" },
+	[IRDMA_CM_STAT_NODES_CREATED] = { .name = "cm_nodes_created" },
+	[IRDMA_CM_STAT_NODES_FREED] = { .name = "cm_nodes_freed" },
+	[IRDMA_CM_STAT_PDATA_TRUNCATED] = { .name = "cm_pdata_truncated" },
+	[IRDMA_CM_STAT_DISCONNECTS] = { .name = "cm_disconnects" },
+	[IRDMA_CM_STAT_CLOSE_TIMEOUTS] = { .name = "cm_close_timeouts" },
+	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_RX] = { .name = "ilq_rx" },
+	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_RX_REFUSED] = { .name = "ilq_rx_refused" },
+	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_TX] = { .name = "ilq_tx" },
+	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_TX_NOBUF] = { .name = "ilq_tx_nobuf" },
+	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_TX_ERR] = { .name = "ilq_tx_err" },
+	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_BAD_CQE] = { .name = "ilq_bad_cqe" },
+};
+
+static_assert(ARRAY_SIZE(irdma_iw_stat_descs) ==
+	      IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_COUNT);
+
+static struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
+						       u32 port)
+{
+	return rdma_alloc_hw_stats_struct(irdma_iw_stat_descs,
+					  ARRAY_SIZE(irdma_iw_stat_descs),
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+static int irdma_get_hw_stats(struct ib_device *ibdev,
+			      struct rdma_hw_stats *stats, u32 port, int index)
+{
+	struct irdma_device *iwdev = to_iwdev(ibdev);
+
+	irdma_cm_read_stats(&iwdev->cm_core, stats->value);
+	irdma_ilq_read_stats(iwdev->fn->hw,
+			     stats->value + IRDMA_CM_STAT_COUNT);
+	return stats->num_counters;
+}
+
 static const struct ib_device_ops irdma_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_IRDMA,
@@ -613,6 +686,11 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.iw_reject = irdma_reject,
 };
 
+static const struct ib_device_ops irdma_iw_ops = {
+	.alloc_hw_port_stats = irdma_alloc_hw_port_stats,
+	.get_hw_stats = irdma_get_hw_stats,
+};
+
 static const struct ib_device_ops irdma_roce_ops = {
 	.add_gid = irdma_add_gid,
 	.del_gid = irdma_del_gid,
@@ -639,6 +717,8 @@ static void irdma_ib_setup(struct irdma_device *iwdev)
 	ib_set_device_ops(ibdev, &irdma_dev_ops);
 	if (fn->protocol == IRDMA_PROTOCOL_ROCEV2)
 		ib_set_device_ops(ibdev, &irdma_roce_ops);
+	else
+		ib_set_device_ops(ibdev, &irdma_iw_ops);
 }
 
 /**

@@ -12,6 +12,9 @@
 # per end.
 #  - IPv4, listener on the address: rping -C 100 with -V checking every
 #    buffer, on both ends.
+#  - The connection manager's port counters (rdma statistic, sysfs
+#    hw_counters) after the IPv4 connection: one connect, one accept, the
+#    SYN and both MPA frames through the ILQ, no malformed frame.
 #  - IPv6, wildcard listener: rping -C 20.
 # After each, the RDMA resources and the engine's objects are back where
 # they were.
@@ -98,6 +101,38 @@ echo "baseline: $IRDMA_BASE_RES; engine: ${IRDMA_BASE_OBJ[0]}"
 step "IPv4: rping -C 100 to the function's own address"
 rping_self 192.0.2.1 192.0.2.1 7491 100
 wait_baseline IPv4
+
+step "the CM's port counters after one connection"
+dev=$(ibdev_of 0)
+[ -n "$dev" ] || fail "no RDMA device on function 0"
+declare -A cnt
+out=$(rdma statistic show link "$dev/1") || fail "rdma statistic show link $dev/1"
+read -r -a w <<<"$out"
+for ((i = 0; i + 1 < ${#w[@]}; i++)); do
+	[[ ${w[i]} == cm_* || ${w[i]} == ilq_* ]] && [[ ${w[i + 1]} =~ ^[0-9]+$ ]] &&
+		cnt[${w[i]}]=${w[i + 1]}
+done
+line="rdma statistic show link $dev/1:"
+for c in cm_connects cm_accepts cm_syn_rx cm_mpa_req_rx cm_mpa_rep_rx ilq_rx ilq_tx; do
+	line+=" $c ${cnt[$c]:-?}"
+done
+echo "$line"
+# one rping: one connect and one accept, on the same device
+[ "${cnt[cm_connects]:-}" = 1 ] || fail "cm_connects is ${cnt[cm_connects]:-missing}, not 1: $out"
+[ "${cnt[cm_accepts]:-}" = 1 ] || fail "cm_accepts is ${cnt[cm_accepts]:-missing}, not 1: $out"
+for c in cm_syn_rx cm_mpa_req_rx cm_mpa_rep_rx; do
+	[ "${cnt[$c]:-0}" -ge 1 ] || fail "$c is ${cnt[$c]:-missing} after a connection: $out"
+done
+# received through the ILQ at least: SYN, SYN-ACK, MPA request and reply;
+# sent: SYN, SYN-ACK, MPA request (the reply leaves from the engine)
+[ "${cnt[ilq_rx]:-0}" -ge 4 ] || fail "ilq_rx is ${cnt[ilq_rx]:-missing}: $out"
+[ "${cnt[ilq_tx]:-0}" -ge 3 ] || fail "ilq_tx is ${cnt[ilq_tx]:-missing}: $out"
+for c in cm_rx_malformed cm_mpa_bad ilq_bad_cqe ilq_tx_err; do
+	[ "${cnt[$c]:-}" = 0 ] || fail "$c is ${cnt[$c]:-missing}, not 0: $out"
+done
+hc=/sys/class/infiniband/$dev/ports/1/hw_counters
+[ "$(cat "$hc/cm_connects" 2>/dev/null)" = 1 ] ||
+	fail "sysfs $hc/cm_connects: $(cat "$hc/cm_connects" 2>&1)"
 
 step "IPv6: rping -C 20, wildcard listener"
 rping_self :: 2001:db8::1 7492 20
