@@ -11,7 +11,8 @@
 # around by the simulated adapter's switch, siw's go through the kernel's
 # TCP over lo, rxe's through its internal loopback), so all three pay for
 # one host and one vCPU alike:
-#   irdma  irdma_sim function 0, isim0, 192.0.2.1
+#   irdma  irdma_sim function 0, isim0, 192.0.2.1 (function 1, on the
+#          other end of its wire, only gives the port its carrier)
 #   siw    veth vsiw0, 198.51.100.1
 #   rxe    veth vrxe0, 198.51.100.65
 # Measures:
@@ -79,6 +80,10 @@ setup() {
 	kmod siw || fail "cannot load siw"
 	kmod rdma_rxe || fail "cannot load rdma_rxe"
 	echo "0 iwarp" >$bus/new_device || fail "cannot create a function"
+	# the other end of function 0's wire: without it the port has no
+	# carrier, and perftest refuses a port that is not ACTIVE
+	echo "1 iwarp" >$bus/new_device || fail "cannot create function 1"
+	ip link set isim1 up
 	ip link set isim0 up
 	ip addr add 192.0.2.1/24 dev isim0
 	veth_link vsiw0 vsiw1 198.51.100.1/26 siw0 siw || fail "siw link"
