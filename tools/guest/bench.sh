@@ -147,6 +147,22 @@ bench_perftest() {
 	[ -n "${result[$t.$key]:-}" ] || why[$t.$key]=${why[$t.$key]:-"no result line from $tool"}
 }
 
+# wait_line, for at most $2 seconds, while process $1 runs: a client that
+# failed (and said why) is not waited for
+wait_line_alive() {
+	local pid=$1 i
+
+	shift
+	for ((i = 0; i < $1; i++)); do
+		wait_line 1 "$2" "$3" && return 0
+		if ! kill -0 "$pid" 2>/dev/null; then
+			wait_line 1 "$2" "$3"
+			return
+		fi
+	done
+	return 1
+}
+
 # slab per idle connection (both ends)
 bench_idle() {
 	local t=$1 port=$2 spid cpid before after go
@@ -166,8 +182,8 @@ bench_idle() {
 		pause 2
 		before=$(sunreclaim)
 		: >"$go"
-		if wait_line 900 "connected*" "$out/idle-$t.txt" &&
-		   wait_line 120 "accepted*" "$out/idle-srv-$t.txt"; then
+		if wait_line_alive "$cpid" 900 "connected*" "$out/idle-$t.txt" &&
+		   wait_line_alive "$spid" 120 "accepted*" "$out/idle-srv-$t.txt"; then
 			pause 2
 			after=$(sunreclaim)
 			result[$t.idle]=$(((after - before) * 1024 / idle))
