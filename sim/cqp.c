@@ -69,7 +69,7 @@ static const struct isim_op_desc isim_ops[ISIM_OP_NUM] = {
 	[ISIM_OP_RESUME_QP]	 = { "resume_qp", isim_op_resume_qp },
 	[ISIM_OP_WS_NODE]	 = { "ws_node", isim_op_ws_node },
 	[ISIM_OP_MANAGE_STATS]	 = { "manage_stats", isim_op_manage_stats },
-	[ISIM_OP_GATHER_STATS]	 = { "gather_stats" },
+	[ISIM_OP_GATHER_STATS]	 = { "gather_stats", isim_op_gather_stats },
 	[ISIM_OP_UP_MAP]	 = { "up_map", isim_op_up_map },
 };
 

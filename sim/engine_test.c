@@ -705,6 +705,56 @@ static void isim_cqp_handles_in_op_return_value(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
 }
 
+/*
+ * GATHER_STATS writes each counter at its offset, cut to its width, for an
+ * instance MANAGE_STATS allocated only, into an aligned buffer only.
+ */
+static void isim_gather_stats_writes_counters(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	const u8 *blk = (const u8 *)t->buf;
+	u64 w[8] = {};
+	u32 inst;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_ccq(test, 8);
+	w[ISIM_WQE_HDR] = ISIM_STATS_HDR_ALLOC;
+	isim_t_run(t, ISIM_OP_MANAGE_STATS, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	inst = le64_to_cpu(t->ccq[1 * 4 + 2]);
+	isim_hwc_add(t->f, ISIM_GS_IP4_RX_OCTETS, BIT_ULL(48) + 5);
+	isim_hwc_add(t->f, ISIM_GS_TCP_RTX_SEGS, BIT_ULL(32) + 7);
+	isim_hwc_add(t->f, ISIM_GS_RDMA_TX_SENDS, 3);
+	isim_hwc_segment(t->f, false, true, 60);
+	memset(t->buf, 0xa5, ISIM_GS_BLOCK);
+	w[ISIM_WQE_HDR] = ISIM_STATS_HDR_USE_INST |
+			  FIELD_PREP(ISIM_STATS_HDR_INDEX, inst);
+	w[4] = isim_t_bus(t, t->buf);
+	isim_t_run(t, ISIM_OP_GATHER_STATS, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(blk + 0x008), 5ULL);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(blk + 0x0dc), 7U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(blk + 0x118), 3ULL);
+	/* one IPv6 segment received: packets, octets, TCP segments */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(blk + 0x040), 1ULL);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(blk + 0x038), 60ULL);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(blk + 0x0c0), 1ULL);
+	/* what holds no counter is zero, to the end of the block */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(blk + 0x0d8), 0U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le64(blk + ISIM_GS_BLOCK - 8),
+			0ULL);
+	/* an instance nobody allocated */
+	w[ISIM_WQE_HDR] = ISIM_STATS_HDR_USE_INST |
+			  FIELD_PREP(ISIM_STATS_HDR_INDEX, inst + 1);
+	isim_t_run(t, ISIM_OP_GATHER_STATS, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
+	/* a buffer off its 8-byte alignment */
+	w[ISIM_WQE_HDR] = 0;
+	w[4] = isim_t_bus(t, t->buf) + 4;
+	isim_t_run(t, ISIM_OP_GATHER_STATS, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_ALIGN);
+}
+
 /* CEQ 0 on vector 1 and the CCQ reporting to it */
 static void isim_t_ceq0(struct kunit *test)
 {
@@ -1158,6 +1208,9 @@ static void isim_exec_send_loopback_moves_data(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_SQ);
 	KUNIT_EXPECT_FALSE(test, w3 & ISIM_CQE_W3_ERROR);
 	KUNIT_EXPECT_EQ(test, isim_t_cqe(cq, 1, 1), 0x502ULL);
+	/* one message out and, on the same function, in */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_RDMA_TX_SENDS]), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_RDMA_RX_SENDS]), 1LL);
 	/* the second SEND finds no RQ WQE and, with no RNR retries, fails */
 	isim_t_wqe(sq, 1, ISIM_WQOP_SEND, isim_t_bus(t, src), 8, 0, 0);
 	isim_t_poll(t);
@@ -1168,6 +1221,8 @@ static void isim_exec_send_loopback_moves_data(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX, w3), 1ULL);
 	KUNIT_EXPECT_EQ(test, a->state, (u8)ISIM_QPS_ERROR);
 	KUNIT_EXPECT_EQ(test, b->state, (u8)ISIM_QPS_RTS);
+	/* a message that failed is not counted */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_RDMA_TX_SENDS]), 1LL);
 }
 
 /*
@@ -1463,6 +1518,15 @@ static void isim_ilq_transmit_adds_headers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX, w3), 1ULL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.tx), 1LL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.tx_err), 1LL);
+	/* the engine's counters: one IPv4 packet, its IP header and segment */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_IP4_TX_PKTS]),
+			1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_IP4_TX_OCTETS]),
+			(s64)sizeof(struct iphdr) + 28);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_TCP_TX_SEGS]),
+			1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_IP6_TX_PKTS]),
+			0LL);
 
 	/* the drop knob loses the next frame; the WQE still completes */
 	atomic_set(&t->f->faults.drop_cm, 1);
@@ -1554,8 +1618,15 @@ static void isim_ilq_syn_filter_steers_to_rq(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, isim_t_steer(test, 5000, 0x12, 0));
 	KUNIT_EXPECT_FALSE(test, isim_t_steer(test, 5000, 0x02, 7));
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.steered), 0LL);
+	/* what the stack keeps is not the engine's to count */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_IP4_RX_PKTS]),
+			0LL);
 	/* a SYN to the listener lands in the RQ buffer */
 	KUNIT_EXPECT_TRUE(test, isim_t_steer(test, 5000, 0x02, 0));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_IP4_RX_PKTS]),
+			1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_TCP_RX_SEGS]),
+			1LL);
 	isim_t_poll(t);
 	KUNIT_EXPECT_NULL(test, memchr_inv(buf, 0, ISIM_ILQ_RX_IPV4_OFF));
 	KUNIT_EXPECT_EQ(test, buf[ISIM_ILQ_RX_IPV4_OFF], (u8)0x45);
@@ -3030,6 +3101,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_qp_create_copies_context_to_hmc),
 	KUNIT_CASE(isim_conn_tables_refuse_duplicates),
 	KUNIT_CASE(isim_cqp_handles_in_op_return_value),
+	KUNIT_CASE(isim_gather_stats_writes_counters),
 	KUNIT_CASE(isim_cq_armed_completion_writes_ceqe),
 	KUNIT_CASE(isim_cq_arm_reports_unconsumed_cqe),
 	KUNIT_CASE(isim_cq_overflow_raises_ae),

@@ -774,6 +774,42 @@ static int isim_exec_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr,
 	return ISIM_WC_LOC_QP_OP;
 }
 
+/*
+ * Count an SQ WQE the engine carried out: the message it sent, and, on
+ * the in-function fabric of RoCE, the same message received.
+ */
+static void isim_hwc_wqe(struct isim_func *f, u8 op, bool fabric)
+{
+	enum isim_gs tx, rx;
+
+	switch (op) {
+	case ISIM_WQOP_WRITE:
+	case ISIM_WQOP_WRITE_SOL:
+		tx = ISIM_GS_RDMA_TX_WRITES;
+		rx = ISIM_GS_RDMA_RX_WRITES;
+		break;
+	case ISIM_WQOP_READ:
+		tx = ISIM_GS_RDMA_TX_READS;
+		rx = ISIM_GS_RDMA_RX_READS;
+		break;
+	case ISIM_WQOP_SEND:
+	case ISIM_WQOP_SEND_INV:
+	case ISIM_WQOP_SEND_SOL:
+	case ISIM_WQOP_SEND_SOL_INV:
+		tx = ISIM_GS_RDMA_TX_SENDS;
+		rx = ISIM_GS_RDMA_RX_SENDS;
+		break;
+	case ISIM_WQOP_BIND_MW:
+		isim_hwc_add(f, ISIM_GS_BINDS, 1);
+		return;
+	default:
+		return;
+	}
+	isim_hwc_add(f, tx, 1);
+	if (fabric)
+		isim_hwc_add(f, rx, 1);
+}
+
 /* Return: 0 the WQE is done, -EAGAIN try it again on the next tick */
 static int isim_exec_sq_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 {
@@ -791,6 +827,8 @@ static int isim_exec_sq_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 		return ret;
 	qp->executed++;
 	c.bytes = x->len;
+	if (!ret)
+		isim_hwc_wqe(x->f, c.op, true);
 	if (ret) {
 		c.minor = ret;
 		isim_exec_fail(x->f, qp, &c);
@@ -1076,6 +1114,8 @@ static u16 isim_iw_rx_send(struct isim_xfer *x, struct isim_qp *qp, u8 op,
 	}
 	if (!ae && !last)
 		return 0;
+	if (!ae)
+		isim_hwc_add(x->f, ISIM_GS_RDMA_RX_SENDS, 1);
 	rc.bytes = ae ? 0 : mo + n;
 	isim_exec_complete(x->f, qp, &rc);
 	isim_wq_advance(rq, x->resp.quanta);
@@ -1100,6 +1140,7 @@ static u16 isim_iw_rx_read_req(struct isim_xfer *x, struct isim_qp *qp,
 	if (get_unaligned_be32(h + 10) != t->rcv_msn[ISIM_DDP_QN_READ_REQ])
 		return ISIM_AE_DDP_MSN_GAP;
 	t->rcv_msn[ISIM_DDP_QN_READ_REQ]++;
+	isim_hwc_add(x->f, ISIM_GS_RDMA_RX_READS, 1);
 	m.stag = get_unaligned_be32(p);
 	m.to = get_unaligned_be64(p + 4);
 	size = get_unaligned_be32(p + 12);
@@ -1163,12 +1204,13 @@ static u16 isim_iw_rx_tagged(struct isim_xfer *x, struct isim_qp *qp,
 	if (op != ISIM_RDMAP_WRITE)
 		return ISIM_AE_RDMAP_BAD_OPCODE;
 	/* a zero-length WRITE (the RTR) places nothing */
-	if (!n)
-		return 0;
-	if (!qp->remote_write ||
-	    !isim_iw_remote_ok(x, qp, stag, to, n, ISIM_RIGHT_REMOTE_WRITE) ||
-	    isim_sgl_io(x->f, &x->rsgl, 0, (u8 *)data, n, true))
+	if (n && (!qp->remote_write ||
+		  !isim_iw_remote_ok(x, qp, stag, to, n,
+				     ISIM_RIGHT_REMOTE_WRITE) ||
+		  isim_sgl_io(x->f, &x->rsgl, 0, (u8 *)data, n, true)))
 		return ISIM_AE_BAD_STAG;
+	if (last)
+		isim_hwc_add(x->f, ISIM_GS_RDMA_RX_WRITES, 1);
 	return 0;
 }
 
@@ -1277,6 +1319,9 @@ static int isim_exec_iw_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	if (ret == -EAGAIN)
 		return ret;
 	qp->executed++;
+	/* the LSMM is the connection's, not an RDMA message */
+	if (!ret && !(hdr & ISIM_WQH_STREAM_MODE))
+		isim_hwc_wqe(x->f, c.op, false);
 	/* a READ completes with its response (isim_iw_rx_read_resp()) */
 	if (!ret && qp->toe.rd_busy && c.op == ISIM_WQOP_READ)
 		return 0;

@@ -178,10 +178,13 @@ bool isim_ilq_steer(struct isim_func *f, struct sk_buff *skb)
 	if (isim_ilq_parse(skb, &fl, &cb))
 		return false;
 	/* the engine's own connections come before any filter */
-	if (isim_toe_steer(f, &fl, skb, cb.l3_len, cb.seg_len))
+	if (isim_toe_steer(f, &fl, skb, cb.l3_len, cb.seg_len)) {
+		isim_hwc_segment(f, cb.ipv4, true, cb.l3_len + cb.seg_len);
 		return true;
+	}
 	if (!isim_conn_steer(f, &fl, &cb.qpn))
 		return false;
+	isim_hwc_segment(f, cb.ipv4, true, cb.l3_len + cb.seg_len);
 	atomic64_inc(&f->ilq.steered);
 	if (atomic_dec_if_positive(&f->faults.drop_cm) >= 0 ||
 	    skb_queue_len(&f->ilq.rxq) >= ISIM_ILQ_RXQ_MAX) {
@@ -383,7 +386,8 @@ static void *isim_ilq_put_l2(struct sk_buff *skb,
 		eh->h_proto = proto;
 		skb->protocol = proto;
 	}
-	skb_reset_network_header(skb);
+	/* the IP header follows the L2 header just put */
+	skb_set_network_header(skb, skb->len);
 	return skb_put(skb, h->ipv4 ? sizeof(struct iphdr) :
 				      sizeof(struct ipv6hdr));
 }
@@ -519,6 +523,12 @@ struct sk_buff *isim_ilq_seg_frame(struct isim_func *f,
  */
 int isim_ilq_emit(struct isim_func *f, struct sk_buff *skb)
 {
+	const u8 *nh = skb_network_header(skb);
+	bool ipv4 = (*nh >> 4) == 4;
+	u32 octets = skb_tail_pointer(skb) - nh;
+
+	if (f->netdev || f->ilq.tx_tap)
+		isim_hwc_segment(f, ipv4, false, octets);
 	if (f->ilq.tx_tap) {
 		f->ilq.tx_tap(f, skb);
 		return 0;

@@ -477,6 +477,7 @@ struct isim_ilq {
  * @full: of @dropped, segments the queue had no room for
  * @stale: of @dropped, segments whose connection had gone or been
  *	replaced by the time the engine came to them
+ * @malformed: of @dropped, segments whose TCP header does not fit them
  * @unacceptable: of @dropped, segments outside the receive window
  *	(duplicates of what we have), answered with an ACK
  * @ooo: segments dropped because one before them is missing
@@ -491,6 +492,7 @@ struct isim_toe_stats {
 	struct sk_buff_head rxq;
 	atomic64_t full;
 	atomic64_t stale;
+	atomic64_t malformed;
 	atomic64_t unacceptable;
 	atomic64_t ooo;
 	atomic64_t retrans;
@@ -667,6 +669,8 @@ struct isim_wire {
  * @faults: fault injection knobs
  * @ilq: privileged raw queue frames and counters
  * @toe: segments of offloaded connections
+ * @hwc: the engine's counters, as GATHER_STATS reports them (enum
+ *	isim_gs); counted where the engine moves frames and messages
  * @eng_lock: protects everything below it
  * @running: the engine polls the register space
  * @halted: the engine stopped on a critical error: it reads and writes
@@ -729,6 +733,7 @@ struct isim_func {
 	struct isim_faults faults;
 	struct isim_ilq ilq;
 	struct isim_toe_stats toe;
+	atomic64_t hwc[ISIM_GS_NUM];
 
 	struct mutex eng_lock; /* engine state below, see @eng_lock */
 	bool running;
@@ -788,6 +793,14 @@ static inline bool isim_pass_over(const struct isim_func *f)
 {
 	return ktime_get_ns() > f->pass_end_ns;
 }
+
+/* count @n events of engine counter @c */
+static inline void isim_hwc_add(struct isim_func *f, enum isim_gs c, u64 n)
+{
+	atomic64_add(n, &f->hwc[c]);
+}
+
+void isim_hwc_segment(struct isim_func *f, bool ipv4, bool rx, u32 octets);
 
 typedef void (*isim_op_fn)(struct isim_func *f, const u64 *wqe,
 			   struct isim_res *res);
@@ -937,6 +950,8 @@ void isim_op_destroy_ah(struct isim_func *f, const u64 *wqe,
 void isim_op_ws_node(struct isim_func *f, const u64 *wqe,
 		     struct isim_res *res);
 void isim_op_manage_stats(struct isim_func *f, const u64 *wqe,
+			  struct isim_res *res);
+void isim_op_gather_stats(struct isim_func *f, const u64 *wqe,
 			  struct isim_res *res);
 void isim_op_up_map(struct isim_func *f, const u64 *wqe,
 		    struct isim_res *res);

@@ -621,7 +621,8 @@ static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
 	}
 	atomic_dec(&qp->toe.rx_queued);
 	if (!th || hlen < sizeof(*th) || hlen > cb->seg_len) {
-		atomic64_inc(&f->toe.stale);
+		atomic64_inc(&f->toe.malformed);
+		isim_hwc_add(f, ISIM_GS_TCP_RX_PROTO_ERR, 1);
 		goto drop;
 	}
 	/* an ACK opens the window, a READ response frees the SQ */
@@ -821,8 +822,10 @@ static void isim_toe_resend(struct isim_func *f, struct isim_qp *qp)
 
 	r = list_first_entry_or_null(&t->rtxq, struct isim_toe_rtx, node);
 	if (r && !isim_toe_frame(f, qp, r->seq, r->data, r->len,
-				 r->fin ? ISIM_TOE_FIN : 0))
+				 r->fin ? ISIM_TOE_FIN : 0)) {
 		atomic64_inc(&f->toe.retrans);
+		isim_hwc_add(f, ISIM_GS_TCP_RTX_SEGS, 1);
+	}
 	t->rto_due = jiffies + msecs_to_jiffies(t->rto_ms);
 }
 
@@ -931,7 +934,7 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 	n = f->conn.ntoe;
 	qmax = f->toe.rxq_max;
 	spin_unlock_bh(&f->conn.qh_lock);
-	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld unacceptable=%lld rxq_max=%u\n",
+	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld malformed=%lld unacceptable=%lld rxq_max=%u\n",
 		   n, (s64)atomic64_read(&f->toe.tx),
 		   (s64)atomic64_read(&f->toe.rx),
 		   (s64)atomic64_read(&f->toe.fin),
@@ -946,6 +949,7 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 		   (s64)atomic64_read(&f->toe.gave_up),
 		   (s64)atomic64_read(&f->toe.full),
 		   (s64)atomic64_read(&f->toe.stale),
+		   (s64)atomic64_read(&f->toe.malformed),
 		   (s64)atomic64_read(&f->toe.unacceptable),
 		   qmax);
 }
