@@ -22,6 +22,8 @@
  * masks itself when it fires, and the thread re-enables it once the queue
  * is empty.
  */
+#include <asm/unaligned.h>
+#include <linux/bitfield.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/interrupt.h>
@@ -733,6 +735,228 @@ static int irdma_ceqs_setup(struct irdma_hw *hw)
 
 /* ---- the whole engine ---- */
 
+/* ---- 7. statistics ---- */
+
+/*
+ * Gathers a running engine makes on its own: often enough that the
+ * fastest 32-bit counter (a segment count at line rate) cannot wrap twice
+ * in between, rare enough to cost nothing.
+ */
+#define IRDMA_HWC_POLL_MS	30000
+
+/* each counter's byte offset in the GATHER_STATS block and its width */
+static const struct {
+	u16 off;
+	u8 bits;
+} irdma_hwc_slots[] = {
+	[IRDMA_HWC_RX_VLAN_ERR] = { 0x004, 32 },
+	[IRDMA_HWC_IP4_RX_OCTETS] = { 0x008, 48 },
+	[IRDMA_HWC_IP4_RX_PKTS] = { 0x010, 48 },
+	[IRDMA_HWC_IP4_RX_TRUNC] = { 0x018, 32 },
+	[IRDMA_HWC_IP4_RX_DISCARD] = { 0x01c, 32 },
+	[IRDMA_HWC_IP4_RX_FRAGS] = { 0x020, 48 },
+	[IRDMA_HWC_IP4_RX_MC_OCTETS] = { 0x028, 48 },
+	[IRDMA_HWC_IP4_RX_MC_PKTS] = { 0x030, 48 },
+	[IRDMA_HWC_IP6_RX_OCTETS] = { 0x038, 48 },
+	[IRDMA_HWC_IP6_RX_PKTS] = { 0x040, 48 },
+	[IRDMA_HWC_IP6_RX_TRUNC] = { 0x048, 32 },
+	[IRDMA_HWC_IP6_RX_DISCARD] = { 0x04c, 32 },
+	[IRDMA_HWC_IP6_RX_FRAGS] = { 0x050, 48 },
+	[IRDMA_HWC_IP6_RX_MC_OCTETS] = { 0x058, 48 },
+	[IRDMA_HWC_IP6_RX_MC_PKTS] = { 0x060, 48 },
+	[IRDMA_HWC_IP4_TX_OCTETS] = { 0x068, 48 },
+	[IRDMA_HWC_IP4_TX_PKTS] = { 0x070, 48 },
+	[IRDMA_HWC_IP4_TX_FRAGS] = { 0x078, 48 },
+	[IRDMA_HWC_IP4_TX_MC_OCTETS] = { 0x080, 48 },
+	[IRDMA_HWC_IP4_TX_MC_PKTS] = { 0x088, 48 },
+	[IRDMA_HWC_IP6_TX_OCTETS] = { 0x090, 48 },
+	[IRDMA_HWC_IP6_TX_PKTS] = { 0x098, 48 },
+	[IRDMA_HWC_IP6_TX_FRAGS] = { 0x0a0, 48 },
+	[IRDMA_HWC_IP6_TX_MC_OCTETS] = { 0x0a8, 48 },
+	[IRDMA_HWC_IP6_TX_MC_PKTS] = { 0x0b0, 48 },
+	[IRDMA_HWC_IP6_TX_NO_ROUTE] = { 0x0b8, 32 },
+	[IRDMA_HWC_IP4_TX_NO_ROUTE] = { 0x0bc, 32 },
+	[IRDMA_HWC_TCP_RX_SEGS] = { 0x0c0, 48 },
+	[IRDMA_HWC_TCP_RX_PROTO_ERR] = { 0x0c8, 32 },
+	[IRDMA_HWC_TCP_RX_OPT_ERR] = { 0x0cc, 32 },
+	[IRDMA_HWC_TCP_TX_SEGS] = { 0x0d0, 48 },
+	[IRDMA_HWC_TCP_RTX_SEGS] = { 0x0dc, 32 },
+	[IRDMA_HWC_UDP_RX] = { 0x0e0, 48 },
+	[IRDMA_HWC_UDP_TX] = { 0x0e8, 48 },
+	[IRDMA_HWC_RDMA_RX_WRITES] = { 0x0f0, 48 },
+	[IRDMA_HWC_RDMA_RX_READS] = { 0x0f8, 48 },
+	[IRDMA_HWC_RDMA_RX_SENDS] = { 0x100, 48 },
+	[IRDMA_HWC_RDMA_TX_WRITES] = { 0x108, 48 },
+	[IRDMA_HWC_RDMA_TX_READS] = { 0x110, 48 },
+	[IRDMA_HWC_RDMA_TX_SENDS] = { 0x118, 48 },
+	[IRDMA_HWC_MW_BINDS] = { 0x120, 48 },
+	[IRDMA_HWC_INVALIDATES] = { 0x128, 48 },
+	[IRDMA_HWC_RX_ECN_MARKED] = { 0x130, 48 },
+	[IRDMA_HWC_CNP_HANDLED] = { 0x138, 32 },
+	[IRDMA_HWC_CNP_IGNORED] = { 0x13c, 32 },
+	[IRDMA_HWC_CNP_SENT] = { 0x140, 32 },
+};
+
+static_assert(ARRAY_SIZE(irdma_hwc_slots) == IRDMA_HWC_COUNT);
+
+/**
+ * irdma_hw_counters_fold - account a gathered block
+ * @c: the counters; caller holds @c->lock or owns @c alone
+ * @block: IRDMA_GATHER_BUF_SIZE bytes as GATHER_STATS wrote them
+ *
+ * Each counter's total grows by how far the hardware counter moved since
+ * the last block, modulo its width: one wrap between two blocks is
+ * accounted for, more cannot be told apart.
+ */
+void irdma_hw_counters_fold(struct irdma_hw_counters *c, const void *block)
+{
+	unsigned int i;
+
+	for (i = 0; i < IRDMA_HWC_COUNT; i++) {
+		const u8 *p = (const u8 *)block + irdma_hwc_slots[i].off;
+		u64 mask = GENMASK_ULL(irdma_hwc_slots[i].bits - 1, 0);
+		u64 now;
+
+		now = irdma_hwc_slots[i].bits == 32 ? get_unaligned_le32(p) :
+						      get_unaligned_le64(p);
+		now &= mask;
+		c->total[i] += (now - c->last[i]) & mask;
+		c->last[i] = now;
+	}
+}
+
+static int irdma_build_manage_stats(__le64 *wqe, u8 valid, const void *arg)
+{
+	const struct irdma_hw *hw = arg;
+
+	/* an allocation while no instance is held yet, a free afterwards */
+	return irdma_cqpw_manage_stats(wqe, valid, hw->counters.inst,
+				       hw->fn->fn_id, !hw->counters.inst_held,
+				       true);
+}
+
+static int irdma_build_gather_stats(__le64 *wqe, u8 valid, const void *arg)
+{
+	const struct irdma_hw *hw = arg;
+
+	return irdma_cqpw_gather_stats(wqe, valid, hw->counters.inst,
+				       hw->fn->fn_id, hw->counters.buf.pa,
+				       true, true);
+}
+
+/* one GATHER_STATS into the totals; caller holds the counters' lock */
+static int irdma_hwc_gather(struct irdma_hw *hw)
+{
+	struct irdma_cmd cmd = {
+		.build = irdma_build_gather_stats,
+		.arg = hw,
+		.name = "GATHER_STATS",
+	};
+	int ret;
+
+	lockdep_assert_held(&hw->counters.lock);
+	ret = irdma_cmd_exec(hw, &cmd);
+	if (!ret)
+		irdma_hw_counters_fold(&hw->counters, hw->counters.buf.va);
+	return ret;
+}
+
+/**
+ * irdma_hw_read_counters - the engine's counters, gathered now
+ * @hw: a running engine
+ * @out: IRDMA_HWC_COUNT values, indexed by enum irdma_hw_counter
+ *
+ * Context: process context; sleeps (one CQP command).
+ * Return: 0, or the error of the gather; @out then holds the totals of
+ * the last gather that worked.
+ */
+int irdma_hw_read_counters(struct irdma_hw *hw, u64 *out)
+{
+	struct irdma_hw_counters *c = &hw->counters;
+	int ret;
+
+	mutex_lock(&c->lock);
+	ret = irdma_hwc_gather(hw);
+	memcpy(out, c->total, sizeof(c->total));
+	mutex_unlock(&c->lock);
+	return ret;
+}
+
+static void irdma_hwc_poll(struct work_struct *work)
+{
+	struct irdma_hw *hw = container_of(to_delayed_work(work),
+					   struct irdma_hw, counters.poll);
+
+	mutex_lock(&hw->counters.lock);
+	/* a halted or broken CQP has said so already */
+	irdma_hwc_gather(hw);
+	mutex_unlock(&hw->counters.lock);
+	schedule_delayed_work(&hw->counters.poll,
+			      msecs_to_jiffies(IRDMA_HWC_POLL_MS));
+}
+
+/*
+ * A statistics instance for the function's QPs and a first gather, from
+ * which the totals count.
+ */
+static int irdma_hwc_setup(struct irdma_hw *hw)
+{
+	struct irdma_hw_counters *c = &hw->counters;
+	struct irdma_cmd cmd = {
+		.build = irdma_build_manage_stats,
+		.arg = hw,
+		.name = "MANAGE_STATS (allocate)",
+	};
+	int ret;
+
+	ret = irdma_dma_alloc(hw->dev, &c->buf, IRDMA_GATHER_BUF_SIZE);
+	if (ret)
+		return ret;
+	ret = irdma_cmd_exec(hw, &cmd);
+	if (ret)
+		goto err_free;
+	if (cmd.done.op_ret > FIELD_MAX(IRDMA_CQPST_INST_IDX)) {
+		dev_err(irdma_hw_adev(hw),
+			"engine gave statistics instance %u, beyond the instance field\n",
+			cmd.done.op_ret);
+		ret = -EIO;
+		goto err_free;
+	}
+	c->inst = cmd.done.op_ret;
+	c->inst_held = true;
+	mutex_lock(&c->lock);
+	ret = irdma_hwc_gather(hw);
+	memset(c->total, 0, sizeof(c->total));
+	mutex_unlock(&c->lock);
+	if (ret)
+		goto err_release;
+	schedule_delayed_work(&c->poll, msecs_to_jiffies(IRDMA_HWC_POLL_MS));
+	return 0;
+
+err_release:
+	cmd.name = "MANAGE_STATS (free)";
+	irdma_cmd_exec(hw, &cmd);
+	c->inst_held = false;
+err_free:
+	irdma_dma_free(hw->dev, &c->buf);
+	return ret;
+}
+
+static void irdma_hwc_teardown(struct irdma_hw *hw)
+{
+	struct irdma_hw_counters *c = &hw->counters;
+	struct irdma_cmd cmd = {
+		.build = irdma_build_manage_stats,
+		.arg = hw,
+		.name = "MANAGE_STATS (free)",
+	};
+
+	cancel_delayed_work_sync(&c->poll);
+	irdma_cmd_exec(hw, &cmd);
+	c->inst_held = false;
+	irdma_dma_free(hw->dev, &c->buf);
+}
+
 static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 {
 	struct irdma_hw *hw;
@@ -745,6 +969,8 @@ static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 	hw->mmio.ops = &irdma_mmio_iomem_ops;
 	hw->mmio.base = fn->hw_addr;
 	mutex_init(&hw->cmd_mutex);
+	mutex_init(&hw->counters.lock);
+	INIT_DELAYED_WORK(&hw->counters.poll, irdma_hwc_poll);
 	hw->cmd_wq = alloc_ordered_workqueue("irdma-cqp/%s", WQ_MEM_RECLAIM,
 					     dev_name(&fn->adev->dev));
 	if (!hw->cmd_wq) {
@@ -764,6 +990,7 @@ static void irdma_hw_free(struct irdma_hw *hw)
 	xa_destroy(&hw->qps);
 	xa_destroy(&hw->cqs);
 	destroy_workqueue(hw->cmd_wq);
+	mutex_destroy(&hw->counters.lock);
 	mutex_destroy(&hw->cmd_mutex);
 	kfree(hw);
 }
@@ -804,8 +1031,13 @@ static int irdma_hw_start(struct irdma_hw *hw)
 	ret = irdma_ceqs_setup(hw);
 	if (ret)
 		goto err_destroy_aeq;
+	ret = irdma_hwc_setup(hw);
+	if (ret)
+		goto err_teardown_ceqs;
 	return 0;
 
+err_teardown_ceqs:
+	irdma_ceqs_teardown(hw);
 err_destroy_aeq:
 	irdma_eq_destroy(&hw->aeq);
 err_destroy_pble:
@@ -823,6 +1055,7 @@ static void irdma_hw_stop(struct irdma_hw *hw)
 {
 	/* commands posted without waiting still need the CQP */
 	flush_workqueue(hw->cmd_wq);
+	irdma_hwc_teardown(hw);
 	irdma_ceqs_teardown(hw);
 	irdma_eq_destroy(&hw->aeq);
 	irdma_pble_pool_destroy(&hw->pble);

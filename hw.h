@@ -116,6 +116,26 @@ struct irdma_cmd_req {
 };
 
 /**
+ * struct irdma_hw_counters - the engine's statistics instance
+ * @lock: serialises gathering; protects @last and @total
+ * @buf: the GATHER_STATS block
+ * @poll: gathers now and then, so that no counter wraps unseen
+ * @inst: the instance MANAGE_STATS allocated; QP contexts name it
+ * @inst_held: @inst is allocated (until the engine stops)
+ * @last: each counter as the last gather found it (its hardware width)
+ * @total: each counter since the engine came up, wraps accounted for
+ */
+struct irdma_hw_counters {
+	struct mutex lock; /* gathers, @last, @total */
+	struct irdma_dma_mem buf;
+	struct delayed_work poll;
+	u8 inst;
+	bool inst_held;
+	u64 last[IRDMA_HWC_COUNT];
+	u64 total[IRDMA_HWC_COUNT];
+};
+
+/**
  * struct irdma_hw - the running RDMA engine of one function
  * @fn: the function description from the binding
  * @dev: device for DMA allocations (@fn->dma_dev)
@@ -153,6 +173,7 @@ struct irdma_cmd_req {
  *	CQ polling find a QP under RCU
  * @ilq: the ILQ of an iWARP function (ilq.c), or NULL; the CEQ thread
  *	finds it under RCU
+ * @counters: the engine's statistics (GATHER_STATS)
  *
  * Allocated by irdma_hw_init() and freed by irdma_hw_deinit(); lives
  * between the binding's probe and remove.
@@ -185,6 +206,7 @@ struct irdma_hw {
 	struct xarray cqs;
 	struct xarray qps;
 	struct irdma_ilq __rcu *ilq;
+	struct irdma_hw_counters counters;
 };
 
 /* utils.c */
@@ -207,6 +229,8 @@ bool irdma_hw_halt(struct irdma_hw *hw);
 /* hw.c */
 int irdma_hw_hmc_size(struct irdma_hmc_layout *l, u32 qps, u32 pbles);
 u32 irdma_hw_ceq_count(u32 vectors, u32 max_ceqs, u32 cpus);
+void irdma_hw_counters_fold(struct irdma_hw_counters *c, const void *block);
+int irdma_hw_read_counters(struct irdma_hw *hw, u64 *out);
 int irdma_hw_init(struct irdma_func *fn);
 void irdma_hw_deinit(struct irdma_func *fn);
 

@@ -553,63 +553,115 @@ static void irdma_iw_rem_ref(struct ib_qp *ibqp)
 }
 
 /*
- * The port counters of an iWARP function: the connection manager's (cm.c)
- * and its ILQ's, the software half of the adapter's TCP, as
- * "rdma statistic show link irdmaN/1" and the port's hw_counters in sysfs
- * show them. The engine's own counters of offloaded connections would
- * come from the adapter's statistics gathering, which is not driven yet.
+ * Port counters: the engine's (GATHER_STATS), on every port; then, on an
+ * iWARP port, the connection manager's (cm.c) and its ILQ's, the software
+ * half of the adapter's TCP. "rdma statistic show link irdmaN/1" and the
+ * port's hw_counters in sysfs show them.
  */
-static const struct rdma_stat_desc irdma_iw_stat_descs[] = {
-	[IRDMA_CM_STAT_FRAMES_TX] = { .name = "cm_frames_tx" },
-	[IRDMA_CM_STAT_TX_ERR] = { .name = "cm_tx_err" },
-	[IRDMA_CM_STAT_FRAMES_RX] = { .name = "cm_frames_rx" },
-	[IRDMA_CM_STAT_RX_DROPPED] = { .name = "cm_rx_dropped" },
-	[IRDMA_CM_STAT_RX_MALFORMED] = { .name = "cm_rx_malformed" },
-	[IRDMA_CM_STAT_RX_NO_NODE] = { .name = "cm_rx_no_node" },
-	[IRDMA_CM_STAT_RX_BAD_SEQ] = { .name = "cm_rx_bad_seq" },
-	[IRDMA_CM_STAT_RX_OFFLOADED] = { .name = "cm_rx_offloaded" },
-	[IRDMA_CM_STAT_RETRANS] = { .name = "cm_retrans" },
-	[IRDMA_CM_STAT_RETRANS_EXPIRED] = { .name = "cm_retrans_expired" },
-	[IRDMA_CM_STAT_RST_TX] = { .name = "cm_rst_tx" },
-	[IRDMA_CM_STAT_RST_RX] = { .name = "cm_rst_rx" },
-	[IRDMA_CM_STAT_SYN_RX] = { .name = "cm_syn_rx" },
-	[IRDMA_CM_STAT_BACKLOG_DROP] = { .name = "cm_backlog_drop" },
-	[IRDMA_CM_STAT_MPA_REQ_RX] = { .name = "cm_mpa_req_rx" },
-	[IRDMA_CM_STAT_MPA_REP_RX] = { .name = "cm_mpa_rep_rx" },
-	[IRDMA_CM_STAT_MPA_REJ_RX] = { .name = "cm_mpa_rej_rx" },
-	[IRDMA_CM_STAT_MPA_BAD] = { .name = "cm_mpa_bad" },
-	[IRDMA_CM_STAT_V1_FALLBACK] = { .name = "cm_mpa_v1_fallback" },
-	[IRDMA_CM_STAT_CONNECTS] = { .name = "cm_connects" },
-	[IRDMA_CM_STAT_CONNECT_ERR] = { .name = "cm_connect_err" },
-	[IRDMA_CM_STAT_ACCEPTS] = { .name = "cm_accepts" },
-	[IRDMA_CM_STAT_ACCEPT_ERR] = { .name = "cm_accept_err" },
-	[IRDMA_CM_STAT_REJECTS] = { .name = "cm_rejects" },
-	[IRDMA_CM_STAT_LISTENS] = { .name = "cm_listens" },
-	[IRDMA_CM_STAT_LISTEN_ERR] = { .name = "cm_listen_err" },
-	[IRDMA_CM_STAT_UPCALLS] = { .name = "cm_upcalls" },
-	[IRDMA_CM_STAT_UPCALL_ERR] = { .name = "cm_upcall_err" },
-	[IRDMA_CM_STAT_EVENTS_LOST] = { .name = "cm_events_lost" },
-	[IRDMA_CM_STAT_NODES_CREATED] = { .name = "cm_nodes_created" },
-	[IRDMA_CM_STAT_NODES_FREED] = { .name = "cm_nodes_freed" },
-	[IRDMA_CM_STAT_PDATA_TRUNCATED] = { .name = "cm_pdata_truncated" },
-	[IRDMA_CM_STAT_DISCONNECTS] = { .name = "cm_disconnects" },
-	[IRDMA_CM_STAT_CLOSE_TIMEOUTS] = { .name = "cm_close_timeouts" },
-	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_RX] = { .name = "ilq_rx" },
-	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_RX_REFUSED] = { .name = "ilq_rx_refused" },
-	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_TX] = { .name = "ilq_tx" },
-	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_TX_NOBUF] = { .name = "ilq_tx_nobuf" },
-	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_TX_ERR] = { .name = "ilq_tx_err" },
-	[IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_BAD_CQE] = { .name = "ilq_bad_cqe" },
+#define IRDMA_CM_DESC(i)	(IRDMA_HWC_COUNT + (i))
+#define IRDMA_ILQ_DESC(i)	(IRDMA_HWC_COUNT + IRDMA_CM_STAT_COUNT + (i))
+
+static const struct rdma_stat_desc irdma_port_stat_descs[] = {
+	[IRDMA_HWC_RX_VLAN_ERR].name = "rxVlanErrors",
+	[IRDMA_HWC_IP4_RX_OCTETS].name = "ip4InOctets",
+	[IRDMA_HWC_IP4_RX_PKTS].name = "ip4InPkts",
+	[IRDMA_HWC_IP4_RX_TRUNC].name = "ip4InTruncatedPkts",
+	[IRDMA_HWC_IP4_RX_DISCARD].name = "ip4InDiscards",
+	[IRDMA_HWC_IP4_RX_FRAGS].name = "ip4InReasmRqd",
+	[IRDMA_HWC_IP4_RX_MC_OCTETS].name = "ip4InMcastOctets",
+	[IRDMA_HWC_IP4_RX_MC_PKTS].name = "ip4InMcastPkts",
+	[IRDMA_HWC_IP6_RX_OCTETS].name = "ip6InOctets",
+	[IRDMA_HWC_IP6_RX_PKTS].name = "ip6InPkts",
+	[IRDMA_HWC_IP6_RX_TRUNC].name = "ip6InTruncatedPkts",
+	[IRDMA_HWC_IP6_RX_DISCARD].name = "ip6InDiscards",
+	[IRDMA_HWC_IP6_RX_FRAGS].name = "ip6InReasmRqd",
+	[IRDMA_HWC_IP6_RX_MC_OCTETS].name = "ip6InMcastOctets",
+	[IRDMA_HWC_IP6_RX_MC_PKTS].name = "ip6InMcastPkts",
+	[IRDMA_HWC_IP4_TX_OCTETS].name = "ip4OutOctets",
+	[IRDMA_HWC_IP4_TX_PKTS].name = "ip4OutPkts",
+	[IRDMA_HWC_IP4_TX_FRAGS].name = "ip4OutSegRqd",
+	[IRDMA_HWC_IP4_TX_MC_OCTETS].name = "ip4OutMcastOctets",
+	[IRDMA_HWC_IP4_TX_MC_PKTS].name = "ip4OutMcastPkts",
+	[IRDMA_HWC_IP6_TX_OCTETS].name = "ip6OutOctets",
+	[IRDMA_HWC_IP6_TX_PKTS].name = "ip6OutPkts",
+	[IRDMA_HWC_IP6_TX_FRAGS].name = "ip6OutSegRqd",
+	[IRDMA_HWC_IP6_TX_MC_OCTETS].name = "ip6OutMcastOctets",
+	[IRDMA_HWC_IP6_TX_MC_PKTS].name = "ip6OutMcastPkts",
+	[IRDMA_HWC_IP6_TX_NO_ROUTE].name = "ip6OutNoRoutes",
+	[IRDMA_HWC_IP4_TX_NO_ROUTE].name = "ip4OutNoRoutes",
+	[IRDMA_HWC_TCP_RX_SEGS].name = "tcpInSegs",
+	[IRDMA_HWC_TCP_RX_PROTO_ERR].name = "tcpInProtoErrors",
+	[IRDMA_HWC_TCP_RX_OPT_ERR].name = "tcpInOptErrors",
+	[IRDMA_HWC_TCP_TX_SEGS].name = "tcpOutSegs",
+	[IRDMA_HWC_TCP_RTX_SEGS].name = "tcpRetransSegs",
+	[IRDMA_HWC_UDP_RX].name = "RxUDP",
+	[IRDMA_HWC_UDP_TX].name = "TxUDP",
+	[IRDMA_HWC_RDMA_RX_WRITES].name = "iwInRdmaWrites",
+	[IRDMA_HWC_RDMA_RX_READS].name = "iwInRdmaReads",
+	[IRDMA_HWC_RDMA_RX_SENDS].name = "iwInRdmaSends",
+	[IRDMA_HWC_RDMA_TX_WRITES].name = "iwOutRdmaWrites",
+	[IRDMA_HWC_RDMA_TX_READS].name = "iwOutRdmaReads",
+	[IRDMA_HWC_RDMA_TX_SENDS].name = "iwOutRdmaSends",
+	[IRDMA_HWC_MW_BINDS].name = "iwRdmaBnd",
+	[IRDMA_HWC_INVALIDATES].name = "iwRdmaInv",
+	[IRDMA_HWC_RX_ECN_MARKED].name = "RxECNMrkd",
+	[IRDMA_HWC_CNP_HANDLED].name = "cnpHandled",
+	[IRDMA_HWC_CNP_IGNORED].name = "cnpIgnored",
+	[IRDMA_HWC_CNP_SENT].name = "cnpSent",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_FRAMES_TX)].name = "cm_frames_tx",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_TX_ERR)].name = "cm_tx_err",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_FRAMES_RX)].name = "cm_frames_rx",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_RX_DROPPED)].name = "cm_rx_dropped",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_RX_MALFORMED)].name = "cm_rx_malformed",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_RX_NO_NODE)].name = "cm_rx_no_node",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_RX_BAD_SEQ)].name = "cm_rx_bad_seq",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_RX_OFFLOADED)].name = "cm_rx_offloaded",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_RETRANS)].name = "cm_retrans",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_RETRANS_EXPIRED)].name = "cm_retrans_expired",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_RST_TX)].name = "cm_rst_tx",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_RST_RX)].name = "cm_rst_rx",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_SYN_RX)].name = "cm_syn_rx",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_BACKLOG_DROP)].name = "cm_backlog_drop",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_MPA_REQ_RX)].name = "cm_mpa_req_rx",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_MPA_REP_RX)].name = "cm_mpa_rep_rx",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_MPA_REJ_RX)].name = "cm_mpa_rej_rx",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_MPA_BAD)].name = "cm_mpa_bad",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_V1_FALLBACK)].name = "cm_mpa_v1_fallback",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_CONNECTS)].name = "cm_connects",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_CONNECT_ERR)].name = "cm_connect_err",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_ACCEPTS)].name = "cm_accepts",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_ACCEPT_ERR)].name = "cm_accept_err",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_REJECTS)].name = "cm_rejects",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_LISTENS)].name = "cm_listens",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_LISTEN_ERR)].name = "cm_listen_err",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_UPCALLS)].name = "cm_upcalls",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_UPCALL_ERR)].name = "cm_upcall_err",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_EVENTS_LOST)].name = "cm_events_lost",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_NODES_CREATED)].name = "cm_nodes_created",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_NODES_FREED)].name = "cm_nodes_freed",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_PDATA_TRUNCATED)].name = "cm_pdata_truncated",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_DISCONNECTS)].name = "cm_disconnects",
+	[IRDMA_CM_DESC(IRDMA_CM_STAT_CLOSE_TIMEOUTS)].name = "cm_close_timeouts",
+	[IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_RX)].name = "ilq_rx",
+	[IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_RX_REFUSED)].name = "ilq_rx_refused",
+	[IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_TX)].name = "ilq_tx",
+	[IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_TX_NOBUF)].name = "ilq_tx_nobuf",
+	[IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_TX_ERR)].name = "ilq_tx_err",
+	[IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_BAD_CQE)].name = "ilq_bad_cqe",
 };
 
-static_assert(ARRAY_SIZE(irdma_iw_stat_descs) ==
-	      IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_COUNT);
+static_assert(ARRAY_SIZE(irdma_port_stat_descs) ==
+	      IRDMA_HWC_COUNT + IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_COUNT);
 
 static struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
 						       u32 port)
 {
-	return rdma_alloc_hw_stats_struct(irdma_iw_stat_descs,
-					  ARRAY_SIZE(irdma_iw_stat_descs),
+	bool iwarp = to_iwdev(ibdev)->fn->protocol != IRDMA_PROTOCOL_ROCEV2;
+
+	/* a RoCEv2 port has the engine's counters only: the array's head */
+	return rdma_alloc_hw_stats_struct(irdma_port_stat_descs,
+					  iwarp ? ARRAY_SIZE(irdma_port_stat_descs) :
+						  IRDMA_HWC_COUNT,
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
@@ -617,10 +669,17 @@ static int irdma_get_hw_stats(struct ib_device *ibdev,
 			      struct rdma_hw_stats *stats, u32 port, int index)
 {
 	struct irdma_device *iwdev = to_iwdev(ibdev);
+	u64 *v = stats->value;
+	int ret;
 
-	irdma_cm_read_stats(&iwdev->cm_core, stats->value);
-	irdma_ilq_read_stats(iwdev->fn->hw,
-			     stats->value + IRDMA_CM_STAT_COUNT);
+	ret = irdma_hw_read_counters(iwdev->fn->hw, v);
+	if (ret)
+		return ret;
+	if (stats->num_counters == IRDMA_HWC_COUNT)
+		return stats->num_counters;
+	v += IRDMA_HWC_COUNT;
+	irdma_cm_read_stats(&iwdev->cm_core, v);
+	irdma_ilq_read_stats(iwdev->fn->hw, v + IRDMA_CM_STAT_COUNT);
 	return stats->num_counters;
 }
 
@@ -637,6 +696,8 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.get_port_immutable = irdma_get_port_immutable,
 	.get_link_layer = irdma_get_link_layer,
 	.get_netdev = irdma_get_netdev,
+	.alloc_hw_port_stats = irdma_alloc_hw_port_stats,
+	.get_hw_stats = irdma_get_hw_stats,
 
 	/* user contexts, their mappings, protection domains */
 	.alloc_ucontext = irdma_alloc_ucontext,
@@ -686,11 +747,6 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.iw_reject = irdma_reject,
 };
 
-static const struct ib_device_ops irdma_iw_ops = {
-	.alloc_hw_port_stats = irdma_alloc_hw_port_stats,
-	.get_hw_stats = irdma_get_hw_stats,
-};
-
 static const struct ib_device_ops irdma_roce_ops = {
 	.add_gid = irdma_add_gid,
 	.del_gid = irdma_del_gid,
@@ -717,8 +773,6 @@ static void irdma_ib_setup(struct irdma_device *iwdev)
 	ib_set_device_ops(ibdev, &irdma_dev_ops);
 	if (fn->protocol == IRDMA_PROTOCOL_ROCEV2)
 		ib_set_device_ops(ibdev, &irdma_roce_ops);
-	else
-		ib_set_device_ops(ibdev, &irdma_iw_ops);
 }
 
 /**

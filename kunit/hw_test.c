@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * KUnit tests for the pure decisions of engine bring-up (hw.c): how many
- * CEQs a function gets and how the HMC profile shrinks until it fits the
- * function's segments.
+ * CEQs a function gets, how the HMC profile shrinks until it fits the
+ * function's segments, and how gathered counters add up across wraps.
  */
+#include <asm/unaligned.h>
 #include <kunit/test.h>
 #include <linux/log2.h>
 #include <linux/string.h>
@@ -124,6 +125,40 @@ static void irdma_hw_hmc_size_no_qps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_hw_hmc_size(l, 1024, 1000), -ENOSPC);
 }
 
+/*
+ * Totals grow by each counter's movement between two gathers, modulo its
+ * width: a 32-bit and a 48-bit counter that wrapped still add up, and the
+ * 16 bits above a 48-bit counter are not part of it.
+ */
+static void irdma_hw_counters_fold_wraps(struct kunit *test)
+{
+	struct irdma_hw_counters *c;
+	u8 *blk;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	blk = kunit_kzalloc(test, IRDMA_GATHER_BUF_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, blk);
+	/* the first gather is the baseline */
+	put_unaligned_le32(0xfffffff0, blk + 0x0dc);	/* tcpRetransSegs */
+	put_unaligned_le64(0xfffffffffff0ULL, blk + 0x008); /* ip4InOctets */
+	put_unaligned_le64(100, blk + 0x118);		/* iwOutRdmaSends */
+	irdma_hw_counters_fold(c, blk);
+	memset(c->total, 0, sizeof(c->total));
+	put_unaligned_le32(0x10, blk + 0x0dc);
+	put_unaligned_le64(0xffff000000000020ULL, blk + 0x008);
+	put_unaligned_le64(103, blk + 0x118);
+	irdma_hw_counters_fold(c, blk);
+	KUNIT_EXPECT_EQ(test, c->total[IRDMA_HWC_TCP_RTX_SEGS], 0x20ULL);
+	KUNIT_EXPECT_EQ(test, c->total[IRDMA_HWC_IP4_RX_OCTETS], 0x30ULL);
+	KUNIT_EXPECT_EQ(test, c->total[IRDMA_HWC_RDMA_TX_SENDS], 3ULL);
+	KUNIT_EXPECT_EQ(test, c->total[IRDMA_HWC_IP6_RX_OCTETS], 0ULL);
+	/* nothing moved: nothing added */
+	irdma_hw_counters_fold(c, blk);
+	KUNIT_EXPECT_EQ(test, c->total[IRDMA_HWC_TCP_RTX_SEGS], 0x20ULL);
+	KUNIT_EXPECT_EQ(test, c->total[IRDMA_HWC_RDMA_TX_SENDS], 3ULL);
+}
+
 static struct kunit_case irdma_hw_cases[] = {
 	KUNIT_CASE_PARAM(irdma_hw_ceq_count_table, hw_ceq_gen_params),
 	KUNIT_CASE(irdma_hw_hmc_size_fits),
@@ -131,6 +166,7 @@ static struct kunit_case irdma_hw_cases[] = {
 	KUNIT_CASE(irdma_hw_hmc_size_halves_to_fit),
 	KUNIT_CASE(irdma_hw_hmc_size_nothing_fits),
 	KUNIT_CASE(irdma_hw_hmc_size_no_qps),
+	KUNIT_CASE(irdma_hw_counters_fold_wraps),
 	{}
 };
 

@@ -47,7 +47,8 @@ echo "0 iwarp" >$bus/new_device || fail "create 0"
 echo 1 >$dbg/irdma_sim0/fail_create_cq || fail "set fail_create_cq"
 kmod irdma || fail "cannot load irdma"
 failed=0
-for op in create_cq query_fpm commit_fpm update_sds create_aeq create_ceq; do
+for op in create_cq query_fpm commit_fpm update_sds create_aeq create_ceq manage_stats \
+	gather_stats; do
 	knob=$dbg/irdma_sim0/fail_$op
 	# fail_create_cq was consumed by the probe that loading irdma ran
 	if [ $op != create_cq ]; then

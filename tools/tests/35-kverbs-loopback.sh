@@ -12,6 +12,9 @@
 #
 # Loops use shell builtins: under TCG every exec from the 9p root costs
 # seconds.
+#
+# The port's counters are the engine's alone (no connection manager on
+# RoCEv2): each message counted out and in, the same number of each.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 bus=/sys/bus/irdma_sim
@@ -69,6 +72,26 @@ bench=$(grep "benchmark:" <<<"$log")
 [ -n "$bench" ] || fail "no benchmark line"
 grep -q "^irdma_test_kverbs " /proc/modules || fail "module not loaded"
 rmmod irdma_test_kverbs || fail "rmmod irdma_test_kverbs"
+
+declare -A cnt
+out=$(rdma statistic show link "$roce/1") || fail "rdma statistic show link $roce/1"
+read -r -a w <<<"$out"
+for ((i = 0; i + 1 < ${#w[@]}; i++)); do
+	[[ ${w[i]} =~ ^[a-zA-Z0-9_]+$ && ${w[i + 1]} =~ ^[0-9]+$ ]] &&
+		cnt[${w[i]}]=${w[i + 1]}
+done
+line="rdma statistic show link $roce/1:"
+for c in iwOutRdmaSends iwInRdmaSends iwOutRdmaWrites iwInRdmaWrites iwOutRdmaReads \
+	iwInRdmaReads; do
+	line+=" $c ${cnt[$c]:-?}"
+done
+echo "$line"
+[ -z "${cnt[cm_connects]+x}" ] || fail "a RoCEv2 port shows the iWARP CM's counters: $out"
+for c in Sends Writes Reads; do
+	[ "${cnt[iwOutRdma$c]:-0}" -ge 1 ] || fail "no RDMA $c counted: $out"
+	[ "${cnt[iwOutRdma$c]}" = "${cnt[iwInRdma$c]}" ] ||
+		fail "RDMA $c: ${cnt[iwOutRdma$c]} out, ${cnt[iwInRdma$c]} in, on one function"
+done
 
 after=$(objects)
 echo "engine objects after: ${after:-none}"

@@ -12,9 +12,12 @@
 # per end.
 #  - IPv4, listener on the address: rping -C 100 with -V checking every
 #    buffer, on both ends.
-#  - The connection manager's port counters (rdma statistic, sysfs
-#    hw_counters) after the IPv4 connection: one connect, one accept, the
-#    SYN and both MPA frames through the ILQ, no malformed frame.
+#  - The port counters (rdma statistic, sysfs hw_counters) after the IPv4
+#    connection. The connection manager's: one connect, one accept, the
+#    SYN and both MPA frames through the ILQ, no malformed frame. The
+#    engine's (GATHER_STATS): TCP segments and IPv4 packets both ways, and
+#    every RDMA message rping sends (per ping 4 SENDs, a READ, a WRITE)
+#    counted out and, on this one function, in.
 #  - IPv6, wildcard listener: rping -C 20.
 # After each, the RDMA resources and the engine's objects are back where
 # they were.
@@ -102,18 +105,20 @@ step "IPv4: rping -C 100 to the function's own address"
 rping_self 192.0.2.1 192.0.2.1 7491 100
 wait_baseline IPv4
 
-step "the CM's port counters after one connection"
+step "the port counters after one connection"
 dev=$(ibdev_of 0)
 [ -n "$dev" ] || fail "no RDMA device on function 0"
 declare -A cnt
 out=$(rdma statistic show link "$dev/1") || fail "rdma statistic show link $dev/1"
 read -r -a w <<<"$out"
 for ((i = 0; i + 1 < ${#w[@]}; i++)); do
-	[[ ${w[i]} == cm_* || ${w[i]} == ilq_* ]] && [[ ${w[i + 1]} =~ ^[0-9]+$ ]] &&
+	[[ ${w[i]} =~ ^[a-zA-Z0-9_]+$ && ${w[i + 1]} =~ ^[0-9]+$ ]] &&
 		cnt[${w[i]}]=${w[i + 1]}
 done
 line="rdma statistic show link $dev/1:"
-for c in cm_connects cm_accepts cm_syn_rx cm_mpa_req_rx cm_mpa_rep_rx ilq_rx ilq_tx; do
+engine="ip4InPkts ip4OutPkts tcpInSegs tcpOutSegs iwOutRdmaSends iwInRdmaSends"
+engine+=" iwOutRdmaReads iwInRdmaReads iwOutRdmaWrites iwInRdmaWrites"
+for c in cm_connects cm_accepts cm_syn_rx cm_mpa_req_rx cm_mpa_rep_rx ilq_rx ilq_tx $engine; do
 	line+=" $c ${cnt[$c]:-?}"
 done
 echo "$line"
@@ -130,9 +135,29 @@ done
 for c in cm_rx_malformed cm_mpa_bad ilq_bad_cqe ilq_tx_err; do
 	[ "${cnt[$c]:-}" = 0 ] || fail "$c is ${cnt[$c]:-missing}, not 0: $out"
 done
+# the engine: 100 pings of 4 SENDs, a READ and a WRITE, each counted
+# when it leaves and when it arrives; the segments that carried them
+for c in iwOutRdmaSends iwInRdmaSends; do
+	[ "${cnt[$c]:-0}" -ge 400 ] || fail "$c is ${cnt[$c]:-missing}, not >= 400: $out"
+done
+for c in iwOutRdmaReads iwInRdmaReads iwOutRdmaWrites iwInRdmaWrites; do
+	[ "${cnt[$c]:-0}" -ge 100 ] || fail "$c is ${cnt[$c]:-missing}, not >= 100: $out"
+done
+for c in Sends Reads Writes; do
+	[ "${cnt[iwOutRdma$c]}" = "${cnt[iwInRdma$c]}" ] ||
+		fail "RDMA $c: ${cnt[iwOutRdma$c]} out, ${cnt[iwInRdma$c]} in, on one function"
+done
+for c in ip4InPkts ip4OutPkts tcpInSegs tcpOutSegs; do
+	[ "${cnt[$c]:-0}" -ge 600 ] || fail "$c is ${cnt[$c]:-missing}, not >= 600: $out"
+done
+for c in ip6InPkts ip6OutPkts tcpInProtoErrors; do
+	[ "${cnt[$c]:-}" = 0 ] || fail "$c is ${cnt[$c]:-missing}, not 0: $out"
+done
 hc=/sys/class/infiniband/$dev/ports/1/hw_counters
 [ "$(cat "$hc/cm_connects" 2>/dev/null)" = 1 ] ||
 	fail "sysfs $hc/cm_connects: $(cat "$hc/cm_connects" 2>&1)"
+[ "$(cat "$hc/iwOutRdmaReads" 2>/dev/null)" -ge 100 ] 2>/dev/null ||
+	fail "sysfs $hc/iwOutRdmaReads: $(cat "$hc/iwOutRdmaReads" 2>&1)"
 
 step "IPv6: rping -C 20, wildcard listener"
 rping_self :: 2001:db8::1 7492 20
