@@ -1026,6 +1026,81 @@ static void isim_stag_dealloc_matches_kind_and_pd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
 }
 
+/* a fast-register WQE for STag @stag of one page at bus 0x200000 */
+static void isim_t_fastreg_wqe(u64 *w, u32 stag, u64 va, u64 len, u8 rights)
+{
+	memset(w, 0, 8 * sizeof(*w));
+	w[0] = va;
+	w[1] = 0x200000;
+	w[2] = FIELD_PREP(ISIM_WQF_W2_LEN, len);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_WQF_HDR_KEY, stag & 0xff) |
+			  FIELD_PREP(ISIM_WQF_HDR_INDEX, stag >> 8) |
+			  ISIM_T_RIGHTS(rights) | ISIM_WQB_HDR_VA_BASED;
+}
+
+/*
+ * Fast register maps an MR that ALLOC_STAG reserved, once, under the
+ * WQE's key; an invalidation with that key and PD unmaps it; an MR that
+ * REG_MR registered can be neither.
+ */
+static void isim_stag_fast_reg_and_invalidate(struct kunit *test)
+{
+	const u8 rw = ISIM_T_LW | ISIM_T_RW;
+	struct isim_test *t = test->priv;
+	struct isim_func *f = t->f;
+	const u64 va = 0x7f0000001010ULL;
+	const u32 stag = 2 << 8 | 0x77;
+	u64 w[8], bus, contig;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_MR, 8);
+	isim_t_stag(t, ISIM_OP_ALLOC_STAG, 2, 3, SZ_4K,
+		    ISIM_STAG_HDR_MR | ISIM_STAG_HDR_REMOTE, 0);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_stag(t, ISIM_OP_REG_MR, 4, 3, SZ_4K, ISIM_T_MR, 0x10000);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	mutex_lock(&f->eng_lock);
+	/* another PD's QP, a range past the one page: refused */
+	isim_t_fastreg_wqe(w, stag, va, 0x100, rw);
+	KUNIT_EXPECT_EQ(test, isim_stag_fast_reg(f, 4, w), -EPERM);
+	isim_t_fastreg_wqe(w, stag, va, SZ_4K, rw);
+	KUNIT_EXPECT_EQ(test, isim_stag_fast_reg(f, 3, w), -EPERM);
+	KUNIT_EXPECT_EQ(test, isim_stag_access(f, stag, 3, ISIM_T_RW, va, 1),
+			-EPERM);
+	isim_t_fastreg_wqe(w, stag, va, 0x100, rw);
+	KUNIT_EXPECT_EQ(test, isim_stag_fast_reg(f, 3, w), 0);
+	KUNIT_EXPECT_EQ(test, isim_stag_access(f, stag, 3, ISIM_T_RW,
+					       va + 0x10, 0x20), 0);
+	KUNIT_EXPECT_EQ(test, isim_stag_access(f, stag ^ 1, 3, ISIM_T_RW,
+					       va, 1), -EPERM);
+	KUNIT_EXPECT_EQ(test, isim_stag_access(f, stag, 3, ISIM_T_RW,
+					       va + 0xf0, 0x20), -EPERM);
+	KUNIT_EXPECT_EQ(test, isim_stag_translate(f, stag, va + 0x10, &bus,
+						  &contig), 0);
+	KUNIT_EXPECT_EQ(test, bus, 0x200020ULL);
+	/* mapped already: a second fast register waits for an invalidate */
+	KUNIT_EXPECT_EQ(test, isim_stag_fast_reg(f, 3, w), -EPERM);
+	KUNIT_EXPECT_EQ(test, isim_stag_invalidate(f, 4, stag), -EPERM);
+	KUNIT_EXPECT_EQ(test, isim_stag_invalidate(f, 3, stag ^ 1), -EPERM);
+	KUNIT_EXPECT_EQ(test, isim_stag_invalidate(f, 3, stag), 0);
+	KUNIT_EXPECT_EQ(test, isim_stag_access(f, stag, 3, ISIM_T_RW, va, 1),
+			-EPERM);
+	KUNIT_EXPECT_EQ(test, isim_stag_invalidate(f, 3, stag), -EPERM);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->hwc[ISIM_GS_INVALIDATES]),
+			1LL);
+	/* again, under a new key */
+	isim_t_fastreg_wqe(w, stag + 1, va, 0x100, rw);
+	KUNIT_EXPECT_EQ(test, isim_stag_fast_reg(f, 3, w), 0);
+	KUNIT_EXPECT_EQ(test, isim_stag_access(f, stag + 1, 3, ISIM_T_RW,
+					       va, 1), 0);
+	/* REG_MR's MR is neither mapped nor unmapped by WQEs */
+	isim_t_fastreg_wqe(w, 4 << 8 | 0x5a, va, 0x100, rw);
+	KUNIT_EXPECT_EQ(test, isim_stag_fast_reg(f, 3, w), -EPERM);
+	KUNIT_EXPECT_EQ(test, isim_stag_invalidate(f, 3, 4 << 8 | 0x5a),
+			-EPERM);
+	mutex_unlock(&f->eng_lock);
+}
+
 /* ---- data path (exec.c), on QPs and a CQ made by hand ---- */
 
 #define ISIM_T_CQ	1
@@ -3107,6 +3182,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_cq_overflow_raises_ae),
 	KUNIT_CASE_PARAM(isim_stag_command_checks_fields, isim_stag_gen_params),
 	KUNIT_CASE(isim_stag_dealloc_matches_kind_and_pd),
+	KUNIT_CASE(isim_stag_fast_reg_and_invalidate),
 	KUNIT_CASE(isim_exec_flush_completes_each_posted_wqe),
 	KUNIT_CASE(isim_exec_send_loopback_moves_data),
 	KUNIT_CASE(isim_exec_sq_waits_for_doorbell),

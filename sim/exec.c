@@ -54,10 +54,13 @@
  * raises the AE the adapter would, completes an RQ WQE being filled with
  * an error, and moves the QP to the error state; no TERMINATE is sent.
  *
- * Not modelled: UD/GSI transmission, fast register, invalidation
- * (a SEND with invalidate carries the STag on the wire only), immediate
- * data and atomics over iWARP (RFC 7306), FPDUs split across segments,
- * more than one READ in flight.
+ * Both transports: fast-register WQEs map an MR that ALLOC_STAG reserved,
+ * local invalidate WQEs and received SENDs with invalidate unmap it (or a
+ * type 2 window) again (stag.c); the RQ CQE names the STag invalidated.
+ *
+ * Not modelled: UD/GSI transmission, immediate data and atomics over
+ * iWARP (RFC 7306), FPDUs split across segments, more than one READ in
+ * flight.
  */
 #include <linux/crc32.h>
 #include <linux/slab.h>
@@ -124,16 +127,20 @@ struct isim_wqe {
  * @sq: an SQ completion
  * @imm_valid: @imm is carried (extended CQE)
  * @solicited: the message asked for a solicited event
+ * @inv_stag: the STag a SEND with invalidate unmapped, with @inv
+ * @inv: an RQ completion that invalidated @inv_stag
  */
 struct isim_cpl {
 	u32 idx;
 	u32 bytes;
 	u32 imm;
+	u32 inv_stag;
 	u16 minor;
 	u8 op;
 	bool sq;
 	bool imm_valid;
 	bool solicited;
+	bool inv;
 };
 
 /**
@@ -332,6 +339,10 @@ static void isim_exec_complete(struct isim_func *f, struct isim_qp *qp,
 		cqe[3] |= ISIM_CQE_W3_ERROR |
 			  FIELD_PREP(ISIM_CQE_W3_MAJOR, ISIM_CQE_MAJ_FLUSHED) |
 			  FIELD_PREP(ISIM_CQE_W3_MINOR, c->minor);
+	if (c->inv) {
+		cqe[2] |= FIELD_PREP(ISIM_CQE_W2_INV_STAG, c->inv_stag);
+		cqe[3] |= ISIM_CQE_W3_INVALIDATED;
+	}
 	if (c->imm_valid) {
 		cqe[3] |= ISIM_CQE_W3_EXT;
 		cqe[4] = FIELD_PREP(ISIM_CQE_W4_IMM, c->imm);
@@ -635,6 +646,28 @@ static int isim_exec_take_rq(struct isim_xfer *x, struct isim_qp *peer)
 	return 0;
 }
 
+/*
+ * A SEND with invalidate that was placed unmaps the STag of its header
+ * in the responder's PD. Return: 0, or the requester's error for an STag
+ * that cannot be invalidated (the responder's is a protection error).
+ */
+static int isim_exec_remote_inv(struct isim_xfer *x, struct isim_qp *peer,
+				struct isim_cpl *rc, u16 *rminor)
+{
+	u64 hdr = x->req.w[ISIM_WQE_HDR];
+	u8 op = FIELD_GET(ISIM_WQH_OP, hdr);
+
+	if (op != ISIM_WQOP_SEND_INV && op != ISIM_WQOP_SEND_SOL_INV)
+		return 0;
+	rc->inv_stag = FIELD_GET(ISIM_WQH_REMOTE_STAG, hdr);
+	if (isim_stag_invalidate(x->f, peer->pd, rc->inv_stag)) {
+		*rminor = ISIM_WC_LOC_PROT;
+		return ISIM_WC_REM_INV_REQ;
+	}
+	rc->inv = true;
+	return 0;
+}
+
 /* SEND: the payload lands in the responder's next RQ WQE */
 static int isim_exec_send(struct isim_xfer *x, struct isim_qp *peer,
 			  const u8 *inl, struct isim_cpl *rc)
@@ -658,9 +691,12 @@ static int isim_exec_send(struct isim_xfer *x, struct isim_qp *peer,
 		ret = err == -EFAULT ? ISIM_WC_LOC_PROT : err ? ISIM_WC_REM_OP : 0;
 		rminor = err == -EFAULT ? ISIM_WC_REM_OP : err ? ISIM_WC_LOC_PROT : 0;
 	}
+	if (!ret)
+		ret = isim_exec_remote_inv(x, peer, rc, &rminor);
 	rc->idx = x->resp.idx;
 	rc->bytes = x->len;
-	rc->op = rc->imm_valid ? ISIM_BTH_SEND_ONLY_IMM : ISIM_BTH_SEND_ONLY;
+	rc->op = rc->imm_valid ? ISIM_BTH_SEND_ONLY_IMM :
+		 rc->inv ? ISIM_BTH_SEND_ONLY_INV : ISIM_BTH_SEND_ONLY;
 	isim_exec_responded(x->f, peer, rc, rminor);
 	return ret;
 }
@@ -730,10 +766,31 @@ static int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp,
 	return isim_sgl_allowed(x->f, &x->local) ? 0 : ISIM_WC_LOC_PROT;
 }
 
-/* a memory window bind: a bad one is a protection error of the WQE */
-static int isim_exec_bind(struct isim_xfer *x, struct isim_qp *qp)
+/*
+ * The memory WQEs, of either transport: a window bind, a fast register,
+ * a local invalidate; each a protection error of the WQE when refused.
+ * Return: 0, ISIM_WC_LOC_PROT, or -ENOENT for a WQE of another kind.
+ */
+static int isim_exec_mem_op(struct isim_xfer *x, struct isim_qp *qp, u8 op)
 {
-	return isim_stag_bind(x->f, qp->pd, x->req.w) ? ISIM_WC_LOC_PROT : 0;
+	const u64 *w = x->req.w;
+	int err;
+
+	switch (op) {
+	case ISIM_WQOP_BIND_MW:
+		err = isim_stag_bind(x->f, qp->pd, w);
+		break;
+	case ISIM_WQOP_FAST_REG:
+		err = isim_stag_fast_reg(x->f, qp->pd, w);
+		break;
+	case ISIM_WQOP_LOCAL_INV:
+		err = isim_stag_invalidate(x->f, qp->pd,
+					   FIELD_GET(ISIM_FRAG_STAG, w[1]));
+		break;
+	default:
+		return -ENOENT;
+	}
+	return err ? ISIM_WC_LOC_PROT : 0;
 }
 
 /* Execute x->req. Return: 0, an enum isim_wc_minor, or -EAGAIN (RNR). */
@@ -744,8 +801,9 @@ static int isim_exec_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr,
 	const u8 *inl;
 	int ret;
 
-	if (FIELD_GET(ISIM_WQH_OP, hdr) == ISIM_WQOP_BIND_MW)
-		return isim_exec_bind(x, qp);
+	ret = isim_exec_mem_op(x, qp, FIELD_GET(ISIM_WQH_OP, hdr));
+	if (ret != -ENOENT)
+		return ret;
 	ret = isim_exec_payload(x, qp, hdr, &inl);
 	if (ret)
 		return ret;
@@ -757,9 +815,11 @@ static int isim_exec_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr,
 	rc->imm = lower_32_bits(x->req.w[0]);
 	switch (FIELD_GET(ISIM_WQH_OP, hdr)) {
 	case ISIM_WQOP_SEND_SOL:
+	case ISIM_WQOP_SEND_SOL_INV:
 		rc->solicited = true;
 		fallthrough;
 	case ISIM_WQOP_SEND:
+	case ISIM_WQOP_SEND_INV:
 		return isim_exec_send(x, peer, inl, rc);
 	case ISIM_WQOP_WRITE_SOL:
 		rc->solicited = true;
@@ -1114,6 +1174,15 @@ static u16 isim_iw_rx_send(struct isim_xfer *x, struct isim_qp *qp, u8 op,
 	}
 	if (!ae && !last)
 		return 0;
+	/* the message is in: a SEND with invalidate unmaps its STag */
+	if (!ae && (op == ISIM_RDMAP_SEND_INV || op == ISIM_RDMAP_SEND_SE_INV)) {
+		rc.inv_stag = get_unaligned_be32(h + 2);
+		rc.inv = !isim_stag_invalidate(x->f, qp->pd, rc.inv_stag);
+		if (!rc.inv) {
+			rc.minor = ISIM_WC_LOC_PROT;
+			ae = ISIM_AE_BAD_STAG;
+		}
+	}
 	if (!ae)
 		isim_hwc_add(x->f, ISIM_GS_RDMA_RX_SENDS, 1);
 	rc.bytes = ae ? 0 : mo + n;
@@ -1278,7 +1347,9 @@ static int isim_exec_iw_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	case ISIM_WQOP_NOP:
 		return 0;
 	case ISIM_WQOP_BIND_MW:
-		return isim_exec_bind(x, qp);
+	case ISIM_WQOP_FAST_REG:
+	case ISIM_WQOP_LOCAL_INV:
+		return isim_exec_mem_op(x, qp, FIELD_GET(ISIM_WQH_OP, hdr));
 	case ISIM_WQOP_GEN_RTS_AE:
 		if (isim_aeq_post(x->f, ISIM_AE_LLP_ESTABLISHED,
 				  ISIM_AE_SRC_NONE, qp->id, qp->cq_ctx))
@@ -1300,7 +1371,6 @@ static int isim_exec_iw_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 			return ret;
 		return isim_iw_tx(x, qp, hdr, inl);
 	}
-	/* fast register, local invalidate: not modelled */
 	return ISIM_WC_LOC_QP_OP;
 }
 

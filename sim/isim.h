@@ -316,7 +316,10 @@ struct isim_qp {
  * @page_size: page size code (4 KiB << 9 * @page_size)
  * @mr: a memory region (else a memory window)
  * @mw_type1: a type 1 window
- * @registered: REG_MR, or a window bound by a BIND_MW WQE
+ * @registered: REG_MR, a fast-register WQE, or a window bound by a
+ *	BIND_MW WQE; cleared by an invalidation
+ * @fast_reg: an MR that ALLOC_STAG reserved: fast-register WQEs map it,
+ *	invalidations unmap it
  * @remote: remote access enabled
  * @va_based: addressed by VA (else zero-based)
  * @parent: STag of the MR a window is bound to; its memory is reached
@@ -337,6 +340,7 @@ struct isim_stag {
 	bool mr;
 	bool mw_type1;
 	bool registered;
+	bool fast_reg;
 	bool remote;
 	bool va_based;
 	u32 parent;
@@ -920,6 +924,8 @@ int isim_stag_access(struct isim_func *f, u32 stag, u32 pd, u8 rights,
 int isim_stag_translate(struct isim_func *f, u32 stag, u64 addr, u64 *bus,
 			u64 *contig);
 int isim_stag_bind(struct isim_func *f, u32 pd, const u64 *wqe);
+int isim_stag_fast_reg(struct isim_func *f, u32 pd, const u64 *wqe);
+int isim_stag_invalidate(struct isim_func *f, u32 pd, u32 stag);
 void isim_op_alloc_stag(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 void isim_op_reg_mr(struct isim_func *f, const u64 *wqe,

@@ -159,6 +159,7 @@ enum isim_cqp_opcode {
 #define ISIM_BTH_SEND_ONLY		0x04
 #define ISIM_BTH_SEND_ONLY_IMM		0x05
 #define ISIM_BTH_WRITE_ONLY_IMM		0x0b
+#define ISIM_BTH_SEND_ONLY_INV		0x17
 #define ISIM_CQE_W3_SQ			BIT_ULL(62)
 /* extension (bytes 32..63, the next slot of a 32-byte ring) */
 #define ISIM_CQE_W4_IMM			GENMASK_ULL(31, 0)
@@ -485,6 +486,8 @@ enum isim_wq_op {
 	ISIM_WQOP_SEND_SOL		= 0x05,
 	ISIM_WQOP_SEND_SOL_INV		= 0x06,
 	ISIM_WQOP_BIND_MW		= 0x08,
+	ISIM_WQOP_FAST_REG		= 0x09,
+	ISIM_WQOP_LOCAL_INV		= 0x0a,
 	ISIM_WQOP_NOP			= 0x0c,
 	ISIM_WQOP_WRITE_SOL		= 0x0d,
 	ISIM_WQOP_GEN_RTS_AE		= 0x30,
@@ -496,6 +499,26 @@ enum isim_wq_op {
 #define ISIM_WQB_HDR_RIGHTS		GENMASK_ULL(52, 48)
 #define ISIM_WQB_HDR_VA_BASED		BIT_ULL(53)
 #define ISIM_WQB_HDR_TYPE1		BIT_ULL(54)
+
+/*
+ * Fast-register WQE: word 0 the VA (or first-byte offset), word 1 the
+ * first page's address and the first PBLE's index high bits, word 2 the
+ * length and its low bits; the header names the STag and the mapping.
+ * Rights and VA based are where the bind WQE has them.
+ */
+#define ISIM_WQF_W1_FIRST_PAGE		GENMASK_ULL(63, 12)
+#define ISIM_WQF_W1_PBLE_HI		GENMASK_ULL(11, 0)
+#define ISIM_WQF_W2_LEN			GENMASK_ULL(40, 0)
+#define ISIM_WQF_W2_PBLE_LO		GENMASK_ULL(63, 48)
+#define ISIM_WQF_HDR_KEY		GENMASK_ULL(7, 0)
+#define ISIM_WQF_HDR_INDEX		GENMASK_ULL(31, 8)
+#define ISIM_WQF_HDR_PBL_LEVELS		GENMASK_ULL(45, 44)
+#define ISIM_WQF_HDR_PAGE_SIZE		GENMASK_ULL(47, 46)
+
+/* local invalidate WQE: the STag in the first fragment's STag field */
+/* an RQ CQE of a SEND with invalidate: the STag in word 2, 31:0 */
+#define ISIM_CQE_W2_INV_STAG		GENMASK_ULL(31, 0)
+#define ISIM_CQE_W3_INVALIDATED		BIT_ULL(53)
 
 /* ---- STags (ALLOC_STAG, REG_MR, DEALLOC_STAG) ---- */
 /* REG_MR word 0: VA or FBO; word 4: single-page PA; word 5: HMC fn */

@@ -135,6 +135,7 @@ static void isim_stag_add(struct isim_func *f, const u64 *wqe, bool reg,
 	}
 	isim_stag_fill(st, wqe);
 	st->registered = reg;
+	st->fast_reg = st->mr && !reg;
 	if (reg) {
 		st->va = wqe[0];
 		st->buf_pa = st->pbl_levels ? 0 : wqe[4];
@@ -281,6 +282,87 @@ int isim_stag_bind(struct isim_func *f, u32 pd, const u64 *wqe)
 	st->va_based = true;
 	st->rights = FIELD_GET(ISIM_WQB_HDR_RIGHTS, hdr);
 	st->registered = true;
+	return 0;
+}
+
+/**
+ * isim_stag_fast_reg - execute a fast-register WQE
+ * @f: function
+ * @pd: protection domain of the QP that posted it
+ * @wqe: the WQE, CPU order
+ *
+ * The STag must be an MR that ALLOC_STAG reserved for @pd, not mapped at
+ * the moment (invalidated, or never registered). It takes the WQE's key,
+ * VA, length, rights and page list: one page at the address of word 1,
+ * or single-level PBLEs from the index of words 1 and 2, which must lie in
+ * the PBLE object, backed. Remote rights need the remote access the
+ * ALLOC_STAG enabled.
+ *
+ * Return: 0 or -EPERM (nothing changes then).
+ */
+int isim_stag_fast_reg(struct isim_func *f, u32 pd, const u64 *wqe)
+{
+	u64 hdr = wqe[ISIM_WQE_HDR], pgsz, fbo;
+	struct isim_stag *st, next;
+
+	lockdep_assert_held(&f->eng_lock);
+	st = xa_load(&f->stags, FIELD_GET(ISIM_WQF_HDR_INDEX, hdr));
+	if (!st || !st->fast_reg || st->registered || st->pd != pd)
+		return -EPERM;
+	next = *st;
+	next.key = FIELD_GET(ISIM_WQF_HDR_KEY, hdr);
+	next.va = wqe[0];
+	next.len = FIELD_GET(ISIM_WQF_W2_LEN, wqe[2]);
+	next.rights = FIELD_GET(ISIM_WQB_HDR_RIGHTS, hdr);
+	next.va_based = hdr & ISIM_WQB_HDR_VA_BASED;
+	next.page_size = FIELD_GET(ISIM_WQF_HDR_PAGE_SIZE, hdr);
+	next.pbl_code = FIELD_GET(ISIM_WQF_HDR_PBL_LEVELS, hdr);
+	next.pbl_levels = next.pbl_code;
+	next.first_pble = FIELD_GET(ISIM_WQF_W1_PBLE_HI, wqe[1]) << 16 |
+			  FIELD_GET(ISIM_WQF_W2_PBLE_LO, wqe[2]);
+	next.buf_pa = wqe[1] & ISIM_WQF_W1_FIRST_PAGE;
+	next.registered = true;
+	/* a mapping must have a length: 0 would mean all of memory */
+	if (!next.len || next.len > ISIM_STAG_MAX_LEN ||
+	    next.pbl_levels > 1 || next.page_size > ISIM_STAG_PAGE_1G ||
+	    isim_stag_check_rights(next.rights, next.remote))
+		return -EPERM;
+	if (next.pbl_levels) {
+		if (isim_stag_check_pbl(f, &next))
+			return -EPERM;
+	} else {
+		/* no page list: the range lies in the one page */
+		pgsz = SZ_4K << (9 * next.page_size);
+		fbo = next.va_based ? next.va & (pgsz - 1) : next.va;
+		if (fbo + next.len > pgsz)
+			return -EPERM;
+	}
+	*st = next;
+	return 0;
+}
+
+/**
+ * isim_stag_invalidate - execute a local or remote invalidation
+ * @f: function
+ * @pd: protection domain of the QP that asks for it
+ * @stag: the STag, key included
+ *
+ * Only what a fast-register WQE or a bind maps can be unmapped: a mapped
+ * fast-register MR or a bound type 2 window of @pd, with that key. The
+ * STag keeps its index and waits for the next fast register or bind.
+ *
+ * Return: 0 or -EPERM.
+ */
+int isim_stag_invalidate(struct isim_func *f, u32 pd, u32 stag)
+{
+	struct isim_stag *st = xa_load(&f->stags, stag >> 8);
+
+	lockdep_assert_held(&f->eng_lock);
+	if (!st || !st->registered || st->key != (u8)stag || st->pd != pd ||
+	    (!st->fast_reg && (st->mr || st->mw_type1)))
+		return -EPERM;
+	st->registered = false;
+	isim_hwc_add(f, ISIM_GS_INVALIDATES, 1);
 	return 0;
 }
 
