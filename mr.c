@@ -597,6 +597,8 @@ struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	irdma_stag_info(mr->hw, ibpd, mr->stag, &info);
 	info.len = (u64)max_num_sg * SZ_4K;
 	info.rights = IRDMA_ACCESS_LOCAL_READ;
+	/* the fast-register WQEs may grant remote rights later */
+	info.remote_access = true;
 	info.pbl_levels = 1;
 	info.first_pble = mr->pbl.root.idx;
 	info.is_mr = true;

@@ -8,9 +8,11 @@
  * data), RDMA READ, the data that arrives and the work completions'
  * fields, error completions on both sides, a move to ERR with flushed
  * WRs, and ib_drain_qp() on CQs polled directly and from the completion
- * interrupt. Any mismatch fails the module load with a message saying
- * what differed. It also prints the cost of a post_send plus poll_cq per
- * WQE (a number, not a verdict).
+ * interrupt, and fast registration as storage ULPs use it (IB_WR_REG_MR,
+ * RDMA through the rkey, SEND with invalidate, IB_WR_LOCAL_INV). Any
+ * mismatch fails the module load with a message saying what differed. It
+ * also prints the cost of a post_send plus poll_cq per WQE (a number, not
+ * a verdict).
  *
  * Memory is addressed through the PD's local DMA lkey; remote accesses
  * use STag 0 as well, which the simulated engine accepts as bus memory
@@ -20,6 +22,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
@@ -686,6 +689,207 @@ static int tk_run_rnr(struct tk_ctx *t)
 	return ret;
 }
 
+/* ---- fast registration ---- */
+
+/*
+ * B maps the two pages of its TK_OFF_DST area into @mr under a new key
+ * with an IB_WR_REG_MR of its own QP.
+ */
+static int tk_frwr_map(struct tk_ctx *t, struct tk_pair *p, struct ib_mr *mr)
+{
+	struct ib_reg_wr wr = {
+		.wr = { .wr_id = 71, .opcode = IB_WR_REG_MR,
+			.send_flags = IB_SEND_SIGNALED },
+		.mr = mr,
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			  IB_ACCESS_REMOTE_READ,
+	};
+	struct tk_want w = { 71, IB_WC_SUCCESS, IB_WC_REG_MR, -1, p->qp[1] };
+	struct scatterlist sg;
+	int n, ret;
+
+	sg_init_table(&sg, 1);
+	sg_dma_address(&sg) = tk_bus(t, 1, TK_OFF_DST);
+	sg_dma_len(&sg) = SZ_8K;
+	n = ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE);
+	if (n != 1) {
+		pr_err("fast register: ib_map_mr_sg mapped %d of 1 entries\n", n);
+		return n < 0 ? n : -EINVAL;
+	}
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey) & 0xff);
+	wr.key = mr->rkey;
+	ret = ib_post_send(p->qp[1], &wr.wr, NULL);
+	if (ret) {
+		pr_err("fast register: post_send: %d\n", ret);
+		return ret;
+	}
+	return tk_expect("fast register", p->cq[1], &w);
+}
+
+/* A writes across B's page boundary through the rkey, and reads it back */
+static int tk_frwr_io(struct tk_ctx *t, struct tk_pair *p, struct ib_mr *mr)
+{
+	const u32 off = 100, len = 5000;
+	struct ib_rdma_wr wr = {
+		.wr = { .wr_id = 72, .opcode = IB_WR_RDMA_WRITE },
+		.remote_addr = mr->iova + off,
+		.rkey = mr->rkey,
+	};
+	struct tk_want w = { 72, IB_WC_SUCCESS, IB_WC_RDMA_WRITE, -1,
+			     p->qp[0] };
+	int ret;
+
+	tk_fill(tk_va(t, 0, TK_OFF_SRC), len, (u8)(0x71 + mr->rkey));
+	memset(tk_va(t, 1, TK_OFF_DST), 0, SZ_8K);
+	memset(tk_va(t, 0, TK_OFF_READ), 0, len);
+	ret = tk_post(t, p->qp[0], &wr, TK_OFF_SRC, len);
+	if (!ret)
+		ret = tk_expect("write through a fast-registered MR", p->cq[0],
+				&w);
+	if (!ret)
+		ret = tk_same("write through a fast-registered MR",
+			      tk_va(t, 1, TK_OFF_DST + off),
+			      tk_va(t, 0, TK_OFF_SRC), len);
+	wr.wr.wr_id = 73;
+	w.wr_id = 73;
+	wr.wr.opcode = IB_WR_RDMA_READ;
+	w.opcode = IB_WC_RDMA_READ;
+	w.byte_len = len;
+	if (!ret)
+		ret = tk_post(t, p->qp[0], &wr, TK_OFF_READ, len);
+	if (!ret)
+		ret = tk_expect("read through a fast-registered MR", p->cq[0],
+				&w);
+	if (!ret)
+		ret = tk_same("read through a fast-registered MR",
+			      tk_va(t, 0, TK_OFF_READ),
+			      tk_va(t, 0, TK_OFF_SRC), len);
+	return ret;
+}
+
+/* A's SEND with invalidate unmaps the MR; B's completion names the rkey */
+static int tk_frwr_remote_inv(struct tk_ctx *t, struct tk_pair *p,
+			      struct ib_mr *mr)
+{
+	struct ib_rdma_wr wr = {
+		.wr = { .wr_id = 74, .opcode = IB_WR_SEND_WITH_INV,
+			.ex.invalidate_rkey = mr->rkey },
+	};
+	struct tk_want ws = { 74, IB_WC_SUCCESS, IB_WC_SEND, -1, p->qp[0] };
+	struct tk_want wrcv = { 75, IB_WC_SUCCESS, IB_WC_RECV, 16, p->qp[1],
+				0, IB_WC_WITH_INVALIDATE };
+	struct ib_wc wc;
+	int ret;
+
+	ret = tk_post_recv(t, p->qp[1], 1, TK_OFF_READ, 64, 75);
+	if (!ret)
+		ret = tk_post(t, p->qp[0], &wr, TK_OFF_SRC, 16);
+	if (!ret)
+		ret = tk_expect("send with invalidate: requester", p->cq[0],
+				&ws);
+	if (!ret)
+		ret = tk_poll(p->cq[1], &wc, 1);
+	if (!ret)
+		ret = tk_check_wc("send with invalidate: responder", &wc,
+				  &wrcv);
+	if (!ret && wc.ex.invalidate_rkey != mr->rkey) {
+		pr_err("send with invalidate: responder reports rkey 0x%x, not 0x%x\n",
+		       wc.ex.invalidate_rkey, mr->rkey);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+/* B unmaps the MR itself */
+static int tk_frwr_local_inv(struct tk_pair *p, struct ib_mr *mr)
+{
+	struct ib_send_wr wr = {
+		.wr_id = 76, .opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED,
+		.ex.invalidate_rkey = mr->rkey,
+	};
+	struct tk_want w = { 76, IB_WC_SUCCESS, IB_WC_LOCAL_INV, -1,
+			     p->qp[1] };
+	int ret = ib_post_send(p->qp[1], &wr, NULL);
+
+	if (ret) {
+		pr_err("local invalidate: post_send: %d\n", ret);
+		return ret;
+	}
+	return tk_expect("local invalidate", p->cq[1], &w);
+}
+
+/* an access through the rkey of an unmapped MR fails, and A with it */
+static int tk_frwr_stale(struct tk_ctx *t, struct tk_pair *p,
+			 struct ib_mr *mr)
+{
+	struct ib_rdma_wr wr = {
+		.wr = { .wr_id = 77, .opcode = IB_WR_RDMA_WRITE },
+		.remote_addr = mr->iova,
+		.rkey = mr->rkey,
+	};
+	struct ib_wc wc;
+	int ret;
+
+	ret = tk_post(t, p->qp[0], &wr, TK_OFF_SRC, 64);
+	if (!ret)
+		ret = tk_poll(p->cq[0], &wc, 1);
+	if (!ret && (wc.wr_id != 77 || wc.status != IB_WC_REM_ACCESS_ERR)) {
+		pr_err("write through an invalidated rkey: wr_id %llu status %s\n",
+		       wc.wr_id, ib_wc_status_msg(wc.status));
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+/*
+ * Fast registration, as NVMe-oF and SMB Direct use it: an MR from
+ * ib_alloc_mr() mapped by B's IB_WR_REG_MR, written and read by A through
+ * its rkey, unmapped by A's SEND with invalidate; mapped again under a new
+ * key, unmapped by B's IB_WR_LOCAL_INV; the stale rkey refused.
+ */
+static int tk_run_frwr(struct tk_ctx *t)
+{
+	struct tk_pair p = {};
+	struct ib_mr *mr = NULL;
+	int ret;
+
+	ret = tk_pair_create(t, &p, IB_POLL_DIRECT);
+	if (!ret)
+		ret = tk_pair_connect(t, &p, 7);
+	if (!ret) {
+		mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 4);
+		if (IS_ERR(mr)) {
+			ret = PTR_ERR(mr);
+			pr_err("ib_alloc_mr: %d\n", ret);
+			mr = NULL;
+		}
+	}
+	if (!ret)
+		ret = tk_frwr_map(t, &p, mr);
+	if (!ret)
+		ret = tk_frwr_io(t, &p, mr);
+	if (!ret)
+		ret = tk_frwr_remote_inv(t, &p, mr);
+	if (!ret)
+		ret = tk_frwr_map(t, &p, mr);
+	if (!ret)
+		ret = tk_frwr_io(t, &p, mr);
+	if (!ret)
+		ret = tk_frwr_local_inv(&p, mr);
+	if (!ret)
+		ret = tk_frwr_stale(t, &p, mr);
+	if (!ret) {
+		ib_drain_qp(p.qp[0]);
+		ib_drain_qp(p.qp[1]);
+		pr_info("fast register, RDMA through the rkey, remote and local invalidate passed\n");
+	}
+	if (mr)
+		ib_dereg_mr(mr);
+	tk_pair_destroy(&p);
+	return ret;
+}
+
 /* ---- the client ---- */
 
 static int tk_run(struct ib_device *dev)
@@ -712,6 +916,8 @@ static int tk_run(struct ib_device *dev)
 		ret = tk_run_events(&t);
 	if (!ret)
 		ret = tk_run_rnr(&t);
+	if (!ret)
+		ret = tk_run_frwr(&t);
 	if (t.buf)
 		dma_free_coherent(dev->dma_device, TK_BUF_BYTES, t.buf, t.dma);
 	ib_dealloc_pd(t.pd);
