@@ -745,6 +745,14 @@ static int isim_exec_read(struct isim_xfer *x, struct isim_qp *peer)
 
 /* ---- the requester ---- */
 
+/* an RDMA READ, with or without a local invalidate of its sink */
+static bool isim_wqe_is_read(u64 hdr)
+{
+	u8 op = FIELD_GET(ISIM_WQH_OP, hdr);
+
+	return op == ISIM_WQOP_READ || op == ISIM_WQOP_READ_LOCAL_INV;
+}
+
 /* Where the payload of x->req comes from; @inl is set for inline data */
 static int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp,
 			     u64 hdr, const u8 **inl)
@@ -759,8 +767,7 @@ static int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp,
 		return 0;
 	}
 	isim_wqe_sgl(&x->req, hdr, hdr & ISIM_WQH_IMM ? 1 : 0, &x->local);
-	isim_sgl_owner(&x->local, qp,
-		       FIELD_GET(ISIM_WQH_OP, hdr) == ISIM_WQOP_READ ?
+	isim_sgl_owner(&x->local, qp, isim_wqe_is_read(hdr) ?
 		       ISIM_RIGHT_LOCAL_WRITE : 0);
 	x->len = x->local.total;
 	return isim_sgl_allowed(x->f, &x->local) ? 0 : ISIM_WC_LOC_PROT;
@@ -827,9 +834,15 @@ static int isim_exec_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr,
 	case ISIM_WQOP_WRITE:
 		return isim_exec_write(x, peer, inl, rc);
 	case ISIM_WQOP_READ:
+	case ISIM_WQOP_READ_LOCAL_INV:
 		if (inl || rc->imm_valid)
 			return ISIM_WC_LOC_QP_OP;
-		return isim_exec_read(x, peer);
+		ret = isim_exec_read(x, peer);
+		/* the data is in: the sink's STag is unmapped */
+		if (!ret && FIELD_GET(ISIM_WQH_OP, hdr) == ISIM_WQOP_READ_LOCAL_INV &&
+		    isim_stag_invalidate(x->f, qp->pd, x->local.sge[0].stag))
+			ret = ISIM_WC_LOC_PROT;
+		return ret;
 	}
 	return ISIM_WC_LOC_QP_OP;
 }
@@ -849,6 +862,7 @@ static void isim_hwc_wqe(struct isim_func *f, u8 op, bool fabric)
 		rx = ISIM_GS_RDMA_RX_WRITES;
 		break;
 	case ISIM_WQOP_READ:
+	case ISIM_WQOP_READ_LOCAL_INV:
 		tx = ISIM_GS_RDMA_TX_READS;
 		rx = ISIM_GS_RDMA_RX_READS;
 		break;
@@ -1075,6 +1089,7 @@ static int isim_iw_read_req(struct isim_xfer *x, struct isim_qp *qp,
 	t->rd_to = x->req.w[0];
 	t->rd_len = x->len;
 	t->rd_done = 0;
+	t->rd_inv = FIELD_GET(ISIM_WQH_OP, hdr) == ISIM_WQOP_READ_LOCAL_INV;
 	return 0;
 }
 
@@ -1091,6 +1106,7 @@ static int isim_iw_tx(struct isim_xfer *x, struct isim_qp *qp, u64 hdr,
 		return ISIM_WC_LOC_QP_OP;
 	switch (FIELD_GET(ISIM_WQH_OP, hdr)) {
 	case ISIM_WQOP_READ:
+	case ISIM_WQOP_READ_LOCAL_INV:
 		return inl ? ISIM_WC_LOC_QP_OP : isim_iw_read_req(x, qp, hdr);
 	case ISIM_WQOP_WRITE:
 	case ISIM_WQOP_WRITE_SOL:
@@ -1255,6 +1271,12 @@ static u16 isim_iw_rx_read_resp(struct isim_xfer *x, struct isim_qp *qp,
 		return 0;
 	t->rd_busy = false;
 	c.bytes = t->rd_len;
+	/* a READ with local invalidate unmaps its sink once the data is in */
+	if (t->rd_inv && isim_stag_invalidate(x->f, qp->pd, t->rd_stag)) {
+		c.minor = ISIM_WC_LOC_PROT;
+		isim_exec_complete(x->f, qp, &c);
+		return ISIM_AE_BAD_STAG;
+	}
 	if (t->rd_signaled)
 		isim_exec_complete(x->f, qp, &c);
 	return 0;
@@ -1366,6 +1388,7 @@ static int isim_exec_iw_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	case ISIM_WQOP_WRITE:
 	case ISIM_WQOP_WRITE_SOL:
 	case ISIM_WQOP_READ:
+	case ISIM_WQOP_READ_LOCAL_INV:
 		ret = isim_exec_payload(x, qp, hdr, &inl);
 		if (ret)
 			return ret;
@@ -1393,7 +1416,7 @@ static int isim_exec_iw_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	if (!ret && !(hdr & ISIM_WQH_STREAM_MODE))
 		isim_hwc_wqe(x->f, c.op, false);
 	/* a READ completes with its response (isim_iw_rx_read_resp()) */
-	if (!ret && qp->toe.rd_busy && c.op == ISIM_WQOP_READ)
+	if (!ret && qp->toe.rd_busy && isim_wqe_is_read(hdr))
 		return 0;
 	c.bytes = x->len;
 	if (ret) {

@@ -183,6 +183,8 @@ struct isim_flow {
  * @rd_to: its sink tagged offset
  * @rd_len: bytes it asked for
  * @rd_done: bytes of READ RESPONSE placed so far
+ * @rd_inv: a READ with local invalidate: @rd_stag is unmapped once the
+ *	data is in
  * @rtxq: segments sent and not yet acknowledged, oldest first (struct
  *	isim_toe_rtx, toe.c); set up when the connection is linked
  * @rx_queued: its segments in the engine's receive queue, not yet looked
@@ -233,6 +235,7 @@ struct isim_toe {
 	u64 rd_to;
 	u32 rd_len;
 	u32 rd_done;
+	bool rd_inv;
 	struct list_head rtxq;
 	atomic_t rx_queued;
 	unsigned long rto_due;
