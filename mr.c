@@ -35,7 +35,6 @@
 
 /* An STag: HMC MR object index and the consumer's key byte */
 #define IRDMA_MR_STAG_KEY	GENMASK(7, 0)
-#define IRDMA_MR_STAG_IDX	GENMASK(31, 8)
 
 /* The largest MR the device reports (ib_device_attr.max_mr_size) */
 #define IRDMA_MR_MAX_LEN	BIT_ULL(45)
@@ -63,11 +62,6 @@ static u32 irdma_stag_make(u32 index, u8 key)
 {
 	return FIELD_PREP(IRDMA_MR_STAG_IDX, index) |
 	       FIELD_PREP(IRDMA_MR_STAG_KEY, key);
-}
-
-static u32 irdma_stag_index(u32 stag)
-{
-	return FIELD_GET(IRDMA_MR_STAG_IDX, stag);
 }
 
 /* Highest index an STag may have with @mr_cnt MR objects; index 0 unused */

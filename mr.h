@@ -8,6 +8,7 @@
 #ifndef IRDMA_MR_H
 #define IRDMA_MR_H
 
+#include <linux/bitfield.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 
@@ -16,6 +17,14 @@
 
 struct irdma_hw;
 struct irdma_uring;
+
+/* an STag is an MR object index (31:8) and a key byte (7:0) */
+#define IRDMA_MR_STAG_IDX	GENMASK(31, 8)
+
+static inline u32 irdma_stag_index(u32 stag)
+{
+	return FIELD_GET(IRDMA_MR_STAG_IDX, stag);
+}
 
 /**
  * struct irdma_mr - a memory region and the STag the engine knows it by

@@ -1549,6 +1549,18 @@ static int irdma_qp_send_op(const struct ib_send_wr *wr, bool iwarp, u8 *op)
 	case IB_WR_RDMA_READ:
 		*op = IRDMA_WQEOP_RDMA_READ;
 		break;
+	case IB_WR_RDMA_READ_WITH_INV:
+		/*
+		 * The engine unmaps the STag of the sink, the only SGE. Its
+		 * key may be newer than invalidate_rkey's (rdma_rw sets that
+		 * before it bumps the key): the index names the MR.
+		 */
+		if (wr->num_sge != 1 ||
+		    irdma_stag_index(wr->sg_list[0].lkey) !=
+		    irdma_stag_index(wr->ex.invalidate_rkey))
+			return -EINVAL;
+		*op = IRDMA_WQEOP_RDMA_READ_LOC_INV;
+		break;
 	case IB_WR_LOCAL_INV:
 		*op = IRDMA_WQEOP_LOCAL_INV;
 		break;
@@ -1570,6 +1582,7 @@ static void irdma_qp_fill_wr(const struct irdma_qp *qp,
 	    wr->opcode == IB_WR_LOCAL_INV)
 		uw->inv_stag = wr->ex.invalidate_rkey;
 	if (wr->opcode == IB_WR_RDMA_WRITE || wr->opcode == IB_WR_RDMA_READ ||
+	    wr->opcode == IB_WR_RDMA_READ_WITH_INV ||
 	    wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
 		uw->remote_addr = rdma_wr(wr)->remote_addr;
 		uw->rkey = rdma_wr(wr)->rkey;
@@ -1603,6 +1616,7 @@ static int irdma_qp_post_one(struct irdma_qp *qp, const struct ib_send_wr *wr)
 	switch (uw.op) {
 	case IRDMA_WQEOP_RDMA_WRITE:
 	case IRDMA_WQEOP_RDMA_READ:
+	case IRDMA_WQEOP_RDMA_READ_LOC_INV:
 		return irdma_uk_post_rdma(&qp->uk, &uw);
 	case IRDMA_WQEOP_LOCAL_INV:
 		return irdma_uk_post_local_inv(&qp->uk, &uw);

@@ -819,6 +819,41 @@ static int tk_frwr_local_inv(struct tk_pair *p, struct ib_mr *mr)
 	return tk_expect("local invalidate", p->cq[1], &w);
 }
 
+/*
+ * A READs B's TK_OFF_READ area into the MR with IB_WR_RDMA_READ_WITH_INV,
+ * as rdma_rw does on iWARP: the data lands and the MR is unmapped.
+ */
+static int tk_frwr_read_inv(struct tk_ctx *t, struct tk_pair *p,
+			    struct ib_mr *mr)
+{
+	const u32 len = 3000;
+	struct ib_sge sge = {
+		.addr = mr->iova, .length = len, .lkey = mr->lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = { .wr_id = 78, .opcode = IB_WR_RDMA_READ_WITH_INV,
+			.send_flags = IB_SEND_SIGNALED, .sg_list = &sge,
+			.num_sge = 1, .ex.invalidate_rkey = mr->lkey },
+		.remote_addr = tk_bus(t, 1, TK_OFF_READ),
+	};
+	struct tk_want w = { 78, IB_WC_SUCCESS, IB_WC_RDMA_READ, len,
+			     p->qp[0] };
+	int ret;
+
+	tk_fill(tk_va(t, 1, TK_OFF_READ), len, 0x78);
+	memset(tk_va(t, 1, TK_OFF_DST), 0, len);
+	ret = ib_post_send(p->qp[0], &wr.wr, NULL);
+	if (ret) {
+		pr_err("read with invalidate: post_send: %d\n", ret);
+		return ret;
+	}
+	ret = tk_expect("read with invalidate", p->cq[0], &w);
+	if (!ret)
+		ret = tk_same("read with invalidate", tk_va(t, 1, TK_OFF_DST),
+			      tk_va(t, 1, TK_OFF_READ), len);
+	return ret;
+}
+
 /* an access through the rkey of an unmapped MR fails, and A with it */
 static int tk_frwr_stale(struct tk_ctx *t, struct tk_pair *p,
 			 struct ib_mr *mr)
@@ -846,7 +881,8 @@ static int tk_frwr_stale(struct tk_ctx *t, struct tk_pair *p,
  * Fast registration, as NVMe-oF and SMB Direct use it: an MR from
  * ib_alloc_mr() mapped by B's IB_WR_REG_MR, written and read by A through
  * its rkey, unmapped by A's SEND with invalidate; mapped again under a new
- * key, unmapped by B's IB_WR_LOCAL_INV; the stale rkey refused.
+ * key, unmapped by B's IB_WR_LOCAL_INV; mapped again and unmapped by the
+ * READ with invalidate it is the sink of; the stale rkey refused.
  */
 static int tk_run_frwr(struct tk_ctx *t)
 {
@@ -878,11 +914,15 @@ static int tk_run_frwr(struct tk_ctx *t)
 	if (!ret)
 		ret = tk_frwr_local_inv(&p, mr);
 	if (!ret)
+		ret = tk_frwr_map(t, &p, mr);
+	if (!ret)
+		ret = tk_frwr_read_inv(t, &p, mr);
+	if (!ret)
 		ret = tk_frwr_stale(t, &p, mr);
 	if (!ret) {
 		ib_drain_qp(p.qp[0]);
 		ib_drain_qp(p.qp[1]);
-		pr_info("fast register, RDMA through the rkey, remote and local invalidate passed\n");
+		pr_info("fast register, RDMA through the rkey, remote and local invalidate, read with invalidate passed\n");
 	}
 	if (mr)
 		ib_dereg_mr(mr);
