@@ -57,7 +57,13 @@ struct net_device;
 #define IRDMA_CM_MAX_WSCALE		14
 #define IRDMA_CM_RETRANS_FIRST_MS	1000
 #define IRDMA_CM_RETRANS_CAP_MS		8000
-#define IRDMA_CM_DEFAULT_RETRANS_MAX	8
+/*
+ * A segment goes again up to 32 times (about 4 minutes in all) before the
+ * connection is given up: a passive side that is busy creating QPs and
+ * filters for hundreds of connects at once answers late, and 8 (under a
+ * minute) failed more than half of 500 rdma_cm connects issued together.
+ */
+#define IRDMA_CM_DEFAULT_RETRANS_MAX	32
 #define IRDMA_CM_TIME_WAIT_MS		500
 /* a graceful close of an offloaded connection not complete by then aborts */
 #define IRDMA_CM_CLOSE_TIMEOUT_MS	5000

@@ -18,6 +18,8 @@
 #define CMT_EVENTS	64
 #define CMT_ACTIONS	16
 #define CMT_START	((unsigned long)-300000)
+/* longer than a whole retransmission series: 1, 2 and 4 s, then capped */
+#define CMT_GIVE_UP_MS	(7000 + IRDMA_CM_DEFAULT_RETRANS_MAX * IRDMA_CM_RETRANS_CAP_MS)
 
 struct cmt_env;
 

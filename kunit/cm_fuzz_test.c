@@ -112,12 +112,12 @@ static void cmt_fuzz_reset(struct cmt_sctx *sc)
 	if (sc->lid && sc->lid->state == CMT_LISTEN)
 		cmt_unlisten(sc->lid);
 	irdma_cm_teardown_connections(env->a.core, NULL, false);
-	cmt_advance(env, 120000);
+	cmt_advance(env, CMT_GIVE_UP_MS);
 	for (i = 0; i < CMT_IDS; i++)
 		if (env->ids[i].used && env->ids[i].state == CMT_CONN_RECV &&
 		    env->ids[i].id.provider_data)
 			cmt_reject(&env->ids[i], NULL, 0);
-	cmt_advance(env, 120000);
+	cmt_advance(env, CMT_GIVE_UP_MS);
 	cmt_check_core(env->test, &env->a);
 	for (i = 0; i < CMT_IDS; i++) {
 		KUNIT_EXPECT_EQ(env->test, env->ids[i].refs, 0);

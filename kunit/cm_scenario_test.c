@@ -230,6 +230,15 @@ static const struct cmt_step a_synsent[] = {
 	END()
 };
 
+/* four SYNs sent again at the capped timeout */
+static const struct cmt_step a_syn_again_4[] = {
+	ADV(IRDMA_CM_RETRANS_CAP_MS), OUT_ANY(F_S, 0, 0),
+	ADV(IRDMA_CM_RETRANS_CAP_MS), OUT_ANY(F_S, 0, 0),
+	ADV(IRDMA_CM_RETRANS_CAP_MS), OUT_ANY(F_S, 0, 0),
+	ADV(IRDMA_CM_RETRANS_CAP_MS), OUT_ANY(F_S, 0, 0),
+	END()
+};
+
 static const struct cmt_step a_reqsent[] = {
 	SUB(a_synsent),
 	IN_O(F_SA, 0, 1, S_OPT),
@@ -425,12 +434,14 @@ static const struct cmt_script cmt_scripts[] = {
 	       IN(F_FA, 5, 1), OUT(F_A, 1, 1), STATE(IRDMA_CM_STATE_ESTABLISHED),
 	       IN(F_R, 1, 0), CALL(C_UNLISTEN, 0), NONE()),
 	/* retransmission */
+	/* 32 resends: after 1, 2 and 4 s, then 29 at the 8 s cap */
 	SCRIPT("syn retransmit backoff then timeout", SUB(a_synsent), ADV(999),
 	       NONE(), ADV(1), OUT_ANY(F_S, 0, 0), ADV(1999), NONE(), ADV(1),
-	       OUT_ANY(F_S, 0, 0), ADV(4000), OUT_ANY(F_S, 0, 0), ADV(8000),
-	       OUT_ANY(F_S, 0, 0), ADV(8000), OUT_ANY(F_S, 0, 0), ADV(8000),
-	       OUT_ANY(F_S, 0, 0), ADV(8000), OUT_ANY(F_S, 0, 0), ADV(8000),
-	       OUT_ANY(F_S, 0, 0), ADV(8000), OUT(F_RA, 1, 0),
+	       OUT_ANY(F_S, 0, 0), ADV(4000), OUT_ANY(F_S, 0, 0), ADV(7999),
+	       NONE(), ADV(1), OUT_ANY(F_S, 0, 0), SUB(a_syn_again_4),
+	       SUB(a_syn_again_4), SUB(a_syn_again_4), SUB(a_syn_again_4),
+	       SUB(a_syn_again_4), SUB(a_syn_again_4), SUB(a_syn_again_4),
+	       ADV(8000), OUT(F_RA, 1, 0),
 	       EV(IW_CM_EVENT_CONNECT_REPLY, -ETIMEDOUT), CLOSED, NONE()),
 	SCRIPT("stray ack does not cancel syn retransmit", SUB(a_synsent),
 	       IN(F_A, 0, 0), ADV(1000), OUT_ANY(F_S, 0, 0), IN(F_RA, 0, 1),
@@ -440,11 +451,11 @@ static const struct cmt_script cmt_scripts[] = {
 	       NONE(), IN_P(F_PA, 1, 1 + LOREQ, S_REP),
 	       EV(IW_CM_EVENT_CONNECT_REPLY, 0), SUB(r_close), NONE()),
 	SCRIPT("syn-ack retransmit exhausted", SUB(p_synrcvd), ADV(1000),
-	       OUT(F_SA, 0, 1), ADV(120000), CLOSED, CALL(C_UNLISTEN, 0)),
+	       OUT(F_SA, 0, 1), ADV(CMT_GIVE_UP_MS), CLOSED, CALL(C_UNLISTEN, 0)),
 	SCRIPT("reject fin retransmit exhausted", SUB(p_finwait1), ADV(1000),
-	       OUT_P(F_PA | F_F, 1, 1 + LREQ, S_OUR_REJ), ADV(120000), CLOSED,
+	       OUT_P(F_PA | F_F, 1, 1 + LREQ, S_OUR_REJ), ADV(CMT_GIVE_UP_MS), CLOSED,
 	       CALL(C_UNLISTEN, 0)),
-	SCRIPT("mpa request retransmit exhausted", SUB(a_reqsent), ADV(120000),
+	SCRIPT("mpa request retransmit exhausted", SUB(a_reqsent), ADV(CMT_GIVE_UP_MS),
 	       EV(IW_CM_EVENT_CONNECT_REPLY, -ETIMEDOUT), CLOSED),
 	/* bad input */
 	SCRIPT("bad syn options get rst", CALL(C_LISTEN, 0),
@@ -1148,7 +1159,7 @@ static void irdma_cm_wire_listener_destroyed(struct kunit *test)
 	cmt_pump(env);
 	cmt_expect_event(env, c1, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
 	KUNIT_EXPECT_EQ(test, cmt_accept(child, &cp), -EINVAL);
-	cmt_advance(env, 120000);
+	cmt_advance(env, CMT_GIVE_UP_MS);
 	cmt_expect_event(env, c2, IW_CM_EVENT_CONNECT_REPLY, -ETIMEDOUT);
 	cmt_expect_no_event(env);
 }
@@ -1340,7 +1351,7 @@ static void irdma_cm_wire_if_notify(struct kunit *test)
 	cmt_expect_event(env, NULL, IW_CM_EVENT_CLOSE, -ECONNRESET);
 	cmt_expect_event(env, cid, IW_CM_EVENT_DISCONNECT, -ECONNRESET);
 	cmt_expect_event(env, cid, IW_CM_EVENT_CLOSE, -ECONNRESET);
-	cmt_advance(env, 120000);
+	cmt_advance(env, CMT_GIVE_UP_MS);
 	cmt_expect_event(env, pend, IW_CM_EVENT_CONNECT_REPLY, -ETIMEDOUT);
 	cmt_unlisten(lid);
 	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 0);
