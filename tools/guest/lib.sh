@@ -407,6 +407,24 @@ wait_baseline() {
 	echo "$1: nothing left"
 }
 
+# For tests: the port counters of RDMA device DEV's port 1, as "rdma
+# statistic show link" prints them, into the associative array cnt (the
+# caller declares it: declare -A cnt) by name, and the whole output into
+# cnt_line. Fails the test when they cannot be read.
+# Usage: port_counters DEV
+port_counters() {
+	local w i
+
+	cnt_line=$(rdma statistic show link "$1/1") ||
+		fail "rdma statistic show link $1/1: $cnt_line"
+	read -r -a w <<<"$cnt_line"
+	cnt=()
+	for ((i = 0; i + 1 < ${#w[@]}; i++)); do
+		[[ ${w[i]} =~ ^[a-zA-Z0-9_]+$ && ${w[i + 1]} =~ ^[0-9]+$ ]] &&
+			cnt[${w[i]}]=${w[i + 1]}
+	done
+}
+
 # For tests: how many pings rping -V verified, from its output FILE: a
 # client's "ping data: rdma-ping-..." lines, with "server" a server's
 # "server ping data: rdma-ping-..." lines.

@@ -74,12 +74,8 @@ grep -q "^irdma_test_kverbs " /proc/modules || fail "module not loaded"
 rmmod irdma_test_kverbs || fail "rmmod irdma_test_kverbs"
 
 declare -A cnt
-out=$(rdma statistic show link "$roce/1") || fail "rdma statistic show link $roce/1"
-read -r -a w <<<"$out"
-for ((i = 0; i + 1 < ${#w[@]}; i++)); do
-	[[ ${w[i]} =~ ^[a-zA-Z0-9_]+$ && ${w[i + 1]} =~ ^[0-9]+$ ]] &&
-		cnt[${w[i]}]=${w[i + 1]}
-done
+port_counters "$roce"
+out=$cnt_line
 line="rdma statistic show link $roce/1:"
 for c in iwOutRdmaSends iwInRdmaSends iwOutRdmaWrites iwInRdmaWrites iwOutRdmaReads \
 	iwInRdmaReads; do

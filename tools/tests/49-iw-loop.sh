@@ -109,12 +109,8 @@ step "the port counters after one connection"
 dev=$(ibdev_of 0)
 [ -n "$dev" ] || fail "no RDMA device on function 0"
 declare -A cnt
-out=$(rdma statistic show link "$dev/1") || fail "rdma statistic show link $dev/1"
-read -r -a w <<<"$out"
-for ((i = 0; i + 1 < ${#w[@]}; i++)); do
-	[[ ${w[i]} =~ ^[a-zA-Z0-9_]+$ && ${w[i + 1]} =~ ^[0-9]+$ ]] &&
-		cnt[${w[i]}]=${w[i + 1]}
-done
+port_counters "$dev"
+out=$cnt_line
 line="rdma statistic show link $dev/1:"
 engine="ip4InPkts ip4OutPkts tcpInSegs tcpOutSegs iwOutRdmaSends iwInRdmaSends"
 engine+=" iwOutRdmaReads iwInRdmaReads iwOutRdmaWrites iwInRdmaWrites"
