@@ -694,37 +694,6 @@ int irdma_uk_conn_rtr(struct irdma_uk_qp *qp, bool read)
 }
 
 /**
- * irdma_uk_conn_rts_ae - ask for an AE once the connection WQEs have run
- * @qp: the QP; needs three connection quanta
- *
- * Quantum 1 becomes a locally fenced NOP, quantum 2 the GEN_RTS_AE WQE,
- * which makes the device raise LLP_CONNECTION_ESTABLISHED (gen2).
- *
- * Return: 0 or -EINVAL when the QP keeps fewer than three quanta.
- */
-int irdma_uk_conn_rts_ae(struct irdma_uk_qp *qp)
-{
-	__le64 *nop = irdma_uk_sq_quantum(qp, 1);
-	__le64 *gen = irdma_uk_sq_quantum(qp, 2);
-
-	if (qp->conn_quanta < 3)
-		return -EINVAL;
-	irdma_wqe_set(nop, 0, 0);
-	irdma_wqe_set(nop, 1, 0);
-	irdma_wqe_set(nop, 2, 0);
-	irdma_uk_wqe_commit(nop, FIELD_PREP(IRDMA_SQWQE_OPCODE, IRDMA_WQEOP_NOP) |
-			    FIELD_PREP(IRDMA_SQWQE_LOCALFENCE, 1) |
-			    FIELD_PREP(IRDMA_SQWQE_VALID, qp->sq_pol));
-	irdma_wqe_set(gen, 0, 0);
-	irdma_wqe_set(gen, 1, 0);
-	irdma_wqe_set(gen, 2, 0);
-	irdma_uk_wqe_commit(gen,
-			    FIELD_PREP(IRDMA_SQWQE_OPCODE, IRDMA_WQEOP_GEN_RTS_AE) |
-			    FIELD_PREP(IRDMA_SQWQE_VALID, qp->sq_pol));
-	return 0;
-}
-
-/**
  * irdma_uk_ring_sq_db - tell the device about newly posted SQ WQEs
  * @qp: the QP
  *

@@ -364,7 +364,6 @@ int irdma_uk_post_recv(struct irdma_uk_qp *qp, u64 wr_id,
 		       const struct irdma_uk_sge *sg, u32 num_sge);
 int irdma_uk_conn_lsmm(struct irdma_uk_qp *qp, u64 addr, u32 len, u32 stag);
 int irdma_uk_conn_rtr(struct irdma_uk_qp *qp, bool read);
-int irdma_uk_conn_rts_ae(struct irdma_uk_qp *qp);
 void irdma_uk_ring_sq_db(struct irdma_uk_qp *qp);
 int irdma_uk_qp_complete(struct irdma_uk_qp *qp,
 			 const struct irdma_uk_cqe *cqe,

@@ -213,10 +213,10 @@ struct qp_size_case {
 	  .max_recv_wr = (rw) }
 
 static const struct qp_size_case qp_size_cases[] = {
-	/* 12 quanta are fixed: one kept free, a chunk of padding, 3 for the CM */
-	{ "empty_caps", 2, QCAP(0, 0, 0, 0, 0), 0, QSZ(16, 8, 0, 2, 1, 4, 7) },
+	/* 10 quanta are fixed: one kept free, a chunk of padding, 1 for the CM */
+	{ "empty_caps", 2, QCAP(0, 0, 0, 0, 0), 0, QSZ(16, 8, 0, 2, 1, 6, 7) },
 	{ "mad_qp1", 2, QCAP(128, 512, 2, 2, 0), 0,
-	  QSZ(512, 1024, 1, 7, 9, 250, 1023) },
+	  QSZ(512, 1024, 1, 7, 9, 251, 1023) },
 	{ "max_sges", 2, QCAP(10, 100, 13, 13, 0), 0,
 	  QSZ(128, 128, 3, 5, 8, 14, 127) },
 	{ "max_inline", 2, QCAP(1, 1, 1, 1, 101), 0,
@@ -224,7 +224,7 @@ static const struct qp_size_case qp_size_cases[] = {
 	{ "max_wrs", 2, QCAP(4095, 4095, 1, 1, 0), 0,
 	  QSZ(8192, 4096, 0, 11, 10, 4095, 4095) },
 	{ "gen1_three_sges", 1, QCAP(8, 8, 3, 3, 0), 0,
-	  QSZ(32, 16, 1, 3, 3, 13, 15) },
+	  QSZ(32, 16, 1, 3, 3, 14, 15) },
 	{ "too_many_send_wr", 2, QCAP(4096, 1, 1, 1, 0), -EINVAL },
 	{ "too_many_recv_wr", 2, QCAP(1, 4096, 1, 1, 0), -EINVAL },
 	{ "too_many_send_sge", 2, QCAP(1, 1, 14, 1, 0), -EINVAL },

@@ -780,10 +780,6 @@ static void irdma_uk_conn_wqes_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 1), FRAG2(28, 0x42));
 	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 3),
 			V63 | BIT_ULL(59) | BIT_ULL(58) | OPC(3));
-	KUNIT_ASSERT_EQ(test, irdma_uk_conn_rts_ae(&f->qp), 0);
-	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq + 4, 3),
-			V63 | BIT_ULL(61) | OPC(0x0c));
-	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq + 8, 3), V63 | OPC(0x30));
 	KUNIT_ASSERT_EQ(test, irdma_uk_conn_rtr(&f->qp, true), 0);
 	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 0), 0ULL);
 	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 1), V63 | 0xabcd);
@@ -793,8 +789,6 @@ static void irdma_uk_conn_wqes_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 3), V63 | OPC(0));
 	/* ordinary posting starts after the connection quanta */
 	KUNIT_EXPECT_EQ(test, f->qp.sq_head, 3U);
-	f->qp.conn_quanta = 1;
-	KUNIT_EXPECT_EQ(test, irdma_uk_conn_rts_ae(&f->qp), -EINVAL);
 }
 
 static struct kunit_case irdma_uk_cases[] = {
