@@ -103,7 +103,7 @@ int irdma_qp_ring_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
 			struct irdma_qp_sizes *sz)
 {
 	u32 chunk = hw_rev == 1 ? IRDMA_UK_SQ_CHUNK_G1 : IRDMA_UK_SQ_CHUNK;
-	u32 cost, need, fixed = 1 + chunk + IRDMA_QP_CONN_QUANTA;
+	u32 cost, need, fixed = 1 + chunk + IRDMA_UK_CONN_QUANTA;
 
 	if ((hw_rev != 1 && hw_rev != 2) || irdma_qp_check_cap(cap, hw_rev) ||
 	    irdma_qp_wr_cost(cap, hw_rev, &cost) ||
@@ -620,7 +620,7 @@ static int irdma_qp_init_uk(struct irdma_qp *qp)
 	uk->sq_size = qp->sizes.sq_quanta;
 	uk->rq_size = qp->sizes.rq_wqes;
 	uk->rq_shift = qp->sizes.rq_shift;
-	uk->conn_quanta = irdma_qp_is_iwarp(qp) ? IRDMA_QP_CONN_QUANTA : 0;
+	uk->conn_quanta = irdma_qp_is_iwarp(qp) ? IRDMA_UK_CONN_QUANTA : 0;
 	uk->hw_rev = qp->hw->fn->gen;
 	uk->max_frags = irdma_qp_max_frags(uk->hw_rev);
 	uk->max_inline = irdma_qp_max_inline(uk->hw_rev);

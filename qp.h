@@ -35,13 +35,6 @@ struct irdma_uring;
 /* Largest SQ or RQ, in quanta; smallest RQ, in WQEs */
 #define IRDMA_QP_MAX_QUANTA	32768
 #define IRDMA_QP_MIN_RQ		8
-/*
- * SQ quanta an iWARP QP keeps for the CM's LSMM or RTR WQE: one, as for a
- * user QP (IRDMA_URING_CONN_QUANTA). The engine runs the SQ from quantum 0
- * in order, so every kept quantum must hold a valid WQE before the first
- * posted one: without IRDMA_FEATURE_RTS_AE nothing fills a second or third.
- */
-#define IRDMA_QP_CONN_QUANTA	1
 /* Most inbound RDMA READs the QP context holds (256 slots, two each) */
 #define IRDMA_QP_MAX_IRD	128
 /*

@@ -20,6 +20,14 @@
 #define IRDMA_UK_SQ_CHUNK		8
 #define IRDMA_UK_SQ_CHUNK_G1		2
 #define IRDMA_UK_MAX_QUANTA		8
+/*
+ * SQ quanta an iWARP QP, kernel or user, keeps for its connection WQE: the
+ * one irdma_uk_conn_lsmm() or irdma_uk_conn_rtr() writes at quantum 0. The
+ * engine runs the SQ in order from quantum 0, so a kept quantum that no
+ * connection WQE fills would stop it before the first posted WR; the RTS
+ * AE WQEs are not used (IRDMA_FEATURE_RTS_AE is not offered).
+ */
+#define IRDMA_UK_CONN_QUANTA		1
 /* Largest single fragment length (31 bits in the gen2 fragment word) */
 #define IRDMA_UK_MAX_FRAG_LEN		0x7fffffffU
 /* STags of the zero-length RTR read (never used for data) */

@@ -309,7 +309,7 @@ __le64 *irdma_uring_kmap_sq(const struct irdma_uring *ur, u32 bytes)
  * @sq_quanta: the QP's SQ size in quanta
  * @hw_rev: the engine generation
  * @uk: set to a QP whose SQ is the mapped start of the user SQ, on the
- *	ring's first lap, with IRDMA_URING_CONN_QUANTA connection quanta:
+ *	ring's first lap, with IRDMA_UK_CONN_QUANTA connection quanta:
  *	enough for irdma_uk_conn_lsmm() and irdma_uk_conn_rtr(), and for
  *	nothing else (no RQ, no slots, no doorbell)
  *
@@ -327,16 +327,16 @@ __le64 *irdma_uring_conn_uk(const struct irdma_uring *ur, u32 sq_quanta,
 {
 	__le64 *sq;
 
-	if (sq_quanta <= IRDMA_URING_CONN_QUANTA)
+	if (sq_quanta <= IRDMA_UK_CONN_QUANTA)
 		return ERR_PTR(-EINVAL);
-	sq = irdma_uring_kmap_sq(ur, IRDMA_URING_CONN_QUANTA *
+	sq = irdma_uring_kmap_sq(ur, IRDMA_UK_CONN_QUANTA *
 				 IRDMA_QUANTUM_BYTES);
 	if (IS_ERR(sq))
 		return sq;
 	*uk = (struct irdma_uk_qp){
 		.sq = sq,
 		.sq_size = sq_quanta,
-		.conn_quanta = IRDMA_URING_CONN_QUANTA,
+		.conn_quanta = IRDMA_UK_CONN_QUANTA,
 		.sq_pol = 1,
 		.hw_rev = hw_rev,
 	};

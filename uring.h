@@ -21,12 +21,6 @@
 #include "pble.h"
 #include "uk.h"
 
-/*
- * SQ quanta libirdma keeps for the iWARP connection WQE of a user QP: one,
- * the LSMM or RTR (no RTS AE WQEs: IRDMA_FEATURE_RTS_AE is not offered)
- */
-#define IRDMA_URING_CONN_QUANTA	1
-
 struct irdma_hw;
 
 /**

@@ -157,7 +157,7 @@ static void irdma_uring_conn_lsmm_at_quantum0(struct kunit *test)
 	sq = irdma_uring_conn_uk(&f.ur, 128, 2, &uk);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(sq));
 	KUNIT_EXPECT_PTR_EQ(test, (void *)uk.sq, (void *)sq);
-	KUNIT_EXPECT_EQ(test, uk.conn_quanta, IRDMA_URING_CONN_QUANTA);
+	KUNIT_EXPECT_EQ(test, uk.conn_quanta, IRDMA_UK_CONN_QUANTA);
 	KUNIT_EXPECT_EQ(test, irdma_uk_conn_lsmm(&uk, 0x12345000, 60, 0x4242),
 			0);
 	kunmap_local(sq);

@@ -25,11 +25,7 @@
 #                for want of room in the queue of connections to accept
 #   write_bw     ib_write_bw -R, 64 KiB messages, average MB/s
 #   write_lat    ib_write_lat -R, 2-byte writes, typical latency in us;
-#                irdma is given -I 101, its inline limit: Debian 12's
-#                perftest (4.5+0.17) asks an unknown device for 220 bytes
-#                of inline data, which libirdma refuses (EINVAL) as it
-#                would on an E810; later perftest releases ask Intel
-#                devices for 48 (X722) or 101 (E810) themselves
+#                irdma is given -I $IRDMA_PERFTEST_INLINE (lib.sh says why)
 #   idle conn    kernel slab (SUnreclaim) per idle connection, both ends
 #                counted, with $BENCH_IDLE (default 100) connections held
 #                open (tools/guest/idleconn.py); it covers rdma_cm, iw_cm
@@ -102,7 +98,7 @@ setup() {
 	dev[irdma]=$(rdma_dev_of isim0) || fail "no RDMA device on isim0"
 	dev[siw]=siw0
 	dev[rxe]=rxe0
-	lat_opts[irdma]="-I 101"
+	lat_opts[irdma]="-I $IRDMA_PERFTEST_INLINE"
 	rdma link show
 }
 

@@ -8,6 +8,13 @@ kmod() {
 	/sbin/modprobe -d "$IRDMA_MODROOT" "$@"
 }
 
+# perftest's inline size for irdma (-I), the E810's limit: Debian 12's
+# perftest (4.5+0.17) asks a device it does not know for 220 bytes of
+# inline data on a latency test, which libirdma refuses (EINVAL) as it
+# would on the adapter; later perftest releases ask Intel devices for 48
+# (X722) or 101 (E810) themselves.
+IRDMA_PERFTEST_INLINE=101
+
 # Python helpers of the scripts (iwcm.py); the tree is read-only here.
 export PYTHONPATH=$IRDMA_REPO/tools/guest${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONDONTWRITEBYTECODE=1

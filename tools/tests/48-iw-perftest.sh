@@ -12,9 +12,8 @@
 #    which perftest asks for on an iWARP device);
 #  - ib_send_bw -R: SENDs into posted receives;
 #  - ib_write_lat -R: LAT_ITERS ping-pong RDMA WRITEs of 2 bytes, posted as
-#    inline WQEs (-I 101, the E810's inline limit: Debian 12's perftest
-#    asks an Intel device it does not know for 220 bytes, which libirdma
-#    refuses).
+#    inline WQEs (-I $IRDMA_PERFTEST_INLINE, the E810's inline limit: see
+#    lib.sh).
 # Each pair must exit 0 on both ends and the client must print its result
 # line for the size and iterations asked; the engines must have carried
 # the data (each function's offloaded-segment counters move by at least
@@ -101,7 +100,7 @@ for tool in ib_write_bw ib_read_bw ib_send_bw; do
 	port=$((port + 1))
 done
 step "ib_write_lat -R, $LAT_ITERS x 2 bytes inline, $dev0 -> $dev1"
-perf_pair ib_write_lat $port $LAT_ITERS 2 -I 101
+perf_pair ib_write_lat $port $LAT_ITERS 2 -I $IRDMA_PERFTEST_INLINE
 wait_baseline ib_write_lat
 
 step "remove"
