@@ -139,6 +139,7 @@ static int isim_state_show(struct seq_file *s, void *unused)
 		   (s64)atomic64_read(&f->ilq.dropped),
 		   (s64)atomic64_read(&f->ilq.tx_err));
 	isim_toe_show(s, f);
+	isim_ud_show(s, f);
 	seq_printf(s, "qsets: %d\nvsi_filter: %d\n", atomic_read(&f->qsets),
 		   READ_ONCE(f->vsi_filter));
 	mutex_lock(&f->eng_lock);

@@ -42,6 +42,7 @@ bool isim_engine_poll(struct isim_func *f)
 		more = isim_cqp_run(f, ISIM_CQP_BUDGET);
 		more |= isim_exec_run(f, ISIM_WQE_BUDGET, scan);
 		more |= isim_ilq_run(f, ISIM_WQE_BUDGET);
+		more |= isim_ud_run(f, ISIM_WQE_BUDGET);
 		more |= isim_toe_run(f, ISIM_WQE_BUDGET);
 	}
 	/*
@@ -106,6 +107,7 @@ static void isim_engine_clear(struct isim_func *f)
 	isim_stag_reset(f);
 	isim_conn_reset(f);
 	isim_ilq_reset(f);
+	isim_ud_reset(f);
 	isim_toe_reset(f);
 	isim_cq_reset(f);
 	isim_eq_reset(f);
@@ -134,6 +136,7 @@ int isim_engine_init(struct isim_func *f)
 	xa_init(&f->stags);
 	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
 	isim_ilq_init(f);
+	isim_ud_init(f);
 	isim_toe_init(f);
 	err = isim_conn_init(f);
 	if (err)

@@ -58,114 +58,18 @@
  * local invalidate WQEs and received SENDs with invalidate unmap it (or a
  * type 2 window) again (stag.c); the RQ CQE names the STag invalidated.
  *
- * Not modelled: UD/GSI transmission, immediate data and atomics over
- * iWARP (RFC 7306), FPDUs split across segments, more than one READ in
- * flight.
+ * RoCEv2 UD QPs (the GSI QP too) in RTS send their SENDs as real RoCEv2
+ * datagrams through the AH the WQE names; ud.c builds and receives them.
+ *
+ * Not modelled: RoCEv2 RC between two functions (RC runs in loopback
+ * only), immediate data and atomics over iWARP (RFC 7306), FPDUs split
+ * across segments, more than one READ in flight.
  */
 #include <linux/crc32.h>
 #include <linux/slab.h>
 #include <asm/unaligned.h>
 
 #include "isim.h"
-
-#define ISIM_SLOTS		15	/* fragment slots of an 8-quantum WQE */
-#define ISIM_WQE_WORDS		(ISIM_WQ_MAX_QUANTA * ISIM_WQ_QUANTUM / 8)
-#define ISIM_INLINE_MAX		(ISIM_INLINE_FIRST + \
-				 (ISIM_WQ_MAX_QUANTA - 1) * ISIM_INLINE_PER_QUANTUM)
-
-/**
- * struct isim_sge - one fragment of a WQE
- * @addr: bus address (STag 0) or IOVA
- * @len: bytes
- * @stag: STag
- */
-struct isim_sge {
-	u64 addr;
-	u32 len;
-	u32 stag;
-};
-
-/**
- * struct isim_sgl - the fragments of a WQE, or one remote range
- * @sge: fragments of non-zero length
- * @n: entries in @sge
- * @total: sum of their lengths
- * @pd: protection domain of the QP whose memory the fragments are
- * @rights: ISIM_RIGHT_* the access needs
- * @privileged: that QP may use STag 0
- */
-struct isim_sgl {
-	struct isim_sge sge[ISIM_SLOTS];
-	u32 n;
-	u64 total;
-	u32 pd;
-	u8 rights;
-	bool privileged;
-};
-
-/**
- * struct isim_wqe - a WQE as read from a ring
- * @raw: the quanta as the driver wrote them (inline bytes)
- * @w: the same words in CPU order
- * @idx: quantum index of the first quantum
- * @quanta: quanta it covers
- */
-struct isim_wqe {
-	__le64 raw[ISIM_WQE_WORDS];
-	u64 w[ISIM_WQE_WORDS];
-	u32 idx;
-	u8 quanta;
-};
-
-/**
- * struct isim_cpl - what a CQE reports
- * @idx: quantum index of the WQE
- * @bytes: bytes received (RQ)
- * @imm: immediate data, with @imm_valid
- * @minor: 0 for success, else an enum isim_wc_minor
- * @op: SQ: the WQE's opcode; RQ: the message's BTH opcode
- * @sq: an SQ completion
- * @imm_valid: @imm is carried (extended CQE)
- * @solicited: the message asked for a solicited event
- * @inv_stag: the STag a SEND with invalidate unmapped, with @inv
- * @inv: an RQ completion that invalidated @inv_stag
- */
-struct isim_cpl {
-	u32 idx;
-	u32 bytes;
-	u32 imm;
-	u32 inv_stag;
-	u16 minor;
-	u8 op;
-	bool sq;
-	bool imm_valid;
-	bool solicited;
-	bool inv;
-};
-
-/**
- * struct isim_xfer - scratch state of one engine pass over the data path
- * @f: function
- * @bounce: one page the payload moves through
- * @req: the SQ WQE being executed
- * @resp: the responder's RQ WQE
- * @local: fragments of @req (when not inline)
- * @rsgl: fragments of @resp, or the remote range of a WRITE/READ
- * @inl: inline payload of @req
- * @len: payload length of @req
- * @rnr_retry: RNR retry count of the requester
- */
-struct isim_xfer {
-	struct isim_func *f;
-	u8 *bounce;
-	struct isim_wqe req;
-	struct isim_wqe resp;
-	struct isim_sgl local;
-	struct isim_sgl rsgl;
-	u8 inl[ISIM_INLINE_MAX];
-	u64 len;
-	u8 rnr_retry;
-};
 
 /* ---- context and state ---- */
 
@@ -200,6 +104,7 @@ void isim_exec_load_ctx(struct isim_qp *qp, const u64 *ctx, bool virt)
 	qp->sq_cq = FIELD_GET(ISIM_QPC_W17_SQ_CQ, ctx[17]);
 	qp->rq_cq = FIELD_GET(ISIM_QPC_W17_RQ_CQ, ctx[17]);
 	qp->dest_qp = FIELD_GET(ISIM_QPC_W8_DEST_QP, ctx[8]);
+	qp->qkey = FIELD_GET(ISIM_QPC_W8_QKEY, ctx[8]);
 	qp->pd = FIELD_GET(ISIM_QPC_W7_PD_LO, ctx[7]) |
 		 FIELD_GET(ISIM_QPC_W0_PD_HI, ctx[0]) << 16;
 	qp->rnr_retry = FIELD_GET(ISIM_QPC_W16_RNR_RETRY, ctx[16]);
@@ -322,8 +227,29 @@ static void isim_wq_advance(struct isim_wq *wq, u8 quanta)
 
 /* ---- completions ---- */
 
-static void isim_exec_complete(struct isim_func *f, struct isim_qp *qp,
-			       const struct isim_cpl *c)
+/* a UD receive: the sender's QP, and the frame's MAC and tag */
+static void isim_cqe_ud(u64 *cqe, const struct isim_cpl *c)
+{
+	cqe[2] |= FIELD_PREP(ISIM_CQE_W2_UD_SRC_QP, c->src_qp);
+	cqe[3] |= ISIM_CQE_W3_EXT | (c->ipv4 ? ISIM_CQE_W3_IPV4 : 0);
+	cqe[6] = FIELD_PREP(ISIM_CQE_W6_SMAC, c->smac);
+	cqe[7] |= ISIM_CQE_W7_SMAC_VALID;
+	if (c->vlan) {
+		cqe[6] |= FIELD_PREP(ISIM_CQE_W6_VLAN, c->tci);
+		cqe[7] |= ISIM_CQE_W7_VLAN_VALID;
+	}
+}
+
+/**
+ * isim_exec_complete - write the CQE of a WQE of a QP
+ * @f: function
+ * @qp: the QP
+ * @c: what to report; the CQ is the QP's send or receive CQ
+ *
+ * A lost CQE (the CQ is gone or full) is only logged.
+ */
+void isim_exec_complete(struct isim_func *f, struct isim_qp *qp,
+			const struct isim_cpl *c)
 {
 	u64 cqe[ISIM_CQE_WORDS] = {};
 	u32 cq = c->sq ? qp->sq_cq : qp->rq_cq;
@@ -348,6 +274,8 @@ static void isim_exec_complete(struct isim_func *f, struct isim_qp *qp,
 		cqe[4] = FIELD_PREP(ISIM_CQE_W4_IMM, c->imm);
 		cqe[7] = ISIM_CQE_W7_IMM_VALID;
 	}
+	if (c->ud)
+		isim_cqe_ud(cqe, c);
 	if (isim_cq_post(f, cq, cqe))
 		dev_dbg_ratelimited(&f->dev, "QP %u: CQE to CQ %u lost\n",
 				    qp->id, cq);
@@ -454,8 +382,15 @@ static void isim_sgl_owner(struct isim_sgl *l, const struct isim_qp *qp,
 	l->privileged = qp->privileged;
 }
 
-/* every fragment is reachable: STag 0 on a privileged QP, or an MR */
-static bool isim_sgl_allowed(struct isim_func *f, const struct isim_sgl *l)
+/**
+ * isim_sgl_allowed - every fragment of a list may be accessed
+ * @f: function
+ * @l: the fragments, their owner and the rights the access needs
+ *
+ * Return: true if each is STag 0 on a privileged QP, or in an MR or
+ * window of the owner's PD with the rights.
+ */
+bool isim_sgl_allowed(struct isim_func *f, const struct isim_sgl *l)
 {
 	const struct isim_sge *e;
 	u32 i;
@@ -508,9 +443,20 @@ static int isim_wqe_inline(const struct isim_wqe *wqe, u64 hdr, u8 *buf,
 	return 0;
 }
 
-/* read or write @len bytes at byte @off of a fragment list */
-static int isim_sgl_io(struct isim_func *f, const struct isim_sgl *l,
-		       u64 off, u8 *buf, u32 len, bool to_host)
+/**
+ * isim_sgl_io - read or write bytes of a fragment list
+ * @f: function
+ * @l: the fragments, allowed (isim_sgl_allowed())
+ * @off: byte offset into the list
+ * @buf: where the bytes come from or go
+ * @len: bytes
+ * @to_host: write to the fragments (else read from them)
+ *
+ * Return: 0, or -EFAULT when a fragment cannot be reached or the list
+ * ends early.
+ */
+int isim_sgl_io(struct isim_func *f, const struct isim_sgl *l, u64 off,
+		u8 *buf, u32 len, bool to_host)
 {
 	const struct isim_sge *e;
 	u64 bus, contig;
@@ -624,11 +570,15 @@ static int isim_exec_rnr(const struct isim_xfer *x)
 						      ISIM_WC_RETRY_EXC;
 }
 
-/*
- * Take the responder's next RQ WQE into x->resp and its fragments into
- * x->rsgl. Return: 0, -ENOENT none posted, -EFAULT.
+/**
+ * isim_exec_take_rq - take a QP's next RQ WQE
+ * @x: scratch state: the WQE goes to x->resp, its fragments to x->rsgl
+ *	(owned by @peer, local write needed)
+ * @peer: the QP receiving
+ *
+ * Return: 0, -ENOENT none posted, -EFAULT.
  */
-static int isim_exec_take_rq(struct isim_xfer *x, struct isim_qp *peer)
+int isim_exec_take_rq(struct isim_xfer *x, struct isim_qp *peer)
 {
 	struct isim_wq *rq = &peer->rq;
 	u64 hdr;
@@ -753,9 +703,17 @@ static bool isim_wqe_is_read(u64 hdr)
 	return op == ISIM_WQOP_READ || op == ISIM_WQOP_READ_LOCAL_INV;
 }
 
-/* Where the payload of x->req comes from; @inl is set for inline data */
-static int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp,
-			     u64 hdr, const u8 **inl)
+/**
+ * isim_exec_payload - where the payload of the SQ WQE x->req comes from
+ * @x: scratch state; x->len gets the length, x->local the fragments
+ * @qp: the QP
+ * @hdr: the WQE's header
+ * @inl: set to the inline bytes, or NULL for fragments
+ *
+ * Return: 0, or the minor code of a WQE whose payload cannot be used.
+ */
+int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp, u64 hdr,
+		      const u8 **inl)
 {
 	*inl = NULL;
 	x->local.n = 0;
@@ -1430,8 +1388,8 @@ static int isim_exec_iw_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 }
 
 /*
- * the SQ runs: an RC QP in RTS, or an offloaded iWARP QP in RTS or in
- * CLOSING until its FIN goes out
+ * the SQ runs: an RC or UD QP in RTS, or an offloaded iWARP QP in RTS or
+ * in CLOSING until its FIN goes out
  */
 static bool isim_exec_sq_runs(const struct isim_qp *qp)
 {
@@ -1440,13 +1398,33 @@ static bool isim_exec_sq_runs(const struct isim_qp *qp)
 			(qp->state == ISIM_QPS_CLOSING && qp->toe.fin_pending)) &&
 		       qp->toe.linked && !qp->toe.wait_fpdu &&
 		       !qp->toe.rd_busy && isim_toe_window_open(&qp->toe);
-	return qp->state == ISIM_QPS_RTS && qp->type == ISIM_QP_TYPE_ROCE_RC;
+	return qp->state == ISIM_QPS_RTS && (qp->type == ISIM_QP_TYPE_ROCE_RC ||
+					     qp->type == ISIM_QP_TYPE_ROCE_UD);
+}
+
+/* one SQ WQE of any QP type. Return: 0 done, -EAGAIN try it again */
+static int isim_exec_any_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
+{
+	switch (qp->type) {
+	case ISIM_QP_TYPE_IWARP:
+		return isim_exec_iw_wqe(x, qp, hdr);
+	case ISIM_QP_TYPE_ROCE_UD:
+		return isim_ud_sq_wqe(x, qp, hdr);
+	}
+	return isim_exec_sq_wqe(x, qp, hdr);
 }
 
 /* ---- the engine pass ---- */
 
-static struct isim_xfer *isim_xfer_get(struct isim_xfer **xp,
-				       struct isim_func *f)
+/**
+ * isim_xfer_get - the scratch state of an engine pass
+ * @xp: where the pass keeps it; allocated on first use, freed by the
+ *	pass with isim_xfer_put()
+ * @f: function
+ *
+ * Return: the state, or NULL without memory.
+ */
+struct isim_xfer *isim_xfer_get(struct isim_xfer **xp, struct isim_func *f)
 {
 	struct isim_xfer *x = *xp;
 
@@ -1491,8 +1469,7 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 		if (!x || isim_wq_read(f, sq, isim_wq_wqe_quanta(qp, sq, hdr),
 				       &x->req))
 			break;
-		if (qp->type == ISIM_QP_TYPE_IWARP ?
-		    isim_exec_iw_wqe(x, qp, hdr) : isim_exec_sq_wqe(x, qp, hdr)) {
+		if (isim_exec_any_wqe(x, qp, hdr)) {
 			/* it waits (RNR): no doorbell will say when to retry */
 			isim_exec_kick(f, qp);
 			break;

@@ -163,7 +163,8 @@ static int isim_ilq_parse(struct sk_buff *skb, struct isim_flow *fl,
  * @skb: the frame, data at the IP header, MAC header set, VLAN tag (if
  *	any) already taken out into the skb's tag
  *
- * A segment of an offloaded connection (toe.c) is the engine's, whatever
+ * A RoCEv2 datagram for a RoCEv2 function is the engine's (ud.c). A
+ * segment of an offloaded connection (toe.c) is the engine's, whatever
  * the filters say. A frame that matches a filter is the engine's too: it
  * is queued for the engine, or dropped and counted (drop knob, queue
  * full). Callable from softirq context.
@@ -175,6 +176,9 @@ bool isim_ilq_steer(struct isim_func *f, struct sk_buff *skb)
 	struct isim_ilq_cb cb = {};
 	struct isim_flow fl = {};
 
+	/* a RoCEv2 function's datagrams go to its UD QPs (ud.c) */
+	if (isim_ud_steer(f, skb))
+		return true;
 	if (isim_ilq_parse(skb, &fl, &cb))
 		return false;
 	/* the engine's own connections come before any filter */
@@ -336,8 +340,16 @@ static void isim_ilq_place(struct isim_func *f, struct sk_buff *skb)
 
 /* ---- transmit ---- */
 
-static int isim_ilq_ah(struct isim_func *f, u32 ah_idx,
-		       struct isim_ilq_hdrs *h)
+/**
+ * isim_ah_hdrs - the headers an address handle stands for
+ * @f: function
+ * @ah_idx: AH index
+ * @h: filled in: MACs (the destination from the AH's ARP entry), VLAN,
+ *	IP version, addresses, TOS/traffic class, TTL/hop limit, flow label
+ *
+ * Return: 0, or -ENOENT when the AH or its ARP entry does not exist.
+ */
+int isim_ah_hdrs(struct isim_func *f, u32 ah_idx, struct isim_ilq_hdrs *h)
 {
 	struct isim_ah *ah = xa_load(&f->ahs, ah_idx);
 	const u64 *w;
@@ -392,9 +404,9 @@ static void *isim_ilq_put_l2(struct sk_buff *skb,
 				      sizeof(struct ipv6hdr));
 }
 
+/* the IPv4 header in front of @len bytes of @proto */
 static void isim_ilq_put_v4(struct isim_func *f, struct iphdr *ih,
-			    const struct isim_ilq_hdrs *h, struct tcphdr *th,
-			    u32 len)
+			    const struct isim_ilq_hdrs *h, u8 proto, u32 len)
 {
 	memset(ih, 0, sizeof(*ih));
 	ih->version = 4;
@@ -404,61 +416,87 @@ static void isim_ilq_put_v4(struct isim_func *f, struct iphdr *ih,
 	ih->id = htons(f->ilq.ip_id++);
 	ih->frag_off = htons(IP_DF);
 	ih->ttl = h->hop;
-	ih->protocol = IPPROTO_TCP;
+	ih->protocol = proto;
 	ih->saddr = htonl(h->src[0]);
 	ih->daddr = htonl(h->dst[0]);
 	ih->check = ip_fast_csum(ih, ih->ihl);
-	th->check = 0;
-	th->check = csum_tcpudp_magic(ih->saddr, ih->daddr, len, IPPROTO_TCP,
-				      csum_partial(th, len, 0));
 }
 
 static void isim_ilq_put_v6(struct ipv6hdr *ih,
-			    const struct isim_ilq_hdrs *h, struct tcphdr *th,
-			    u32 len)
+			    const struct isim_ilq_hdrs *h, u8 proto, u32 len)
 {
 	int i;
 
 	memset(ih, 0, sizeof(*ih));
 	ip6_flow_hdr(ih, h->tc, htonl(h->flow));
 	ih->payload_len = htons(len);
-	ih->nexthdr = IPPROTO_TCP;
+	ih->nexthdr = proto;
 	ih->hop_limit = h->hop;
 	for (i = 0; i < 4; i++) {
 		ih->saddr.s6_addr32[i] = htonl(h->src[i]);
 		ih->daddr.s6_addr32[i] = htonl(h->dst[i]);
 	}
-	th->check = 0;
-	th->check = csum_ipv6_magic(&ih->saddr, &ih->daddr, len, IPPROTO_TCP,
-				    csum_partial(th, len, 0));
 }
 
-/* room for the headers and a @len-byte segment; *th is where it goes */
-static struct sk_buff *isim_ilq_frame_start(const struct isim_ilq_hdrs *h,
-					    u32 len, void **ih,
-					    struct tcphdr **th)
+/**
+ * isim_ip_frame - a frame with room for an L4 header and payload
+ * @f: function (IPv4 identification)
+ * @h: the Ethernet and IP headers to put in front
+ * @proto: IPPROTO_TCP or IPPROTO_UDP
+ * @len: bytes of L4 header and payload
+ * @l4: set to where those bytes go
+ *
+ * The Ethernet, VLAN and IP headers are complete; the caller writes the
+ * L4 bytes and their checksum (isim_l4_csum()).
+ *
+ * Return: the frame, or NULL without memory.
+ */
+struct sk_buff *isim_ip_frame(struct isim_func *f,
+			      const struct isim_ilq_hdrs *h, u8 proto, u32 len,
+			      void **l4)
 {
 	u32 room = VLAN_ETH_HLEN + sizeof(struct ipv6hdr) + len;
 	struct sk_buff *skb = alloc_skb(NET_IP_ALIGN + room, GFP_KERNEL);
+	void *ih;
 
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, NET_IP_ALIGN);
-	*ih = isim_ilq_put_l2(skb, h);
-	*th = skb_put(skb, len);
-	skb_set_transport_header(skb, (u8 *)*th - skb->data);
+	ih = isim_ilq_put_l2(skb, h);
+	*l4 = skb_put(skb, len);
+	skb_set_transport_header(skb, (u8 *)*l4 - skb->data);
+	if (h->ipv4)
+		isim_ilq_put_v4(f, ih, h, proto, len);
+	else
+		isim_ilq_put_v6(ih, h, proto, len);
 	return skb;
 }
 
-/* the IP header and both checksums, once the segment is in place */
-static void isim_ilq_frame_end(struct isim_func *f,
-			       const struct isim_ilq_hdrs *h, void *ih,
-			       struct tcphdr *th, u32 len)
+/**
+ * isim_l4_csum - the TCP or UDP checksum of the L4 bytes of a frame
+ * @skb: the frame, from isim_ip_frame()
+ * @proto: IPPROTO_TCP or IPPROTO_UDP
+ * @l4: the L4 header, its checksum field zero
+ * @len: bytes of L4 header and payload
+ *
+ * Return: the checksum over the IP pseudo-header and @l4, to be stored.
+ */
+__sum16 isim_l4_csum(struct sk_buff *skb, u8 proto, const void *l4, u32 len)
 {
-	if (h->ipv4)
-		isim_ilq_put_v4(f, ih, h, th, len);
-	else
-		isim_ilq_put_v6(ih, h, th, len);
+	const struct ipv6hdr *ip6 = ipv6_hdr(skb);
+	const struct iphdr *ih = ip_hdr(skb);
+	__wsum sum = csum_partial(l4, len, 0);
+
+	if (ih->version == 4)
+		return csum_tcpudp_magic(ih->saddr, ih->daddr, len, proto, sum);
+	return csum_ipv6_magic(&ip6->saddr, &ip6->daddr, len, proto, sum);
+}
+
+/* the TCP checksum, once the segment is in place */
+static void isim_ilq_tcp_csum(struct sk_buff *skb, struct tcphdr *th, u32 len)
+{
+	th->check = 0;
+	th->check = isim_l4_csum(skb, IPPROTO_TCP, th, len);
 }
 
 /* the frame of a TCP segment of @len bytes at bus address @addr */
@@ -467,17 +505,16 @@ static struct sk_buff *isim_ilq_frame(struct isim_func *f,
 				      u64 addr, u32 len)
 {
 	struct sk_buff *skb;
-	struct tcphdr *th;
-	void *ih;
+	void *th;
 
-	skb = isim_ilq_frame_start(h, len, &ih, &th);
+	skb = isim_ip_frame(f, h, IPPROTO_TCP, len, &th);
 	if (!skb)
 		return NULL;
 	if (isim_dma_read(f, addr, th, len)) {
 		kfree_skb(skb);
 		return ERR_PTR(-EFAULT);
 	}
-	isim_ilq_frame_end(f, h, ih, th, len);
+	isim_ilq_tcp_csum(skb, th, len);
 	return skb;
 }
 
@@ -497,23 +534,22 @@ struct sk_buff *isim_ilq_seg_frame(struct isim_func *f,
 				   const void *th, u32 hlen,
 				   const void *data, u32 dlen)
 {
-	struct tcphdr *seg;
 	struct sk_buff *skb;
-	void *ih;
+	void *seg;
 
-	skb = isim_ilq_frame_start(h, hlen + dlen, &ih, &seg);
+	skb = isim_ip_frame(f, h, IPPROTO_TCP, hlen + dlen, &seg);
 	if (!skb)
 		return NULL;
 	memcpy(seg, th, hlen);
 	memcpy((u8 *)seg + hlen, data, dlen);
-	isim_ilq_frame_end(f, h, ih, seg, hlen + dlen);
+	isim_ilq_tcp_csum(skb, seg, hlen + dlen);
 	return skb;
 }
 
 /**
  * isim_ilq_emit - a frame the engine built leaves the function
  * @f: function
- * @skb: the frame, consumed
+ * @skb: the frame, consumed: a TCP segment or a UDP datagram (RoCEv2)
  *
  * It goes to the test's tap when one is set, else out of the netdev
  * through the qdisc and the packet taps, as the stack's own frames go; a
@@ -523,12 +559,13 @@ struct sk_buff *isim_ilq_seg_frame(struct isim_func *f,
  */
 int isim_ilq_emit(struct isim_func *f, struct sk_buff *skb)
 {
-	const u8 *nh = skb_network_header(skb);
-	bool ipv4 = (*nh >> 4) == 4;
-	u32 octets = skb_tail_pointer(skb) - nh;
+	const struct iphdr *ih = ip_hdr(skb);
+	bool ipv4 = ih->version == 4;
+	u8 proto = ipv4 ? ih->protocol : ipv6_hdr(skb)->nexthdr;
+	u32 octets = skb_tail_pointer(skb) - skb_network_header(skb);
 
 	if (f->netdev || f->ilq.tx_tap)
-		isim_hwc_segment(f, ipv4, false, octets);
+		isim_hwc_frame(f, ipv4, proto, false, octets);
 	if (f->ilq.tx_tap) {
 		f->ilq.tx_tap(f, skb);
 		return 0;
@@ -571,7 +608,7 @@ static u16 isim_ilq_xmit(struct isim_func *f, const u64 *w)
 		return ISIM_WC_LOC_QP_OP;
 	if (len > ISIM_ILQ_SEG_MAX)
 		return ISIM_WC_LOC_LEN;
-	if (isim_ilq_ah(f, FIELD_GET(ISIM_ILQ_SQ_HDR_AH, hdr), &h))
+	if (isim_ah_hdrs(f, FIELD_GET(ISIM_ILQ_SQ_HDR_AH, hdr), &h))
 		return ISIM_WC_LOC_QP_OP;
 	skb = isim_ilq_frame(f, &h, w[0], len);
 	if (IS_ERR_OR_NULL(skb))

@@ -265,6 +265,8 @@ struct isim_toe {
  * @sq_cq: CQ of SQ completions
  * @rq_cq: CQ of RQ completions
  * @dest_qp: RoCEv2 RC: the connected QP (on this function: loopback)
+ * @qkey: RoCEv2 UD: the Q_Key a received datagram must carry
+ * @ud_psn: RoCEv2 UD: PSN of the next datagram sent (24 bits)
  * @pd: protection domain
  * @rnr_retry: RNR retry count; ISIM_QPC_RNR_FOREVER retries forever
  * @privileged: STag 0 addresses bus memory directly
@@ -293,6 +295,8 @@ struct isim_qp {
 	u32 sq_cq;
 	u32 rq_cq;
 	u32 dest_qp;
+	u32 qkey;
+	u32 ud_psn;
 	u32 pd;
 	u8 rnr_retry;
 	bool privileged;
@@ -302,6 +306,121 @@ struct isim_qp {
 	u64 executed;
 	u64 flushed;
 	struct isim_toe toe;
+};
+
+/* ---- the data path's scratch state (exec.c, ud.c) ---- */
+
+#define ISIM_SLOTS		15	/* fragment slots of an 8-quantum WQE */
+#define ISIM_WQE_WORDS		(ISIM_WQ_MAX_QUANTA * ISIM_WQ_QUANTUM / 8)
+#define ISIM_INLINE_MAX		(ISIM_INLINE_FIRST + \
+				 (ISIM_WQ_MAX_QUANTA - 1) * ISIM_INLINE_PER_QUANTUM)
+
+/* ---- the data path's scratch state (exec.c, ud.c) ---- */
+
+/**
+ * struct isim_sge - one fragment of a WQE
+ * @addr: bus address (STag 0) or IOVA
+ * @len: bytes
+ * @stag: STag
+ */
+struct isim_sge {
+	u64 addr;
+	u32 len;
+	u32 stag;
+};
+
+/**
+ * struct isim_sgl - the fragments of a WQE, or one remote range
+ * @sge: fragments of non-zero length
+ * @n: entries in @sge
+ * @total: sum of their lengths
+ * @pd: protection domain of the QP whose memory the fragments are
+ * @rights: ISIM_RIGHT_* the access needs
+ * @privileged: that QP may use STag 0
+ */
+struct isim_sgl {
+	struct isim_sge sge[ISIM_SLOTS];
+	u32 n;
+	u64 total;
+	u32 pd;
+	u8 rights;
+	bool privileged;
+};
+
+/**
+ * struct isim_wqe - a WQE as read from a ring
+ * @raw: the quanta as the driver wrote them (inline bytes)
+ * @w: the same words in CPU order
+ * @idx: quantum index of the first quantum
+ * @quanta: quanta it covers
+ */
+struct isim_wqe {
+	__le64 raw[ISIM_WQE_WORDS];
+	u64 w[ISIM_WQE_WORDS];
+	u32 idx;
+	u8 quanta;
+};
+
+/**
+ * struct isim_cpl - what a CQE reports
+ * @idx: quantum index of the WQE
+ * @bytes: bytes received (RQ)
+ * @imm: immediate data, with @imm_valid
+ * @minor: 0 for success, else an enum isim_wc_minor
+ * @op: SQ: the WQE's opcode; RQ: the message's BTH opcode
+ * @sq: an SQ completion
+ * @imm_valid: @imm is carried (extended CQE)
+ * @solicited: the message asked for a solicited event
+ * @inv_stag: the STag a SEND with invalidate unmapped, with @inv
+ * @inv: an RQ completion that invalidated @inv_stag
+ * @src_qp: UD receive: the sender's QP (DETH), with @ud
+ * @smac: UD receive: source MAC of the frame
+ * @tci: UD receive: VLAN tag, with @vlan
+ * @ud: a UD receive completion: @src_qp, @smac (extended CQE)
+ * @vlan: the frame was tagged
+ * @ipv4: the frame was IPv4
+ */
+struct isim_cpl {
+	u32 idx;
+	u32 bytes;
+	u32 imm;
+	u32 inv_stag;
+	u16 minor;
+	u8 op;
+	bool sq;
+	bool imm_valid;
+	bool solicited;
+	bool inv;
+	u32 src_qp;
+	u64 smac;
+	u16 tci;
+	bool ud;
+	bool vlan;
+	bool ipv4;
+};
+
+/**
+ * struct isim_xfer - scratch state of one engine pass over the data path
+ * @f: function
+ * @bounce: one page the payload moves through
+ * @req: the SQ WQE being executed
+ * @resp: the responder's RQ WQE
+ * @local: fragments of @req (when not inline)
+ * @rsgl: fragments of @resp, or the remote range of a WRITE/READ
+ * @inl: inline payload of @req
+ * @len: payload length of @req
+ * @rnr_retry: RNR retry count of the requester
+ */
+struct isim_xfer {
+	struct isim_func *f;
+	u8 *bounce;
+	struct isim_wqe req;
+	struct isim_wqe resp;
+	struct isim_sgl local;
+	struct isim_sgl rsgl;
+	u8 inl[ISIM_INLINE_MAX];
+	u64 len;
+	u8 rnr_retry;
 };
 
 /**
@@ -419,7 +538,7 @@ struct isim_conn {
 
 /**
  * struct isim_ilq_hdrs - the headers the engine puts in front of a TCP
- *	segment it transmits
+ *	segment or a RoCEv2 datagram it transmits (isim_ah_hdrs())
  * @dmac: destination MAC
  * @smac: source MAC
  * @tci: VLAN tag, with @vlan
@@ -466,6 +585,42 @@ struct isim_ilq {
 	atomic64_t steered;
 	atomic64_t dropped;
 	atomic64_t tx_err;
+};
+
+/**
+ * struct isim_ud_stats - RoCEv2 datagrams of UD and GSI QPs (ud.c)
+ * @rxq: datagrams taken from the stack, waiting for the engine (own lock)
+ * @tx: datagrams sent
+ * @tx_err: SQ WQEs completed with an error (bad opcode, AH, payload)
+ * @tx_lost: datagrams built that the netdev refused
+ * @steered: datagrams taken from the stack for the engine
+ * @rx: datagrams placed in an RQ buffer
+ * @rx_err: datagrams that completed their RQ WQE with an error (buffer
+ *	too small or unreachable)
+ * @drop_full: of @steered, dropped because @rxq was full
+ * @drop_malformed: dropped: UDP length or headers do not fit
+ * @drop_icrc: dropped: bad ICRC
+ * @drop_opcode: dropped: transport version not 0, or not a UD SEND
+ * @drop_qp: dropped: no UD QP of that number in RTR or RTS (or its RQ is
+ *	flushing, or it is suspended)
+ * @drop_qkey: dropped: Q_Key is not the QP's
+ * @drop_no_rqe: dropped: no RQ WQE posted (UD has no RNR)
+ */
+struct isim_ud_stats {
+	struct sk_buff_head rxq;
+	atomic64_t tx;
+	atomic64_t tx_err;
+	atomic64_t tx_lost;
+	atomic64_t steered;
+	atomic64_t rx;
+	atomic64_t rx_err;
+	atomic64_t drop_full;
+	atomic64_t drop_malformed;
+	atomic64_t drop_icrc;
+	atomic64_t drop_opcode;
+	atomic64_t drop_qp;
+	atomic64_t drop_qkey;
+	atomic64_t drop_no_rqe;
 };
 
 /**
@@ -676,6 +831,7 @@ struct isim_wire {
  * @faults: fault injection knobs
  * @ilq: privileged raw queue frames and counters
  * @toe: segments of offloaded connections
+ * @ud: RoCEv2 datagrams of UD and GSI QPs
  * @hwc: the engine's counters, as GATHER_STATS reports them (enum
  *	isim_gs); counted where the engine moves frames and messages
  * @eng_lock: protects everything below it
@@ -740,6 +896,7 @@ struct isim_func {
 	struct isim_faults faults;
 	struct isim_ilq ilq;
 	struct isim_toe_stats toe;
+	struct isim_ud_stats ud;
 	atomic64_t hwc[ISIM_GS_NUM];
 
 	struct mutex eng_lock; /* engine state below, see @eng_lock */
@@ -807,6 +964,8 @@ static inline void isim_hwc_add(struct isim_func *f, enum isim_gs c, u64 n)
 	atomic64_add(n, &f->hwc[c]);
 }
 
+void isim_hwc_frame(struct isim_func *f, bool ipv4, u8 proto, bool rx,
+		    u32 octets);
 void isim_hwc_segment(struct isim_func *f, bool ipv4, bool rx, u32 octets);
 
 typedef void (*isim_op_fn)(struct isim_func *f, const u64 *wqe,
@@ -918,6 +1077,15 @@ struct isim_xfer;
 void isim_exec_iw_rx(struct isim_xfer **xp, struct isim_func *f,
 		     struct isim_qp *qp, const u8 *data, u32 len);
 void isim_xfer_put(struct isim_xfer *x);
+struct isim_xfer *isim_xfer_get(struct isim_xfer **xp, struct isim_func *f);
+void isim_exec_complete(struct isim_func *f, struct isim_qp *qp,
+			const struct isim_cpl *c);
+int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp, u64 hdr,
+		      const u8 **inl);
+int isim_exec_take_rq(struct isim_xfer *x, struct isim_qp *peer);
+bool isim_sgl_allowed(struct isim_func *f, const struct isim_sgl *l);
+int isim_sgl_io(struct isim_func *f, const struct isim_sgl *l, u64 off,
+		u8 *buf, u32 len, bool to_host);
 
 /* stag.c */
 void isim_stag_reset(struct isim_func *f);
@@ -979,6 +1147,19 @@ struct sk_buff *isim_ilq_seg_frame(struct isim_func *f,
 				   const void *th, u32 hlen,
 				   const void *data, u32 dlen);
 int isim_ilq_emit(struct isim_func *f, struct sk_buff *skb);
+int isim_ah_hdrs(struct isim_func *f, u32 ah_idx, struct isim_ilq_hdrs *h);
+struct sk_buff *isim_ip_frame(struct isim_func *f,
+			      const struct isim_ilq_hdrs *h, u8 proto, u32 len,
+			      void **l4);
+__sum16 isim_l4_csum(struct sk_buff *skb, u8 proto, const void *l4, u32 len);
+
+/* ud.c */
+void isim_ud_init(struct isim_func *f);
+void isim_ud_reset(struct isim_func *f);
+int isim_ud_sq_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr);
+bool isim_ud_steer(struct isim_func *f, struct sk_buff *skb);
+bool isim_ud_run(struct isim_func *f, unsigned int budget);
+void isim_ud_show(struct seq_file *s, struct isim_func *f);
 
 /* toe.c */
 void isim_toe_init(struct isim_func *f);

@@ -415,6 +415,7 @@ enum isim_hmc_obj {
 #define ISIM_QPC_W3_SQ_SIZE		GENMASK_ULL(15, 12)	/* log2 quanta - 2 */
 #define ISIM_QPC_W7_PD_LO		GENMASK_ULL(63, 48)
 #define ISIM_QPC_W8_DEST_QP		GENMASK_ULL(23, 0)
+#define ISIM_QPC_W8_QKEY		GENMASK_ULL(63, 32)	/* RoCE UD */
 #define ISIM_QPC_W16_REXMIT_THRESH	GENMASK_ULL(53, 48)
 #define ISIM_QPC_W16_RNR_RETRY		GENMASK_ULL(56, 54)
 #define ISIM_QPC_W17_SQ_CQ		GENMASK_ULL(18, 0)
@@ -494,6 +495,14 @@ enum isim_wq_op {
 	ISIM_WQOP_GEN_RTS_AE		= 0x30,
 };
 
+/*
+ * UD SEND WQE (RoCEv2 UD and GSI QPs): the header names the AH instead of
+ * a remote STag; word 2 carries the Q_Key and the destination QP.
+ */
+#define ISIM_WQH_AH			GENMASK_ULL(16, 0)
+#define ISIM_WQU_W2_QKEY		GENMASK_ULL(31, 0)
+#define ISIM_WQU_W2_DEST_QP		GENMASK_ULL(55, 32)
+
 /* MW bind WQE: word 0 the window's VA, word 1 its STags, word 2 its length */
 #define ISIM_WQB_W1_MW_STAG		GENMASK_ULL(31, 0)
 #define ISIM_WQB_W1_MR_STAG		GENMASK_ULL(63, 32)
@@ -519,6 +528,8 @@ enum isim_wq_op {
 /* local invalidate WQE: the STag in the first fragment's STag field */
 /* an RQ CQE of a SEND with invalidate: the STag in word 2, 31:0 */
 #define ISIM_CQE_W2_INV_STAG		GENMASK_ULL(31, 0)
+/* a UD RQ CQE: the sender's QP in word 2, 31:0 */
+#define ISIM_CQE_W2_UD_SRC_QP		GENMASK_ULL(31, 0)
 #define ISIM_CQE_W3_INVALIDATED		BIT_ULL(53)
 
 /* ---- STags (ALLOC_STAG, REG_MR, DEALLOC_STAG) ---- */
@@ -702,5 +713,34 @@ enum isim_gs {
 #define ISIM_CQE_W6_VLAN		GENMASK_ULL(63, 48)
 #define ISIM_CQE_W7_VLAN_VALID		BIT_ULL(60)
 #define ISIM_CQE_W7_SMAC_VALID		BIT_ULL(61)
+
+/*
+ * ---- RoCEv2 datagrams on the wire (UD and GSI QPs, ud.c) ----
+ * UDP to port 4791, then the BTH, the DETH, the immediate data of a
+ * SEND_ONLY_WITH_IMMEDIATE, the payload, 0-3 pad bytes and the ICRC.
+ */
+#define ISIM_ROCE_UDP_PORT		4791
+#define ISIM_ROCE_SPORT_BASE		0xc000
+#define ISIM_ROCE_SPORT_QP		GENMASK(13, 0)
+#define ISIM_BTH_LEN			12
+#define ISIM_DETH_LEN			8
+#define ISIM_IMMDT_LEN			4
+#define ISIM_ICRC_LEN			4
+#define ISIM_BTH_UD_SEND_ONLY		0x64
+#define ISIM_BTH_UD_SEND_ONLY_IMM	0x65
+/* BTH byte 1: solicited event, migration, pad count, transport version */
+#define ISIM_BTH_B1_SE			BIT(7)
+#define ISIM_BTH_B1_PAD			GENMASK(5, 4)
+#define ISIM_BTH_B1_TVER		GENMASK(3, 0)
+#define ISIM_BTH_PKEY_DEFAULT		0xffff
+#define ISIM_BTH_QPN			GENMASK(23, 0)
+#define ISIM_BTH_PSN			GENMASK(23, 0)
+/* the longest UD payload the engine sends: its largest path MTU */
+#define ISIM_UD_PAYLOAD_MAX		4096
+/*
+ * A received datagram lands in its RQ buffer after 40 bytes standing for
+ * the GRH: the IPv6 header, or 20 zero bytes and the IPv4 header.
+ */
+#define ISIM_UD_GRH_LEN			40
 
 #endif /* _ISIM_DEFS_H_ */

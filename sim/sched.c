@@ -11,6 +11,7 @@
  * the function and for every instance it allocated alike.
  */
 #include <asm/unaligned.h>
+#include <linux/in.h>
 #include <linux/slab.h>
 
 #include "isim.h"
@@ -144,15 +145,17 @@ static const struct {
 };
 
 /**
- * isim_hwc_segment - count a TCP segment the engine sent or took in
+ * isim_hwc_frame - count a frame the engine sent or took in
  * @f: function
  * @ipv4: carried by IPv4 (else IPv6)
+ * @proto: IPPROTO_TCP (a segment) or IPPROTO_UDP (a RoCEv2 datagram)
  * @rx: received (else transmitted)
  * @octets: bytes from the IP header on
  *
  * Callable from any context.
  */
-void isim_hwc_segment(struct isim_func *f, bool ipv4, bool rx, u32 octets)
+void isim_hwc_frame(struct isim_func *f, bool ipv4, u8 proto, bool rx,
+		    u32 octets)
 {
 	static const enum isim_gs ctr[2][2][2] = {
 		/* [ipv4][rx]: packets, octets */
@@ -164,7 +167,25 @@ void isim_hwc_segment(struct isim_func *f, bool ipv4, bool rx, u32 octets)
 
 	isim_hwc_add(f, ctr[ipv4][rx][0], 1);
 	isim_hwc_add(f, ctr[ipv4][rx][1], octets);
-	isim_hwc_add(f, rx ? ISIM_GS_TCP_RX_SEGS : ISIM_GS_TCP_TX_SEGS, 1);
+	if (proto == IPPROTO_UDP)
+		isim_hwc_add(f, rx ? ISIM_GS_UDP_RX : ISIM_GS_UDP_TX, 1);
+	else
+		isim_hwc_add(f, rx ? ISIM_GS_TCP_RX_SEGS : ISIM_GS_TCP_TX_SEGS,
+			     1);
+}
+
+/**
+ * isim_hwc_segment - count a TCP segment the engine sent or took in
+ * @f: function
+ * @ipv4: carried by IPv4 (else IPv6)
+ * @rx: received (else transmitted)
+ * @octets: bytes from the IP header on
+ *
+ * Callable from any context.
+ */
+void isim_hwc_segment(struct isim_func *f, bool ipv4, bool rx, u32 octets)
+{
+	isim_hwc_frame(f, ipv4, IPPROTO_TCP, rx, octets);
 }
 
 /**
