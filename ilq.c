@@ -499,6 +499,9 @@ static void irdma_ilq_poll(struct irdma_ilq *ilq)
  * @hw: the engine
  * @cq_ctx: the completion context from the element
  *
+ * Only an iWARP function keeps the ILQ's CQ number for it; on a RoCEv2
+ * function that number is a verbs CQ's (the MAD layer's, usually).
+ *
  * Context: a CEQ's interrupt thread.
  * Return: true if @cq_ctx is the ILQ's (the event is consumed, even with
  * no ILQ at the moment), false to look for a verbs CQ.
@@ -507,7 +510,8 @@ bool irdma_ilq_ceq_event(struct irdma_hw *hw, u64 cq_ctx)
 {
 	struct irdma_ilq *ilq;
 
-	if (cq_ctx != irdma_ilq_cq_ctx())
+	if (cq_ctx != irdma_ilq_cq_ctx() ||
+	    hw->fn->protocol != IRDMA_PROTOCOL_IWARP)
 		return false;
 	rcu_read_lock();
 	ilq = rcu_dereference(hw->ilq);
