@@ -969,6 +969,8 @@ static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 	hw->mmio.ops = &irdma_mmio_iomem_ops;
 	hw->mmio.base = fn->hw_addr;
 	mutex_init(&hw->cmd_mutex);
+	spin_lock_init(&hw->req_lock);
+	atomic64_set(&hw->req_done, 0);
 	mutex_init(&hw->counters.lock);
 	INIT_DELAYED_WORK(&hw->counters.poll, irdma_hwc_poll);
 	hw->cmd_wq = alloc_ordered_workqueue("irdma-cqp/%s", WQ_MEM_RECLAIM,

@@ -101,6 +101,7 @@ struct irdma_cmd {
  * struct irdma_cmd_req - a CQP command posted without waiting for it
  * @work: runs the command on the function's @cmd_wq
  * @hw: the function
+ * @ticket: its place in the order of submission (from 1)
  * @cmd: the command; its @arg points at @arg
  * @arg: a copy of the builder's argument
  *
@@ -111,6 +112,7 @@ struct irdma_cmd {
 struct irdma_cmd_req {
 	struct work_struct work;
 	struct irdma_hw *hw;
+	u64 ticket;
 	struct irdma_cmd cmd;
 	u64 arg[];
 };
@@ -146,6 +148,9 @@ struct irdma_hw_counters {
  * @cmd_seq: cookie of the last command issued
  * @cmd_wq: ordered queue of the commands posted without waiting
  *	(irdma_cmd_req_submit()), so they reach the CQP in submission order
+ * @req_lock: makes handing out a ticket and queueing its request one step
+ * @req_seq: ticket of the last request submitted
+ * @req_done: ticket of the last request that has run (or failed)
  * @cqp_broken: a command timed out; the ring is out of step with the
  *	device and no further command is issued
  * @halted: the engine reported a critical error (irdma_hw_halt()): no
@@ -185,6 +190,9 @@ struct irdma_hw {
 	struct mutex cmd_mutex; /* cmd_seq, cqp_broken, CCQ polling */
 	u64 cmd_seq;
 	struct workqueue_struct *cmd_wq;
+	spinlock_t req_lock; /* req_seq, and queueing in its order */
+	u64 req_seq;
+	atomic64_t req_done;
 	bool cqp_broken;
 	atomic_t halted;
 	struct irdma_cqp cqp;
@@ -218,7 +226,8 @@ struct irdma_cmd_req *
 irdma_cmd_req_alloc(int (*build)(__le64 *wqe, u8 valid, const void *arg),
 		    const void *arg, size_t arg_len, const char *name,
 		    gfp_t gfp);
-void irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req);
+u64 irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req);
+bool irdma_cmd_req_ran(struct irdma_hw *hw, u64 ticket);
 void irdma_cmd_req_free(struct irdma_cmd_req *req);
 void * __must_check irdma_xa_get_ref(struct xarray *xa, u32 id,
 				     size_t refs_off);

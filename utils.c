@@ -278,6 +278,8 @@ static void irdma_cmd_req_work(struct work_struct *work)
 
 	/* a failure was reported by irdma_cmd_exec(); nobody waits for it */
 	irdma_cmd_exec(req->hw, &req->cmd);
+	/* the queue is ordered: tickets come here in increasing order */
+	atomic64_set_release(&req->hw->req_done, req->ticket);
 	irdma_cmd_req_free(req);
 }
 
@@ -324,11 +326,34 @@ irdma_cmd_req_alloc(int (*build)(__le64 *wqe, u8 valid, const void *arg),
  * after that has started.
  *
  * Context: any.
+ * Return: the request's ticket, for irdma_cmd_req_ran().
  */
-void irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req)
+u64 irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req)
 {
+	unsigned long flags;
+	u64 ticket;
+
 	req->hw = hw;
+	spin_lock_irqsave(&hw->req_lock, flags);
+	ticket = ++hw->req_seq;
+	req->ticket = ticket;
 	queue_work(hw->cmd_wq, &req->work);
+	spin_unlock_irqrestore(&hw->req_lock, flags);
+	return ticket;
+}
+
+/**
+ * irdma_cmd_req_ran - has a submitted request been carried out
+ * @hw: the function
+ * @ticket: from irdma_cmd_req_submit()
+ *
+ * Context: any.
+ * Return: true once the request has run (successfully or not), and with
+ * it every request submitted before it.
+ */
+bool irdma_cmd_req_ran(struct irdma_hw *hw, u64 ticket)
+{
+	return atomic64_read_acquire(&hw->req_done) >= ticket;
 }
 
 /**
