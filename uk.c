@@ -115,6 +115,18 @@ static void irdma_uk_wqe_commit(__le64 *wqe, u64 hdr)
 	irdma_wqe_set(wqe, IRDMA_WQE_HDR_WORD, hdr);
 }
 
+/* Publish a WQE, or keep its header for later when the WR says so */
+static void irdma_uk_wqe_publish(const struct irdma_uk_wr *wr, __le64 *wqe,
+				 u64 hdr)
+{
+	if (wr->hold) {
+		wr->hold->wqe = wqe;
+		wr->hold->hdr = hdr;
+		return;
+	}
+	irdma_uk_wqe_commit(wqe, hdr);
+}
+
 /* Take @quanta quanta at the head; the lap changes at index 0. */
 static u32 irdma_uk_sq_claim(struct irdma_uk_qp *qp, u16 quanta)
 {
@@ -353,9 +365,9 @@ static int irdma_uk_post_inline(struct irdma_uk_qp *qp,
 	else
 		irdma_uk_copy_inline((u8 *)wqe, wr->sg, wr->num_sge,
 				     qp->sq_pol);
-	irdma_uk_wqe_commit(wqe, irdma_uk_wr_hdr(qp, wr, 0) | hdr_extra |
-			    FIELD_PREP(IRDMA_SQWQE_INLINEFLAG, 1) |
-			    FIELD_PREP(IRDMA_SQWQE_INLINELEN, total));
+	irdma_uk_wqe_publish(wr, wqe, irdma_uk_wr_hdr(qp, wr, 0) | hdr_extra |
+			     FIELD_PREP(IRDMA_SQWQE_INLINEFLAG, 1) |
+			     FIELD_PREP(IRDMA_SQWQE_INLINELEN, total));
 	return 0;
 }
 
@@ -386,7 +398,7 @@ static int irdma_uk_post_frags(struct irdma_uk_qp *qp,
 	addl = irdma_uk_set_frags(qp->hw_rev, wqe, first, wr->sg, wr->num_sge,
 				  qp->sq_pol);
 	irdma_wqe_set(wqe, 2, word2);
-	irdma_uk_wqe_commit(wqe, irdma_uk_wr_hdr(qp, wr, addl) | hdr_extra);
+	irdma_uk_wqe_publish(wr, wqe, irdma_uk_wr_hdr(qp, wr, addl) | hdr_extra);
 	return 0;
 }
 
@@ -704,6 +716,25 @@ void irdma_uk_ring_sq_db(struct irdma_uk_qp *qp)
 	if (qp->sq_head == qp->sq_rung)
 		return;
 	/* WQEs must be visible before the device is told about them */
+	wmb();
+	irdma_mmio_wr32(qp->mmio, qp->db_off,
+			FIELD_PREP(IRDMA_WQEALLOC_QPID, qp->qp_id));
+	qp->sq_rung = qp->sq_head;
+}
+
+/**
+ * irdma_uk_release_held - make a held WQE valid and tell the device
+ * @qp: the QP
+ * @held: as irdma_uk_post_send() left it with @wr->hold
+ *
+ * The doorbell is rung even if nothing was posted since the last one: the
+ * device may have stopped at the held WQE.
+ */
+void irdma_uk_release_held(struct irdma_uk_qp *qp,
+			   const struct irdma_uk_held *held)
+{
+	irdma_uk_wqe_commit(held->wqe, held->hdr);
+	/* the header must be visible before the device is told about it */
 	wmb();
 	irdma_mmio_wr32(qp->mmio, qp->db_off,
 			FIELD_PREP(IRDMA_WQEALLOC_QPID, qp->qp_id));

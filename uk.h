@@ -166,6 +166,19 @@ struct irdma_uk_qp {
 };
 
 /**
+ * struct irdma_uk_held - a WQE written to the SQ but not yet valid
+ * @wqe: its first quantum
+ * @hdr: the header that makes it valid
+ *
+ * The engine runs the SQ in order and stops at a quantum without a valid
+ * header, so a held WQE also holds back every WQE posted after it.
+ */
+struct irdma_uk_held {
+	__le64 *wqe;
+	u64 hdr;
+};
+
+/**
  * struct irdma_uk_wr - a send-queue work request
  * @wr_id: cookie returned in the completion
  * @op: SQ opcode (enum irdma_wqe_op)
@@ -185,6 +198,8 @@ struct irdma_uk_qp {
  * @signaled: ask for a completion
  * @read_fence: wait for earlier reads
  * @local_fence: wait for earlier WRs
+ * @hold: if set, the WQE is written without its header, which is kept
+ *	here for irdma_uk_release_held() (send ops only)
  */
 struct irdma_uk_wr {
 	u64 wr_id;
@@ -204,6 +219,7 @@ struct irdma_uk_wr {
 	bool signaled;
 	bool read_fence;
 	bool local_fence;
+	struct irdma_uk_held *hold;
 };
 
 /**
@@ -373,6 +389,8 @@ int irdma_uk_post_recv(struct irdma_uk_qp *qp, u64 wr_id,
 int irdma_uk_conn_lsmm(struct irdma_uk_qp *qp, u64 addr, u32 len, u32 stag);
 int irdma_uk_conn_rtr(struct irdma_uk_qp *qp, bool read);
 void irdma_uk_ring_sq_db(struct irdma_uk_qp *qp);
+void irdma_uk_release_held(struct irdma_uk_qp *qp,
+			   const struct irdma_uk_held *held);
 int irdma_uk_qp_complete(struct irdma_uk_qp *qp,
 			 const struct irdma_uk_cqe *cqe,
 			 struct irdma_uk_done *done);

@@ -395,6 +395,45 @@ static void irdma_uk_post_send_raw_queue_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->qp.sq_head, 1U);
 }
 
+/*
+ * A UD send carries the AH, Q_Key and destination QP; held, it is written
+ * but for its header, and a send after it does not get ahead of it: the
+ * device stops at the first quantum without a valid header.
+ */
+static void irdma_uk_post_send_ud_held(struct kunit *test)
+{
+	struct uk_fixture *f = test->priv;
+	struct irdma_uk_sge sge = { .addr = 0x5000, .len = 296, .lkey = 7 };
+	struct irdma_uk_held held = {};
+	struct irdma_uk_wr wr = { .op = 0x03, .num_sge = 1, .sg = &sge,
+				  .ah_id = 0x101, .dest_qp = 1,
+				  .qkey = 0x80010000, .signaled = true,
+				  .hold = &held };
+
+	KUNIT_ASSERT_EQ(test, uk_qp_setup(test, f, 2), 0);
+	KUNIT_ASSERT_EQ(test, irdma_uk_post_send(&f->qp, &wr), 0);
+	KUNIT_EXPECT_EQ(test, f->qp.sq_head, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, held.wqe, f->qp.sq);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 0), 0x5000ULL);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 1), FRAG2(296, 7));
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 2), 1ULL << 32 | 0x80010000ULL);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 3), 0ULL);
+	KUNIT_EXPECT_EQ(test, held.hdr, V63 | SIG | OPC(3) | 0x101ULL);
+	/* the next one is complete, behind the held one */
+	wr.hold = NULL;
+	wr.ah_id = 0x102;
+	KUNIT_ASSERT_EQ(test, irdma_uk_post_send(&f->qp, &wr), 0);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq + 4, 3),
+			V63 | SIG | OPC(3) | 0x102ULL);
+	irdma_uk_ring_sq_db(&f->qp);
+	KUNIT_ASSERT_EQ(test, f->regs.n, 1U);
+	/* released: the header goes in and the doorbell rings again */
+	irdma_uk_release_held(&f->qp, &held);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 3), held.hdr);
+	KUNIT_ASSERT_EQ(test, f->regs.n, 2U);
+	KUNIT_EXPECT_EQ(test, f->regs.val[1], 0x1234U);
+}
+
 static void irdma_uk_post_inline_gen1_layout(struct kunit *test)
 {
 	struct uk_fixture *f = test->priv;
@@ -799,6 +838,7 @@ static struct kunit_case irdma_uk_cases[] = {
 	KUNIT_CASE(irdma_uk_post_recv_layout),
 	KUNIT_CASE(irdma_uk_post_inline_gen2_layout),
 	KUNIT_CASE(irdma_uk_post_send_raw_queue_layout),
+	KUNIT_CASE(irdma_uk_post_send_ud_held),
 	KUNIT_CASE(irdma_uk_post_inline_gen1_layout),
 	KUNIT_CASE(irdma_uk_post_rejects_bad_requests),
 	KUNIT_CASE(irdma_uk_qp_init_rejects_bad_sizes),
