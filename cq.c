@@ -465,6 +465,22 @@ void irdma_cqe_to_wc(const struct irdma_uk_cqe *cqe,
 	irdma_wc_recv(cqe, wc);
 }
 
+/*
+ * A receive on a UD or GSI QP: the CQE bit that names an invalidated STag
+ * elsewhere says IPv4 here, and the buffer starts with the 40-byte header
+ * area (a GRH, or an IPv4 header in its last 20 bytes).
+ */
+static void irdma_wc_ud(const struct irdma_uk_cqe *cqe, struct ib_wc *wc)
+{
+	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
+		wc->wc_flags &= ~IB_WC_WITH_INVALIDATE;
+		wc->ex.invalidate_rkey = 0;
+	}
+	wc->wc_flags |= IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
+	wc->network_hdr_type = cqe->ipv4 ? RDMA_NETWORK_IPV4 :
+					   RDMA_NETWORK_IPV6;
+}
+
 /* Head CQE to @wc. Return: 0 filled, -EAGAIN nothing to report, -ENOENT empty */
 static int irdma_cq_poll_one(struct irdma_cq *cq, struct ib_wc *wc)
 {
@@ -483,6 +499,8 @@ static int irdma_cq_poll_one(struct irdma_cq *cq, struct ib_wc *wc)
 	if (!ret) {
 		irdma_cqe_to_wc(&cqe, &done, wc);
 		wc->qp = &qp->ibqp;
+		if (!cqe.sq && qp->hw_type == IRDMA_QPTYPE_ROCE_UD)
+			irdma_wc_ud(&cqe, wc);
 	}
 	rcu_read_unlock();
 	/* a flush CQE stands for every WR left: keep it until none is */

@@ -114,6 +114,7 @@ struct irdma_func {
  * @arp: the engine's ARP cache (arp.c)
  * @pd_ida: PD numbers in use
  * @stag_ida: STag indexes in use by MRs and MWs (mr.c)
+ * @ah_ida: AH indexes in use by the verbs' AHs (RoCEv2)
  * @port_active: the port state last reported to the RDMA core; RTNL
  */
 struct irdma_device {
@@ -123,6 +124,7 @@ struct irdma_device {
 	struct irdma_arp_table arp;
 	struct ida pd_ida;
 	struct ida stag_ida;
+	struct ida ah_ida;
 	bool port_active;
 };
 

@@ -570,6 +570,8 @@ static int irdma_qp_reserve_id(struct irdma_hw *hw, enum ib_qp_type type,
 /* Free what irdma_qp_alloc_mem() got; safe to call again */
 static void irdma_qp_free_mem(struct irdma_qp *qp)
 {
+	kfree(qp->ud.held);
+	qp->ud.held = NULL;
 	kfree(qp->uk.rq_wrid);
 	qp->uk.rq_wrid = NULL;
 	kfree(qp->uk.sq_slots);
@@ -596,7 +598,11 @@ static int irdma_qp_alloc_mem(struct irdma_qp *qp)
 	qp->uk.sq_slots = kcalloc(sz->sq_quanta, sizeof(*qp->uk.sq_slots),
 				  GFP_KERNEL);
 	qp->uk.rq_wrid = kcalloc(sz->rq_wqes, sizeof(u64), GFP_KERNEL);
+	if (qp->hw_type == IRDMA_QPTYPE_ROCE_UD)
+		qp->ud.held = kcalloc(sz->sq_quanta, sizeof(*qp->ud.held),
+				      GFP_KERNEL);
 	if (!qp->uk.sq_slots || !qp->uk.rq_wrid ||
+	    (qp->hw_type == IRDMA_QPTYPE_ROCE_UD && !qp->ud.held) ||
 	    irdma_dma_alloc(dev, &qp->rings, sq + rq) ||
 	    irdma_dma_alloc(dev, &qp->meta, IRDMA_QP_META_BYTES)) {
 		irdma_qp_free_mem(qp);
@@ -627,6 +633,34 @@ static int irdma_qp_init_uk(struct irdma_qp *qp)
 	return irdma_uk_qp_init(uk);
 }
 
+/*
+ * The UD sends held back for their AHs' CREATE_AH: this runs on the
+ * ordered command queue, queued after those commands, and releases the
+ * sends in order as far as their commands have run (all of them, unless
+ * a send held meanwhile waits for a later one: then it queues itself
+ * again behind that).
+ */
+static void irdma_qp_ud_release(struct work_struct *work)
+{
+	struct irdma_qp *qp = container_of(work, struct irdma_qp, ud.release);
+	struct irdma_qp_ud *ud = &qp->ud;
+	struct irdma_ud_held *h;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	while (ud->cnt) {
+		h = &ud->held[ud->head];
+		if (!irdma_cmd_req_ran(qp->hw, h->ticket))
+			break;
+		irdma_uk_release_held(&qp->uk, &h->wqe);
+		ud->head = (ud->head + 1) % qp->sizes.sq_quanta;
+		ud->cnt--;
+	}
+	if (ud->cnt)
+		queue_work(qp->hw->cmd_wq, &ud->release);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+}
+
 static void irdma_qp_init_state(struct irdma_qp *qp,
 				const struct ib_qp_init_attr *attr)
 {
@@ -644,6 +678,7 @@ static void irdma_qp_init_state(struct irdma_qp *qp,
 	qp->roce.p_key = IB_DEFAULT_PKEY_FULL;
 	qp->roce.is_qp1 = attr->qp_type == IB_QPT_GSI;
 	qp->cap = attr->cap;
+	INIT_WORK(&qp->ud.release, irdma_qp_ud_release);
 	qp->cap.max_send_wr = qp->sizes.max_send_wr;
 	qp->cap.max_recv_wr = qp->sizes.max_recv_wr;
 }
@@ -850,6 +885,8 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct irdma_qp *qp = to_irdma_qp(ibqp);
 
 	irdma_qp_end_connection(qp);
+	/* sends still held are dropped with the QP */
+	cancel_work_sync(&qp->ud.release);
 	irdma_qp_unpublish(qp->hw, qp, ibqp->qp_num);
 	irdma_qp_hw_destroy(qp);
 	xa_erase(&qp->hw->qps, ibqp->qp_num);
@@ -1592,6 +1629,43 @@ static void irdma_qp_fill_wr(const struct irdma_qp *qp,
 	uw->read_fence = wr->send_flags & IB_SEND_FENCE;
 }
 
+/*
+ * A UD send: the AH, destination QP and Q_Key go into the WQE. A Q_Key
+ * with its top bit set asks for the QP's own (IB's controlled Q_Keys).
+ * While the AH's CREATE_AH has not run, or an earlier send waits for
+ * one, the WQE is written but held (struct irdma_qp_ud).
+ */
+static int irdma_qp_post_ud(struct irdma_qp *qp, const struct ib_send_wr *wr,
+			    struct irdma_uk_wr *uw)
+{
+	const struct ib_ud_wr *ud = ud_wr(wr);
+	struct irdma_qp_ud *q = &qp->ud;
+	struct irdma_ud_held *h = NULL;
+	struct irdma_ah *ah;
+	int ret;
+
+	if ((wr->opcode != IB_WR_SEND && wr->opcode != IB_WR_SEND_WITH_IMM) ||
+	    !ud->ah)
+		return -EINVAL;
+	ah = to_irdma_ah(ud->ah);
+	uw->ah_id = ah->idx;
+	uw->dest_qp = ud->remote_qpn;
+	uw->qkey = ud->remote_qkey & BIT(31) ? qp->roce.qkey : ud->remote_qkey;
+	if (q->cnt || !irdma_cmd_req_ran(qp->hw, ah->ticket)) {
+		if (q->cnt == qp->sizes.sq_quanta)
+			return -ENOMEM;
+		h = &q->held[(q->head + q->cnt) % qp->sizes.sq_quanta];
+		uw->hold = &h->wqe;
+	}
+	ret = irdma_uk_post_send(&qp->uk, uw);
+	if (ret || !h)
+		return ret;
+	h->ticket = ah->ticket;
+	q->cnt++;
+	queue_work(qp->hw->cmd_wq, &q->release);
+	return 0;
+}
+
 /* Write one send WR to the SQ; the caller holds the SQ lock. */
 static int irdma_qp_post_one(struct irdma_qp *qp, const struct ib_send_wr *wr)
 {
@@ -1613,6 +1687,8 @@ static int irdma_qp_post_one(struct irdma_qp *qp, const struct ib_send_wr *wr)
 		total += sg[i].len;
 	if (uw.inline_data && total > qp->cap.max_inline_data)
 		return -EINVAL;
+	if (qp->hw_type == IRDMA_QPTYPE_ROCE_UD)
+		return irdma_qp_post_ud(qp, wr, &uw);
 	switch (uw.op) {
 	case IRDMA_WQEOP_RDMA_WRITE:
 	case IRDMA_WQEOP_RDMA_READ:
@@ -1631,11 +1707,11 @@ static int irdma_qp_post_one(struct irdma_qp *qp, const struct ib_send_wr *wr)
  * @wr: the first WR of a chain
  * @bad_wr: the first WR not posted, on error
  *
- * UD and GSI QPs need address handles, which do not exist yet.
+ * UD and GSI QPs take SENDs (with immediate data too) through an AH.
  *
  * Context: any; does not sleep.
  * Return: 0, -EINVAL for a bad WR or a QP in RESET, -ENOMEM for a full
- * SQ, -EOPNOTSUPP for UD sends and user QPs (user space posts itself).
+ * SQ, -EOPNOTSUPP for user QPs (user space posts itself).
  */
 int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr)
@@ -1644,7 +1720,7 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	int ret = 0;
 
-	if (ibqp->qp_type != IB_QPT_RC || qp->uring) {
+	if (qp->uring) {
 		*bad_wr = wr;
 		return -EOPNOTSUPP;
 	}

@@ -136,6 +136,47 @@ struct irdma_qp_conn {
 };
 
 /**
+ * struct irdma_ah - an address handle (RoCEv2)
+ * @ibah: the core's AH; first, for INIT_RDMA_OBJ_SIZE
+ * @hw: the engine that has it
+ * @idx: its index on the engine
+ * @ticket: command-queue ticket of its CREATE_AH (irdma_cmd_req_ran())
+ */
+struct irdma_ah {
+	struct ib_ah ibah;
+	struct irdma_hw *hw;
+	u32 idx;
+	u64 ticket;
+};
+
+#define to_irdma_ah(ah)	container_of(ah, struct irdma_ah, ibah)
+
+/**
+ * struct irdma_ud_held - a UD send waiting for its AH
+ * @wqe: the WQE, written but for its header
+ * @ticket: the CREATE_AH it waits for
+ */
+struct irdma_ud_held {
+	struct irdma_uk_held wqe;
+	u64 ticket;
+};
+
+/**
+ * struct irdma_qp_ud - UD sends of a kernel UD or GSI QP held back
+ * @held: ring of held sends, one slot per SQ quantum; under the SQ lock
+ * @head: oldest held send
+ * @cnt: sends held; once one is, every later send is held behind it
+ * @release: runs on the command queue, after the CREATE_AHs the sends
+ *	wait for, and releases them
+ */
+struct irdma_qp_ud {
+	struct irdma_ud_held *held;
+	u32 head;
+	u32 cnt;
+	struct work_struct release;
+};
+
+/**
  * struct irdma_qp - a kernel queue pair
  * @ibqp: the core's QP; first, for INIT_RDMA_OBJ_SIZE
  * @hw: the engine the QP lives on
@@ -170,6 +211,7 @@ struct irdma_qp_conn {
  * @lsmm: DMA copy of the MPA reply the LSMM WQE sends; under @state_lock
  * @lsmm_stag: a user QP's STag over @lsmm (irdma_mr_kbuf_reg()), else 0;
  *	under @state_lock
+ * @ud: UD sends held back until their AH exists (kernel UD and GSI QPs)
  *
  * Lifetime: published in hw->qps once the engine has it. poll_cq finds it
  * there under RCU without a reference; everything that keeps it beyond a
@@ -207,6 +249,7 @@ struct irdma_qp {
 	bool llp_closed;
 	struct irdma_dma_mem lsmm;
 	u32 lsmm_stag;
+	struct irdma_qp_ud ud;
 };
 
 /* our CQ and QP around the ib_core objects they embed */

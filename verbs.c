@@ -15,7 +15,9 @@
 #include <linux/idr.h>
 #include <linux/rtnetlink.h>
 #include <linux/vmalloc.h>
+#include <asm/unaligned.h>
 #include <net/addrconf.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/irdma-abi.h>
 #include <rdma/iw_cm.h>
@@ -29,6 +31,8 @@
 
 /* Limits the engine has whatever the HMC profile */
 #define IRDMA_VERBS_MAX_PDS		262144
+/* AH indexes are 17 bits; index 0 is not handed out */
+#define IRDMA_VERBS_MAX_AH		BIT(17)
 #define IRDMA_VERBS_MAX_CQE		1048574
 /* SQ of 32768 quanta, a WR takes up to 8 */
 #define IRDMA_VERBS_MAX_QP_WR		4095
@@ -139,6 +143,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_mr = o[IRDMA_HMC_MR].cnt;
 	props->max_mw = o[IRDMA_HMC_MR].cnt;
 	props->max_pd = IRDMA_VERBS_MAX_PDS;
+	if (iwdev->fn->protocol == IRDMA_PROTOCOL_ROCEV2)
+		props->max_ah = IRDMA_VERBS_MAX_AH - 1;
 	/* RoCEv2: the port's P_Key table of one entry (irdma_query_port()) */
 	if (irdma_is_roce(ibdev))
 		props->max_pkeys = 1;
@@ -312,6 +318,146 @@ static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	struct irdma_pd *pd = container_of(ibpd, struct irdma_pd, ibpd);
 
 	ida_free(&iwdev->pd_ida, pd->pd_id);
+	return 0;
+}
+
+/* ---- address handles (RoCEv2) ---- */
+
+/* @gid as the engine wants an address: host-order words, IPv4 in [0] */
+static void irdma_ah_addr(const union ib_gid *gid, bool ipv4, u32 *out)
+{
+	int i;
+
+	memset(out, 0, 4 * sizeof(*out));
+	if (ipv4) {
+		/* an IPv4-mapped GID: the address is its last word */
+		out[0] = get_unaligned_be32(&gid->raw[12]);
+		return;
+	}
+	for (i = 0; i < 4; i++)
+		out[i] = get_unaligned_be32(&gid->raw[4 * i]);
+}
+
+/* What CREATE_AH needs from the core's attributes; 0 or -EINVAL */
+static int irdma_ah_info(struct irdma_device *iwdev, struct irdma_pd *pd,
+			 const struct rdma_ah_attr *attr,
+			 struct irdma_cqp_ah_info *info)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(attr);
+	const struct ib_gid_attr *sgid = grh->sgid_attr;
+	enum rdma_network_type net;
+	u16 vlan = 0xffff;
+	int idx;
+
+	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
+	    !(rdma_ah_get_ah_flags(attr) & IB_AH_GRH) || !sgid)
+		return -EINVAL;
+	net = rdma_gid_attr_network_type(sgid);
+	/* RoCEv2 only: the port offers no RoCEv1 GIDs */
+	if (net != RDMA_NETWORK_IPV4 && net != RDMA_NETWORK_IPV6)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	if (rdma_read_gid_l2_fields(sgid, &vlan, info->mac))
+		return -EINVAL;
+	info->ipv4 = net == RDMA_NETWORK_IPV4;
+	irdma_ah_addr(&grh->dgid, info->ipv4, info->dest_addr);
+	irdma_ah_addr(&sgid->gid, info->ipv4, info->src_addr);
+	info->pd_idx = pd->pd_id;
+	info->tc = grh->traffic_class;
+	info->hop_limit = grh->hop_limit;
+	info->flow_label = grh->flow_label;
+	if (vlan < VLAN_N_VID) {
+		info->insert_vlan = true;
+		info->vlan_tag = vlan |
+				 rdma_ah_get_sl(attr) << VLAN_PRIO_SHIFT;
+	}
+	/* the engine finds the next hop's MAC in its ARP cache */
+	idx = irdma_arp_add(iwdev, info->dest_addr, info->ipv4,
+			    attr->roce.dmac);
+	if (idx < 0)
+		return idx;
+	info->arp_idx = idx;
+	info->loopback = ether_addr_equal(attr->roce.dmac, info->mac);
+	return 0;
+}
+
+/*
+ * CREATE_AH and DESTROY_AH go through the ordered command queue even where
+ * the caller may sleep: the MANAGE_ARP of the AH's next hop went that way
+ * just before, and a DESTROY_AH must not overtake the CREATE_AH. The
+ * MAD layer also makes AHs under spinlocks, where no command can be waited
+ * for. The AH keeps its command's ticket: a UD send that names it before
+ * the command has run is written to the SQ but held back until it has
+ * (irdma_post_send()).
+ */
+static int irdma_ah_cmd(struct irdma_ah *ah, struct irdma_cqp_ah_info *info,
+			gfp_t gfp)
+{
+	struct irdma_cmd_req *req;
+
+	req = irdma_cmd_req_alloc(irdma_cqpw_ah_cb, info, sizeof(*info),
+				  info->op == IRDMA_CQPOP_CREATE_AH ?
+				  "CREATE_AH" : "DESTROY_AH", gfp);
+	if (!req)
+		return -ENOMEM;
+	ah->ticket = irdma_cmd_req_submit(ah->hw, req);
+	return 0;
+}
+
+static int irdma_create_ah(struct ib_ah *ibah,
+			   struct rdma_ah_init_attr *init_attr,
+			   struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_irdma_dev(ibah->device);
+	struct irdma_pd *pd = container_of(ibah->pd, struct irdma_pd, ibpd);
+	gfp_t gfp = init_attr->flags & RDMA_CREATE_AH_SLEEPABLE ?
+		    GFP_KERNEL : GFP_ATOMIC;
+	struct irdma_ah *ah = to_irdma_ah(ibah);
+	struct irdma_cqp_ah_info info;
+	int idx, ret;
+
+	/* libirdma's AHs would serve user UD QPs, which are not offered */
+	if (udata)
+		return -EOPNOTSUPP;
+	ret = irdma_ah_info(iwdev, pd, init_attr->ah_attr, &info);
+	if (ret)
+		return ret;
+	idx = ida_alloc_range(&iwdev->ah_ida, 1, IRDMA_VERBS_MAX_AH - 1, gfp);
+	if (idx < 0)
+		return idx;
+	ah->hw = iwdev->fn->hw;
+	ah->idx = idx;
+	info.ah_idx = idx;
+	info.op = IRDMA_CQPOP_CREATE_AH;
+	ret = irdma_ah_cmd(ah, &info, gfp);
+	if (ret) {
+		ida_free(&iwdev->ah_ida, idx);
+		return ret;
+	}
+	return 0;
+}
+
+static int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
+{
+	struct irdma_device *iwdev = to_irdma_dev(ibah->device);
+	struct irdma_ah *ah = to_irdma_ah(ibah);
+	struct irdma_cqp_ah_info info = {
+		.ah_idx = ah->idx,
+		.op = IRDMA_CQPOP_DESTROY_AH,
+	};
+	int ret;
+
+	ret = irdma_ah_cmd(ah, &info, flags & RDMA_DESTROY_AH_SLEEPABLE ?
+			   GFP_KERNEL : GFP_ATOMIC);
+	if (ret == -ENOMEM) {
+		/* the engine keeps the AH: so does its index */
+		ibdev_warn_ratelimited(ibah->device,
+				       "AH %u not destroyed: out of memory\n",
+				       ah->idx);
+		return 0;
+	}
+	/* a later CREATE_AH of the index runs after this command */
+	ida_free(&iwdev->ah_ida, ah->idx);
 	return 0;
 }
 
@@ -750,6 +896,9 @@ static const struct ib_device_ops irdma_dev_ops = {
 static const struct ib_device_ops irdma_roce_ops = {
 	.add_gid = irdma_add_gid,
 	.del_gid = irdma_del_gid,
+	.create_ah = irdma_create_ah,
+	.destroy_ah = irdma_destroy_ah,
+	INIT_RDMA_OBJ_SIZE(ib_ah, irdma_ah, ibah),
 };
 
 static void irdma_ib_setup(struct irdma_device *iwdev)
@@ -797,6 +946,7 @@ int irdma_ib_register(struct irdma_func *fn)
 	iwdev->fn = fn;
 	ida_init(&iwdev->pd_ida);
 	ida_init(&iwdev->stag_ida);
+	ida_init(&iwdev->ah_ida);
 	irdma_ib_setup(iwdev);
 	ret = irdma_cm_hw_setup(iwdev);
 	if (ret)
@@ -818,6 +968,7 @@ int irdma_ib_register(struct irdma_func *fn)
 err_cleanup_cm:
 	irdma_cm_hw_cleanup(iwdev);
 err_dealloc:
+	ida_destroy(&iwdev->ah_ida);
 	ida_destroy(&iwdev->stag_ida);
 	ida_destroy(&iwdev->pd_ida);
 	ib_dealloc_device(&iwdev->ibdev);
@@ -840,6 +991,7 @@ void irdma_ib_unregister(struct irdma_func *fn)
 	ib_unregister_device(&iwdev->ibdev);
 	/* no listen is left and no notifier finds the device any more */
 	irdma_cm_hw_cleanup(iwdev);
+	ida_destroy(&iwdev->ah_ida);
 	ida_destroy(&iwdev->stag_ida);
 	ida_destroy(&iwdev->pd_ida);
 	ib_dealloc_device(&iwdev->ibdev);
