@@ -526,6 +526,22 @@ load_irdma_sim() {
 	kmod irdma_sim || fail "cannot load irdma_sim"
 }
 
+# For tests: on exit, kill the background jobs whose PIDs the variables
+# named hold (those still set). Usage: kill_on_exit VAR...
+kill_on_exit() {
+	IRDMA_KILL_VARS="$*"
+	trap irdma_kill_vars EXIT
+}
+
+irdma_kill_vars() {
+	local v
+
+	for v in $IRDMA_KILL_VARS; do
+		[ -n "${!v:-}" ] && kill "${!v}" 2>/dev/null
+	done
+	return 0
+}
+
 # For tests: fail with a message.
 fail() {
 	echo "FAIL: $*"

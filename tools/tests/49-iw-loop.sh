@@ -25,12 +25,7 @@
 
 bus=/sys/bus/irdma_sim
 
-cleanup() {
-	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
-	[ -n "${cpid:-}" ] && kill "$cpid" 2>/dev/null
-	return 0
-}
-trap cleanup EXIT
+kill_on_exit spid cpid
 
 # rping on function 0 to itself: listener on $1, client to $2, port $3,
 # $4 pings

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# irdma-vm-timeout: 600
+# irdma-vm-secs: 120
+#
+# RDMA CM on RoCEv2: rping between two ends on one simulated RoCEv2
+# function (the second function only gives the wire a carrier, which the
+# port needs to be ACTIVE). On RoCEv2 the kernel's IB CM runs the
+# connection: its REQ, REP, RTU, DREQ and DREP are MADs that the MAD layer
+# sends as UD SENDs on QP1 (GSI) through AHs it makes, some from atomic
+# context, and receives on QP1 with the 40-byte header area in front; the
+# engine carries them as RoCEv2 datagrams (UDP port 4791) that its switch
+# turns around. The data then goes over the two RC QPs on the engine.
+#  - IPv4, then IPv6 (a GID from the IPv6 address): rping -V on both ends.
+#  - The engine's datagram counters: MADs sent and received on QP1, none
+#    dropped.
+# After each, the RDMA resources and the engine's AHs are back where they
+# were (the MAD layer destroys the AHs of its MADs once they are done).
+. "$IRDMA_REPO/tools/guest/lib.sh"
+
+bus=/sys/bus/irdma_sim
+
+kill_on_exit spid cpid
+
+# rping on function 0 to its own address $1, port $2, $3 pings
+rping_roce() {
+	local a=$1 port=$2 pings=$3 rc n t0 t1 tx0 rx0 tx1 rx1
+	local srv=/tmp/51-srv-$2.txt cli=/tmp/51-cli-$2.txt
+
+	read -r tx0 rx0 <<<"$(sim_counts 0 ud tx rx)" || fail "no UD counters"
+	stdbuf -oL rping -s -d -v -V -a "$a" -p "$port" >"$srv" 2>&1 &
+	spid=$!
+	pause 2
+	printf -v t0 '%(%s)T' -1
+	stdbuf -oL rping -c -d -v -V -a "$a" -p "$port" -C "$pings" \
+		>"$cli" 2>&1 &
+	cpid=$!
+	# a client stuck in the IB CM cannot be waited for: report first
+	wait_line 120 "*RDMA_CM_EVENT_ESTABLISHED*" "$cli" ||
+		fail "the connect did not reach ESTABLISHED: $(<"$cli") / server: $(<"$srv") /" \
+			"engine: $(</sys/kernel/debug/irdma_sim/irdma_sim0/state)"
+	rping_pings_verified 300 "$cpid" "$cli" "$pings" ||
+		fail "$(<"$cli") / server: $(<"$srv")"
+	cpid=
+	printf -v t1 '%(%s)T' -1
+	wait_exit 60 "$spid" || kill "$spid"
+	wait "$spid"
+	rc=$?
+	spid=
+	[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<"$srv")"
+	n=$(rping_pings "$srv" server)
+	[ "$n" = "$pings" ] || fail "rping -s verified $n pings, not $pings: $(<"$srv")"
+	read -r tx1 rx1 <<<"$(sim_counts 0 ud tx rx)"
+	echo "$pings pings verified on both ends in $((t1 - t0)) s;" \
+		"datagrams: $((tx1 - tx0)) sent, $((rx1 - rx0)) received"
+	# REQ, REP, RTU and a DREQ and DREP at least, each sent and received
+	((tx1 - tx0 >= 5 && rx1 - rx0 >= 5)) ||
+		fail "the CM's MADs did not all go through the engine"
+}
+
+log_mark 51-roce-cm
+need_user rping
+load_irdma_sim
+echo "0 roce" >$bus/new_device || fail "create 0"
+echo "1 roce" >$bus/new_device || fail "create 1"
+ip link set isim1 up || fail "isim1 up"
+ip link set isim0 up || fail "isim0 up"
+ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
+ip addr add 2001:db8::1/64 dev isim0 nodad || fail "IPv6 on isim0"
+sim_wait_counts 60 1 0 cqp live
+dev=$(ibdev_of 0)
+[ -n "$dev" ] || fail "no RDMA device on function 0"
+for ((i = 0; i < 40; i++)); do
+	read -r state <"/sys/class/infiniband/$dev/ports/1/state"
+	[[ $state == *ACTIVE ]] && grep -qs ':ffff:c000:0201' \
+		/sys/class/infiniband/"$dev"/ports/1/gids/* &&
+		grep -qs '^2001:0db8:' /sys/class/infiniband/"$dev"/ports/1/gids/* &&
+		break
+	pause 0.5
+done
+[[ $state == *ACTIVE ]] || fail "$dev port 1 is '$state', not ACTIVE"
+take_baseline "ahs" 0
+echo "baseline: $IRDMA_BASE_RES; engine AHs: ${IRDMA_BASE_OBJ[0]}"
+
+step "IPv4: rping -C 50 to the function's own address"
+rping_roce 192.0.2.1 7511 50
+wait_baseline IPv4
+
+step "IPv6: rping -C 10"
+rping_roce 2001:db8::1 7512 10
+wait_baseline IPv6
+
+step "the engine's datagram counters"
+keys="tx_err tx_lost rx_err drop_full drop_malformed drop_icrc drop_opcode"
+keys+=" drop_qp drop_qkey drop_no_rqe"
+# shellcheck disable=SC2086 # a list of keys
+bad=$(sim_counts 0 ud $keys) || fail "no UD counters"
+ud=$(grep '^ud: ' /sys/kernel/debug/irdma_sim/irdma_sim0/state)
+echo "$ud"
+[ "${bad//[ 0]/}" = "" ] || fail "datagrams failed or dropped: $ud"
+
+echo 1 >$bus/del_device || fail "delete 1"
+echo 0 >$bus/del_device || fail "delete 0"
+rmmod irdma_sim || fail "rmmod irdma_sim"
+rmmod irdma || fail "rmmod irdma"
+echo "PASS"
