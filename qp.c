@@ -1144,6 +1144,8 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	qp->hw_state = hw_state;
 	if (attr_mask & IB_QP_PKEY_INDEX)
 		qp->pkey_index = attr->pkey_index;
+	if (attr_mask & IB_QP_TIMEOUT)
+		qp->ack_timeout = attr->timeout;
 	ibdev_dbg(ibqp->device, "QP %u: state %d -> %d (engine %u)\n",
 		  ibqp->qp_num, cur, next, hw_state);
 	WRITE_ONCE(qp->ib_state, next);
@@ -1205,6 +1207,7 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		.rq_psn = qp->roce.epsn,
 		.retry_cnt = qp->roce.rexmit_thresh,
 		.rnr_retry = qp->roce.rnr_nak_thresh,
+		.timeout = qp->ack_timeout,
 		.path_mtu = mtu,
 		.port_num = 1,
 		.cap = qp->cap,

@@ -193,6 +193,9 @@ struct irdma_qp_ud {
  * @cap: capabilities as reported to the core
  * @roce: RoCEv2 context fields the core sets through modify
  * @pkey_index: P_Key index (RoCEv2)
+ * @ack_timeout: the local ACK timeout the core set (IB_QP_TIMEOUT), kept
+ *	for query_qp: the engine times its retransmissions itself, from the
+ *	context's minimum RTO up
  * @sq_sig_all: every send WR is signalled
  * @uring: a user QP's ring registration (SQ, RQ and shadow area are user
  *	memory; @rings and @uk are unused), else NULL
@@ -236,6 +239,7 @@ struct irdma_qp {
 	struct ib_qp_cap cap;
 	struct irdma_qpc_roce roce;
 	u16 pkey_index;
+	u8 ack_timeout;
 	bool sq_sig_all;
 	struct irdma_uring *uring;
 	u64 user_ctx;
