@@ -20,8 +20,9 @@
  *   cause (local protection, remote access, length, retries exceeded); the
  *   QP goes to the error state and an AE reports it. Execution stops
  *   there: the driver moves the QP to error and flushes it.
- * - No RQ WQE at the responder: with an RNR retry count of 7 the sender
- *   waits and tries again on the next tick, otherwise it fails with
+ * - No RQ WQE at the responder (an RNR NAK): with an RNR retry count of
+ *   7 the sender tries again on every tick; with a count n below 7 it
+ *   tries n more times, ISIM_RNR_WAIT_MS apart, and then fails with
  *   "retries exceeded".
  * - Flushing: after FLUSH_WQES, every WQE posted to a flushed queue is
  *   completed with a flush error on the next tick. The engine watches the
@@ -70,6 +71,9 @@
 #include <asm/unaligned.h>
 
 #include "isim.h"
+
+/* between two tries of a WQE that met an RNR NAK */
+#define ISIM_RNR_WAIT_MS	20
 
 /* ---- context and state ---- */
 
@@ -563,13 +567,6 @@ static struct isim_qp *isim_exec_peer(struct isim_func *f,
 	return peer;
 }
 
-/* no RQ WQE at the responder: the requester waits for one, or gives up */
-static int isim_exec_rnr(const struct isim_xfer *x)
-{
-	return x->rnr_retry == ISIM_QPC_RNR_FOREVER ? -EAGAIN :
-						      ISIM_WC_RETRY_EXC;
-}
-
 /**
  * isim_exec_take_rq - take a QP's next RQ WQE
  * @x: scratch state: the WQE goes to x->resp, its fragments to x->rsgl
@@ -627,7 +624,7 @@ static int isim_exec_send(struct isim_xfer *x, struct isim_qp *peer,
 
 	err = isim_exec_take_rq(x, peer);
 	if (err == -ENOENT)
-		return isim_exec_rnr(x);
+		return -EAGAIN;	/* RNR NAK */
 	if (err)
 		return ISIM_WC_REM_OP;
 	if (!isim_sgl_allowed(x->f, &x->rsgl)) {
@@ -665,7 +662,7 @@ static int isim_exec_write(struct isim_xfer *x, struct isim_qp *peer,
 		return ISIM_WC_REM_ACCESS;
 	/* an RNR wait must not consume anything: look before writing */
 	if (rc->imm_valid && isim_wq_peek(x->f, &peer->rq, &hdr))
-		return isim_exec_rnr(x);
+		return -EAGAIN;	/* RNR NAK */
 	err = isim_copy(x, &x->local, inl, &x->rsgl, x->len);
 	ret = err == -EFAULT ? ISIM_WC_LOC_PROT : err ? ISIM_WC_REM_ACCESS : 0;
 	if (ret || !rc->imm_valid)
@@ -775,7 +772,6 @@ static int isim_exec_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr,
 	peer = isim_exec_peer(x->f, qp);
 	if (!peer)
 		return ISIM_WC_RETRY_EXC;
-	x->rnr_retry = qp->rnr_retry;
 	rc->imm_valid = hdr & ISIM_WQH_IMM;
 	rc->imm = lower_32_bits(x->req.w[0]);
 	switch (FIELD_GET(ISIM_WQH_OP, hdr)) {
@@ -842,6 +838,23 @@ static void isim_hwc_wqe(struct isim_func *f, u8 op, bool fabric)
 		isim_hwc_add(f, rx, 1);
 }
 
+/*
+ * An RNR NAK: with the retry count 7 the requester tries again for ever,
+ * otherwise that many times, ISIM_RNR_WAIT_MS apart (the responder's RNR
+ * timer, scaled to a simulator whose consumers run under TCG), then the
+ * WQE fails. Return: -EAGAIN to try again, or the failure.
+ */
+static int isim_exec_rnr_nak(struct isim_qp *qp)
+{
+	if (qp->rnr_retry == ISIM_QPC_RNR_FOREVER)
+		return -EAGAIN;
+	if (qp->rnr_tries >= qp->rnr_retry)
+		return ISIM_WC_RETRY_EXC;
+	qp->rnr_tries++;
+	qp->rnr_until = jiffies + msecs_to_jiffies(ISIM_RNR_WAIT_MS);
+	return -EAGAIN;
+}
+
 /* Return: 0 the WQE is done, -EAGAIN try it again on the next tick */
 static int isim_exec_sq_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 {
@@ -853,10 +866,15 @@ static int isim_exec_sq_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	};
 	int ret = 0;
 
+	if (qp->rnr_tries && time_before(jiffies, qp->rnr_until))
+		return -EAGAIN;
 	if (c.op != ISIM_WQOP_NOP)
 		ret = isim_exec_op(x, qp, hdr, &rc);
 	if (ret == -EAGAIN)
+		ret = isim_exec_rnr_nak(qp);
+	if (ret == -EAGAIN)
 		return ret;
+	qp->rnr_tries = 0;
 	qp->executed++;
 	c.bytes = x->len;
 	if (!ret)

@@ -269,6 +269,8 @@ struct isim_toe {
  * @ud_psn: RoCEv2 UD: PSN of the next datagram sent (24 bits)
  * @pd: protection domain
  * @rnr_retry: RNR retry count; ISIM_QPC_RNR_FOREVER retries forever
+ * @rnr_tries: RNR NAKs the SQ's head WQE has met so far
+ * @rnr_until: jiffies before which that WQE is not tried again
  * @privileged: STag 0 addresses bus memory directly
  * @remote_write: the peer may write (RDMA WRITE) to this QP's memory
  * @remote_read: the peer may read (RDMA READ) from this QP's memory
@@ -299,6 +301,8 @@ struct isim_qp {
 	u32 ud_psn;
 	u32 pd;
 	u8 rnr_retry;
+	u8 rnr_tries;
+	unsigned long rnr_until;
 	bool privileged;
 	bool remote_write;
 	bool remote_read;
@@ -409,7 +413,6 @@ struct isim_cpl {
  * @rsgl: fragments of @resp, or the remote range of a WRITE/READ
  * @inl: inline payload of @req
  * @len: payload length of @req
- * @rnr_retry: RNR retry count of the requester
  */
 struct isim_xfer {
 	struct isim_func *f;
@@ -420,7 +423,6 @@ struct isim_xfer {
 	struct isim_sgl rsgl;
 	u8 inl[ISIM_INLINE_MAX];
 	u64 len;
-	u8 rnr_retry;
 };
 
 /**
