@@ -518,6 +518,33 @@ need_user() {
 	done
 }
 
+# For tests: wait (20 s) until port 1 of RoCEv2 device DEV is ACTIVE and
+# has a GID for each address: a GID ending in each PATTERN (such as
+# ':ffff:c000:0201' for 192.0.2.1) or starting with it when the PATTERN
+# ends in ':' (an IPv6 prefix); fails the test otherwise.
+# Usage: roce_port_ready DEV PATTERN...
+roce_port_ready() {
+	local dev=$1 i p state ok gids=/sys/class/infiniband/$1/ports/1/gids
+
+	shift
+	for ((i = 0; i < 40; i++)); do
+		read -r state <"/sys/class/infiniband/$dev/ports/1/state"
+		ok=1
+		[[ $state == *ACTIVE ]] || ok=
+		for p; do
+			if [[ $p == *: ]]; then
+				grep -qs "^$p" "$gids"/* || ok=
+			else
+				grep -qs "$p\$" "$gids"/* || ok=
+			fi
+		done
+		[ -n "$ok" ] && return 0
+		pause 0.5
+	done
+	[[ $state == *ACTIVE ]] || fail "$dev port 1 is '$state', not ACTIVE"
+	fail "$dev port 1 has no GID for each of: $*"
+}
+
 # For tests: load the RDMA stack, irdma and irdma_sim; fails the test when
 # one does not load. Usage: load_irdma_sim
 load_irdma_sim() {

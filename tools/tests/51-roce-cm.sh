@@ -70,15 +70,7 @@ ip addr add 2001:db8::1/64 dev isim0 nodad || fail "IPv6 on isim0"
 sim_wait_counts 60 1 0 cqp live
 dev=$(ibdev_of 0)
 [ -n "$dev" ] || fail "no RDMA device on function 0"
-for ((i = 0; i < 40; i++)); do
-	read -r state <"/sys/class/infiniband/$dev/ports/1/state"
-	[[ $state == *ACTIVE ]] && grep -qs ':ffff:c000:0201' \
-		/sys/class/infiniband/"$dev"/ports/1/gids/* &&
-		grep -qs '^2001:0db8:' /sys/class/infiniband/"$dev"/ports/1/gids/* &&
-		break
-	pause 0.5
-done
-[[ $state == *ACTIVE ]] || fail "$dev port 1 is '$state', not ACTIVE"
+roce_port_ready "$dev" ':ffff:c000:0201' '2001:0db8:'
 take_baseline "ahs" 0
 echo "baseline: $IRDMA_BASE_RES; engine AHs: ${IRDMA_BASE_OBJ[0]}"
 

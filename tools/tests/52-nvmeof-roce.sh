@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# irdma-vm-secs: 100
+# irdma-vm-timeout: 600
+#
+# NVMe over Fabrics on RoCEv2 through irdma (tools/guest/nvmeof.sh), the
+# kernel's own host and target on one simulated RoCEv2 function (the
+# second function only gives the wire a carrier, which the port needs to
+# be ACTIVE). rdma_cm runs the connections through the IB CM, whose MADs
+# the engine carries as RoCEv2 datagrams on QP1, as in 51-roce-cm. The
+# host registers each I/O's pages with IB_WR_REG_MR and asks the target to
+# invalidate them (SEND with invalidate); the target moves data with
+# rdma_rw: RDMA WRITE, and RDMA READ straight into its pages.
+. "$IRDMA_REPO/tools/guest/lib.sh"
+. "$IRDMA_REPO/tools/guest/nvmeof.sh"
+
+bus=/sys/bus/irdma_sim
+
+log_mark 52-nvmeof-roce
+load_irdma_sim
+echo "0 roce" >$bus/new_device || fail "create 0"
+echo "1 roce" >$bus/new_device || fail "create 1"
+ip link set isim1 up || fail "isim1 up"
+ip link set isim0 up || fail "isim0 up"
+ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
+sim_wait_counts 60 1 0 cqp live
+dev=$(ibdev_of 0)
+[ -n "$dev" ] || fail "no RDMA device on function 0"
+roce_port_ready "$dev" ':ffff:c000:0201'
+nvmeof_loop "$dev" roce 52
+bad=$(sim_counts 0 ud tx_err tx_lost rx_err drop_full drop_malformed drop_icrc \
+	drop_opcode drop_qp drop_qkey drop_no_rqe) || fail "no UD counters"
+grep '^ud: ' /sys/kernel/debug/irdma_sim/irdma_sim0/state
+[ "${bad//[ 0]/}" = "" ] || fail "the CM's datagrams failed or were dropped"
+echo 1 >$bus/del_device || fail "delete 1"
+echo 0 >$bus/del_device || fail "delete 0"
+rmmod irdma_sim || fail "rmmod irdma_sim"
+rmmod irdma || fail "rmmod irdma"
