@@ -518,6 +518,35 @@ need_user() {
 	done
 }
 
+# For tests: RoCEv2 function 0 with 192.0.2.1/24 on its netdev and
+# function 1 beside it, only to give the wire a carrier (the port is not
+# ACTIVE without one); waits for function 0's engine. Both netdevs up.
+# Usage: sim_roce_function0
+sim_roce_function0() {
+	echo "0 roce" >/sys/bus/irdma_sim/new_device || fail "create 0"
+	echo "1 roce" >/sys/bus/irdma_sim/new_device || fail "create 1"
+	ip link set isim1 up || fail "isim1 up"
+	ip link set isim0 up || fail "isim0 up"
+	ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
+	sim_wait_counts 60 1 0 cqp live
+}
+
+# For tests: wait (SECS) for the rping server whose PID the variable VAR
+# holds to exit, kill it if it does not, clear VAR, and fail the test
+# unless it exited 0 having verified PINGS pings (its output is FILE).
+# Usage: rping_server_done SECS VAR FILE PINGS
+rping_server_done() {
+	local pid=${!2} rc n
+
+	wait_exit "$1" "$pid" || kill "$pid"
+	wait "$pid"
+	rc=$?
+	printf -v "$2" '%s' ''
+	[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<"$3")"
+	n=$(rping_pings "$3" server)
+	[ "$n" = "$4" ] || fail "rping -s verified $n pings, not $4: $(<"$3")"
+}
+
 # For tests: wait (20 s) until port 1 of RoCEv2 device DEV is ACTIVE and
 # has a GID for each address: a GID ending in each PATTERN (such as
 # ':ffff:c000:0201' for 192.0.2.1) or starting with it when the PATTERN

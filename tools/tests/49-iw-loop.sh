@@ -30,7 +30,7 @@ kill_on_exit spid cpid
 # rping on function 0 to itself: listener on $1, client to $2, port $3,
 # $4 pings
 rping_self() {
-	local la=$1 ca=$2 port=$3 pings=$4 rc n i t0 t1 lp0 lp1 seen=0 c0 c
+	local la=$1 ca=$2 port=$3 pings=$4 n i t0 t1 lp0 lp1 seen=0 c0 c
 	local srv=/tmp/49-srv-$3.txt cli=/tmp/49-cli-$3.txt sc0 ki0 id0 un0 sc1 ki1 id1 un1
 
 	read -r lp0 <<<"$(sim_counts 0 wire looped)" || fail "no wire counters"
@@ -38,6 +38,7 @@ rping_self() {
 		fail "no exec counters"
 	read -r c0 <<<"$(sim_counts 0 toe closed)" || fail "no toe counters"
 	stdbuf -oL rping -s -d -v -V -a "$la" -p "$port" >$srv 2>&1 &
+	# shellcheck disable=SC2034 # read by name: kill_on_exit, rping_server_done
 	spid=$!
 	# the listen reaches the engine as SYN filters (a wildcard one per
 	# address of the netdev)
@@ -65,13 +66,7 @@ rping_self() {
 		fail "$(<$cli) / server: $(<$srv)"
 	cpid=
 	printf -v t1 '%(%s)T' -1
-	wait_exit 30 "$spid" || kill "$spid"
-	wait "$spid"
-	rc=$?
-	spid=
-	[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<$srv)"
-	n=$(rping_pings $srv server)
-	[ "$n" = "$pings" ] || fail "rping -s verified $n pings, not $pings: $(<$srv)"
+	rping_server_done 30 spid $srv "$pings"
 	read -r lp1 <<<"$(sim_counts 0 wire looped)"
 	read -r sc1 ki1 id1 un1 <<<"$(sim_counts 0 exec scans kicks idle unasked)"
 	echo "$pings pings verified on both ends in $((t1 - t0)) s; frames looped by the switch: $((lp1 - lp0))"

@@ -24,11 +24,12 @@ kill_on_exit spid cpid
 
 # rping on function 0 to its own address $1, port $2, $3 pings
 rping_roce() {
-	local a=$1 port=$2 pings=$3 rc n t0 t1 tx0 rx0 tx1 rx1
+	local a=$1 port=$2 pings=$3 t0 t1 tx0 rx0 tx1 rx1
 	local srv=/tmp/51-srv-$2.txt cli=/tmp/51-cli-$2.txt
 
 	read -r tx0 rx0 <<<"$(sim_counts 0 ud tx rx)" || fail "no UD counters"
 	stdbuf -oL rping -s -d -v -V -a "$a" -p "$port" >"$srv" 2>&1 &
+	# shellcheck disable=SC2034 # read by name: kill_on_exit, rping_server_done
 	spid=$!
 	pause 2
 	printf -v t0 '%(%s)T' -1
@@ -43,13 +44,7 @@ rping_roce() {
 		fail "$(<"$cli") / server: $(<"$srv")"
 	cpid=
 	printf -v t1 '%(%s)T' -1
-	wait_exit 60 "$spid" || kill "$spid"
-	wait "$spid"
-	rc=$?
-	spid=
-	[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<"$srv")"
-	n=$(rping_pings "$srv" server)
-	[ "$n" = "$pings" ] || fail "rping -s verified $n pings, not $pings: $(<"$srv")"
+	rping_server_done 60 spid "$srv" "$pings"
 	read -r tx1 rx1 <<<"$(sim_counts 0 ud tx rx)"
 	echo "$pings pings verified on both ends in $((t1 - t0)) s;" \
 		"datagrams: $((tx1 - tx0)) sent, $((rx1 - rx0)) received"
@@ -61,13 +56,8 @@ rping_roce() {
 log_mark 51-roce-cm
 need_user rping
 load_irdma_sim
-echo "0 roce" >$bus/new_device || fail "create 0"
-echo "1 roce" >$bus/new_device || fail "create 1"
-ip link set isim1 up || fail "isim1 up"
-ip link set isim0 up || fail "isim0 up"
-ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
+sim_roce_function0
 ip addr add 2001:db8::1/64 dev isim0 nodad || fail "IPv6 on isim0"
-sim_wait_counts 60 1 0 cqp live
 dev=$(ibdev_of 0)
 [ -n "$dev" ] || fail "no RDMA device on function 0"
 roce_port_ready "$dev" ':ffff:c000:0201' '2001:0db8:'

@@ -18,12 +18,7 @@ bus=/sys/bus/irdma_sim
 
 log_mark 52-nvmeof-roce
 load_irdma_sim
-echo "0 roce" >$bus/new_device || fail "create 0"
-echo "1 roce" >$bus/new_device || fail "create 1"
-ip link set isim1 up || fail "isim1 up"
-ip link set isim0 up || fail "isim0 up"
-ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
-sim_wait_counts 60 1 0 cqp live
+sim_roce_function0
 dev=$(ibdev_of 0)
 [ -n "$dev" ] || fail "no RDMA device on function 0"
 roce_port_ready "$dev" ':ffff:c000:0201'
