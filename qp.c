@@ -532,7 +532,8 @@ static int irdma_qp_check_init(struct irdma_device *iwdev,
 {
 	struct ib_device *ibdev = &iwdev->ibdev;
 
-	if (udata && attr->qp_type != IB_QPT_RC) {
+	/* QP1 belongs to the MAD layer; libirdma makes RC and UD QPs */
+	if (udata && attr->qp_type != IB_QPT_RC && attr->qp_type != IB_QPT_UD) {
 		ibdev_dbg(ibdev, "user QPs of type %d are not supported\n",
 			  attr->qp_type);
 		return -EOPNOTSUPP;

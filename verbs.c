@@ -404,6 +404,38 @@ static int irdma_ah_cmd(struct irdma_ah *ah, struct irdma_cqp_ah_info *info,
 	return 0;
 }
 
+/*
+ * A user AH is named in WQEs that libirdma writes straight to the SQ, past
+ * the held-back sends of irdma_post_send(): the engine must have it before
+ * its index goes back. The commands queued before it (its next hop's
+ * MANAGE_ARP, a DESTROY_AH of the same index) run first; then it is issued
+ * and waited for, so that a refusal fails the verb.
+ */
+static int irdma_user_ah_cmd(struct irdma_ah *ah,
+			     struct irdma_cqp_ah_info *info,
+			     struct ib_udata *udata)
+{
+	struct irdma_create_ah_resp resp = { .ah_id = ah->idx };
+	struct irdma_cmd cmd = {
+		.build = irdma_cqpw_ah_cb,
+		.arg = info,
+		.name = "CREATE_AH (user)",
+	};
+	int ret;
+
+	flush_workqueue(ah->hw->cmd_wq);
+	ret = irdma_cmd_exec(ah->hw, &cmd);
+	if (ret)
+		return ret;
+	ret = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+	if (ret) {
+		info->op = IRDMA_CQPOP_DESTROY_AH;
+		cmd.name = "DESTROY_AH (user)";
+		irdma_cmd_exec(ah->hw, &cmd);
+	}
+	return ret;
+}
+
 static int irdma_create_ah(struct ib_ah *ibah,
 			   struct rdma_ah_init_attr *init_attr,
 			   struct ib_udata *udata)
@@ -414,11 +446,22 @@ static int irdma_create_ah(struct ib_ah *ibah,
 		    GFP_KERNEL : GFP_ATOMIC;
 	struct irdma_ah *ah = to_irdma_ah(ibah);
 	struct irdma_cqp_ah_info info;
+	const char *why;
 	int idx, ret;
 
-	/* libirdma's AHs would serve user UD QPs, which are not offered */
-	if (udata)
-		return -EOPNOTSUPP;
+	/* a user AH takes no driver request; its reply is the index */
+	if (udata) {
+		ret = irdma_udata_req(udata, NULL, 0, &why);
+		if (!ret && udata->outlen < sizeof(struct irdma_create_ah_resp)) {
+			why = "response too short";
+			ret = -EINVAL;
+		}
+		if (ret) {
+			ibdev_dbg(ibah->device, "user AH refused (%s): %d\n",
+				  why, ret);
+			return ret;
+		}
+	}
 	ret = irdma_ah_info(iwdev, pd, init_attr->ah_attr, &info);
 	if (ret)
 		return ret;
@@ -429,7 +472,13 @@ static int irdma_create_ah(struct ib_ah *ibah,
 	ah->idx = idx;
 	info.ah_idx = idx;
 	info.op = IRDMA_CQPOP_CREATE_AH;
-	ret = irdma_ah_cmd(ah, &info, gfp);
+	if (udata) {
+		/* ran already: nothing of a user AH is held back */
+		ah->ticket = 0;
+		ret = irdma_user_ah_cmd(ah, &info, udata);
+	} else {
+		ret = irdma_ah_cmd(ah, &info, gfp);
+	}
 	if (ret) {
 		ida_free(&iwdev->ah_ida, idx);
 		return ret;
@@ -897,6 +946,7 @@ static const struct ib_device_ops irdma_roce_ops = {
 	.add_gid = irdma_add_gid,
 	.del_gid = irdma_del_gid,
 	.create_ah = irdma_create_ah,
+	.create_user_ah = irdma_create_ah,
 	.destroy_ah = irdma_destroy_ah,
 	INIT_RDMA_OBJ_SIZE(ib_ah, irdma_ah, ibah),
 };

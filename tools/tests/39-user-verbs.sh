@@ -13,8 +13,14 @@
 # list both QPs as PBLE-mapped and having executed WQEs. A QP moved to ERR
 # completes what is posted to it afterwards with flush errors.
 #
+# Two user UD QPs on the RoCEv2 function: a datagram sent through a user
+# AH lands after the GRH's 40 bytes of the receive buffer, its completion
+# names the sender's QP; one sent with a Q_Key that is not the receiver's
+# is dropped by the receiver.
+#
 # iWARP function 1: user CQ and QP create, query (INIT from the start, as
-# rdma-core's tests expect of iWARP), modify to INIT and destroy.
+# rdma-core's tests expect of iWARP), modify to INIT and destroy; a UD QP
+# is refused.
 #
 # Bad requests: sizes over the limits (refused by libirdma or the
 # driver), and through the uverbs write() ABI a CQ and a QP created
@@ -64,14 +70,16 @@ import ctypes, errno, mmap, os, re, struct, sys, time
 roce, iw, uverbs, state = sys.argv[1:5]
 
 LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ = 1, 2, 4
-QPT_RC = 2
+QPT_RC, QPT_UD = 2, 4
 QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS, QPS_ERR = 0, 1, 2, 3, 6
 WR_RDMA_WRITE, WR_SEND, WR_SEND_WITH_IMM, WR_RDMA_READ = 0, 2, 3, 4
 SEND_SIGNALED = 2
 WC_SEND, WC_RDMA_WRITE, WC_RDMA_READ, WC_RECV = 0, 1, 2, 128
-WC_WITH_IMM = 2
+WC_GRH, WC_WITH_IMM = 1, 2
+GRH = 40
 WC_WR_FLUSH_ERR = 5
 A_STATE, A_PKEY, A_PORT, A_ACCESS = 1, 1 << 4, 1 << 5, 1 << 3
+A_QKEY = 1 << 6
 A_AV, A_MTU, A_TIMEOUT, A_RETRY, A_RNR = 1 << 7, 1 << 8, 1 << 9, 1 << 10, 1 << 11
 A_RQ_PSN, A_MAX_RD, A_MIN_RNR, A_SQ_PSN = 1 << 12, 1 << 13, 1 << 15, 1 << 16
 A_MAX_DEST_RD, A_DEST_QPN = 1 << 17, 1 << 20
@@ -235,7 +243,9 @@ for name, res, args in (
         ("ibv_query_qp", ctypes.c_int, [ctypes.POINTER(Qp),
                                         ctypes.POINTER(QpAttr), ctypes.c_int,
                                         ctypes.POINTER(QpInitAttr)]),
-        ("ibv_destroy_qp", ctypes.c_int, [ctypes.POINTER(Qp)])):
+        ("ibv_destroy_qp", ctypes.c_int, [ctypes.POINTER(Qp)]),
+        ("ibv_create_ah", vp, [vp, ctypes.POINTER(AhAttr)]),
+        ("ibv_destroy_ah", ctypes.c_int, [vp])):
     fn = getattr(ibv, name)
     fn.restype = res
     fn.argtypes = args
@@ -267,8 +277,8 @@ def open_verbs(name):
     die("libibverbs does not list " + name)
 
 
-def create_qp(pd, cq, send_wr=16, recv_wr=16, sge=2, inline=0):
-    attr = QpInitAttr(send_cq=cq, recv_cq=cq, qp_type=QPT_RC,
+def create_qp(pd, cq, send_wr=16, recv_wr=16, sge=2, inline=0, qpt=QPT_RC):
+    attr = QpInitAttr(send_cq=cq, recv_cq=cq, qp_type=qpt,
                       cap=QpCap(send_wr, recv_wr, sge, sge, inline))
     qp = ibv.ibv_create_qp(pd, ctypes.byref(attr))
     return qp, ctypes.get_errno(), attr.cap
@@ -487,6 +497,84 @@ def roce_loopback():
     ibv.ibv_close_device(ctx)
 
 
+def ud_send(ctx, qp, wr_id, sge, ah, qpn, qkey):
+    wr = SendWr(wr_id=wr_id, sg_list=ctypes.pointer(sge), num_sge=1,
+                opcode=WR_SEND, send_flags=SEND_SIGNALED,
+                # wr.ud: the AH, the remote QPN and Q_Key
+                remote_addr=ah, rkey=qpn)
+    wr.wr_rest[0:4] = list(qkey.to_bytes(4, "little"))
+    post_send(ctx, qp, wr)
+
+
+def roce_ud():
+    """two user UD QPs: datagrams through a user AH, the GRH's room at the
+    head of the receive buffer, the sender's QPN in the completion, and a
+    datagram with the wrong Q_Key dropped by the receiver"""
+    ctx = open_verbs(roce)
+    pd = ibv.ibv_alloc_pd(ctx)
+    gid = (ctypes.c_uint8 * 16)()
+    if not pd or ibv.ibv_query_gid(ctx, 1, 0, gid):
+        die("PD or GID 0")
+    cq = ibv.ibv_create_cq(ctx, 32, None, None, 0)
+    qa, err, _ = create_qp(pd, cq, sge=1, qpt=QPT_UD)
+    qb, err2, _ = create_qp(pd, cq, sge=1, qpt=QPT_UD)
+    if not cq or not qa or not qb:
+        die("UD CQ/QPs: %s" % errno.errorcode.get(err or err2 or
+                                                  ctypes.get_errno()))
+    qkey = 0x1234567
+    for qp in (qa, qb):
+        n = qp.contents.qp_num
+        expect("UD QP %u to INIT" % n,
+               modify(qp, A_STATE | A_PKEY | A_PORT | A_QKEY,
+                      qp_state=QPS_INIT, port_num=1, qkey=qkey), 0)
+        expect("UD QP %u to RTR" % n, modify(qp, A_STATE, qp_state=QPS_RTR),
+               0)
+        expect("UD QP %u to RTS" % n,
+               modify(qp, A_STATE | A_SQ_PSN, qp_state=QPS_RTS, sq_psn=7), 0)
+    attr = QpAttr()
+    ret = ibv.ibv_query_qp(qb, ctypes.byref(attr), A_STATE | A_QKEY,
+                           ctypes.byref(QpInitAttr()))
+    if ret or attr.qp_state != QPS_RTS or attr.qkey != qkey:
+        die("UD query_qp: %d state %d qkey 0x%x" % (ret, attr.qp_state,
+                                                    attr.qkey))
+    aha = AhAttr(is_global=1, port_num=1)
+    aha.grh.dgid[:] = gid[:]
+    aha.grh.hop_limit = 64
+    ah = ibv.ibv_create_ah(pd, ctypes.byref(aha))
+    if not ah:
+        die("create_ah: %s" % errno.errorcode.get(ctypes.get_errno()))
+    buf = mmap.mmap(-1, 1 << 14)
+    mr = ibv.ibv_reg_mr(pd, buf_addr(buf), 1 << 14, LOCAL_WRITE)
+    if not mr:
+        die("reg_mr: %s" % errno.errorcode.get(ctypes.get_errno()))
+    base, lkey, dst = buf_addr(buf), mr.contents.lkey, qb.contents.qp_num
+    data = pattern(5, 1000)
+    buf[0:1000] = data
+    buf[4096:8192] = bytes(4096)
+    post_recv(ctx, qb, 31, base + 4096, GRH + 1000, lkey)
+    # a Q_Key that is not the receiver's: sent, and dropped there
+    ud_send(ctx, qa, 32, Sge(base, 1000, lkey), ah, dst, qkey + 1)
+    check_wc(poll(ctx, cq, "UD SEND (wrong Q_Key)"), "UD SEND (wrong Q_Key)",
+             32, WC_SEND)
+    ud_send(ctx, qa, 33, Sge(base, 1000, lkey), ah, dst, qkey)
+    check_wc(poll(ctx, cq, "UD SEND"), "UD SEND", 33, WC_SEND)
+    wc = poll(ctx, cq, "UD RECV")
+    check_wc(wc, "UD RECV", 31, WC_RECV, GRH + 1000)
+    if wc.src_qp != qa.contents.qp_num or not wc.wc_flags & WC_GRH:
+        die("UD RECV: source QP %u, flags 0x%x" % (wc.src_qp, wc.wc_flags))
+    print("UD RECV: from QP %u, %u bytes with the GRH; the datagram with "
+          "the wrong Q_Key was dropped" % (wc.src_qp, wc.byte_len))
+    same("UD SEND", buf[4096 + GRH:4096 + GRH + 1000], data)
+    for what, ret in (("destroy AH", ibv.ibv_destroy_ah(ah)),
+                      ("destroy UD QP A", ibv.ibv_destroy_qp(qa)),
+                      ("destroy UD QP B", ibv.ibv_destroy_qp(qb)),
+                      ("destroy CQ", ibv.ibv_destroy_cq(cq)),
+                      ("dereg MR", ibv.ibv_dereg_mr(mr)),
+                      ("dealloc PD", ibv.ibv_dealloc_pd(pd))):
+        expect(what, ret, 0)
+    ibv.ibv_close_device(ctx)
+
+
 def libirdma_limits():
     ctx = open_verbs(roce)
     pd = ibv.ibv_alloc_pd(ctx)
@@ -526,6 +614,8 @@ def iwarp_objects():
     print("iWARP QP %u: %u send WRs, INIT" % (qp.contents.qp_num,
                                              cap.max_send_wr))
     expect("iWARP destroy QP", ibv.ibv_destroy_qp(qp), 0)
+    qp, err, _ = create_qp(pd, cq, qpt=QPT_UD)
+    expect("iWARP create_qp of type UD", 0 if qp else err, errno.EOPNOTSUPP)
     expect("iWARP destroy CQ", ibv.ibv_destroy_cq(cq), 0)
     ibv.ibv_dealloc_pd(pd)
     ibv.ibv_close_device(ctx)
@@ -631,6 +721,7 @@ def raw_checks():
 # the kernel's own objects (QP1 of RoCEv2 and its CQs) stay
 qps0, cqs0, stags0 = engine()
 roce_loopback()
+roce_ud()
 libirdma_limits()
 iwarp_objects()
 raw_checks()
