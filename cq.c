@@ -12,7 +12,11 @@
  *
  * A user CQ's ring and shadow area are user memory that libirdma
  * registered just before (uring.c): the engine reaches the ring through
- * PBLEs, and user space polls and arms it itself.
+ * PBLEs, and user space polls and arms it itself. A user CQ can be
+ * resized (IRDMA_FEATURE_CQ_RESIZE, gen2): libirdma registers a new ring,
+ * the engine moves to it with MODIFY_CQ, and libirdma drains the old one
+ * before it polls the new. No kernel consumer of 6.1 resizes a CQ, and
+ * kernel CQs are not resized.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -37,7 +41,8 @@ static void irdma_cq_info(const struct irdma_cq *cq,
 		info->virtual_map = true;
 		info->pbl_levels = 1;
 		info->first_pble = irdma_uring_first_pble(cq->uring);
-		info->shadow_pa = cq->uring->shadow_pa;
+		info->shadow_pa = cq->ushadow ? cq->ushadow->shadow_pa :
+						cq->uring->shadow_pa;
 	} else {
 		info->ring_pa = cq->ring.pa;
 		info->shadow_pa = cq->shadow.pa;
@@ -128,30 +133,44 @@ static int irdma_cq_alloc_mem(struct irdma_cq *cq, u32 size)
 	return 0;
 }
 
+/* a user ring of @cqe CQEs, at least the engine's smallest, in @pages */
+static bool irdma_ucq_ring_fits(u32 cqe, u32 pages)
+{
+	return cqe >= IRDMA_CQ_MIN_RING &&
+	       cqe <= irdma_cq_ring_size(IRDMA_CQ_MAX_CQE) &&
+	       (u64)cqe * IRDMA_QUANTUM_BYTES <= (u64)pages * SZ_4K;
+}
+
 /**
  * irdma_ucq_req_check - check a user CQ against its ring registration
  * @req: the create request
  * @cqe: CQEs in the ring, as libirdma sizes it
  * @ring_va: user address of the registered ring
  * @ring_pages: CQE pages registered
+ * @shadow_after: the registration holds the shadow page after the ring
  * @why: set to the reason of a refusal
  *
- * The ring holds @cqe CQEs, at least the engine's smallest ring, and the
- * shadow area is the one in the page after the ring (the layout without
- * IRDMA_FEATURE_CQ_RESIZE, which is not offered).
+ * The ring holds @cqe CQEs, at least the engine's smallest ring. The
+ * shadow area is the one in the page after the ring when the registration
+ * has it (libirdma without IRDMA_FEATURE_CQ_RESIZE); otherwise it is a
+ * page of its own outside the ring, which the caller claims.
  *
  * Return: 0 or -EINVAL.
  */
 int irdma_ucq_req_check(const struct irdma_create_cq_req *req, u32 cqe,
-			u64 ring_va, u32 ring_pages, const char **why)
+			u64 ring_va, u32 ring_pages, bool shadow_after,
+			const char **why)
 {
+	u64 end = ring_va + (u64)ring_pages * SZ_4K;
+	u64 sa = req->user_shadow_area;
+
 	*why = NULL;
 	if (req->user_cq_buf != ring_va)
 		*why = "ring address";
-	else if (req->user_shadow_area != ring_va + (u64)ring_pages * SZ_4K)
-		*why = "shadow area outside the registration";
-	else if (cqe < IRDMA_CQ_MIN_RING ||
-		 (u64)cqe * IRDMA_QUANTUM_BYTES > (u64)ring_pages * SZ_4K)
+	else if (shadow_after ? sa != end :
+		 !sa || !IS_ALIGNED(sa, SZ_4K) || (sa >= ring_va && sa < end))
+		*why = "shadow area not where the registrations put it";
+	else if (!irdma_ucq_ring_fits(cqe, ring_pages))
 		*why = "CQE count does not fit the ring";
 	return *why ? -EINVAL : 0;
 }
@@ -161,19 +180,22 @@ static int irdma_ucq_setup(struct irdma_cq *cq, u32 cqe,
 			   struct ib_udata *udata)
 {
 	struct irdma_create_cq_req req = {};
-	const char *why = "request or response length";
-	struct irdma_uring *ur = NULL;
-	int ret = -EINVAL;
+	struct irdma_uring *ur, *sh = NULL;
+	const char *why;
+	int ret;
 
-	if (udata->inlen >= sizeof(req) &&
-	    udata->outlen >= sizeof(struct irdma_create_cq_resp))
-		ret = irdma_udata_req(udata, &req, sizeof(req), &why);
-	if (!ret) {
-		ur = irdma_uring_claim(udata, req.user_cq_buf,
-				       IRDMA_MEMREG_TYPE_CQ);
-		why = "no CQ ring registered there";
-		ret = ur ? irdma_ucq_req_check(&req, cqe, ur->va,
-					       ur->ring_pages, &why) : -EINVAL;
+	ret = irdma_uring_claim_req(udata, &req, sizeof(req),
+				    sizeof(struct irdma_create_cq_resp),
+				    &req.user_cq_buf, IRDMA_MEMREG_TYPE_CQ,
+				    &ur, &why);
+	if (!ret)
+		ret = irdma_ucq_req_check(&req, cqe, ur->va, ur->ring_pages,
+					  ur->shadow, &why);
+	if (!ret && !ur->shadow) {
+		sh = irdma_uring_claim(udata, req.user_shadow_area,
+				       IRDMA_URING_SHADOW);
+		why = "no shadow area registered there";
+		ret = sh ? 0 : -EINVAL;
 	}
 	if (ret) {
 		ibdev_dbg(cq->ibcq.device,
@@ -183,6 +205,7 @@ static int irdma_ucq_setup(struct irdma_cq *cq, u32 cqe,
 		return ret;
 	}
 	cq->uring = ur;
+	cq->ushadow = sh;
 	cq->uk.size = cqe;
 	return 0;
 }
@@ -190,6 +213,8 @@ static int irdma_ucq_setup(struct irdma_cq *cq, u32 cqe,
 static void irdma_cq_release_mem(struct irdma_cq *cq)
 {
 	if (cq->uring) {
+		irdma_uring_release(cq->ushadow);
+		cq->ushadow = NULL;
 		irdma_uring_release(cq->uring);
 		cq->uring = NULL;
 		return;
@@ -273,6 +298,92 @@ err_free_mem:
 err_free_id:
 	xa_erase(&hw->cqs, id);
 	return ret;
+}
+
+/* The new ring of a user CQ's resize, claimed and checked */
+static struct irdma_uring *irdma_ucq_resize_ring(struct irdma_cq *cq,
+						 u32 entries,
+						 struct ib_udata *udata)
+{
+	struct irdma_resize_cq_req req = {};
+	struct irdma_uring *ur;
+	const char *why;
+	int ret;
+
+	ret = irdma_uring_claim_req(udata, &req, sizeof(req), 0,
+				    &req.user_cq_buffer, IRDMA_MEMREG_TYPE_CQ,
+				    &ur, &why);
+	if (!ret && !irdma_ucq_ring_fits(entries, ur->ring_pages)) {
+		why = "CQE count does not fit the ring";
+		ret = -EINVAL;
+	}
+	if (ret) {
+		ibdev_dbg(cq->ibcq.device,
+			  "CQ %u: resize refused (%s): buf 0x%llx, %u CQEs: %d\n",
+			  cq->uk.cq_id, why, req.user_cq_buffer, entries, ret);
+		irdma_uring_release(ur);
+		return ERR_PTR(ret);
+	}
+	return ur;
+}
+
+/**
+ * irdma_resize_cq - move a user CQ to a new, larger or smaller ring
+ * @ibcq: the CQ
+ * @entries: CQEs in the new ring, as libirdma sized it
+ * @udata: struct irdma_resize_cq_req: the new ring, registered just before
+ *
+ * The engine writes every CQE from now on to the new ring; libirdma
+ * drains the old one first and then counts the resize as done in the
+ * shadow area. The old ring's registration is given back at once, as the
+ * engine no longer writes there; but when it also holds the shadow area
+ * (a CQ created without IRDMA_FEATURE_CQ_RESIZE's layout) the CQ keeps it.
+ *
+ * Context: process context; sleeps.
+ * Return: 0; -EOPNOTSUPP for a kernel CQ or on gen1; -EINVAL for a bad
+ * request, a size the ring does not fit, or one the engine refuses (a
+ * ring too small for the CQEs not polled yet); -EIO when the engine is
+ * unusable.
+ */
+int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+{
+	struct irdma_cq *cq = to_irdma_cq(ibcq);
+	struct irdma_cqp_cq_info info;
+	struct irdma_cmd cmd = {
+		.build = irdma_cqpw_cq_modify_cb,
+		.arg = &info,
+		.name = "MODIFY_CQ",
+	};
+	struct irdma_uring *ur;
+	int ret;
+
+	if (!udata || !cq->uring || cq->hw->fn->gen == IRDMA_GEN_1)
+		return -EOPNOTSUPP;
+	if (entries <= 0)
+		return -EINVAL;
+	ur = irdma_ucq_resize_ring(cq, entries, udata);
+	if (IS_ERR(ur))
+		return PTR_ERR(ur);
+	irdma_cq_info(cq, &info);
+	info.first_pble = irdma_uring_first_pble(ur);
+	info.size = entries;
+	info.resize = true;
+	ret = irdma_cmd_exec(cq->hw, &cmd);
+	if (ret) {
+		irdma_uring_release(ur);
+		/* the engine looked at the size and refused it */
+		return cmd.done.error ? -EINVAL : ret;
+	}
+	if (cq->ushadow)
+		irdma_uring_release(cq->uring);
+	else
+		cq->ushadow = cq->uring;
+	cq->uring = ur;
+	cq->uk.size = entries;
+	ibcq->cqe = entries - 1;
+	ibdev_dbg(ibcq->device, "CQ %u: resized to %u CQEs\n", cq->uk.cq_id,
+		  entries);
+	return 0;
 }
 
 static void irdma_cq_put(struct irdma_cq *cq)

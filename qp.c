@@ -707,19 +707,14 @@ static int irdma_uqp_setup(struct irdma_qp *qp,
 			   struct ib_udata *udata)
 {
 	struct irdma_create_qp_req req = {};
-	const char *why = "request or response length";
-	struct irdma_uring *ur = NULL;
-	int ret = -EINVAL;
+	struct irdma_uring *ur;
+	const char *why;
+	int ret;
 
-	if (udata->inlen >= sizeof(req) &&
-	    udata->outlen >= sizeof(struct irdma_create_qp_resp))
-		ret = irdma_udata_req(udata, &req, sizeof(req), &why);
-	if (!ret) {
-		ur = irdma_uring_claim(udata, req.user_wqe_bufs,
-				       IRDMA_MEMREG_TYPE_QP);
-		why = "no QP rings registered there";
-		ret = ur ? 0 : -EINVAL;
-	}
+	ret = irdma_uring_claim_req(udata, &req, sizeof(req),
+				    sizeof(struct irdma_create_qp_resp),
+				    &req.user_wqe_bufs, IRDMA_MEMREG_TYPE_QP,
+				    &ur, &why);
 	if (!ret) {
 		why = "capabilities do not match the rings";
 		ret = irdma_qp_user_sizes(&attr->cap, qp->hw->fn->gen,

@@ -61,6 +61,9 @@ struct irdma_uring;
  * @ceq_id: the CEQ its events go to (the completion vector)
  * @uring: a user CQ's ring registration (then @ring and @shadow are
  *	unused and @uk holds only the id and size), else NULL
+ * @ushadow: a user CQ's registration that holds its shadow area when
+ *	@uring does not: the shadow area's own, or the ring's a resize
+ *	moved away from; else NULL
  *
  * Lifetime: published in hw->cqs once the engine has it; destroy takes it
  * out, waits an RCU grace period and for every event handler that holds
@@ -77,6 +80,7 @@ struct irdma_cq {
 	struct completion freed;
 	u16 ceq_id;
 	struct irdma_uring *uring;
+	struct irdma_uring *ushadow;
 };
 
 /**
@@ -264,13 +268,15 @@ struct irdma_qp {
 int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct ib_udata *udata);
 int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void irdma_cqe_to_wc(const struct irdma_uk_cqe *cqe,
 		     const struct irdma_uk_done *done, struct ib_wc *wc);
 u32 irdma_cq_ring_size(u32 cqe);
 int irdma_ucq_req_check(const struct irdma_create_cq_req *req, u32 cqe,
-			u64 ring_va, u32 ring_pages, const char **why);
+			u64 ring_va, u32 ring_pages, bool shadow_after,
+			const char **why);
 
 /* qp.c */
 int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,

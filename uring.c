@@ -2,14 +2,18 @@
 /*
  * irdma: the rings of user CQs and QPs.
  *
- * libirdma lays a CQ out as its CQE pages followed by one page whose
- * first 64 bytes are the shadow area, and a QP as its SQ pages, its RQ
- * pages and then the shadow page, all in one page-aligned buffer that it
- * registers with reg_user_mr (type CQ or QP, with the page counts) before
- * it creates the CQ or QP with the buffer's address. Here that
- * registration pins the pages and writes one level-1 PBLE per ring page;
- * the engine reaches the rings through the PBLEs and the shadow area by
- * its bus address.
+ * libirdma lays a QP out as its SQ pages, its RQ pages and then a page
+ * whose first 64 bytes are the shadow area, all in one page-aligned
+ * buffer that it registers with reg_user_mr (type QP, with the page
+ * counts) before it creates the QP with the buffer's address. A CQ's CQE
+ * pages are laid out and registered the same way (type CQ), followed by
+ * the shadow page unless the CQ can be resized (IRDMA_FEATURE_CQ_RESIZE):
+ * then the shadow area has a page of its own, registered apart (type CQ,
+ * one page, 64 bytes), since it stays with the CQ while the CQE pages
+ * change. A resize registers the new CQE pages alone. Here a registration
+ * pins the pages and writes one level-1 PBLE per ring page; the engine
+ * reaches the rings through the PBLEs and the shadow area by its bus
+ * address.
  *
  * A registration serves one CQ or QP at a time. It sits on the user
  * context's list until dereg_mr; the CQ or QP that claimed it holds its
@@ -42,6 +46,35 @@ static u32 irdma_uring_pages(const struct irdma_mem_reg_req *req)
 	return (u32)req->sq_pages + req->rq_pages;
 }
 
+/*
+ * Which of the three CQ layouts a registration of @pages CQE pages and
+ * @len bytes is: the pages and a shadow page after them (@len up to a
+ * page past the CQE pages), the pages alone (exactly), or the shadow area
+ * alone (one page counted, less than a page registered). QP rings always
+ * have the shadow page.
+ */
+static bool irdma_uring_len_ok(u16 type, u32 pages, u64 len, u32 *ring_pages,
+			       bool *shadow)
+{
+	u64 ring = (u64)pages * SZ_4K;
+
+	*ring_pages = pages;
+	*shadow = true;
+	if (len >= ring + IRDMA_SHADOW_AREA_BYTES && len <= ring + SZ_4K)
+		return true;
+	if (type != IRDMA_MEMREG_TYPE_CQ)
+		return false;
+	if (len == ring) {
+		*shadow = false;
+		return true;
+	}
+	if (pages == 1 && len >= IRDMA_SHADOW_AREA_BYTES && len < SZ_4K) {
+		*ring_pages = 0;
+		return true;
+	}
+	return false;
+}
+
 /**
  * irdma_uring_req_check - validate a ring registration
  * @req: the request, of type IRDMA_MEMREG_TYPE_CQ or _QP
@@ -51,7 +84,8 @@ static u32 irdma_uring_pages(const struct irdma_mem_reg_req *req)
  * @why: set to the reason of a refusal
  *
  * The buffer is page aligned and holds the ring pages the request counts
- * plus the shadow area, and nothing beyond the shadow page. libirdma asks
+ * plus the shadow area, and nothing beyond the shadow page; a CQ's may
+ * also be the CQE pages alone or the shadow area alone. libirdma asks
  * for local write access only.
  *
  * Return: 0 or -EINVAL.
@@ -59,8 +93,8 @@ static u32 irdma_uring_pages(const struct irdma_mem_reg_req *req)
 int irdma_uring_req_check(const struct irdma_mem_reg_req *req, u64 start,
 			  u64 len, int access, const char **why)
 {
-	u32 pages = irdma_uring_pages(req);
-	u64 ring = (u64)pages * SZ_4K;
+	u32 pages = irdma_uring_pages(req), ring_pages;
+	bool shadow;
 
 	*why = NULL;
 	if (req->reg_type == IRDMA_MEMREG_TYPE_QP &&
@@ -74,7 +108,8 @@ int irdma_uring_req_check(const struct irdma_mem_reg_req *req, u64 start,
 		*why = "CQ page count";
 	else if (!IS_ALIGNED(start, SZ_4K))
 		*why = "ring not page aligned";
-	else if (len < ring + IRDMA_SHADOW_AREA_BYTES || len > ring + SZ_4K)
+	else if (!irdma_uring_len_ok(req->reg_type, pages, len, &ring_pages,
+				     &shadow))
 		*why = "length does not match the page counts";
 	else if ((access & ~(IB_ACCESS_HUGETLB | IB_ACCESS_OPTIONAL)) !=
 		 IB_ACCESS_LOCAL_WRITE)
@@ -85,17 +120,19 @@ int irdma_uring_req_check(const struct irdma_mem_reg_req *req, u64 start,
 /* ---- registration ---- */
 
 /* Write the PBLEs of the ring pages; the page after them is the shadow */
-static int irdma_uring_map(struct irdma_uring *ur, u32 pages)
+static int irdma_uring_map(struct irdma_uring *ur, u32 pages, bool shadow)
 {
 	struct ib_block_iter biter;
 	u32 i = 0;
 	int ret;
 
-	if (ib_umem_num_dma_blocks(ur->umem, SZ_4K) != pages + 1)
+	if (ib_umem_num_dma_blocks(ur->umem, SZ_4K) != pages + shadow)
 		return -EINVAL;
-	ret = irdma_pble_get(&ur->hw->pble, pages, true, &ur->pbl);
-	if (ret)
-		return ret;
+	if (pages) {
+		ret = irdma_pble_get(&ur->hw->pble, pages, true, &ur->pbl);
+		if (ret)
+			return ret;
+	}
 	rdma_umem_for_each_dma_block(ur->umem, &biter, SZ_4K) {
 		u64 addr = rdma_block_iter_dma_address(&biter);
 
@@ -154,9 +191,12 @@ struct irdma_uring *irdma_uring_reg(struct ib_pd *ibpd,
 	struct irdma_ucontext *uctx =
 		rdma_udata_to_drv_context(udata, struct irdma_ucontext, ibuctx);
 	struct irdma_uring *ur;
+	u32 pages;
+	bool shadow;
 	int ret;
 
-	if (!uctx)
+	if (!uctx || !irdma_uring_len_ok(req->reg_type, irdma_uring_pages(req),
+					 len, &pages, &shadow))
 		return ERR_PTR(-EINVAL);
 	ur = kzalloc(sizeof(*ur), GFP_KERNEL);
 	if (!ur)
@@ -166,16 +206,18 @@ struct irdma_uring *irdma_uring_reg(struct ib_pd *ibpd,
 	ur->hw = to_iwdev(ibpd->device)->fn->hw;
 	ur->va = start;
 	ur->type = req->reg_type;
-	ur->ring_pages = req->reg_type == IRDMA_MEMREG_TYPE_CQ ?
-			 req->cq_pages : req->sq_pages;
+	ur->ring_pages = req->reg_type == IRDMA_MEMREG_TYPE_CQ ? pages :
+			 req->sq_pages;
 	ur->rq_pages = req->reg_type == IRDMA_MEMREG_TYPE_QP ? req->rq_pages : 0;
+	ur->shadow = shadow;
 	ur->umem = ib_umem_get(ibpd->device, start, len, IB_ACCESS_LOCAL_WRITE);
 	if (IS_ERR(ur->umem)) {
 		ret = PTR_ERR(ur->umem);
 		kfree(ur);
 		return ERR_PTR(ret);
 	}
-	ret = irdma_uring_map(ur, irdma_uring_pages(req));
+	ret = irdma_uring_map(ur, req->reg_type == IRDMA_MEMREG_TYPE_CQ ?
+				  pages : irdma_uring_pages(req), shadow);
 	if (ret) {
 		irdma_uring_put(ur);
 		return ERR_PTR(ret);
@@ -205,19 +247,21 @@ void irdma_uring_unreg(struct irdma_uring *ur)
 }
 
 /**
- * irdma_uring_claim - find the registration of a ring a create names
- * @udata: the create verb's user data
- * @va: the ring's user address, from the create request
- * @type: IRDMA_MEMREG_TYPE_CQ or IRDMA_MEMREG_TYPE_QP
+ * irdma_uring_claim - find the registration of a ring a verb names
+ * @udata: the create (or resize) verb's user data
+ * @va: the ring's user address, from the request
+ * @type: IRDMA_MEMREG_TYPE_CQ or IRDMA_MEMREG_TYPE_QP; or
+ *	IRDMA_URING_SHADOW for a CQ's shadow area registered alone
  *
  * Context: process context; sleeps.
  * Return: the registration with a reference for the caller, to be given
- * back with irdma_uring_release(), or NULL when none of that type starts
+ * back with irdma_uring_release(), or NULL when none of that kind starts
  * at @va or it serves another CQ or QP already.
  */
 struct irdma_uring *irdma_uring_claim(struct ib_udata *udata, u64 va,
 				      u16 type)
 {
+	bool shadow = type == IRDMA_URING_SHADOW;
 	struct irdma_ucontext *uctx =
 		rdma_udata_to_drv_context(udata, struct irdma_ucontext, ibuctx);
 	struct irdma_uring *ur, *found = NULL;
@@ -226,7 +270,9 @@ struct irdma_uring *irdma_uring_claim(struct ib_udata *udata, u64 va,
 		return NULL;
 	mutex_lock(&uctx->uring_lock);
 	list_for_each_entry(ur, &uctx->urings, node) {
-		if (ur->va != va || ur->type != type || ur->claimed)
+		if (ur->va != va || ur->claimed ||
+		    ur->type != (shadow ? IRDMA_MEMREG_TYPE_CQ : type) ||
+		    !ur->ring_pages != shadow)
 			continue;
 		ur->claimed = true;
 		kref_get(&ur->refs);
@@ -235,6 +281,39 @@ struct irdma_uring *irdma_uring_claim(struct ib_udata *udata, u64 va,
 	}
 	mutex_unlock(&uctx->uring_lock);
 	return found;
+}
+
+/**
+ * irdma_uring_claim_req - read a verb's request and claim the ring it names
+ * @udata: the verb's user data
+ * @req: where the request goes, zeroed by the caller
+ * @len: the request's size in this driver's ABI: user space sends it all
+ * @resp_len: the response's size, which user space must have room for
+ * @va: the field of @req that holds the ring's user address
+ * @type: as for irdma_uring_claim()
+ * @ur: set to the claimed registration, or NULL
+ * @why: set to the reason of a refusal
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EINVAL for short lengths or no such registration at the
+ * address, or what irdma_udata_req() refused the request with.
+ */
+int irdma_uring_claim_req(struct ib_udata *udata, void *req, size_t len,
+			  size_t resp_len, const u64 *va, u16 type,
+			  struct irdma_uring **ur, const char **why)
+{
+	int ret;
+
+	*ur = NULL;
+	*why = "request or response length";
+	if (udata->inlen < len || udata->outlen < resp_len)
+		return -EINVAL;
+	ret = irdma_udata_req(udata, req, len, why);
+	if (ret)
+		return ret;
+	*ur = irdma_uring_claim(udata, *va, type);
+	*why = "no ring of that kind registered there";
+	return *ur ? 0 : -EINVAL;
 }
 
 /**

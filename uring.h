@@ -51,10 +51,13 @@ struct irdma_ucontext {
  * @pbl: level-1 PBLEs, one per 4 KiB page before the shadow page
  * @va: user address of the first byte (page aligned)
  * @type: IRDMA_MEMREG_TYPE_CQ or IRDMA_MEMREG_TYPE_QP
- * @ring_pages: CQ: CQE pages; QP: SQ pages
+ * @ring_pages: CQ: CQE pages (0 for a shadow area registered alone);
+ *	QP: SQ pages
  * @rq_pages: QP: RQ pages, which follow the SQ pages
  * @shadow_pa: bus address of the page after the rings, where the
- *	shadow area lives
+ *	shadow area lives (the first page for a shadow area alone; 0 for
+ *	CQE pages registered alone)
+ * @shadow: the registration holds a shadow area (@shadow_pa is valid)
  * @claimed: a create verb took it (under the context's lock)
  *
  * Lifetime: from reg_user_mr until both the deregistration and the
@@ -72,6 +75,7 @@ struct irdma_uring {
 	u16 ring_pages;
 	u16 rq_pages;
 	u64 shadow_pa;
+	bool shadow;
 	bool claimed;
 };
 
@@ -79,6 +83,9 @@ static inline struct irdma_ucontext *to_irdma_uctx(struct ib_ucontext *ibuctx)
 {
 	return container_of(ibuctx, struct irdma_ucontext, ibuctx);
 }
+
+/* irdma_uring_claim() of a CQ shadow area registered on its own */
+#define IRDMA_URING_SHADOW	0xffff
 
 int irdma_uring_req_check(const struct irdma_mem_reg_req *req, u64 start,
 			  u64 len, int access, const char **why);
@@ -88,6 +95,9 @@ struct irdma_uring *irdma_uring_reg(struct ib_pd *ibpd,
 void irdma_uring_unreg(struct irdma_uring *ur);
 struct irdma_uring *irdma_uring_claim(struct ib_udata *udata, u64 va,
 				      u16 type);
+int irdma_uring_claim_req(struct ib_udata *udata, void *req, size_t len,
+			  size_t resp_len, const u64 *va, u16 type,
+			  struct irdma_uring **ur, const char **why);
 void irdma_uring_put(struct irdma_uring *ur);
 void irdma_uring_release(struct irdma_uring *ur);
 u32 irdma_uring_first_pble(const struct irdma_uring *ur);

@@ -39,6 +39,8 @@
 #define IRDMA_VERBS_MAX_MR_SIZE		0x200000000000ULL
 #define IRDMA_VERBS_MAX_MSG		0x7fffffff
 #define IRDMA_VERBS_VENDOR_INTEL	0x8086
+/* feature_flags of the user context: CQs can be resized (libirdma's bit) */
+#define IRDMA_UCTX_FEATURE_CQ_RESIZE	BIT_ULL(1)
 /* Work queue sizes in quanta: gen2 SQ and RQ, gen1 SQ, gen1 RQ */
 #define IRDMA_VERBS_MAX_WQ_QUANTA	32768
 #define IRDMA_VERBS_MAX_SQ_QUANTA_G1	2048
@@ -568,6 +570,8 @@ static void irdma_uctx_fill(enum irdma_hw_gen gen, u32 max_qps,
 	r->min_hw_cq_size = IRDMA_VERBS_MIN_CQE;
 	r->max_hw_cq_size = IRDMA_VERBS_MAX_CQE + 1;
 	r->hw_rev = gen;
+	/* gen2 moves a CQ to a new ring with MODIFY_CQ (irdma_resize_cq()) */
+	r->feature_flags = g1 ? 0 : IRDMA_UCTX_FEATURE_CQ_RESIZE;
 	r->comp_mask = req_mask & IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
 }
 
@@ -908,6 +912,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	/* completion queues (cq.c) */
 	.create_cq = irdma_create_cq,
 	.destroy_cq = irdma_destroy_cq,
+	.resize_cq = irdma_resize_cq,
 	.req_notify_cq = irdma_req_notify_cq,
 	.poll_cq = irdma_poll_cq,
 	INIT_RDMA_OBJ_SIZE(ib_cq, irdma_cq, ibcq),

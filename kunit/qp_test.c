@@ -753,26 +753,44 @@ static void irdma_ucq_req_check_layouts(struct kunit *test)
 	const char *why;
 
 	/* libirdma: 1 page of 32-byte CQEs, the shadow area after it */
-	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 128, UCQ_VA, 1, &why),
-			0);
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 128, UCQ_VA, 1, true,
+						  &why), 0);
 	KUNIT_EXPECT_NULL(test, why);
-	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 4, UCQ_VA, 1, &why),
-			0);
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 4, UCQ_VA, 1, true,
+						  &why), 0);
 	/* more CQEs than the page holds, fewer than the engine takes */
-	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 129, UCQ_VA, 1, &why),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 129, UCQ_VA, 1, true,
+						  &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, why);
-	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 3, UCQ_VA, 1, &why),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 3, UCQ_VA, 1, true,
+						  &why), -EINVAL);
 	/* another buffer, a shadow area elsewhere */
 	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 64, UCQ_VA + SZ_4K, 1,
-						  &why), -EINVAL);
+						  true, &why), -EINVAL);
 	req.user_shadow_area = UCQ_VA + 64;
-	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 64, UCQ_VA, 1, &why),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 64, UCQ_VA, 1, true,
+						  &why), -EINVAL);
 	req.user_shadow_area = 0;
-	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 64, UCQ_VA, 1, &why),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 64, UCQ_VA, 1, true,
+						  &why), -EINVAL);
+	/* resizable layout: the shadow area is a page of its own */
+	req.user_shadow_area = UCQ_VA + 16 * SZ_4K;
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 256, UCQ_VA, 2, false,
+						  &why), 0);
+	KUNIT_EXPECT_NULL(test, why);
+	/* right after the ring is fine too, inside it or unaligned is not */
+	req.user_shadow_area = UCQ_VA + 2 * SZ_4K;
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 256, UCQ_VA, 2, false,
+						  &why), 0);
+	req.user_shadow_area = UCQ_VA + SZ_4K;
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 256, UCQ_VA, 2, false,
+						  &why), -EINVAL);
+	req.user_shadow_area = UCQ_VA + 16 * SZ_4K + 64;
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 256, UCQ_VA, 2, false,
+						  &why), -EINVAL);
+	req.user_shadow_area = 0;
+	KUNIT_EXPECT_EQ(test, irdma_ucq_req_check(&req, 256, UCQ_VA, 2, false,
+						  &why), -EINVAL);
 }
 
 static struct kunit_case irdma_cq_cases[] = {

@@ -120,8 +120,8 @@ static void irdma_uctx_fill_gen2(struct kunit *test)
 	/* libirdma takes cqe + 1 entries: the largest CQ the verbs report */
 	KUNIT_EXPECT_EQ(test, r->max_hw_cq_size - 1, (u32)IRDMA_VERBS_MAX_CQE);
 	KUNIT_EXPECT_EQ(test, r->comp_mask, (u64)IRDMA_ALLOC_UCTX_USE_RAW_ATTR);
-	/* no feature we do not have, nothing left from before */
-	KUNIT_EXPECT_EQ(test, r->feature_flags, 0ULL);
+	/* CQ resize, no feature we do not have, nothing left from before */
+	KUNIT_EXPECT_EQ(test, r->feature_flags, 2ULL);
 	KUNIT_EXPECT_EQ(test, r->db_mmap_key, 0ULL);
 	KUNIT_EXPECT_EQ(test, r->wq_size, 0U);
 	KUNIT_EXPECT_EQ(test, r->rsvd2, 0);
@@ -144,6 +144,8 @@ static void irdma_uctx_fill_gen1(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->max_hw_rq_quanta, 16384U);
 	KUNIT_EXPECT_EQ(test, r->max_hw_sq_chunk, 2);
 	KUNIT_EXPECT_EQ(test, r->comp_mask, 0ULL);
+	/* X722 has no MODIFY_CQ resize */
+	KUNIT_EXPECT_EQ(test, r->feature_flags, 0ULL);
 }
 
 /* the response only acknowledges comp_mask bits the driver knows */

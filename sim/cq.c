@@ -15,6 +15,16 @@
  * driver has not consumed (word 0 of the shadow area) raises the event at
  * once; when that CQE was older than the arm the event is spurious, which
  * consumers allow (they poll and find the CQ empty).
+ *
+ * MODIFY_CQ with RESIZE moves the CQ to a new ring: the CQEs from then on
+ * go there from slot 0 with valid bit 1, and those still in the old ring
+ * are the driver's to drain. While it does, the consumer index in the
+ * shadow area is the old ring's; the driver says it has moved on by
+ * counting the resizes it has finished with in word 4 (RESIZED). Until
+ * that count matches the engine's, nothing of the new ring counts as
+ * consumed. A resize to a ring too small for the CQEs not yet consumed
+ * from the current one is refused (BAD_SIZE): they could not all have
+ * been delivered had the CQ been that small.
  */
 #include <linux/slab.h>
 
@@ -85,15 +95,12 @@ static u8 isim_cq_read_arm_seq(struct isim_func *f, struct isim_cq *cq)
 	return FIELD_GET(ISIM_CQSA_ARM_SEQ, le64_to_cpu(w));
 }
 
-static u16 isim_cq_check(struct isim_func *f, const u64 *wqe, u32 id)
+/* the ring, CEQ and shadow area a CREATE_CQ or MODIFY_CQ names */
+static u16 isim_cq_check_ring(const u64 *wqe)
 {
 	u64 hdr = wqe[ISIM_WQE_HDR];
 	u32 size = FIELD_GET(ISIM_CQ_W0_SIZE, wqe[0]);
 
-	if (id && (!f->hmc.committed || id >= f->hmc.cnt[ISIM_HMC_CQ]))
-		return ISIM_MIN_BAD_ID;
-	if (xa_load(&f->cqs, id))
-		return ISIM_MIN_EXISTS;
 	if (size < ISIM_CQ_MIN_SIZE || size > ISIM_CQ_MAX_SIZE)
 		return ISIM_MIN_BAD_SIZE;
 	/* a PBLE-mapped ring has one level of PBLEs (LPBLSIZE 0 or 1) */
@@ -110,16 +117,22 @@ static u16 isim_cq_check(struct isim_func *f, const u64 *wqe, u32 id)
 	return ISIM_MIN_OK;
 }
 
-static void isim_cq_fill(struct isim_cq *cq, const u64 *wqe, u32 id)
+static u16 isim_cq_check(struct isim_func *f, const u64 *wqe, u32 id)
+{
+	if (id && (!f->hmc.committed || id >= f->hmc.cnt[ISIM_HMC_CQ]))
+		return ISIM_MIN_BAD_ID;
+	if (xa_load(&f->cqs, id))
+		return ISIM_MIN_EXISTS;
+	return isim_cq_check_ring(wqe);
+}
+
+/* take the ring and shadow area of a CREATE_CQ or MODIFY_CQ */
+static void isim_cq_fill_ring(struct isim_cq *cq, const u64 *wqe)
 {
 	u64 hdr = wqe[ISIM_WQE_HDR];
 	struct isim_ring *r = &cq->ring;
 
-	cq->id = id;
-	cq->ctx = wqe[1];
 	cq->shadow_pa = wqe[5];
-	cq->ceq_valid = hdr & ISIM_CQ_HDR_CEQ_VALID;
-	cq->ceq = FIELD_GET(ISIM_CQ_HDR_CEQ, hdr);
 	cq->chk_overflow = hdr & ISIM_CQ_HDR_CHK_OVERFLOW;
 	r->size = FIELD_GET(ISIM_CQ_W0_SIZE, wqe[0]);
 	r->elem = hdr & ISIM_CQ_HDR_BIG_CQE ? ISIM_CQE_BIG_BYTES :
@@ -128,7 +141,45 @@ static void isim_cq_fill(struct isim_cq *cq, const u64 *wqe, u32 id)
 	r->mem.pa = wqe[4];
 	r->mem.first_pble = FIELD_GET(ISIM_CQ_W6_FIRST_PBLE, wqe[6]);
 	r->mem.bytes = r->size * r->elem;
+	r->head = 0;
 	r->polarity = 1;
+}
+
+static void isim_cq_fill(struct isim_cq *cq, const u64 *wqe, u32 id)
+{
+	u64 hdr = wqe[ISIM_WQE_HDR];
+
+	cq->id = id;
+	cq->ctx = wqe[1];
+	cq->ceq_valid = hdr & ISIM_CQ_HDR_CEQ_VALID;
+	cq->ceq = FIELD_GET(ISIM_CQ_HDR_CEQ, hdr);
+	isim_cq_fill_ring(cq, wqe);
+}
+
+/*
+ * CQEs written to the current ring and not consumed yet, or -EFAULT when
+ * the shadow area cannot be read. Word 4 is read only once the CQ has
+ * been resized: before, the consumer index is always the current ring's.
+ */
+static int isim_cq_pending(struct isim_func *f, const struct isim_cq *cq)
+{
+	const struct isim_ring *r = &cq->ring;
+	u32 cons = 0;
+	__le64 w;
+
+	if (cq->resizes) {
+		if (isim_dma_read(f, cq->shadow_pa + ISIM_CQSA_ARM_WORD * 8, &w,
+				  sizeof(w)))
+			return -EFAULT;
+		/* the driver still drains an older ring */
+		if (FIELD_GET(ISIM_CQSA_RESIZED, le64_to_cpu(w)) !=
+		    (cq->resizes & FIELD_MAX(ISIM_CQSA_RESIZED)))
+			return r->head;
+	}
+	if (isim_dma_read(f, cq->shadow_pa, &w, sizeof(w)))
+		return -EFAULT;
+	cons = FIELD_GET(ISIM_CQSA_CONSUMER, le64_to_cpu(w)) % r->size;
+	return (r->head + r->size - cons) % r->size;
 }
 
 /**
@@ -159,6 +210,65 @@ void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
 	}
 }
 
+/* the CQ a command names by id and context, or NULL with the minor set */
+static struct isim_cq *isim_cq_named(struct isim_func *f, const u64 *wqe,
+				     struct isim_res *res)
+{
+	u32 id = FIELD_GET(ISIM_CQ_HDR_ID, wqe[ISIM_WQE_HDR]);
+	struct isim_cq *cq = xa_load(&f->cqs, id);
+
+	if (!cq)
+		res->minor = ISIM_MIN_NO_OBJECT;
+	else if (cq->ctx != wqe[1])
+		res->minor = ISIM_MIN_BAD_FIELD;
+	return res->minor ? NULL : cq;
+}
+
+/**
+ * isim_op_modify_cq - MODIFY_CQ: move a CQ to a new ring (RESIZE)
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ *
+ * Only resizing is modelled; the CQ keeps its CEQ. Must run under
+ * eng_lock, from the engine's pass (it runs the rung work first).
+ */
+void isim_op_modify_cq(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res)
+{
+	struct isim_cq *cq = isim_cq_named(f, wqe, res);
+	int pending;
+
+	if (!cq)
+		return;
+	if (!cq->id || !(wqe[ISIM_WQE_HDR] & ISIM_CQ_HDR_RESIZE)) {
+		res->minor = ISIM_MIN_UNSUPPORTED;
+		return;
+	}
+	res->minor = isim_cq_check_ring(wqe);
+	if (res->minor)
+		return;
+	/*
+	 * The work rung for before the command is done first, so that its
+	 * completions are counted (and written to the ring the CQ has now):
+	 * the adapter saw those doorbells before the command
+	 */
+	isim_exec_run(f, ISIM_WQE_BUDGET, false);
+	isim_ud_run(f, ISIM_WQE_BUDGET);
+	pending = cq->chk_overflow ? isim_cq_pending(f, cq) : 0;
+	if (pending < 0) {
+		res->minor = ISIM_MIN_DMA_FAULT;
+		return;
+	}
+	/* the new ring keeps one slot free, as every ring does */
+	if (pending >= FIELD_GET(ISIM_CQ_W0_SIZE, wqe[0])) {
+		res->minor = ISIM_MIN_BAD_SIZE;
+		return;
+	}
+	isim_cq_fill_ring(cq, wqe);
+	cq->resizes++;
+}
+
 /**
  * isim_op_destroy_cq - DESTROY_CQ
  * @f: function
@@ -168,17 +278,10 @@ void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
 void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res)
 {
-	u32 id = FIELD_GET(ISIM_CQ_HDR_ID, wqe[ISIM_WQE_HDR]);
-	struct isim_cq *cq = xa_load(&f->cqs, id);
+	struct isim_cq *cq = isim_cq_named(f, wqe, res);
 
-	if (!cq) {
-		res->minor = ISIM_MIN_NO_OBJECT;
+	if (!cq)
 		return;
-	}
-	if (cq->ctx != wqe[1]) {
-		res->minor = ISIM_MIN_BAD_FIELD;
-		return;
-	}
 	isim_cq_del(f, cq);
 	kfree(cq);
 }
@@ -187,17 +290,13 @@ void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
 static bool isim_cq_full(struct isim_func *f, struct isim_cq *cq,
 			 unsigned int slots)
 {
-	__le64 w;
-	u32 cons, used;
+	int used;
 
 	if (!cq->chk_overflow)
 		return false;
-	if (isim_dma_read(f, cq->shadow_pa, &w, sizeof(w)))
-		return true;
-	cons = FIELD_GET(ISIM_CQSA_CONSUMER, le64_to_cpu(w)) % cq->ring.size;
-	used = (cq->ring.head + cq->ring.size - cons) % cq->ring.size;
+	used = isim_cq_pending(f, cq);
 	/* one slot always stays free: a full ring would look empty */
-	return used + slots >= cq->ring.size;
+	return used < 0 || used + slots >= cq->ring.size;
 }
 
 /*
@@ -269,12 +368,7 @@ int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe)
 /* the ring holds a CQE the driver has not consumed */
 static bool isim_cq_unconsumed(struct isim_func *f, const struct isim_cq *cq)
 {
-	__le64 w;
-
-	if (isim_dma_read(f, cq->shadow_pa, &w, sizeof(w)))
-		return false;
-	return FIELD_GET(ISIM_CQSA_CONSUMER, le64_to_cpu(w)) % cq->ring.size !=
-	       cq->ring.head;
+	return isim_cq_pending(f, cq) > 0;
 }
 
 static void isim_cq_arm(struct isim_func *f, struct isim_cq *cq)

@@ -885,6 +885,99 @@ static void isim_cq_overflow_raises_ae(struct kunit *test)
 			4ULL);
 }
 
+/* a CQ 1 of @size 32-byte CQEs at @ring, shadow area @sh, overflow checks */
+static void isim_t_cq1_wqe(struct isim_test *t, u64 *w, u32 size,
+			   __le64 *ring, __le64 *sh, u64 hdr)
+{
+	memset(w, 0, 8 * sizeof(*w));
+	w[0] = size;
+	w[1] = 0x2468;
+	w[4] = isim_t_bus(t, ring);
+	w[5] = isim_t_bus(t, sh);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_CQ_HDR_ID, 1) |
+			  ISIM_CQ_HDR_CHK_OVERFLOW | hdr;
+}
+
+static void isim_t_cq1_post(struct isim_test *t, unsigned int n)
+{
+	u64 cqe[4] = {};
+
+	mutex_lock(&t->f->eng_lock);
+	while (n--)
+		isim_cq_post(t->f, 1, cqe);
+	mutex_unlock(&t->f->eng_lock);
+}
+
+/*
+ * MODIFY_CQ with RESIZE: the CQEs from then on go to the new ring from
+ * slot 0 with valid bit 1. Until the driver counts the resize as done in
+ * word 4 of the shadow area, word 0 is the old ring's consumer index and
+ * nothing of the new ring counts as consumed. A ring too small for the
+ * CQEs not consumed yet is refused, as are a MODIFY_CQ that does not
+ * resize and one naming another CQ context.
+ */
+static void isim_cq_resize_moves_to_new_ring(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *old = t->page, *new = t->page + 256, *sh = t->shadow + 16;
+	struct isim_cq *cq;
+	u64 w[8];
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_aeq(test);
+	isim_t_commit(test, ISIM_HMC_CQ, 4);
+	isim_t_cq1_wqe(t, w, 8, old, sh, 0);
+	isim_t_run(t, ISIM_OP_CREATE_CQ, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	cq = xa_load(&t->f->cqs, 1);
+	KUNIT_ASSERT_NOT_NULL(test, cq);
+	isim_t_cq1_post(t, 5);
+	KUNIT_EXPECT_EQ(test, cq->ring.head, 5U);
+
+	/* 5 CQEs not consumed do not fit a ring of 4 */
+	isim_t_cq1_wqe(t, w, 4, new, sh, ISIM_CQ_HDR_RESIZE);
+	isim_t_run(t, ISIM_OP_MODIFY_CQ, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_SIZE);
+	isim_t_cq1_wqe(t, w, 16, new, sh, 0);
+	isim_t_run(t, ISIM_OP_MODIFY_CQ, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_UNSUPPORTED);
+	isim_t_cq1_wqe(t, w, 16, new, sh, ISIM_CQ_HDR_RESIZE);
+	w[1] = 0x1357;
+	isim_t_run(t, ISIM_OP_MODIFY_CQ, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_FIELD);
+	KUNIT_EXPECT_EQ(test, cq->resizes, 0U);
+
+	isim_t_cq1_wqe(t, w, 16, new, sh, ISIM_CQ_HDR_RESIZE);
+	isim_t_run(t, ISIM_OP_MODIFY_CQ, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, cq->resizes, 1U);
+	KUNIT_EXPECT_EQ(test, cq->ring.size, 16U);
+	KUNIT_EXPECT_EQ(test, cq->ring.head, 0U);
+	isim_t_cq1_post(t, 1);
+	KUNIT_EXPECT_TRUE(test, le64_to_cpu(new[3]) & ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(old[5 * 4 + 3]), 0ULL);
+
+	/*
+	 * the driver drains the old ring (word 0 says 5) but has not counted
+	 * the resize yet: 15 CQEs fill the new ring, the 16th overflows
+	 */
+	sh[0] = cpu_to_le64(5);
+	isim_t_cq1_post(t, 14);
+	KUNIT_EXPECT_EQ(test, cq->overflows, 0ULL);
+	isim_t_cq1_post(t, 1);
+	KUNIT_EXPECT_EQ(test, cq->overflows, 1ULL);
+	KUNIT_EXPECT_EQ(test, t->f->aeq.posted, 1ULL);
+
+	/* counted, and the new ring consumed: CQEs flow again */
+	sh[ISIM_CQSA_ARM_WORD] = cpu_to_le64(FIELD_PREP(ISIM_CQSA_RESIZED, 1));
+	sh[0] = cpu_to_le64(15);
+	isim_t_cq1_post(t, 1);
+	KUNIT_EXPECT_EQ(test, cq->overflows, 1ULL);
+	KUNIT_EXPECT_EQ(test, cq->cqes, 5ULL + 15 + 1);
+	KUNIT_EXPECT_TRUE(test,
+			  le64_to_cpu(new[15 * 4 + 3]) & ISIM_CQE_W3_VALID);
+}
+
 /* ---- STags ---- */
 
 /* header fields for static tables (FIELD_PREP needs a function) */
@@ -3561,6 +3654,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_cq_armed_completion_writes_ceqe),
 	KUNIT_CASE(isim_cq_arm_reports_unconsumed_cqe),
 	KUNIT_CASE(isim_cq_overflow_raises_ae),
+	KUNIT_CASE(isim_cq_resize_moves_to_new_ring),
 	KUNIT_CASE_PARAM(isim_stag_command_checks_fields, isim_stag_gen_params),
 	KUNIT_CASE(isim_stag_dealloc_matches_kind_and_pd),
 	KUNIT_CASE(isim_stag_fast_reg_and_invalidate),

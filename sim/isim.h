@@ -80,6 +80,8 @@ struct isim_ring {
  * @cqes: CQEs written
  * @overflows: CQEs dropped because the ring was full
  * @early_events: events raised by an arm that found an unconsumed CQE
+ * @resizes: rings the CQ moved to with MODIFY_CQ (word 4's RESIZED
+ *	catches up with it as the driver drains the old ones)
  */
 struct isim_cq {
 	u32 id;
@@ -96,6 +98,7 @@ struct isim_cq {
 	u64 cqes;
 	u64 overflows;
 	u64 early_events;
+	u32 resizes;
 };
 
 /**
@@ -1046,6 +1049,8 @@ void isim_cq_del(struct isim_func *f, struct isim_cq *cq);
 int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe);
 void isim_cq_poll_arm(struct isim_func *f, bool scan);
 void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
+		       struct isim_res *res);
+void isim_op_modify_cq(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res);
 void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);

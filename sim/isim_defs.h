@@ -214,6 +214,8 @@ enum isim_wc_minor {
 #define ISIM_CQSA_ARM_NEXT		BIT_ULL(14)
 #define ISIM_CQSA_ARM_NEXT_SE		BIT_ULL(15)
 #define ISIM_CQSA_ARM_SEQ		GENMASK_ULL(17, 16)
+/* word 4: how many resizes the driver has finished with (ring switches) */
+#define ISIM_CQSA_RESIZED		GENMASK_ULL(13, 0)
 
 /* ---- CQ create / destroy ---- */
 #define ISIM_CQ_W0_SIZE			GENMASK_ULL(20, 0)
@@ -221,6 +223,7 @@ enum isim_wc_minor {
 #define ISIM_CQ_W6_FIRST_PBLE		GENMASK_ULL(27, 0)
 #define ISIM_CQ_HDR_ID			GENMASK_ULL(18, 0)
 #define ISIM_CQ_HDR_CEQ			GENMASK_ULL(31, 22)
+#define ISIM_CQ_HDR_RESIZE		BIT_ULL(43)
 #define ISIM_CQ_HDR_PBL_LEVELS		GENMASK_ULL(45, 44)
 #define ISIM_CQ_HDR_CHK_OVERFLOW	BIT_ULL(46)
 #define ISIM_CQ_HDR_VIRT		BIT_ULL(47)

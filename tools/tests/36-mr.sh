@@ -239,11 +239,14 @@ def bad_requests(fd, pd, addr):
             ("length 2^46", 1 << 46, 0, mem_req(), errno.EINVAL),
             ("no driver data", 4096, 0, b"", errno.EINVAL),
             ("4 bytes of driver data", 4096, 0, mem_req()[:4], errno.EINVAL),
-            # rings: the pages counted plus the shadow area (39-user-verbs)
+            # rings: the pages counted plus the shadow area (39-user-verbs);
+            # a CQ's may be its pages alone, or its shadow area alone
             ("QP rings without room for the shadow area", 8192, LOCAL_WRITE,
              mem_req(1, sq=1, rq=1), errno.EINVAL),
-            ("CQ ring without room for the shadow area", 4096, LOCAL_WRITE,
+            ("CQ ring with a part of a shadow area", 4096 + 32, LOCAL_WRITE,
              mem_req(2, cq=1), errno.EINVAL),
+            ("CQ shadow area over 2 pages", 64, LOCAL_WRITE,
+             mem_req(2, cq=2), errno.EINVAL),
             ("unknown reg_type", 4096, 0, mem_req(7), errno.EINVAL),
             # libirdma leaves the ring page counts of MEM uninitialised
             ("MEM with stray ring pages", 4096, 0, mem_req(sq=7, cq=9), 0),

@@ -237,6 +237,7 @@ for name, res, args in (
         ("ibv_dereg_mr", ctypes.c_int, [ctypes.POINTER(Mr)]),
         ("ibv_create_cq", vp, [vp, ctypes.c_int, vp, vp, ctypes.c_int]),
         ("ibv_destroy_cq", ctypes.c_int, [vp]),
+        ("ibv_resize_cq", ctypes.c_int, [vp, ctypes.c_int]),
         ("ibv_create_qp", ctypes.POINTER(Qp), [vp, ctypes.POINTER(QpInitAttr)]),
         ("ibv_modify_qp", ctypes.c_int, [ctypes.POINTER(Qp),
                                          ctypes.POINTER(QpAttr), ctypes.c_int]),
@@ -497,6 +498,17 @@ def roce_loopback():
     ibv.ibv_close_device(ctx)
 
 
+def engine_cq(cq_id):
+    """the engine's fields of CQ @cq_id, as its debugfs state shows them"""
+    with open(state) as f:
+        for line in f:
+            m = re.match(r"cq %d: (.*)" % cq_id, line)
+            if m:
+                return {k: int(v) for k, v in
+                        (kv.split("=") for kv in m.group(1).split())}
+    die("the engine has no CQ %d" % cq_id)
+
+
 def ud_send(ctx, qp, wr_id, sge, ah, qpn, qkey):
     wr = SendWr(wr_id=wr_id, sg_list=ctypes.pointer(sge), num_sge=1,
                 opcode=WR_SEND, send_flags=SEND_SIGNALED,
@@ -504,6 +516,56 @@ def ud_send(ctx, qp, wr_id, sge, ah, qpn, qkey):
                 remote_addr=ah, rkey=qpn)
     wr.wr_rest[0:4] = list(qkey.to_bytes(4, "little"))
     post_send(ctx, qp, wr)
+
+
+def ud_roundtrip(ctx, cq, qa, qb, ah, qkey, buf, lkey, seed, what):
+    """a datagram from A to B, checked byte for byte"""
+    base = buf_addr(buf)
+    data = pattern(seed, 500)
+    buf[0:500] = data
+    buf[8192:12288] = bytes(4096)
+    post_recv(ctx, qb, 41, base + 8192, GRH + 500, lkey)
+    ud_send(ctx, qa, 42, Sge(base, 500, lkey), ah, qb.contents.qp_num, qkey)
+    got = sorted(w.wr_id for w in (poll(ctx, cq, what), poll(ctx, cq, what)))
+    if got != [41, 42]:
+        die("%s: completions %s" % (what, got))
+    same(what, buf[8192 + GRH:8192 + GRH + 500], data)
+
+
+def resize(ctx, cq, cq_id, qa, qb, ah, qkey, buf, lkey):
+    """ibv_resize_cq: the engine moves the CQ to libirdma's new ring, and
+    refuses a ring too small for the completions not polled yet"""
+    if not cq_id:
+        die("the UD CQ is not on the engine")
+    expect("resize CQ to 64", ibv.ibv_resize_cq(cq, 64), 0)
+    e = engine_cq(cq_id)
+    # libirdma's ring: (64 + 1) * 2 CQEs
+    if e["size"] != 130 or e["resizes"] != 1:
+        die("engine CQ %d after resize: %s" % (cq_id, e))
+    ud_roundtrip(ctx, cq, qa, qb, ah, qkey, buf, lkey, 6, "UD after growing")
+    # four send completions nobody polls (B posts no receive: dropped)
+    base = buf_addr(buf)
+    before = engine_cq(cq_id)["cqes"]
+    for i in range(4):
+        ud_send(ctx, qa, 50 + i, Sge(base, 64, lkey), ah, qb.contents.qp_num,
+                qkey)
+    end = time.monotonic() + 30
+    while engine_cq(cq_id)["cqes"] < before + 4:
+        if time.monotonic() > end:
+            die("engine CQ %d: the sends did not complete" % cq_id)
+        time.sleep(0.05)
+    # a ring of (1 + 1) * 2 CQEs cannot have held four
+    expect("resize CQ to 1 with 4 completions unpolled",
+           ibv.ibv_resize_cq(cq, 1), errno.EINVAL)
+    for i in range(4):
+        check_wc(poll(ctx, cq, "unpolled send"), "unpolled send", 50 + i,
+                 WC_SEND)
+    expect("resize CQ to 1", ibv.ibv_resize_cq(cq, 1), 0)
+    e = engine_cq(cq_id)
+    if e["size"] != 4 or e["resizes"] != 2:
+        die("engine CQ %d after shrinking: %s" % (cq_id, e))
+    ud_roundtrip(ctx, cq, qa, qb, ah, qkey, buf, lkey, 7, "UD after shrinking")
+    print("CQ %d resized to 130 and to 4 CQEs on the engine" % cq_id)
 
 
 def roce_ud():
@@ -515,7 +577,9 @@ def roce_ud():
     gid = (ctypes.c_uint8 * 16)()
     if not pd or ibv.ibv_query_gid(ctx, 1, 0, gid):
         die("PD or GID 0")
+    cqs_before = engine()[1]
     cq = ibv.ibv_create_cq(ctx, 32, None, None, 0)
+    cq_id = ([c for c in engine()[1] if c not in cqs_before] or [0])[0]
     qa, err, _ = create_qp(pd, cq, sge=1, qpt=QPT_UD)
     qb, err2, _ = create_qp(pd, cq, sge=1, qpt=QPT_UD)
     if not cq or not qa or not qb:
@@ -565,6 +629,7 @@ def roce_ud():
     print("UD RECV: from QP %u, %u bytes with the GRH; the datagram with "
           "the wrong Q_Key was dropped" % (wc.src_qp, wc.byte_len))
     same("UD SEND", buf[4096 + GRH:4096 + GRH + 1000], data)
+    resize(ctx, cq, cq_id, qa, qb, ah, qkey, buf, lkey)
     for what, ret in (("destroy AH", ibv.ibv_destroy_ah(ah)),
                       ("destroy UD QP A", ibv.ibv_destroy_qp(qa)),
                       ("destroy UD QP B", ibv.ibv_destroy_qp(qb)),
