@@ -921,6 +921,37 @@ int irdma_cqpw_ah(__le64 *wqe, u8 valid, const struct irdma_cqp_ah_info *info)
 	return 0;
 }
 
+/**
+ * irdma_cqpw_mcg - build CREATE, MODIFY or DESTROY_MCAST_GRP
+ * @wqe: CQP WQE
+ * @valid: valid bit
+ * @info: parameters; the member list is the caller's to fill
+ *
+ * Return: 0, or -EINVAL for another opcode, an index or function id out
+ * of range or an unaligned member list.
+ */
+int irdma_cqpw_mcg(__le64 *wqe, u8 valid,
+		   const struct irdma_cqp_mcg_info *info)
+{
+	if ((info->op != IRDMA_CQPOP_CREATE_MCAST_GRP &&
+	     info->op != IRDMA_CQPOP_MODIFY_MCAST_GRP &&
+	     info->op != IRDMA_CQPOP_DESTROY_MCAST_GRP) ||
+	    info->idx > FIELD_MAX(IRDMA_CQPMCG_IDX) ||
+	    info->hmc_fn > FIELD_MAX(IRDMA_CQPMCG_HMCFNID) ||
+	    !info->list_pa || !IS_ALIGNED(info->list_pa, 8))
+		return -EINVAL;
+	irdma_cqpw_clear(wqe);
+	irdma_wqe_set(wqe, 0, FIELD_PREP(IRDMA_CQPMCG_MAC,
+					 ether_addr_to_u64(info->mac)));
+	irdma_wqe_set(wqe, 1, FIELD_PREP(IRDMA_CQPMCG_HMCFNID, info->hmc_fn));
+	irdma_wqe_set(wqe, 4, info->list_pa);
+	irdma_put_addr(wqe, 6, 7, info->addr, info->ipv4);
+	irdma_cqpw_finish(wqe, FIELD_PREP(IRDMA_CQPMCG_IDX, info->idx) |
+			  FIELD_PREP(IRDMA_CQPMCG_IPV4VALID, info->ipv4),
+			  info->op, valid);
+	return 0;
+}
+
 /* ---- HMC ---- */
 
 /**
@@ -1296,6 +1327,7 @@ IRDMA_CQPW_CB(dealloc_stag)
 IRDMA_CQPW_CB(mw_alloc)
 IRDMA_CQPW_CB(qhash)
 IRDMA_CQPW_CB(ah)
+IRDMA_CQPW_CB(mcg)
 IRDMA_CQPW_CB(flush_wqes)
 IRDMA_CQPW_CB(ws_node)
 

@@ -420,6 +420,29 @@ struct irdma_cqp_ah_info {
 
 int irdma_cqpw_ah(__le64 *wqe, u8 valid, const struct irdma_cqp_ah_info *info);
 
+/**
+ * struct irdma_cqp_mcg_info - CREATE/MODIFY/DESTROY_MCAST_GRP parameters
+ * @mac: the group's destination MAC
+ * @addr: the group's IP address (IPv4 in [0])
+ * @list_pa: bus address of the member list (IRDMA_MCG_MAX_QPS words)
+ * @idx: group index, below the HMC's multicast context count
+ * @hmc_fn: HMC function id
+ * @op: IRDMA_CQPOP_{CREATE,MODIFY,DESTROY}_MCAST_GRP
+ * @ipv4: @addr is IPv4
+ */
+struct irdma_cqp_mcg_info {
+	u8 mac[6];
+	u32 addr[4];
+	u64 list_pa;
+	u32 idx;
+	u8 hmc_fn;
+	u8 op;
+	bool ipv4;
+};
+
+int irdma_cqpw_mcg(__le64 *wqe, u8 valid,
+		   const struct irdma_cqp_mcg_info *info);
+
 /* ---- HMC ---- */
 
 int irdma_cqpw_query_fpm(__le64 *wqe, u8 valid, u8 hmc_fn, u64 buf_pa);
@@ -538,6 +561,7 @@ int irdma_cqpw_dealloc_stag_cb(__le64 *wqe, u8 valid, const void *arg);
 int irdma_cqpw_mw_alloc_cb(__le64 *wqe, u8 valid, const void *arg);
 int irdma_cqpw_qhash_cb(__le64 *wqe, u8 valid, const void *arg);
 int irdma_cqpw_ah_cb(__le64 *wqe, u8 valid, const void *arg);
+int irdma_cqpw_mcg_cb(__le64 *wqe, u8 valid, const void *arg);
 int irdma_cqpw_flush_wqes_cb(__le64 *wqe, u8 valid, const void *arg);
 int irdma_cqpw_ws_node_cb(__le64 *wqe, u8 valid, const void *arg);
 

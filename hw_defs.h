@@ -420,6 +420,25 @@ enum irdma_cqp_opcode {
 #define IRDMA_CQPAH_INSERTVLANTAG	BIT_ULL(60)
 #define IRDMA_CQPAH_DOLOOPBACK		BIT_ULL(62)
 
+/* ---- Multicast groups (CREATE/MODIFY/DESTROY_MCAST_GRP) -------------- */
+/*
+ * word 0: the group's destination MAC (47:0)
+ * word 1: HMC function id (5:0)
+ * word 4: address of the member list, IRDMA_MCG_MAX_QPS words, 8-byte
+ *	   aligned: the valid entries first, one per member QP
+ * word 6: group address [2] 63:32, [3] 31:0 (IPv4: 31:0)
+ * word 7: group address [0] 63:32, [1] 31:0 (IPv6 only)
+ * word 3: header
+ */
+#define IRDMA_CQPMCG_MAC		GENMASK_ULL(47, 0)	/* word 0 */
+#define IRDMA_CQPMCG_HMCFNID		GENMASK_ULL(5, 0)	/* word 1 */
+#define IRDMA_CQPMCG_IDX		GENMASK_ULL(12, 0)
+#define IRDMA_CQPMCG_IPV4VALID		BIT_ULL(60)
+/* a member list entry */
+#define IRDMA_MCGE_QPID			GENMASK_ULL(17, 0)
+#define IRDMA_MCGE_VALID		BIT_ULL(31)
+#define IRDMA_MCG_MAX_QPS		8
+
 /* ---- HMC: commit/query FPM, function table, update SDs --------------- */
 /*
  * QUERY/COMMIT_FPM_VAL: word 2 = HMC function id, word 4 = buffer address

@@ -115,6 +115,9 @@ struct irdma_func {
  * @pd_ida: PD numbers in use
  * @stag_ida: STag indexes in use by MRs and MWs (mr.c)
  * @ah_ida: AH indexes in use by the verbs' AHs (RoCEv2)
+ * @mcg_lock: serialises attaching and detaching; protects @mcgs
+ * @mcgs: the multicast groups the engine knows (struct irdma_mcg)
+ * @mcg_ida: multicast group indexes in use
  * @port_active: the port state last reported to the RDMA core; RTNL
  */
 struct irdma_device {
@@ -125,6 +128,9 @@ struct irdma_device {
 	struct ida pd_ida;
 	struct ida stag_ida;
 	struct ida ah_ida;
+	struct mutex mcg_lock; /* mcgs */
+	struct list_head mcgs;
+	struct ida mcg_ida;
 	bool port_active;
 };
 

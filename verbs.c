@@ -17,6 +17,8 @@
 #include <linux/vmalloc.h>
 #include <asm/unaligned.h>
 #include <net/addrconf.h>
+#include <net/if_inet6.h>
+#include <net/ip.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/irdma-abi.h>
@@ -145,8 +147,14 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_mr = o[IRDMA_HMC_MR].cnt;
 	props->max_mw = o[IRDMA_HMC_MR].cnt;
 	props->max_pd = IRDMA_VERBS_MAX_PDS;
-	if (iwdev->fn->protocol == IRDMA_PROTOCOL_ROCEV2)
+	if (iwdev->fn->protocol == IRDMA_PROTOCOL_ROCEV2) {
 		props->max_ah = IRDMA_VERBS_MAX_AH - 1;
+		/* UD QPs join groups of the engine's multicast contexts */
+		props->max_mcast_grp = o[IRDMA_HMC_FSIMC].cnt;
+		props->max_mcast_qp_attach = IRDMA_MCG_MAX_QPS;
+		props->max_total_mcast_qp_attach = props->max_mcast_grp *
+						   IRDMA_MCG_MAX_QPS;
+	}
 	/* RoCEv2: the port's P_Key table of one entry (irdma_query_port()) */
 	if (irdma_is_roce(ibdev))
 		props->max_pkeys = 1;
@@ -510,6 +518,210 @@ static int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
 	/* a later CREATE_AH of the index runs after this command */
 	ida_free(&iwdev->ah_ida, ah->idx);
 	return 0;
+}
+
+/* ---- multicast groups of UD QPs (RoCEv2) ---- */
+
+/**
+ * struct irdma_mcg - a multicast group the engine delivers to
+ * @node: in the device's list
+ * @mgid: the group's GID (an IPv4-mapped or IPv6 multicast address)
+ * @list: the member list the engine reads, IRDMA_MCG_MAX_QPS words
+ * @qpn: the member QPs, @cnt of them
+ * @idx: the group's index on the engine
+ * @cnt: members
+ */
+struct irdma_mcg {
+	struct list_head node;
+	union ib_gid mgid;
+	struct irdma_dma_mem list;
+	u32 qpn[IRDMA_MCG_MAX_QPS];
+	u32 idx;
+	u8 cnt;
+};
+
+/* the group's IP and MAC from its GID; false if it is not multicast */
+static bool irdma_mcg_addr(const union ib_gid *mgid,
+			   struct irdma_cqp_mcg_info *info)
+{
+	const struct in6_addr *a6 = (const struct in6_addr *)mgid->raw;
+	__be32 a4;
+
+	info->ipv4 = ipv6_addr_v4mapped(a6);
+	irdma_ah_addr(mgid, info->ipv4, info->addr);
+	if (info->ipv4) {
+		a4 = a6->s6_addr32[3];
+		ip_eth_mc_map(a4, info->mac);
+		return ipv4_is_multicast(a4);
+	}
+	ipv6_eth_mc_map(a6, info->mac);
+	return ipv6_addr_is_multicast(a6);
+}
+
+/* Tell the engine the group's members with @op; 0 or a negative errno */
+static int irdma_mcg_cmd(struct irdma_device *iwdev, struct irdma_mcg *mcg,
+			 u8 op)
+{
+	struct irdma_cqp_mcg_info info = {
+		.list_pa = mcg->list.pa,
+		.idx = mcg->idx,
+		.op = op,
+	};
+	struct irdma_cmd cmd = {
+		.build = irdma_cqpw_mcg_cb,
+		.arg = &info,
+		.name = op == IRDMA_CQPOP_CREATE_MCAST_GRP ? "CREATE_MCAST_GRP" :
+			op == IRDMA_CQPOP_MODIFY_MCAST_GRP ? "MODIFY_MCAST_GRP" :
+			"DESTROY_MCAST_GRP",
+	};
+	__le64 *list = mcg->list.va;
+	int i;
+
+	irdma_mcg_addr(&mcg->mgid, &info);
+	memset(list, 0, IRDMA_MCG_MAX_QPS * sizeof(*list));
+	for (i = 0; i < mcg->cnt; i++)
+		list[i] = cpu_to_le64(FIELD_PREP(IRDMA_MCGE_QPID, mcg->qpn[i]) |
+				      IRDMA_MCGE_VALID);
+	return irdma_cmd_exec(iwdev->fn->hw, &cmd);
+}
+
+static void irdma_mcg_free(struct irdma_device *iwdev, struct irdma_mcg *mcg)
+{
+	irdma_dma_free(iwdev->fn->hw->dev, &mcg->list);
+	ida_free(&iwdev->mcg_ida, mcg->idx);
+	kfree(mcg);
+}
+
+/* A new group of one member, on the engine and in the list */
+static int irdma_mcg_create(struct irdma_device *iwdev,
+			    const union ib_gid *mgid, u32 qpn)
+{
+	u32 max = iwdev->fn->hw->hmc.obj[IRDMA_HMC_FSIMC].cnt;
+	struct irdma_mcg *mcg;
+	int idx, ret;
+
+	if (!max)
+		return -ENOSPC;
+	idx = ida_alloc_max(&iwdev->mcg_ida, max - 1, GFP_KERNEL);
+	if (idx < 0)
+		return idx;
+	mcg = kzalloc(sizeof(*mcg), GFP_KERNEL);
+	if (!mcg) {
+		ida_free(&iwdev->mcg_ida, idx);
+		return -ENOMEM;
+	}
+	mcg->idx = idx;
+	mcg->mgid = *mgid;
+	mcg->qpn[0] = qpn;
+	mcg->cnt = 1;
+	ret = irdma_dma_alloc(iwdev->fn->hw->dev, &mcg->list,
+			      IRDMA_MCG_MAX_QPS * sizeof(__le64)) ? -ENOMEM :
+	      irdma_mcg_cmd(iwdev, mcg, IRDMA_CQPOP_CREATE_MCAST_GRP);
+	if (ret) {
+		irdma_mcg_free(iwdev, mcg);
+		return ret;
+	}
+	list_add_tail(&mcg->node, &iwdev->mcgs);
+	return 0;
+}
+
+static struct irdma_mcg *irdma_mcg_find(struct irdma_device *iwdev,
+					const union ib_gid *mgid)
+{
+	struct irdma_mcg *mcg;
+
+	list_for_each_entry(mcg, &iwdev->mcgs, node)
+		if (!memcmp(&mcg->mgid, mgid, sizeof(*mgid)))
+			return mcg;
+	return NULL;
+}
+
+/* the member slot of @qpn in @mcg, or -1 */
+static int irdma_mcg_slot(const struct irdma_mcg *mcg, u32 qpn)
+{
+	int i;
+
+	for (i = 0; i < mcg->cnt; i++)
+		if (mcg->qpn[i] == qpn)
+			return i;
+	return -1;
+}
+
+/*
+ * Only UD QPs join groups (the IB spec), and only multicast GIDs name
+ * them. The first member creates the group on the engine, later ones
+ * modify its member list; attaching a member twice changes nothing.
+ */
+static int irdma_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
+{
+	struct irdma_device *iwdev = to_irdma_dev(ibqp->device);
+	struct irdma_cqp_mcg_info info;
+	struct irdma_mcg *mcg;
+	int ret = 0;
+
+	if (ibqp->qp_type != IB_QPT_UD || !irdma_mcg_addr(gid, &info))
+		return -EINVAL;
+	mutex_lock(&iwdev->mcg_lock);
+	mcg = irdma_mcg_find(iwdev, gid);
+	if (!mcg) {
+		ret = irdma_mcg_create(iwdev, gid, ibqp->qp_num);
+	} else if (irdma_mcg_slot(mcg, ibqp->qp_num) < 0) {
+		if (mcg->cnt == IRDMA_MCG_MAX_QPS) {
+			ret = -ENOSPC;
+		} else {
+			mcg->qpn[mcg->cnt++] = ibqp->qp_num;
+			ret = irdma_mcg_cmd(iwdev, mcg,
+					    IRDMA_CQPOP_MODIFY_MCAST_GRP);
+			if (ret)
+				mcg->cnt--;
+		}
+	}
+	mutex_unlock(&iwdev->mcg_lock);
+	if (ret)
+		ibdev_dbg(ibqp->device, "QP %u: attach to %pI6 failed: %d\n",
+			  ibqp->qp_num, gid->raw, ret);
+	return ret;
+}
+
+/* The last member leaving destroys the group on the engine */
+static int irdma_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
+{
+	struct irdma_device *iwdev = to_irdma_dev(ibqp->device);
+	struct irdma_mcg *mcg;
+	int ret = -EINVAL, slot;
+
+	mutex_lock(&iwdev->mcg_lock);
+	mcg = irdma_mcg_find(iwdev, gid);
+	slot = mcg ? irdma_mcg_slot(mcg, ibqp->qp_num) : -1;
+	if (slot >= 0) {
+		swap(mcg->qpn[slot], mcg->qpn[mcg->cnt - 1]);
+		mcg->cnt--;
+		ret = irdma_mcg_cmd(iwdev, mcg, mcg->cnt ?
+				    IRDMA_CQPOP_MODIFY_MCAST_GRP :
+				    IRDMA_CQPOP_DESTROY_MCAST_GRP);
+		if (ret) {
+			/* the engine still delivers to it: so it stays */
+			mcg->cnt++;
+		} else if (!mcg->cnt) {
+			list_del(&mcg->node);
+			irdma_mcg_free(iwdev, mcg);
+		}
+	}
+	mutex_unlock(&iwdev->mcg_lock);
+	return ret;
+}
+
+/* Groups left when the device goes: the engine is going too */
+static void irdma_mcg_cleanup(struct irdma_device *iwdev)
+{
+	struct irdma_mcg *mcg, *tmp;
+
+	list_for_each_entry_safe(mcg, tmp, &iwdev->mcgs, node) {
+		list_del(&mcg->node);
+		irdma_mcg_free(iwdev, mcg);
+	}
+	ida_destroy(&iwdev->mcg_ida);
+	mutex_destroy(&iwdev->mcg_lock);
 }
 
 /* ---- user contexts and the doorbell page mapping ---- */
@@ -953,6 +1165,8 @@ static const struct ib_device_ops irdma_roce_ops = {
 	.create_ah = irdma_create_ah,
 	.create_user_ah = irdma_create_ah,
 	.destroy_ah = irdma_destroy_ah,
+	.attach_mcast = irdma_attach_mcast,
+	.detach_mcast = irdma_detach_mcast,
 	INIT_RDMA_OBJ_SIZE(ib_ah, irdma_ah, ibah),
 };
 
@@ -1002,6 +1216,9 @@ int irdma_ib_register(struct irdma_func *fn)
 	ida_init(&iwdev->pd_ida);
 	ida_init(&iwdev->stag_ida);
 	ida_init(&iwdev->ah_ida);
+	mutex_init(&iwdev->mcg_lock);
+	INIT_LIST_HEAD(&iwdev->mcgs);
+	ida_init(&iwdev->mcg_ida);
 	irdma_ib_setup(iwdev);
 	ret = irdma_cm_hw_setup(iwdev);
 	if (ret)
@@ -1023,6 +1240,7 @@ int irdma_ib_register(struct irdma_func *fn)
 err_cleanup_cm:
 	irdma_cm_hw_cleanup(iwdev);
 err_dealloc:
+	irdma_mcg_cleanup(iwdev);
 	ida_destroy(&iwdev->ah_ida);
 	ida_destroy(&iwdev->stag_ida);
 	ida_destroy(&iwdev->pd_ida);
@@ -1046,6 +1264,7 @@ void irdma_ib_unregister(struct irdma_func *fn)
 	ib_unregister_device(&iwdev->ibdev);
 	/* no listen is left and no notifier finds the device any more */
 	irdma_cm_hw_cleanup(iwdev);
+	irdma_mcg_cleanup(iwdev);
 	ida_destroy(&iwdev->ah_ida);
 	ida_destroy(&iwdev->stag_ida);
 	ida_destroy(&iwdev->pd_ida);

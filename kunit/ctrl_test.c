@@ -203,6 +203,19 @@ static const struct irdma_cqp_ah_info ct_ah4 = {
 	.insert_vlan = true,
 };
 
+/* 230.0.2.1 and ff0e::1:2, the member list at 0xc000 */
+static const struct irdma_cqp_mcg_info ct_mcg4 = {
+	.mac = { 0x01, 0x00, 0x5e, 0x00, 0x02, 0x01 },
+	.addr = { 0xe6000201 }, .list_pa = 0xc000, .idx = 0x1fff, .hmc_fn = 2,
+	.op = 0x26, .ipv4 = true,
+};
+
+static const struct irdma_cqp_mcg_info ct_mcg6 = {
+	.mac = { 0x33, 0x33, 0x00, 0x01, 0x00, 0x02 },
+	.addr = { 0xff0e0000, 0, 1, 2 }, .list_pa = 0xc040, .idx = 7,
+	.op = 0x28,
+};
+
 static const struct irdma_cqp_flush_info ct_flush = {
 	.qp_id = 0x33, .flush_sq = true, .flush_rq = true, .user_codes = true,
 	.sq_major = 0x1, .sq_minor = 0x2, .rq_major = 0x3, .rq_minor = 0x4,
@@ -278,6 +291,12 @@ static const struct ct_case ct_cases[] = {
 	    5ULL << 48 | 64ULL << 32 | 1ULL << 20,
 	    V | OP(0x1c) | 0x1abc | B(59) | B(60), 0xc6336401, 0,
 	    0xc6336402, 0 } },
+	{ "mcg_create_v4", irdma_cqpw_mcg_cb, &ct_mcg4,
+	  { 0x01005e000201ULL, 2, 0, V | OP(0x26) | 0x1fff | B(60), 0xc000, 0,
+	    0xe6000201, 0 } },
+	{ "mcg_destroy_v6", irdma_cqpw_mcg_cb, &ct_mcg6,
+	  { 0x333300010002ULL, 0, 0, V | OP(0x28) | 7, 0xc040, 0,
+	    1ULL << 32 | 2, 0xff0e0000ULL << 32 } },
 	{ "query_fpm", ct_query_fpm, NULL,
 	  { 0, 0, 3, V | OP(0x20), 0x9000 } },
 	{ "commit_fpm", ct_commit_fpm, NULL,
@@ -336,6 +355,7 @@ static void irdma_cqpw_rejects_bad_params(struct kunit *test)
 	struct irdma_cqp_stag_info st = ct_stag_alloc;
 	struct irdma_cqp_qhash_info qh = ct_qh_syn;
 	struct irdma_cqp_ws_info ws = ct_ws;
+	struct irdma_cqp_mcg_info mcg = ct_mcg4;
 	__le64 wqe[8], before[8];
 
 	memset(wqe, 0x5a, sizeof(wqe));
@@ -371,6 +391,14 @@ static void irdma_cqpw_rejects_bad_params(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, irdma_cqpw_query_fpm(wqe, 1, 0, 0x9002), -EINVAL);
 	KUNIT_EXPECT_EQ(test, irdma_cqpw_suspend_qp(wqe, 1, 1 << 24), -EINVAL);
+	mcg.list_pa = 0xc004;
+	KUNIT_EXPECT_EQ(test, irdma_cqpw_mcg(wqe, 1, &mcg), -EINVAL);
+	mcg = ct_mcg4;
+	mcg.idx = 0x2000;
+	KUNIT_EXPECT_EQ(test, irdma_cqpw_mcg(wqe, 1, &mcg), -EINVAL);
+	mcg = ct_mcg4;
+	mcg.op = 0x1c;
+	KUNIT_EXPECT_EQ(test, irdma_cqpw_mcg(wqe, 1, &mcg), -EINVAL);
 	/* a rejected command leaves the slot untouched */
 	KUNIT_EXPECT_EQ(test, memcmp(wqe, before, sizeof(wqe)), 0);
 }

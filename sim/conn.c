@@ -32,6 +32,7 @@ int isim_conn_init(struct isim_func *f)
 	spin_lock_init(&f->conn.qh_lock);
 	xa_init(&f->conn.arp);
 	xa_init(&f->ahs);
+	xa_init(&f->mcgs);
 	return 0;
 }
 
@@ -43,6 +44,7 @@ void isim_conn_reset(struct isim_func *f)
 {
 	struct isim_conn *c = &f->conn;
 	struct isim_qhash *qh, *tmp;
+	struct isim_mcg *mcg;
 	struct isim_ah *ah;
 	unsigned long i;
 	LIST_HEAD(dead);
@@ -59,6 +61,10 @@ void isim_conn_reset(struct isim_func *f)
 		xa_erase(&f->ahs, i);
 		kfree(ah);
 	}
+	xa_for_each(&f->mcgs, i, mcg) {
+		xa_erase(&f->mcgs, i);
+		kfree(mcg);
+	}
 	memset(c->lmac, 0, sizeof(c->lmac));
 	c->lmac_used = 0;
 	bitmap_zero(c->ws, ISIM_WS_NODES);
@@ -73,6 +79,7 @@ void isim_conn_exit(struct isim_func *f)
 {
 	isim_conn_reset(f);
 	xa_destroy(&f->ahs);
+	xa_destroy(&f->mcgs);
 	bitmap_free(f->conn.apbvt);
 	f->conn.apbvt = NULL;
 }

@@ -103,16 +103,21 @@ static unsigned long isim_xa_count(struct xarray *xa)
 
 static void isim_show_objects(struct seq_file *s, struct isim_func *f)
 {
+	struct isim_mcg *mcg;
 	struct isim_qp *qp;
 	unsigned long id;
 
-	seq_printf(s, "objects: qps=%lu stags=%lu ahs=%lu qhash=%u apbvt_ports=%u arp=%lu ws_nodes=%u stats=%u\n",
+	seq_printf(s, "objects: qps=%lu stags=%lu ahs=%lu qhash=%u apbvt_ports=%u arp=%lu ws_nodes=%u stats=%u mcgs=%lu\n",
 		   isim_xa_count(&f->qps), isim_xa_count(&f->stags),
 		   isim_xa_count(&f->ahs), f->conn.nqhash,
 		   bitmap_weight(f->conn.apbvt, 65536),
 		   isim_xa_count(&f->conn.arp),
 		   bitmap_weight(f->conn.ws, ISIM_WS_NODES),
-		   bitmap_weight(f->conn.stats, ISIM_STATS_INSTANCES));
+		   bitmap_weight(f->conn.stats, ISIM_STATS_INSTANCES),
+		   isim_xa_count(&f->mcgs));
+	xa_for_each(&f->mcgs, id, mcg)
+		seq_printf(s, "mcg %lu: ipv4=%d members=%u rx=%llu\n", id,
+			   mcg->ipv4, mcg->n, mcg->rx);
 	xa_for_each(&f->qps, id, qp)
 		seq_printf(s, "qp %lu: type=%u state=%u suspended=%d modifies=%llu executed=%llu flushed=%llu virt=%d\n",
 			   id, qp->type, qp->state, qp->suspended, qp->modifies,

@@ -978,6 +978,59 @@ static void isim_cq_resize_moves_to_new_ring(struct kunit *test)
 			  le64_to_cpu(new[15 * 4 + 3]) & ISIM_CQE_W3_VALID);
 }
 
+/*
+ * Multicast groups: the index lies in the committed multicast contexts;
+ * a group is created once, changed and destroyed only while it exists;
+ * its members are the valid entries of its list, its address the WQE's.
+ */
+static void isim_mcg_commands(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *list = t->page;
+	struct isim_mcg *mcg;
+	u64 w[8] = {};
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_FSIMC, 4);
+	list[0] = cpu_to_le64(5 | ISIM_MCGE_VALID);
+	list[1] = cpu_to_le64(9);
+	list[2] = cpu_to_le64(7 | ISIM_MCGE_VALID);
+	w[4] = isim_t_bus(t, list);
+	w[ISIM_MCG_W_ADDR] = 0xe6000201;
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_MCG_HDR_INDEX, 4) | ISIM_MCG_HDR_IPV4;
+	isim_t_run(t, ISIM_OP_CREATE_MCG, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_ID);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_MCG_HDR_INDEX, 3) | ISIM_MCG_HDR_IPV4;
+	isim_t_run(t, ISIM_OP_MODIFY_MCG, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
+	isim_t_run(t, ISIM_OP_CREATE_MCG, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	mcg = xa_load(&t->f->mcgs, 3);
+	KUNIT_ASSERT_NOT_NULL(test, mcg);
+	KUNIT_EXPECT_TRUE(test, mcg->ipv4);
+	KUNIT_EXPECT_EQ(test, mcg->addr[0], 0xe6000201U);
+	KUNIT_ASSERT_EQ(test, mcg->n, 2);
+	KUNIT_EXPECT_EQ(test, mcg->qpn[0], 5U);
+	KUNIT_EXPECT_EQ(test, mcg->qpn[1], 7U);
+	isim_t_run(t, ISIM_OP_CREATE_MCG, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+
+	/* a third member; a list off 8 bytes is refused */
+	list[1] = cpu_to_le64(9 | ISIM_MCGE_VALID);
+	isim_t_run(t, ISIM_OP_MODIFY_MCG, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, mcg->n, 3);
+	w[4] += 4;
+	isim_t_run(t, ISIM_OP_MODIFY_MCG, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_ALIGN);
+
+	isim_t_run(t, ISIM_OP_DESTROY_MCG, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_NULL(test, xa_load(&t->f->mcgs, 3));
+	isim_t_run(t, ISIM_OP_DESTROY_MCG, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
+}
+
 /* ---- STags ---- */
 
 /* header fields for static tables (FIELD_PREP needs a function) */
@@ -3655,6 +3708,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_cq_arm_reports_unconsumed_cqe),
 	KUNIT_CASE(isim_cq_overflow_raises_ae),
 	KUNIT_CASE(isim_cq_resize_moves_to_new_ring),
+	KUNIT_CASE(isim_mcg_commands),
 	KUNIT_CASE_PARAM(isim_stag_command_checks_fields, isim_stag_gen_params),
 	KUNIT_CASE(isim_stag_dealloc_matches_kind_and_pd),
 	KUNIT_CASE(isim_stag_fast_reg_and_invalidate),

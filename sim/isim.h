@@ -510,6 +510,24 @@ struct isim_ah {
 };
 
 /**
+ * struct isim_mcg - a multicast group of UD QPs
+ * @index: the group's index (below the committed FSIMC count)
+ * @ipv4: @addr is IPv4
+ * @addr: the group's address, host-order words (IPv4 in word 0)
+ * @qpn: member QPs, @n of them
+ * @n: members
+ * @rx: datagrams delivered, one per member reached
+ */
+struct isim_mcg {
+	u32 index;
+	bool ipv4;
+	u32 addr[4];
+	u32 qpn[ISIM_MCG_MEMBERS];
+	u8 n;
+	u64 rx;
+};
+
+/**
  * struct isim_conn - connection steering tables of the function
  * @apbvt: local TCP ports open for accelerated connections
  * @qhash: quad-hash filters (struct isim_qhash)
@@ -931,6 +949,7 @@ struct isim_func {
 	u64 unasked;
 	struct xarray stags;
 	struct xarray ahs;
+	struct xarray mcgs;
 	struct isim_conn conn;
 	struct isim_eq ceq[ISIM_MAX_CEQS];
 	struct isim_eq aeq;
@@ -1052,6 +1071,7 @@ void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res);
 void isim_op_modify_cq(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res);
+void isim_op_mcg(struct isim_func *f, const u64 *wqe, struct isim_res *res);
 void isim_op_destroy_cq(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 

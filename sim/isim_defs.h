@@ -603,6 +603,19 @@ enum isim_wq_op {
 #define ISIM_AH_HDR_LOOPBACK		BIT_ULL(62)
 #define ISIM_AH_MAX			BIT(17)
 
+/* ---- multicast groups (CREATE/MODIFY/DESTROY_MCG) ---- */
+/* word 0: MAC; word 4: member list; words 6 and 7: the group's address */
+#define ISIM_MCG_W0_MAC			GENMASK_ULL(47, 0)
+#define ISIM_MCG_W_ADDR			6
+#define ISIM_MCG_HDR_INDEX		GENMASK_ULL(12, 0)
+#define ISIM_MCG_HDR_IPV4		BIT_ULL(60)
+/* a member list entry; the list has ISIM_MCG_MEMBERS of them */
+#define ISIM_MCGE_QP			GENMASK_ULL(17, 0)
+#define ISIM_MCGE_VALID			BIT_ULL(31)
+#define ISIM_MCG_MEMBERS		8
+/* the BTH destination QP of a datagram to a multicast group */
+#define ISIM_MCG_QPN			0xffffff
+
 /*
  * The ILQ transmit path reads more of the AH: word 0 bits 63:16 the source
  * MAC; word 1 the VLAN tag (PCP and VID) and the IPv4 TOS / IPv6 traffic

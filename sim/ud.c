@@ -21,9 +21,16 @@
  * for the GRH, as the MAD layer expects. What fails a check is dropped
  * and counted, as is a datagram that finds no RQ WQE (UD has no RNR).
  *
+ * Multicast: CREATE/MODIFY/DESTROY_MCG keep groups of member UD QPs by
+ * the group's IP address. A datagram to a multicast address for the
+ * multicast QPN reaches every member whose Q_Key it carries, each taking
+ * an RQ WQE of its own; one the function sends to a group also loops
+ * back into it (the adapter's switch delivers to local members) besides
+ * going to the wire.
+ *
  * Not modelled: RC, UC and any other opcode between two functions (RC
- * runs in loopback only, exec.c), multicast, P_Key checks, IPv4 options
- * and IPv6 extension headers (such frames are left to the stack).
+ * runs in loopback only, exec.c), VLANs of groups, P_Key checks, IPv4
+ * options and IPv6 extension headers (such frames are left to the stack).
  */
 #include <linux/crc32.h>
 #include <linux/etherdevice.h>
@@ -221,6 +228,30 @@ static void isim_ud_msg_tx(struct isim_ud_msg *m, struct isim_xfer *x,
 	m->len = x->len;
 }
 
+/*
+ * A copy of a datagram the function sends to a group, for its own members:
+ * queued as if received, data at the IP header (a tagged frame's copy is
+ * not taken: groups have no VLAN here)
+ */
+static void isim_ud_mcast_loop(struct isim_func *f, struct sk_buff *skb,
+			       const struct isim_ilq_hdrs *h)
+{
+	struct sk_buff *c;
+
+	if (h->vlan)
+		return;
+	c = skb_clone(skb, GFP_KERNEL);
+	if (!c)
+		return;
+	skb_reset_mac_header(c);
+	c->protocol = h->ipv4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
+	c->pkt_type = PACKET_MULTICAST;
+	skb_pull(c, skb_network_offset(c));
+	skb_reset_network_header(c);
+	if (!isim_ud_steer(f, c))
+		kfree_skb(c);
+}
+
 /* Send the SQ WQE x->req. Return: 0 or an enum isim_wc_minor. */
 static u16 isim_ud_send(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 {
@@ -251,6 +282,8 @@ static u16 isim_ud_send(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 		return ISIM_WC_LOC_QP_OP;
 	qp->ud_psn = (qp->ud_psn + 1) & ISIM_BTH_PSN;
 	isim_hwc_add(x->f, ISIM_GS_RDMA_TX_SENDS, 1);
+	if (is_multicast_ether_addr(h.dmac))
+		isim_ud_mcast_loop(x->f, skb, &h);
 	/* the wire may lose a datagram: the WQE is done all the same */
 	if (isim_ilq_emit(x->f, skb))
 		atomic64_inc(&x->f->ud.tx_lost);
@@ -360,7 +393,9 @@ bool isim_ud_steer(struct isim_func *f, struct sk_buff *skb)
 {
 	struct isim_ud_cb cb = {};
 
-	if (f->protocol != ISIM_AUX_ROCEV2 || skb->pkt_type != PACKET_HOST ||
+	if (f->protocol != ISIM_AUX_ROCEV2 ||
+	    (skb->pkt_type != PACKET_HOST &&
+	     skb->pkt_type != PACKET_MULTICAST) ||
 	    isim_ud_parse(skb, &cb))
 		return false;
 	isim_hwc_frame(f, cb.ipv4, IPPROTO_UDP, true, cb.tot);
@@ -509,6 +544,60 @@ static atomic64_t *isim_ud_place(struct isim_xfer **xp, struct isim_func *f,
 	return NULL;
 }
 
+/* the group whose address the datagram (data at its IP header) is for */
+static struct isim_mcg *isim_ud_mcg(struct isim_func *f, struct sk_buff *skb)
+{
+	const struct isim_ud_cb *cb = isim_ud_cb(skb);
+	struct isim_mcg *mcg;
+	unsigned long i;
+	u32 dst[4] = {};
+	int k;
+
+	if (cb->ipv4) {
+		dst[0] = ntohl(ip_hdr(skb)->daddr);
+	} else {
+		for (k = 0; k < 4; k++)
+			dst[k] = ntohl(ipv6_hdr(skb)->daddr.s6_addr32[k]);
+	}
+	xa_for_each(&f->mcgs, i, mcg)
+		if (mcg->ipv4 == cb->ipv4 && !memcmp(mcg->addr, dst, sizeof(dst)))
+			return mcg;
+	return NULL;
+}
+
+/*
+ * Every member of the group the datagram is for gets it, in an RQ WQE of
+ * its own; each refusal is counted as for a datagram to that QP alone.
+ * Return: true if a member took it.
+ */
+static bool isim_ud_mcast_rx(struct isim_xfer **xp, struct isim_func *f,
+			     struct sk_buff *skb, struct isim_ud_msg *m)
+{
+	struct isim_mcg *mcg = isim_ud_mcg(f, skb);
+	struct isim_qp *qp;
+	atomic64_t *drop;
+	bool taken = false;
+	int i;
+
+	if (!mcg) {
+		atomic64_inc(&f->ud.drop_qp);
+		return false;
+	}
+	for (i = 0; i < mcg->n; i++) {
+		m->dqp = mcg->qpn[i];
+		qp = NULL;
+		drop = isim_ud_target(f, m, &qp) ?:
+		       isim_ud_place(xp, f, qp, skb, m);
+		if (drop) {
+			atomic64_inc(drop);
+		} else {
+			mcg->rx++;
+			taken = true;
+		}
+	}
+	return taken;
+}
+
 /* check and place one queued datagram; consumes @skb */
 static void isim_ud_rx(struct isim_xfer **xp, struct isim_func *f,
 		       struct sk_buff *skb)
@@ -518,6 +607,13 @@ static void isim_ud_rx(struct isim_xfer **xp, struct isim_func *f,
 	atomic64_t *drop;
 
 	drop = isim_ud_decode(f, skb, &m);
+	if (!drop && m.dqp == ISIM_MCG_QPN) {
+		if (isim_ud_mcast_rx(xp, f, skb, &m))
+			consume_skb(skb);
+		else
+			kfree_skb(skb);
+		return;
+	}
 	if (!drop)
 		drop = isim_ud_target(f, &m, &qp);
 	if (!drop)
@@ -551,6 +647,68 @@ bool isim_ud_run(struct isim_func *f, unsigned int budget)
 	}
 	isim_xfer_put(x);
 	return !skb_queue_empty(&f->ud.rxq);
+}
+
+/**
+ * isim_op_mcg - CREATE_MCG, MODIFY_MCG or DESTROY_MCG
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ *
+ * The index lies in the committed multicast contexts (FSIMC); creating
+ * one that exists fails with EXISTS, changing or destroying one that does
+ * not with NO_OBJECT. CREATE and MODIFY read the member list: its valid
+ * entries are the members, and the group's address is taken anew.
+ */
+void isim_op_mcg(struct isim_func *f, const u64 *wqe, struct isim_res *res)
+{
+	u64 hdr = wqe[ISIM_WQE_HDR];
+	u32 idx = FIELD_GET(ISIM_MCG_HDR_INDEX, hdr);
+	bool create = FIELD_GET(ISIM_HDR_OPCODE, hdr) == ISIM_OP_CREATE_MCG;
+	bool destroy = FIELD_GET(ISIM_HDR_OPCODE, hdr) == ISIM_OP_DESTROY_MCG;
+	struct isim_mcg *mcg = xa_load(&f->mcgs, idx);
+	__le64 list[ISIM_MCG_MEMBERS];
+	u64 e;
+	int i;
+
+	if (!f->hmc.committed || idx >= f->hmc.cnt[ISIM_HMC_FSIMC]) {
+		res->minor = ISIM_MIN_BAD_ID;
+		return;
+	}
+	if (create == !!mcg) {
+		res->minor = mcg ? ISIM_MIN_EXISTS : ISIM_MIN_NO_OBJECT;
+		return;
+	}
+	if (destroy) {
+		xa_erase(&f->mcgs, idx);
+		kfree(mcg);
+		return;
+	}
+	if (!wqe[4] || !IS_ALIGNED(wqe[4], 8)) {
+		res->minor = ISIM_MIN_BAD_ALIGN;
+		return;
+	}
+	if (isim_dma_read(f, wqe[4], list, sizeof(list))) {
+		res->minor = ISIM_MIN_DMA_FAULT;
+		return;
+	}
+	if (!mcg) {
+		mcg = kzalloc(sizeof(*mcg), GFP_KERNEL);
+		if (!mcg || xa_insert(&f->mcgs, idx, mcg, GFP_KERNEL)) {
+			kfree(mcg);
+			res->minor = ISIM_MIN_BUSY;
+			return;
+		}
+	}
+	mcg->index = idx;
+	mcg->ipv4 = hdr & ISIM_MCG_HDR_IPV4;
+	isim_conn_addr(&wqe[ISIM_MCG_W_ADDR], mcg->ipv4, mcg->addr);
+	mcg->n = 0;
+	for (i = 0; i < ISIM_MCG_MEMBERS; i++) {
+		e = le64_to_cpu(list[i]);
+		if (e & ISIM_MCGE_VALID)
+			mcg->qpn[mcg->n++] = FIELD_GET(ISIM_MCGE_QP, e);
+	}
 }
 
 /**

@@ -246,7 +246,13 @@ for name, res, args in (
                                         ctypes.POINTER(QpInitAttr)]),
         ("ibv_destroy_qp", ctypes.c_int, [ctypes.POINTER(Qp)]),
         ("ibv_create_ah", vp, [vp, ctypes.POINTER(AhAttr)]),
-        ("ibv_destroy_ah", ctypes.c_int, [vp])):
+        ("ibv_destroy_ah", ctypes.c_int, [vp]),
+        ("ibv_attach_mcast", ctypes.c_int, [ctypes.POINTER(Qp),
+                                            ctypes.c_uint8 * 16,
+                                            ctypes.c_uint16]),
+        ("ibv_detach_mcast", ctypes.c_int, [ctypes.POINTER(Qp),
+                                            ctypes.c_uint8 * 16,
+                                            ctypes.c_uint16])):
     fn = getattr(ibv, name)
     fn.restype = res
     fn.argtypes = args
@@ -532,6 +538,87 @@ def ud_roundtrip(ctx, cq, qa, qb, ah, qkey, buf, lkey, seed, what):
     same(what, buf[8192 + GRH:8192 + GRH + 500], data)
 
 
+def create_ah(pd, dgid, hops, what):
+    aha = AhAttr(is_global=1, port_num=1)
+    aha.grh.dgid[:] = dgid[:]
+    aha.grh.hop_limit = hops
+    ah = ibv.ibv_create_ah(pd, ctypes.byref(aha))
+    if not ah:
+        die("%s: %s" % (what, errno.errorcode.get(ctypes.get_errno())))
+    return ah
+
+
+def engine_ud():
+    """the fields of the engine's ud line"""
+    with open(state) as f:
+        for line in f:
+            if line.startswith("ud: "):
+                return {k: int(v) for k, v in
+                        (kv.split("=") for kv in line[4:].split())}
+    die("the engine shows no ud line")
+
+
+def engine_mcgs():
+    """the engine's multicast groups: [(members, datagrams delivered)]"""
+    with open(state) as f:
+        return [(int(m.group(1)), int(m.group(2))) for m in
+                (re.match(r"mcg \d+: ipv4=\d members=(\d+) rx=(\d+)", line)
+                 for line in f) if m]
+
+
+def mcast(ctx, pd, cq, qa, qb, qkey, buf, lkey):
+    """both UD QPs join ff0e::1:2; a datagram to the group reaches each
+    member (the sender too), and none once a member has left"""
+    mgid = (ctypes.c_uint8 * 16)(0xff, 0x0e, *([0] * 11), 1, 0, 2)
+    for qp in (qa, qb):
+        expect("attach QP %u to ff0e::1:2" % qp.contents.qp_num,
+               ibv.ibv_attach_mcast(qp, mgid, 0), 0)
+    expect("attach QP %u again" % qa.contents.qp_num,
+           ibv.ibv_attach_mcast(qa, mgid, 0), 0)
+    if engine_mcgs() != [(2, 0)]:
+        die("engine groups: %s" % engine_mcgs())
+    ah = create_ah(pd, mgid, 1, "multicast create_ah")
+    base = buf_addr(buf)
+    data = pattern(8, 300)
+    buf[0:300] = data
+    buf[8192:16384] = bytes(8192)
+    post_recv(ctx, qa, 61, base + 8192, GRH + 300, lkey)
+    post_recv(ctx, qb, 62, base + 12288, GRH + 300, lkey)
+    ud_send(ctx, qa, 63, Sge(base, 300, lkey), ah, 0xffffff, qkey)
+    wcs = {w.wr_id: w for w in (poll(ctx, cq, "multicast") for _ in range(3))}
+    if sorted(wcs) != [61, 62, 63] or any(w.status for w in wcs.values()):
+        die("multicast completions: %s" %
+            [(w.wr_id, w.status) for w in wcs.values()])
+    for wr_id, off in ((61, 8192), (62, 12288)):
+        if wcs[wr_id].src_qp != qa.contents.qp_num:
+            die("multicast: source QP %u" % wcs[wr_id].src_qp)
+        same("multicast to QP %s" % ("A" if wr_id == 61 else "B"),
+             buf[off + GRH:off + GRH + 300], data)
+    expect("detach QP %u" % qb.contents.qp_num,
+           ibv.ibv_detach_mcast(qb, mgid, 0), 0)
+    expect("detach QP %u again" % qb.contents.qp_num,
+           ibv.ibv_detach_mcast(qb, mgid, 0), errno.EINVAL)
+    # B posts no receive now: were it still a member, the engine would
+    # count the datagram it could not place for B (drop_no_rqe)
+    no_rqe = engine_ud()["drop_no_rqe"]
+    post_recv(ctx, qa, 64, base + 8192, GRH + 300, lkey)
+    ud_send(ctx, qa, 66, Sge(base, 300, lkey), ah, 0xffffff, qkey)
+    got = sorted(w.wr_id for w in (poll(ctx, cq, "multicast, B left")
+                                   for _ in range(2)))
+    if got != [64, 66]:
+        die("multicast after B left: completions %s" % got)
+    if engine_mcgs() != [(1, 3)] or engine_ud()["drop_no_rqe"] != no_rqe:
+        die("engine after B left: groups %s, ud %s" % (engine_mcgs(),
+                                                       engine_ud()))
+    expect("detach QP %u" % qa.contents.qp_num,
+           ibv.ibv_detach_mcast(qa, mgid, 0), 0)
+    if engine_mcgs():
+        die("engine groups after both left: %s" % engine_mcgs())
+    expect("destroy multicast AH", ibv.ibv_destroy_ah(ah), 0)
+    print("multicast: both members got the datagram, the one left alone "
+          "after the other detached")
+
+
 def resize(ctx, cq, cq_id, qa, qb, ah, qkey, buf, lkey):
     """ibv_resize_cq: the engine moves the CQ to libirdma's new ring, and
     refuses a ring too small for the completions not polled yet"""
@@ -601,12 +688,7 @@ def roce_ud():
     if ret or attr.qp_state != QPS_RTS or attr.qkey != qkey:
         die("UD query_qp: %d state %d qkey 0x%x" % (ret, attr.qp_state,
                                                     attr.qkey))
-    aha = AhAttr(is_global=1, port_num=1)
-    aha.grh.dgid[:] = gid[:]
-    aha.grh.hop_limit = 64
-    ah = ibv.ibv_create_ah(pd, ctypes.byref(aha))
-    if not ah:
-        die("create_ah: %s" % errno.errorcode.get(ctypes.get_errno()))
+    ah = create_ah(pd, gid, 64, "create_ah")
     buf = mmap.mmap(-1, 1 << 14)
     mr = ibv.ibv_reg_mr(pd, buf_addr(buf), 1 << 14, LOCAL_WRITE)
     if not mr:
@@ -629,6 +711,7 @@ def roce_ud():
     print("UD RECV: from QP %u, %u bytes with the GRH; the datagram with "
           "the wrong Q_Key was dropped" % (wc.src_qp, wc.byte_len))
     same("UD SEND", buf[4096 + GRH:4096 + GRH + 1000], data)
+    mcast(ctx, pd, cq, qa, qb, qkey, buf, lkey)
     resize(ctx, cq, cq_id, qa, qb, ah, qkey, buf, lkey)
     for what, ret in (("destroy AH", ibv.ibv_destroy_ah(ah)),
                       ("destroy UD QP A", ibv.ibv_destroy_qp(qa)),
