@@ -274,6 +274,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (ret)
 		return ret;
 	cq->uk.cq_id = id;
+	mutex_init(&cq->resize_lock);
 	size = udata ? attr->cqe : irdma_cq_ring_size(attr->cqe);
 	ret = udata ? irdma_ucq_setup(cq, size, udata) :
 		      irdma_cq_alloc_mem(cq, size);
@@ -297,6 +298,7 @@ err_free_mem:
 	irdma_cq_release_mem(cq);
 err_free_id:
 	xa_erase(&hw->cqs, id);
+	mutex_destroy(&cq->resize_lock);
 	return ret;
 }
 
@@ -364,12 +366,14 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	ur = irdma_ucq_resize_ring(cq, entries, udata);
 	if (IS_ERR(ur))
 		return PTR_ERR(ur);
+	mutex_lock(&cq->resize_lock);
 	irdma_cq_info(cq, &info);
 	info.first_pble = irdma_uring_first_pble(ur);
 	info.size = entries;
 	info.resize = true;
 	ret = irdma_cmd_exec(cq->hw, &cmd);
 	if (ret) {
+		mutex_unlock(&cq->resize_lock);
 		irdma_uring_release(ur);
 		/* the engine looked at the size and refused it */
 		return cmd.done.error ? -EINVAL : ret;
@@ -381,6 +385,7 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	cq->uring = ur;
 	cq->uk.size = entries;
 	ibcq->cqe = entries - 1;
+	mutex_unlock(&cq->resize_lock);
 	ibdev_dbg(ibcq->device, "CQ %u: resized to %u CQEs\n", cq->uk.cq_id,
 		  entries);
 	return 0;
@@ -420,6 +425,7 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	irdma_cq_put(cq);
 	wait_for_completion(&cq->freed);
 	irdma_cq_release_mem(cq);
+	mutex_destroy(&cq->resize_lock);
 	return 0;
 }
 

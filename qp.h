@@ -61,6 +61,8 @@ struct irdma_uring;
  * @ceq_id: the CEQ its events go to (the completion vector)
  * @uring: a user CQ's ring registration (then @ring and @shadow are
  *	unused and @uk holds only the id and size), else NULL
+ * @resize_lock: serialises resizes of a user CQ (@uring, @ushadow, the
+ *	engine's ring): uverbs runs them under a shared lock of the CQ
  * @ushadow: a user CQ's registration that holds its shadow area when
  *	@uring does not: the shadow area's own, or the ring's a resize
  *	moved away from; else NULL
@@ -80,6 +82,7 @@ struct irdma_cq {
 	struct completion freed;
 	u16 ceq_id;
 	struct irdma_uring *uring;
+	struct mutex resize_lock; /* uring, ushadow */
 	struct irdma_uring *ushadow;
 };
 
