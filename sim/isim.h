@@ -892,6 +892,7 @@ struct isim_wire {
  *	wake-up)
  * @stags: STags by index (struct isim_stag)
  * @ahs: address handles by index (struct isim_ah)
+ * @mcgs: multicast groups by index (struct isim_mcg)
  * @conn: connection steering tables
  * @ceq: CEQs by id
  * @aeq: the AEQ
