@@ -544,9 +544,15 @@ static atomic64_t *isim_ud_place(struct isim_xfer **xp, struct isim_func *f,
 	return NULL;
 }
 
-/* the group whose address the datagram (data at its IP header) is for */
+/*
+ * The group whose address the decoded datagram is for, read where
+ * isim_ud_decode() reads the headers: at skb->data, whichever path (the
+ * netdev or the engine's own loop) queued it
+ */
 static struct isim_mcg *isim_ud_mcg(struct isim_func *f, struct sk_buff *skb)
 {
+	const struct ipv6hdr *ih6 = (const struct ipv6hdr *)skb->data;
+	const struct iphdr *ih = (const struct iphdr *)skb->data;
 	const struct isim_ud_cb *cb = isim_ud_cb(skb);
 	struct isim_mcg *mcg;
 	unsigned long i;
@@ -554,10 +560,10 @@ static struct isim_mcg *isim_ud_mcg(struct isim_func *f, struct sk_buff *skb)
 	int k;
 
 	if (cb->ipv4) {
-		dst[0] = ntohl(ip_hdr(skb)->daddr);
+		dst[0] = ntohl(ih->daddr);
 	} else {
 		for (k = 0; k < 4; k++)
-			dst[k] = ntohl(ipv6_hdr(skb)->daddr.s6_addr32[k]);
+			dst[k] = ntohl(ih6->daddr.s6_addr32[k]);
 	}
 	xa_for_each(&f->mcgs, i, mcg)
 		if (mcg->ipv4 == cb->ipv4 && !memcmp(mcg->addr, dst, sizeof(dst)))

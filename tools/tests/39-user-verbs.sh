@@ -504,15 +504,20 @@ def roce_loopback():
     ibv.ibv_close_device(ctx)
 
 
-def engine_cq(cq_id):
-    """the engine's fields of CQ @cq_id, as its debugfs state shows them"""
+def engine_line(prefix):
+    """the name=number fields of the state file's line that starts with
+    @prefix"""
     with open(state) as f:
         for line in f:
-            m = re.match(r"cq %d: (.*)" % cq_id, line)
-            if m:
+            if line.startswith(prefix):
                 return {k: int(v) for k, v in
-                        (kv.split("=") for kv in m.group(1).split())}
-    die("the engine has no CQ %d" % cq_id)
+                        (kv.split("=") for kv in line[len(prefix):].split())}
+    die("the engine's state has no line '%s'" % prefix)
+
+
+def engine_cq(cq_id):
+    """the engine's fields of CQ @cq_id"""
+    return engine_line("cq %d: " % cq_id)
 
 
 def ud_send(ctx, qp, wr_id, sge, ah, qpn, qkey):
@@ -550,12 +555,7 @@ def create_ah(pd, dgid, hops, what):
 
 def engine_ud():
     """the fields of the engine's ud line"""
-    with open(state) as f:
-        for line in f:
-            if line.startswith("ud: "):
-                return {k: int(v) for k, v in
-                        (kv.split("=") for kv in line[4:].split())}
-    die("the engine shows no ud line")
+    return engine_line("ud: ")
 
 
 def engine_mcgs():
