@@ -11,8 +11,15 @@
  * the function, the same path as a critical error reported by the parent:
  * IB_EVENT_DEVICE_FATAL and a function reset.
  */
+#include <linux/if_ether.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/spinlock.h>
+#include <linux/tcp.h>
+#include <asm/unaligned.h>
 
+#include "cm.h"
 #include "main.h"
 #include "qp.h"
 
@@ -143,6 +150,8 @@ static int irdma_ae_disc_cause(u16 code)
 	case IRDMA_AE_LLP_SYN_RECEIVED:
 	case IRDMA_AE_LLP_DOUBT_REACHABILITY:
 	case IRDMA_AE_RESET_NOT_SENT:
+	/* our TERMINATE left; the close it began ends with its own AE */
+	case IRDMA_AE_TERMINATE_SENT:
 		return IRDMA_AE_NO_DISC;
 	default:
 		/* bad closes, terminates, MPA framing errors, our own RST */
@@ -185,6 +194,337 @@ static void irdma_ae_to_cm(struct irdma_hw *hw,
 				    ae->code, ae->id);
 }
 
+/* ---- TERMINATE ---- */
+
+/* an FPDU, from its MPA length field (RFC 5044, RFC 5041, RFC 5040) */
+#define IRDMA_FPDU_LEN_BYTES	2
+#define IRDMA_FPDU_DDP_CTRL	2
+#define IRDMA_FPDU_RDMAP_CTRL	3
+#define IRDMA_FPDU_QN		8	/* untagged */
+#define IRDMA_FPDU_MSN		12
+#define IRDMA_FPDU_MO		16
+#define IRDMA_DDP_TAGGED_HDR	14	/* DDP and RDMAP header, tagged */
+#define IRDMA_DDP_UNTAGGED_HDR	18	/* and untagged */
+#define IRDMA_RDMAP_READ_REQ_HDR 28	/* the rest of a READ request */
+#define IRDMA_DDP_T		0x80
+#define IRDMA_DDP_L		0x40
+#define IRDMA_DDP_DV_MASK	0x03
+#define IRDMA_DDP_DV		0x01
+#define IRDMA_RDMAP_RV_MASK	0xc0
+#define IRDMA_RDMAP_RV		0x40
+#define IRDMA_RDMAP_OP_MASK	0x0f
+#define IRDMA_RDMAP_READ_REQ	1
+#define IRDMA_RDMAP_TERMINATE	7
+#define IRDMA_DDP_QN_TERMINATE	2
+#define IRDMA_TERM_LAYER(le)	((le) >> 4)
+#define IRDMA_TERM_LAYER_LLP	2
+/* bytes of Q2 that hold the engine's frame */
+#define IRDMA_Q2_FRAME_BYTES	(IRDMA_Q2_BYTES - IRDMA_Q2_FRAME_OFF)
+
+/**
+ * struct irdma_term_err - what a TERMINATE says of an AE
+ * @code: AE code
+ * @untagged: layer and error type (byte 0) when the segment at fault is
+ *	untagged or unknown
+ * @untagged_code: error code (byte 1) then
+ * @tagged: layer and error type when it is a tagged segment
+ * @tagged_code: error code then
+ */
+struct irdma_term_err {
+	u16 code;
+	u8 untagged;
+	u8 untagged_code;
+	u8 tagged;
+	u8 tagged_code;
+};
+
+#define TERM_ERR(c, u, uc, t, tc)	{ IRDMA_AE_##c, u, uc, t, tc }
+#define TERM_PROT	IRDMA_TERM_RDMAP_PROT
+#define TERM_OP		IRDMA_TERM_RDMAP_OP
+#define TERM_TAG	IRDMA_TERM_DDP_TAGGED
+#define TERM_UNTAG	IRDMA_TERM_DDP_UNTAGGED
+#define TERM_DDP	IRDMA_TERM_DDP_CATASTROPHIC
+#define TERM_MPA	IRDMA_TERM_MPA
+
+/*
+ * RFC 5040, 7.1 (RDMAP), RFC 5041, 7.2 (DDP) and RFC 5044, 8 (MPA): a
+ * STag, bounds or wrap error of a tagged segment is DDP's, of a READ
+ * request or an invalidation RDMAP's.
+ */
+static const struct irdma_term_err irdma_term_errs[] = {
+	TERM_ERR(AMP_UNALLOCATED_STAG, TERM_PROT, 0x00, TERM_TAG, 0x00),
+	TERM_ERR(AMP_INVALID_STAG, TERM_PROT, 0x00, TERM_TAG, 0x00),
+	TERM_ERR(AMP_BAD_STAG_KEY, TERM_PROT, 0x00, TERM_TAG, 0x00),
+	TERM_ERR(AMP_BAD_STAG_INDEX, TERM_PROT, 0x00, TERM_TAG, 0x00),
+	TERM_ERR(STAG_ZERO_INVALID, TERM_PROT, 0x00, TERM_TAG, 0x00),
+	TERM_ERR(AMP_BOUNDS_VIOLATION, TERM_PROT, 0x01, TERM_TAG, 0x01),
+	TERM_ERR(AMP_BAD_PD, TERM_PROT, 0x03, TERM_TAG, 0x02),
+	TERM_ERR(AMP_TO_WRAP, TERM_PROT, 0x04, TERM_TAG, 0x03),
+	TERM_ERR(AMP_RIGHTS_VIOLATION, TERM_PROT, 0x02, TERM_PROT, 0x02),
+	TERM_ERR(PRIV_OPERATION_DENIED, TERM_PROT, 0x02, TERM_PROT, 0x02),
+	TERM_ERR(AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS, TERM_PROT, 0x09,
+		 TERM_PROT, 0x09),
+	TERM_ERR(AMP_INVALIDATE_SHARED, TERM_OP, 0x09, TERM_OP, 0x09),
+	TERM_ERR(AMP_INVALIDATE_MR_WITH_BOUND_WINDOWS, TERM_OP, 0x09,
+		 TERM_OP, 0x09),
+	TERM_ERR(AMP_INVALIDATE_TYPE1_MW, TERM_OP, 0x09, TERM_OP, 0x09),
+	TERM_ERR(AMP_BAD_QP, TERM_UNTAG, 0x01, TERM_UNTAG, 0x01),
+	TERM_ERR(DDP_UBE_INVALID_QN, TERM_UNTAG, 0x01, TERM_UNTAG, 0x01),
+	TERM_ERR(DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE, TERM_UNTAG, 0x02,
+		 TERM_UNTAG, 0x02),
+	TERM_ERR(DDP_INVALID_MSN_GAP_IN_MSN, TERM_UNTAG, 0x03, TERM_UNTAG,
+		 0x03),
+	TERM_ERR(DDP_UBE_INVALID_MO, TERM_UNTAG, 0x04, TERM_UNTAG, 0x04),
+	TERM_ERR(DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER,
+		 TERM_UNTAG, 0x05, TERM_UNTAG, 0x05),
+	TERM_ERR(DDP_UBE_INVALID_DDP_VERSION, TERM_UNTAG, 0x06, TERM_TAG,
+		 0x04),
+	TERM_ERR(DDP_NO_L_BIT, TERM_DDP, 0x00, TERM_DDP, 0x00),
+	TERM_ERR(LLP_SEGMENT_TOO_SMALL, TERM_DDP, 0x00, TERM_DDP, 0x00),
+	TERM_ERR(RDMAP_ROE_INVALID_RDMAP_VERSION, TERM_OP, 0x05, TERM_OP,
+		 0x05),
+	TERM_ERR(RDMAP_ROE_UNEXPECTED_OPCODE, TERM_OP, 0x06, TERM_OP, 0x06),
+	TERM_ERR(RDMA_READ_WHILE_ORD_ZERO, TERM_OP, 0x06, TERM_OP, 0x06),
+	TERM_ERR(ROE_INVALID_RDMA_READ_REQUEST, TERM_OP, 0xff, TERM_OP, 0xff),
+	TERM_ERR(ROE_INVALID_RDMA_WRITE_OR_READ_RESP, TERM_OP, 0xff, TERM_OP,
+		 0xff),
+	/* a TERMINATE we cannot read */
+	TERM_ERR(LLP_TERMINATE_RECEIVED, TERM_OP, 0xff, TERM_OP, 0xff),
+	TERM_ERR(LLP_RECEIVED_MPA_CRC_ERROR, TERM_MPA, 0x02, TERM_MPA, 0x02),
+	TERM_ERR(LLP_RECEIVED_MARKER_AND_LENGTH_FIELDS_DONT_MATCH, TERM_MPA,
+		 0x03, TERM_MPA, 0x03),
+	TERM_ERR(LCE_QP_CATASTROPHIC, IRDMA_TERM_RDMAP_LOCAL, 0x00,
+		 IRDMA_TERM_RDMAP_LOCAL, 0x00),
+};
+
+static const struct irdma_term_err *irdma_term_err(u16 code)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(irdma_term_errs); i++)
+		if (irdma_term_errs[i].code == code)
+			return &irdma_term_errs[i];
+	return NULL;
+}
+
+/*
+ * The FPDU in a frame the engine wrote to Q2, past its Ethernet (and VLAN)
+ * header, its IPv4 or IPv6 header and its TCP header. Return: the FPDU,
+ * and its bytes in @flen, or NULL if the headers do not parse.
+ */
+static const u8 *irdma_term_fpdu(const u8 *frame, u32 len, u32 *flen)
+{
+	u32 off = ETH_HLEN, l3;
+	const struct tcphdr *th;
+	u16 proto;
+	u8 l4;
+
+	if (len < ETH_HLEN)
+		return NULL;
+	proto = get_unaligned_be16(frame + ETH_ALEN * 2);
+	if (proto == ETH_P_8021Q) {
+		if (len < VLAN_ETH_HLEN)
+			return NULL;
+		proto = get_unaligned_be16(frame + ETH_HLEN + 2);
+		off = VLAN_ETH_HLEN;
+	}
+	if (proto == ETH_P_IP) {
+		const struct iphdr *iph = (const void *)(frame + off);
+
+		if (len < off + sizeof(*iph))
+			return NULL;
+		l3 = iph->ihl * 4;
+		l4 = iph->protocol;
+		if (l3 < sizeof(*iph))
+			return NULL;
+	} else if (proto == ETH_P_IPV6) {
+		const struct ipv6hdr *ip6h = (const void *)(frame + off);
+
+		l3 = sizeof(*ip6h);
+		if (len < off + l3)
+			return NULL;
+		l4 = ip6h->nexthdr;
+	} else {
+		return NULL;
+	}
+	off += l3;
+	if (l4 != IPPROTO_TCP || len < off + sizeof(*th))
+		return NULL;
+	th = (const void *)(frame + off);
+	if (th->doff * 4 < sizeof(*th) || len <= off + th->doff * 4)
+		return NULL;
+	off += th->doff * 4;
+	*flen = len - off;
+	return frame + off;
+}
+
+/**
+ * irdma_term_build - write the TERMINATE message for an AE
+ * @msg: where (the QP's Q2), at least IRDMA_Q2_FRAME_OFF bytes
+ * @code: the AE's code
+ * @frame: the frame at fault the engine wrote to Q2, or NULL
+ * @frame_len: its bytes (as much of Q2 as it may fill)
+ *
+ * The control word names the layer, error type and code the AE means
+ * (irdma_term_errs); for an error of DDP or RDMAP, as much of the
+ * terminated segment's headers follows as the frame holds: its DDP
+ * segment length, its DDP header, and the rest of a READ request.
+ *
+ * Return: the message's bytes.
+ */
+static u32 irdma_term_build(u8 *msg, u16 code, const u8 *frame,
+			    u32 frame_len)
+{
+	static const struct irdma_term_err unknown = {
+		.untagged = IRDMA_TERM_RDMAP_OP, .untagged_code = 0xff,
+		.tagged = IRDMA_TERM_RDMAP_OP, .tagged_code = 0xff,
+	};
+	const struct irdma_term_err *e = irdma_term_err(code) ?: &unknown;
+	u32 n = IRDMA_TERM_CTRL_BYTES, flen = 0, hlen;
+	const u8 *fpdu = NULL;
+	bool tagged = false;
+	u16 ulen;
+
+	if (frame)
+		fpdu = irdma_term_fpdu(frame, frame_len, &flen);
+	if (fpdu && flen <= IRDMA_FPDU_DDP_CTRL)
+		fpdu = NULL;
+	if (fpdu)
+		tagged = fpdu[IRDMA_FPDU_DDP_CTRL] & IRDMA_DDP_T;
+	memset(msg, 0, IRDMA_Q2_FRAME_OFF);
+	msg[0] = tagged ? e->tagged : e->untagged;
+	msg[1] = tagged ? e->tagged_code : e->untagged_code;
+	/* nothing of the segment for MPA's errors and catastrophes */
+	if (!fpdu || IRDMA_TERM_LAYER(msg[0]) == IRDMA_TERM_LAYER_LLP ||
+	    msg[0] == IRDMA_TERM_RDMAP_LOCAL ||
+	    msg[0] == IRDMA_TERM_DDP_CATASTROPHIC)
+		return n;
+	ulen = get_unaligned_be16(fpdu);
+	msg[2] = IRDMA_TERM_HDRCT_M;
+	memcpy(msg + n, fpdu, IRDMA_FPDU_LEN_BYTES);
+	n += IRDMA_FPDU_LEN_BYTES;
+	hlen = tagged ? IRDMA_DDP_TAGGED_HDR : IRDMA_DDP_UNTAGGED_HDR;
+	if (ulen < hlen || flen < IRDMA_FPDU_LEN_BYTES + hlen)
+		return n;
+	msg[2] |= IRDMA_TERM_HDRCT_D;
+	memcpy(msg + n, fpdu + IRDMA_FPDU_LEN_BYTES, hlen);
+	n += hlen;
+	if (tagged || (fpdu[IRDMA_FPDU_RDMAP_CTRL] & IRDMA_RDMAP_OP_MASK) !=
+		      IRDMA_RDMAP_READ_REQ ||
+	    ulen < hlen + IRDMA_RDMAP_READ_REQ_HDR ||
+	    flen < IRDMA_FPDU_LEN_BYTES + hlen + IRDMA_RDMAP_READ_REQ_HDR)
+		return n;
+	msg[2] |= IRDMA_TERM_HDRCT_R;
+	memcpy(msg + n, fpdu + IRDMA_FPDU_LEN_BYTES + hlen,
+	       IRDMA_RDMAP_READ_REQ_HDR);
+	return n + IRDMA_RDMAP_READ_REQ_HDR;
+}
+
+/*
+ * The control word of a TERMINATE the peer sent, from the frame in Q2:
+ * an untagged, last segment of DDP queue 2 with MSN 1 and MO 0, RDMAP
+ * version 1 and opcode TERMINATE. Return: 0, or -EBADMSG.
+ */
+static int irdma_term_parse(const u8 *frame, u32 len, u8 *layer_etype,
+			    u8 *ecode)
+{
+	u32 hdr = IRDMA_FPDU_LEN_BYTES + IRDMA_DDP_UNTAGGED_HDR, flen;
+	const u8 *fpdu = irdma_term_fpdu(frame, len, &flen);
+
+	if (!fpdu || flen < hdr + IRDMA_TERM_CTRL_BYTES ||
+	    get_unaligned_be16(fpdu) <
+	    IRDMA_DDP_UNTAGGED_HDR + IRDMA_TERM_CTRL_BYTES)
+		return -EBADMSG;
+	if ((fpdu[IRDMA_FPDU_DDP_CTRL] &
+	     (IRDMA_DDP_T | IRDMA_DDP_L | IRDMA_DDP_DV_MASK)) !=
+	    (IRDMA_DDP_L | IRDMA_DDP_DV) ||
+	    (fpdu[IRDMA_FPDU_RDMAP_CTRL] & IRDMA_RDMAP_RV_MASK) !=
+	    IRDMA_RDMAP_RV ||
+	    (fpdu[IRDMA_FPDU_RDMAP_CTRL] & IRDMA_RDMAP_OP_MASK) !=
+	    IRDMA_RDMAP_TERMINATE ||
+	    get_unaligned_be32(fpdu + IRDMA_FPDU_QN) != IRDMA_DDP_QN_TERMINATE ||
+	    get_unaligned_be32(fpdu + IRDMA_FPDU_MSN) != 1 ||
+	    get_unaligned_be32(fpdu + IRDMA_FPDU_MO))
+		return -EBADMSG;
+	*layer_etype = fpdu[hdr];
+	*ecode = fpdu[hdr + 1];
+	return 0;
+}
+
+/* The peer's TERMINATE, told to the QP's consumer. Return: our action. */
+static u8 irdma_term_received(struct irdma_hw *hw, struct irdma_qp *qp,
+			      u32 id, const u8 *frame)
+{
+	u8 le, ec;
+
+	if (!frame ||
+	    irdma_term_parse(frame, IRDMA_Q2_FRAME_BYTES, &le, &ec)) {
+		ibdev_warn_ratelimited(qp->ibqp.device,
+				       "QP %u: unreadable TERMINATE from the peer\n",
+				       qp->ibqp.qp_num);
+		irdma_ae_to_qp(hw, id, IB_EVENT_QP_FATAL);
+		return IRDMA_TERMACT_TERM_AND_FIN;
+	}
+	ibdev_info_ratelimited(qp->ibqp.device,
+			       "QP %u: TERMINATE from the peer: layer %u, type %u, code %#04x\n",
+			       qp->ibqp.qp_num, IRDMA_TERM_LAYER(le), le & 0x0f,
+			       ec);
+	irdma_ae_to_qp(hw, id,
+		       le == IRDMA_TERM_RDMAP_PROT ||
+		       le == IRDMA_TERM_DDP_TAGGED ?
+		       IB_EVENT_QP_ACCESS_ERR : IB_EVENT_QP_FATAL);
+	return IRDMA_TERMACT_FIN_ONLY;
+}
+
+/*
+ * Start ending a connected iWARP QP's connection with a TERMINATE for an
+ * error AE (our message, then our FIN) or the peer's TERMINATE (our FIN,
+ * or a TERMINATE of ours for one we cannot read). The CM closes the
+ * connection through irdma_qp_iw_close(). Return: true if the AE was
+ * taken so; false leaves it to the usual handling.
+ */
+static bool irdma_ae_terminate(struct irdma_hw *hw,
+			       const struct irdma_aeqe_info *ae)
+{
+	bool rx = ae->code == IRDMA_AE_LLP_TERMINATE_RECEIVED;
+	const u8 *frame = NULL;
+	struct irdma_qp *qp;
+	bool taken = false;
+	unsigned long flags;
+	u8 act, *q2;
+	u32 len = 0;
+
+	if (!irdma_term_err(ae->code))
+		return false;
+	qp = irdma_qp_get(hw, ae->id);
+	if (!qp)
+		return false;
+	if (!qp->conn_set || READ_ONCE(qp->ib_state) != IB_QPS_RTS ||
+	    test_and_set_bit(IRDMA_QP_TERM_STARTED, &qp->term_flags))
+		goto out_put;
+	q2 = irdma_qp_q2(qp);
+	if (ae->q2_data == IRDMA_AEQ_Q2_FRAME)
+		frame = q2 + IRDMA_Q2_FRAME_OFF;
+	act = rx ? irdma_term_received(hw, qp, ae->id, frame) :
+		   IRDMA_TERMACT_TERM_AND_FIN;
+	if (act != IRDMA_TERMACT_FIN_ONLY)
+		len = irdma_term_build(q2, ae->code, frame,
+				       IRDMA_Q2_FRAME_BYTES);
+	qp->term_act = act;
+	qp->term_words = DIV_ROUND_UP(len, 4);
+	spin_lock_irqsave(&qp->cm_lock, flags);
+	if (qp->cm_node) {
+		irdma_cm_disconn(qp->cm_node, IRDMA_CM_DISC_TERMINATE);
+		taken = true;
+	}
+	spin_unlock_irqrestore(&qp->cm_lock, flags);
+	if (!taken)
+		clear_bit(IRDMA_QP_TERM_STARTED, &qp->term_flags);
+out_put:
+	irdma_qp_put(qp);
+	return taken;
+}
+
 /**
  * irdma_ae_dispatch - act on one asynchronous event of the engine
  * @hw: the engine that posted it
@@ -208,9 +548,12 @@ void irdma_ae_dispatch(struct irdma_hw *hw, const struct irdma_aeqe_info *ae)
 		break;
 	case IRDMA_AE_ACT_QP:
 		irdma_ae_to_qp(hw, ae->id, irdma_ae_qp_event(ae->code));
+		if (iwarp)
+			irdma_ae_terminate(hw, ae);
 		break;
 	case IRDMA_AE_ACT_CM:
-		irdma_ae_to_cm(hw, ae);
+		if (!irdma_ae_terminate(hw, ae))
+			irdma_ae_to_cm(hw, ae);
 		break;
 	case IRDMA_AE_ACT_LOG:
 		break;

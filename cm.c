@@ -1957,12 +1957,14 @@ static int irdma_cm_close_status(unsigned long causes)
  * A graceful close, ours (the ULP's SQD) or the peer's (its FIN), waits for
  * the engine's close completion, under the close timer. After the peer's
  * FIN the CM closes our half itself: iw_cm's DISCONNECT does not reach the
- * ULP through rdma_cm, so nobody else would. Return: true to close it.
+ * ULP through rdma_cm, so nobody else would. A TERMINATE closes the same
+ * way (the QP's close op sends it). Return: true to close it.
  */
 static bool irdma_cm_closing(struct irdma_cm_node *node, unsigned long causes)
 {
 	unsigned long graceful = BIT(IRDMA_CM_DISC_LOCAL_CLOSE) |
-				 BIT(IRDMA_CM_DISC_PEER_FIN);
+				 BIT(IRDMA_CM_DISC_PEER_FIN) |
+				 BIT(IRDMA_CM_DISC_TERMINATE);
 	bool ours = causes & BIT(IRDMA_CM_DISC_LOCAL_CLOSE);
 
 	lockdep_assert_held(&node->lock);

@@ -136,6 +136,9 @@ enum irdma_cm_rdma0 {
  * @IRDMA_CM_DISC_CLOSE_TIMEOUT: the close timer ran out before the engine
  *	completed a graceful close: the connection is aborted (CLOSE
  *	-ETIMEDOUT; the move to ERR resets it)
+ * @IRDMA_CM_DISC_TERMINATE: a TERMINATE was received, or an error asks
+ *	for one to be sent: the CM closes the connection (the QP's close op
+ *	sends the TERMINATE and our FIN), then as @IRDMA_CM_DISC_LOCAL_CLOSE
  */
 enum irdma_cm_disc_cause {
 	IRDMA_CM_DISC_PEER_FIN,
@@ -145,6 +148,7 @@ enum irdma_cm_disc_cause {
 	IRDMA_CM_DISC_TIMEOUT,
 	IRDMA_CM_DISC_LOCAL_CLOSE,
 	IRDMA_CM_DISC_CLOSE_TIMEOUT,
+	IRDMA_CM_DISC_TERMINATE,
 };
 
 /**

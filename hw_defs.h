@@ -653,6 +653,37 @@ enum irdma_hw_counter {
 #define IRDMA_AEQE_TCPSTATE		GENMASK_ULL(60, 57)
 #define IRDMA_AEQE_Q2DATA		GENMASK_ULL(62, 61)
 #define IRDMA_AEQE_VALID		BIT_ULL(63)
+/* Q2DATA value: the frame the event is about is in the QP's Q2 */
+#define IRDMA_AEQ_Q2_FRAME		1
+
+/*
+ * ---- Q2: a QP's 256-byte buffer (host context word 18) ----
+ * At offset 0 the driver writes the TERMINATE message a MODIFY_QP to
+ * TERMINATE sends (its length, in 4-byte words, in the command's
+ * TERMLEN). At IRDMA_Q2_FRAME_OFF the engine writes the received frame
+ * an AE is about (Q2DATA set): its Ethernet, IP and TCP headers, then
+ * the FPDU at fault, cut at the end of the buffer.
+ */
+#define IRDMA_Q2_BYTES			256
+#define IRDMA_Q2_FRAME_OFF		72
+
+/*
+ * TERMINATE control word (RFC 5040, 4.8): layer and error type in byte 0,
+ * error code in byte 1, which headers of the terminated segment follow in
+ * byte 2. Layers and error types from RFC 5040, 7, RFC 5041, 7.2 and RFC
+ * 5044, 8.
+ */
+#define IRDMA_TERM_CTRL_BYTES		4
+#define IRDMA_TERM_HDRCT_M		0x80	/* its DDP segment length */
+#define IRDMA_TERM_HDRCT_D		0x40	/* its DDP header */
+#define IRDMA_TERM_HDRCT_R		0x20	/* its RDMAP header */
+#define IRDMA_TERM_RDMAP_LOCAL		0x00	/* RDMAP, local catastrophic */
+#define IRDMA_TERM_RDMAP_PROT		0x01	/* RDMAP, remote protection */
+#define IRDMA_TERM_RDMAP_OP		0x02	/* RDMAP, remote operation */
+#define IRDMA_TERM_DDP_CATASTROPHIC	0x10
+#define IRDMA_TERM_DDP_TAGGED		0x11	/* DDP, tagged buffer */
+#define IRDMA_TERM_DDP_UNTAGGED		0x12	/* DDP, untagged buffer */
+#define IRDMA_TERM_MPA			0x20	/* LLP, MPA */
 
 /* AE sources (AEQE_AESRC) */
 #define IRDMA_AESRC_RSVD		0x0

@@ -475,6 +475,17 @@ void irdma_qp_put(struct irdma_qp *qp)
 		complete(&qp->freed);
 }
 
+/**
+ * irdma_qp_q2 - the QP's Q2 buffer
+ * @qp: the QP
+ *
+ * Return: its IRDMA_Q2_BYTES, in the QP's metadata page.
+ */
+u8 *irdma_qp_q2(struct irdma_qp *qp)
+{
+	return (u8 *)qp->meta.va + IRDMA_QP_META_Q2;
+}
+
 static void irdma_qp_err_worker(struct work_struct *work)
 {
 	struct irdma_qp *qp = container_of(work, struct irdma_qp, err_work);
@@ -1065,7 +1076,8 @@ bool irdma_qp_resets_conn(const struct irdma_qp *qp, enum ib_qp_state cur,
  * asks iw_cm, also once RDMA_CM_EVENT_DISCONNECTED came, when the CM has
  * moved the QP to ERR already. For an iWARP QP whose connection the
  * engine reported closed or reset, that SQD succeeds and changes nothing,
- * as iw_cm's disconnect of a closed connection does.
+ * as iw_cm's disconnect of a closed connection does; so does iw_cm's SQD
+ * of a QP whose TERMINATE closes its connection already.
  *
  * Return: true if the modify is such a no-op.
  */
@@ -1073,6 +1085,10 @@ bool irdma_qp_sqd_after_close(const struct irdma_qp *qp,
 			      enum ib_qp_state cur, enum ib_qp_state next,
 			      int attr_mask)
 {
+	/* a TERMINATE is closing it already (SQD for the core) */
+	if (qp->hw_state == IRDMA_QPS_TERMINATE && cur == IB_QPS_SQD &&
+	    next == IB_QPS_SQD && attr_mask == IB_QP_STATE)
+		return true;
 	return irdma_qp_is_iwarp(qp) && qp->conn_set &&
 	       READ_ONCE(qp->llp_closed) && cur == IB_QPS_ERR &&
 	       next == IB_QPS_SQD && attr_mask == IB_QP_STATE;
@@ -1523,13 +1539,49 @@ out_unlock:
 	return ret;
 }
 
+/*
+ * The move to TERMINATE the AE handling prepared (ae.c): the engine sends
+ * the message in Q2 and/or our FIN, as term_act says, and reports the
+ * end of the close with an AE, as after a graceful close. For the core
+ * the QP is draining (SQD) until the CM moves it to ERR.
+ */
+static int irdma_qp_iw_terminate(struct irdma_qp *qp)
+{
+	struct irdma_cqp_qp_info info;
+	int ret;
+
+	mutex_lock(&qp->state_lock);
+	if (qp->ib_state != IB_QPS_RTS) {
+		ret = 0;
+		goto out_unlock;
+	}
+	ret = irdma_qp_write_ctx(qp, &qp->roce);
+	if (ret)
+		goto out_unlock;
+	irdma_qp_cmd_info(qp, IRDMA_QPS_TERMINATE, &info);
+	info.term_act = qp->term_act;
+	info.term_len = qp->term_words;
+	ret = irdma_qp_cmd(qp, irdma_cqpw_qp_modify_cb, "MODIFY_QP", &info);
+	if (ret)
+		goto out_unlock;
+	qp->hw_state = IRDMA_QPS_TERMINATE;
+	ibdev_dbg(qp->ibqp.device, "QP %u: TERMINATE (action %u, %u words)\n",
+		  qp->ibqp.qp_num, qp->term_act, qp->term_words);
+	WRITE_ONCE(qp->ib_state, IB_QPS_SQD);
+out_unlock:
+	mutex_unlock(&qp->state_lock);
+	return ret;
+}
+
 /**
  * irdma_qp_iw_close - close the connection of an iWARP QP gracefully
  * @qp: an iWARP QP with its connection, held by the caller
  *
  * For the CM, after the peer's FIN: a QP still in RTS moves to SQD, and
  * the engine sends our FIN (CLOSING); it reports the end of the close with
- * an AE. A QP the ULP has moved on already is left alone.
+ * an AE. After a TERMINATE the AE handling started, the QP moves to
+ * TERMINATE instead, which sends the message and the FIN. A QP the ULP
+ * has moved on already is left alone.
  *
  * Context: process context; sleeps.
  * Return: 0 or the move's error.
@@ -1540,6 +1592,8 @@ int irdma_qp_iw_close(struct irdma_qp *qp)
 
 	if (READ_ONCE(qp->ib_state) != IB_QPS_RTS)
 		return 0;
+	if (test_bit(IRDMA_QP_TERM_STARTED, &qp->term_flags))
+		return irdma_qp_iw_terminate(qp);
 	return irdma_qp_modify(qp, &attr, IB_QP_STATE, NULL, false);
 }
 

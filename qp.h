@@ -46,6 +46,9 @@ struct irdma_uring;
 #define IRDMA_QP_OFFER_ORD	255
 /* Reserved QP numbers: 0 is never used, 1 is the GSI QP of RoCEv2 */
 #define IRDMA_QP_GSI_ID		1
+
+/* irdma_qp.term_flags: the AE handling started a TERMINATE */
+#define IRDMA_QP_TERM_STARTED	0
 #define IRDMA_QP_FIRST_ID	2
 
 /**
@@ -218,6 +221,10 @@ struct irdma_qp_ud {
  * @conn_set: @conn is filled in and goes into every context written
  * @llp_closed: the engine reported the connection's TCP closed or reset
  *	(AE handling, WRITE_ONCE): a move to ERR need not reset it
+ * @term_flags: iWARP TERMINATE: IRDMA_QP_TERM_STARTED once the AE
+ *	handling chose to end the connection with one
+ * @term_act: IRDMA_TERMACT_* of the MODIFY_QP to TERMINATE
+ * @term_words: length of the message in Q2, in 4-byte words
  * @lsmm: DMA copy of the MPA reply the LSMM WQE sends; under @state_lock
  * @lsmm_stag: a user QP's STag over @lsmm (irdma_mr_kbuf_reg()), else 0;
  *	under @state_lock
@@ -258,6 +265,9 @@ struct irdma_qp {
 	struct irdma_qp_conn conn;
 	bool conn_set;
 	bool llp_closed;
+	unsigned long term_flags;
+	u8 term_act;
+	u8 term_words;
 	struct irdma_dma_mem lsmm;
 	u32 lsmm_stag;
 	struct irdma_qp_ud ud;
@@ -319,6 +329,7 @@ int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len);
 int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read);
 int irdma_qp_iw_to_rts(struct irdma_qp *qp);
 int irdma_qp_iw_close(struct irdma_qp *qp);
+u8 *irdma_qp_q2(struct irdma_qp *qp);
 
 /* verbs.c */
 u32 irdma_pd_num(const struct ib_pd *ibpd);

@@ -2,7 +2,8 @@
 /*
  * KUnit tests for asynchronous events (ae.c): what each AE, decoded from
  * the element the engine writes, asks of the driver, and that a QP's or a
- * CQ's consumer gets the IB event it should.
+ * CQ's consumer gets the IB event it should; the TERMINATE messages built
+ * from an AE and the frame in Q2, and those of the peer read from it.
  *
  * Included at the end of ae.c, so the static helpers are reachable.
  */
@@ -235,6 +236,7 @@ static const struct ae_disc_case ae_disc_cases[] = {
 	{ "mpa_crc", IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR,
 	  IRDMA_CM_DISC_LOCAL_ERR },
 	{ "reset_sent", IRDMA_AE_RESET_SENT, IRDMA_CM_DISC_LOCAL_ERR },
+	{ "terminate_sent", IRDMA_AE_TERMINATE_SENT, IRDMA_AE_NO_DISC },
 	{ "established", IRDMA_AE_LLP_CONNECTION_ESTABLISHED,
 	  IRDMA_AE_NO_DISC },
 	{ "syn", IRDMA_AE_LLP_SYN_RECEIVED, IRDMA_AE_NO_DISC },
@@ -257,6 +259,228 @@ static void irdma_ae_disc_cause_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_ae_disc_cause(c->code), c->cause);
 }
 
+/* ---- TERMINATE messages ---- */
+
+/*
+ * A received frame as the engine writes it to Q2: Ethernet (with a VLAN
+ * tag when @vlan), IPv4 or IPv6, TCP with @opt bytes of options, then
+ * @fpdu. Return: its bytes.
+ */
+static u32 ae_term_frame(u8 *buf, bool v6, bool vlan, u8 opt,
+			 const u8 *fpdu, u32 flen)
+{
+	u32 off = 12;
+
+	memset(buf, 0, IRDMA_Q2_FRAME_BYTES);
+	if (vlan) {
+		put_unaligned_be16(ETH_P_8021Q, buf + off);
+		off += 4;
+	}
+	put_unaligned_be16(v6 ? ETH_P_IPV6 : ETH_P_IP, buf + off);
+	off += 2;
+	if (v6) {
+		buf[off] = 0x60;
+		buf[off + 6] = IPPROTO_TCP;
+		off += 40;
+	} else {
+		buf[off] = 0x45;
+		buf[off + 9] = IPPROTO_TCP;
+		off += 20;
+	}
+	buf[off + 12] = (20 + opt) / 4 << 4;
+	off += 20 + opt;
+	memcpy(buf + off, fpdu, flen);
+	return off + flen;
+}
+
+/* a tagged WRITE segment: 14-byte header, 8 bytes of data */
+static const u8 ae_write_fpdu[] = {
+	0x00, 0x16, 0xc1, 0x40, 0x12, 0x34, 0x56, 0x78,
+	0, 0, 0, 0, 0x10, 0, 0, 0,	/* tagged offset */
+	1, 2, 3, 4, 5, 6, 7, 8,
+};
+
+/* an untagged READ request: queue 1, MSN 3, MO 0, and its 28 bytes */
+static const u8 ae_read_req_fpdu[] = {
+	0x00, 0x2e, 0x41, 0x41, 0, 0, 0, 0,
+	0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 0,
+	0xaa, 0xaa, 0xaa, 0xaa, 1, 1, 1, 1, 1, 1, 1, 1,	/* sink */
+	0, 0, 0x10, 0,					/* size */
+	0xbb, 0xbb, 0xbb, 0xbb, 2, 2, 2, 2, 2, 2, 2, 2,	/* source */
+};
+
+static void irdma_ae_term_tagged_write(struct kunit *test)
+{
+	u8 frame[IRDMA_Q2_FRAME_BYTES], msg[IRDMA_Q2_FRAME_OFF];
+	u32 n, len;
+
+	len = ae_term_frame(frame, false, false, 12, ae_write_fpdu,
+			    sizeof(ae_write_fpdu));
+	n = irdma_term_build(msg, IRDMA_AE_AMP_INVALID_STAG, frame, len);
+	/* DDP tagged buffer, invalid STag; its length and DDP header */
+	KUNIT_EXPECT_EQ(test, n, 4U + 2 + 14);
+	KUNIT_EXPECT_EQ(test, msg[0], IRDMA_TERM_DDP_TAGGED);
+	KUNIT_EXPECT_EQ(test, msg[1], 0x00);
+	KUNIT_EXPECT_EQ(test, msg[2], IRDMA_TERM_HDRCT_M | IRDMA_TERM_HDRCT_D);
+	KUNIT_EXPECT_EQ(test, msg[3], 0);
+	KUNIT_EXPECT_EQ(test, memcmp(msg + 4, ae_write_fpdu, 16), 0);
+	/* a bounds error of the same segment over IPv6 and a VLAN */
+	len = ae_term_frame(frame, true, true, 0, ae_write_fpdu,
+			    sizeof(ae_write_fpdu));
+	n = irdma_term_build(msg, IRDMA_AE_AMP_BOUNDS_VIOLATION, frame, len);
+	KUNIT_EXPECT_EQ(test, n, 20U);
+	KUNIT_EXPECT_EQ(test, msg[0], IRDMA_TERM_DDP_TAGGED);
+	KUNIT_EXPECT_EQ(test, msg[1], 0x01);
+	KUNIT_EXPECT_EQ(test, memcmp(msg + 4, ae_write_fpdu, 16), 0);
+}
+
+static void irdma_ae_term_read_request(struct kunit *test)
+{
+	u8 frame[IRDMA_Q2_FRAME_BYTES], msg[IRDMA_Q2_FRAME_OFF];
+	u32 n, len;
+
+	len = ae_term_frame(frame, false, false, 0, ae_read_req_fpdu,
+			    sizeof(ae_read_req_fpdu));
+	n = irdma_term_build(msg, IRDMA_AE_AMP_BOUNDS_VIOLATION, frame, len);
+	/* RDMAP remote protection, bounds; all of the READ request */
+	KUNIT_EXPECT_EQ(test, n, 4U + 2 + 18 + 28);
+	KUNIT_EXPECT_EQ(test, msg[0], IRDMA_TERM_RDMAP_PROT);
+	KUNIT_EXPECT_EQ(test, msg[1], 0x01);
+	KUNIT_EXPECT_EQ(test, msg[2], IRDMA_TERM_HDRCT_M | IRDMA_TERM_HDRCT_D |
+				      IRDMA_TERM_HDRCT_R);
+	KUNIT_EXPECT_EQ(test, memcmp(msg + 4, ae_read_req_fpdu, 48), 0);
+	/* the frame cut inside the DDP header: only the length */
+	n = irdma_term_build(msg, IRDMA_AE_AMP_BOUNDS_VIOLATION, frame,
+			     len - sizeof(ae_read_req_fpdu) + 10);
+	KUNIT_EXPECT_EQ(test, n, 6U);
+	KUNIT_EXPECT_EQ(test, msg[2], IRDMA_TERM_HDRCT_M);
+}
+
+static void irdma_ae_term_no_headers(struct kunit *test)
+{
+	u8 frame[IRDMA_Q2_FRAME_BYTES], msg[IRDMA_Q2_FRAME_OFF];
+	u32 len, n;
+
+	len = ae_term_frame(frame, false, false, 0, ae_write_fpdu,
+			    sizeof(ae_write_fpdu));
+	/* MPA's errors carry nothing of the segment */
+	n = irdma_term_build(msg, IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR, frame,
+			     len);
+	KUNIT_EXPECT_EQ(test, n, 4U);
+	KUNIT_EXPECT_EQ(test, msg[0], IRDMA_TERM_MPA);
+	KUNIT_EXPECT_EQ(test, msg[1], 0x02);
+	KUNIT_EXPECT_EQ(test, msg[2], 0);
+	/* without a frame the untagged meaning, and nothing else */
+	n = irdma_term_build(msg, IRDMA_AE_DDP_UBE_INVALID_QN, NULL, 0);
+	KUNIT_EXPECT_EQ(test, n, 4U);
+	KUNIT_EXPECT_EQ(test, msg[0], IRDMA_TERM_DDP_UNTAGGED);
+	KUNIT_EXPECT_EQ(test, msg[1], 0x01);
+	/* a frame whose headers do not parse is no frame */
+	frame[12] = 0x88;
+	n = irdma_term_build(msg, IRDMA_AE_AMP_INVALID_STAG, frame, len);
+	KUNIT_EXPECT_EQ(test, n, 4U);
+	KUNIT_EXPECT_EQ(test, msg[0], IRDMA_TERM_RDMAP_PROT);
+	/* an AE without a meaning of its own: RDMAP, unspecified */
+	n = irdma_term_build(msg, IRDMA_AE_BAD_CLOSE, NULL, 0);
+	KUNIT_EXPECT_EQ(test, n, 4U);
+	KUNIT_EXPECT_EQ(test, msg[0], IRDMA_TERM_RDMAP_OP);
+	KUNIT_EXPECT_EQ(test, msg[1], 0xff);
+}
+
+/* a peer's TERMINATE: DDP tagged buffer error, bounds, with headers */
+static const u8 ae_peer_term[] = {
+	0x00, 0x26, 0x41, 0x47, 0, 0, 0, 0,
+	0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0,
+	0x11, 0x01, 0xc0, 0x00,
+};
+
+static void irdma_ae_term_parse(struct kunit *test)
+{
+	/* byte and value that spoil the TERMINATE */
+	static const u8 bad[][2] = { { 11, 0 }, { 15, 2 }, { 3, 0x43 },
+				     { 2, 0xc1 } };
+	u8 frame[IRDMA_Q2_FRAME_BYTES], fpdu[sizeof(ae_peer_term)];
+	u8 le = 0, ec = 0;
+	unsigned int i;
+	u32 len;
+
+	len = ae_term_frame(frame, true, false, 12, ae_peer_term,
+			    sizeof(ae_peer_term));
+	KUNIT_EXPECT_EQ(test, irdma_term_parse(frame, len, &le, &ec), 0);
+	KUNIT_EXPECT_EQ(test, le, 0x11);
+	KUNIT_EXPECT_EQ(test, ec, 0x01);
+	len = ae_term_frame(frame, false, true, 0, ae_peer_term,
+			    sizeof(ae_peer_term));
+	KUNIT_EXPECT_EQ(test, irdma_term_parse(frame, len, &le, &ec), 0);
+	/* cut before its control word */
+	KUNIT_EXPECT_EQ(test, irdma_term_parse(frame, len - 2, &le, &ec),
+			-EBADMSG);
+	/* the wrong queue, MSN, opcode, a tagged segment: not a TERMINATE */
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		memcpy(fpdu, ae_peer_term, sizeof(fpdu));
+		fpdu[bad[i][0]] = bad[i][1];
+		len = ae_term_frame(frame, false, false, 0, fpdu, sizeof(fpdu));
+		KUNIT_EXPECT_EQ(test, irdma_term_parse(frame, len, &le, &ec),
+				-EBADMSG);
+	}
+}
+
+/* AE @code about QP 7, its frame (carrying @fpdu) in the QP's Q2 */
+static void ae_post_q2(struct ae_fixture *fx, u16 code, const u8 *fpdu,
+		       u32 flen)
+{
+	struct irdma_aeqe_info ae;
+	__le64 aeqe[2];
+
+	ae_term_frame((u8 *)fx->qp.meta.va + IRDMA_Q2_FRAME_OFF, false, false,
+		      0, fpdu, flen);
+	ae_element(aeqe, code, IRDMA_AESRC_RQ, 7);
+	aeqe[1] |= cpu_to_le64(FIELD_PREP(IRDMA_AEQE_Q2DATA,
+					  IRDMA_AEQ_Q2_FRAME));
+	irdma_aeqe_decode(aeqe, &ae);
+	irdma_ae_dispatch(&fx->hw, &ae);
+}
+
+/*
+ * An error AE on a connected iWARP QP writes the TERMINATE message to Q2
+ * and, with no CM node to close the connection, leaves the QP as it was.
+ */
+static void irdma_ae_term_dispatch(struct kunit *test)
+{
+	struct ae_fixture *fx = test->priv;
+	u8 *page;
+
+	page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	fx->fn.protocol = IRDMA_PROTOCOL_IWARP;
+	fx->qp.meta.va = page;
+	fx->qp.conn_set = true;
+	fx->qp.ib_state = IB_QPS_RTS;
+	ae_post_q2(fx, IRDMA_AE_AMP_BAD_STAG_KEY, ae_write_fpdu,
+		   sizeof(ae_write_fpdu));
+	KUNIT_EXPECT_EQ(test, fx->events, 1);
+	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, page[0], IRDMA_TERM_DDP_TAGGED);
+	KUNIT_EXPECT_EQ(test, fx->qp.term_act, IRDMA_TERMACT_TERM_AND_FIN);
+	KUNIT_EXPECT_EQ(test, fx->qp.term_words, 5);
+	KUNIT_EXPECT_FALSE(test, test_bit(IRDMA_QP_TERM_STARTED,
+					  &fx->qp.term_flags));
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
+	/* the peer's TERMINATE reaches the consumer; ours would be a FIN */
+	ae_post_q2(fx, IRDMA_AE_LLP_TERMINATE_RECEIVED, ae_peer_term,
+		   sizeof(ae_peer_term));
+	KUNIT_EXPECT_EQ(test, fx->events, 2);
+	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, fx->qp.term_act, IRDMA_TERMACT_FIN_ONLY);
+	KUNIT_EXPECT_EQ(test, fx->qp.term_words, 0);
+	/* a QP that is not in RTS is left to the usual handling */
+	fx->qp.ib_state = IB_QPS_SQD;
+	page[0] = 0;
+	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_RQ, 7);
+	KUNIT_EXPECT_EQ(test, fx->events, 3);
+	KUNIT_EXPECT_EQ(test, page[0], 0);
+}
+
 static struct kunit_case irdma_ae_cases[] = {
 	KUNIT_CASE_PARAM(irdma_ae_disc_cause_table, ae_disc_gen_params),
 	KUNIT_CASE(irdma_ae_dispatch_iwarp_llp_unlinked),
@@ -265,6 +489,11 @@ static struct kunit_case irdma_ae_cases[] = {
 	KUNIT_CASE(irdma_ae_dispatch_skips_dying_qp),
 	KUNIT_CASE(irdma_ae_dispatch_reaches_cq),
 	KUNIT_CASE(irdma_ae_dispatch_iwarp_llp_not_to_qp),
+	KUNIT_CASE(irdma_ae_term_tagged_write),
+	KUNIT_CASE(irdma_ae_term_read_request),
+	KUNIT_CASE(irdma_ae_term_no_headers),
+	KUNIT_CASE(irdma_ae_term_parse),
+	KUNIT_CASE(irdma_ae_term_dispatch),
 	{}
 };
 

@@ -1957,6 +1957,14 @@ struct isim_t_toe {
 	__le64 *ctx, *sq, *buf, *aeq;
 };
 
+/* the QP's Q2: in the page of its context, after the context */
+#define ISIM_T_Q2_OFF	2048
+
+static u8 *isim_t_q2(struct isim_t_toe *m)
+{
+	return (u8 *)m->ctx + ISIM_T_Q2_OFF;
+}
+
 /* the context of an iWARP QP connected 192.0.2.1:7000 - 192.0.2.2:40000 */
 static void isim_t_toe_ctx(struct isim_test *t, struct isim_t_toe *m,
 			   u64 *ctx)
@@ -1985,6 +1993,7 @@ static void isim_t_toe_ctx(struct isim_test *t, struct isim_t_toe *m,
 		  FIELD_PREP(ISIM_QPC_W17_RQ_CQ, ISIM_T_ILQ);
 	ctx[19] = FIELD_PREP(ISIM_QPC_W19_LOCAL_MAC, ISIM_T_LOC_MAC);
 	ctx[20] = ISIM_QPC_W20_PRIVILEGED;
+	ctx[18] = isim_t_bus(t, m->ctx) + ISIM_T_Q2_OFF;
 	ctx[21] = ISIM_T_IW_CTX;
 	ctx[ISIM_QPC_W_LOC_ADDR] = ISIM_T_LOC_IP;
 }
@@ -2427,8 +2436,9 @@ static void isim_iw_rtr_read_waits_for_response(struct kunit *test)
 	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 1, &id),
 			(u64)ISIM_AE_RDMAP_BAD_READ_RESP);
-	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_ERROR);
-	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
+	/* the QP halts for the driver; its connection stays offloaded */
+	KUNIT_EXPECT_TRUE(test, qp->term_halted);
+	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
 }
 
 static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
@@ -3148,6 +3158,52 @@ static void isim_iw_send_write_read_over_the_wire(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, le64_to_cpu(p.a->aeq[1]) & ISIM_AEQE_VALID);
 }
 
+/* the FPDU of the frame the engine wrote to @m's Q2, past its headers */
+static const u8 *isim_t_q2_fpdu(struct isim_t_toe *m)
+{
+	const u8 *ip = isim_t_q2(m) + ISIM_Q2_FRAME_OFF + ETH_HLEN;
+	const u8 *tcp = ip + (ip[0] & 0x0f) * 4;
+
+	return tcp + (tcp[12] >> 4) * 4;
+}
+
+/* which of the first @n AEQEs of @m's AEQ is @code about QP @id, or -1 */
+static int isim_t_find_ae(struct isim_t_toe *m, u32 n, u16 code, u32 id)
+{
+	u64 w1;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		w1 = le64_to_cpu(m->aeq[2 * i + 1]);
+		if ((w1 & ISIM_AEQE_VALID) &&
+		    FIELD_GET(ISIM_AEQE_CODE, w1) == code &&
+		    FIELD_GET(ISIM_AEQE_ID_LO, w1) == id)
+			return i;
+	}
+	return -1;
+}
+
+static u8 isim_t_ae_q2(struct isim_t_toe *m, int i)
+{
+	return FIELD_GET(ISIM_AEQE_Q2DATA, le64_to_cpu(m->aeq[2 * i + 1]));
+}
+
+/* MODIFY_QP of iWARP QP @id to TERMINATE: TERMACT @act, TERMLEN @words */
+static void isim_t_term(struct isim_test *t, struct isim_t_toe *m, u32 id,
+			u8 act, u8 words)
+{
+	u64 w[8] = {};
+
+	w[1] = FIELD_PREP(ISIM_QP_W1_TERMLEN, words);
+	w[2] = isim_t_bus(t, m->ctx);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QP_HDR_ID, id) |
+			  FIELD_PREP(ISIM_QP_HDR_TYPE, ISIM_QP_TYPE_IWARP) |
+			  FIELD_PREP(ISIM_QP_HDR_NEXT_STATE,
+				     ISIM_QPS_TERMINATE) |
+			  FIELD_PREP(ISIM_QP_HDR_TERM_ACT, act);
+	isim_t_run(t, ISIM_OP_MODIFY_QP, w);
+}
+
 static void isim_iw_bad_crc_is_rejected(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -3172,8 +3228,11 @@ static void isim_iw_bad_crc_is_rejected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, p.a, 0, &id),
 			(u64)ISIM_AE_LLP_MPA_CRC);
 	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP_B);
-	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_ERROR);
-	KUNIT_EXPECT_FALSE(test, p.qb->toe.linked);
+	/* B halts for the driver, the segment at fault in its Q2 */
+	KUNIT_EXPECT_TRUE(test, p.qb->term_halted);
+	KUNIT_EXPECT_TRUE(test, p.qb->toe.linked);
+	KUNIT_EXPECT_EQ(test, isim_t_ae_q2(p.a, 0), ISIM_AEQ_Q2_FRAME);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(isim_t_q2_fpdu(p.b)), 18 + 64);
 	/* nothing placed, the RQ WQE still posted, only A's SQ CQE */
 	KUNIT_EXPECT_EQ(test, dst[0], 0);
 	KUNIT_EXPECT_EQ(test, p.qb->rq.tail, 0U);
@@ -3188,30 +3247,107 @@ static void isim_iw_bad_crc_is_rejected(struct kunit *test)
 				ISIM_CQE_W3_ERROR);
 }
 
-static void isim_iw_write_to_bad_stag_fails(struct kunit *test)
+/* A WRITEs to a STag B does not have: B halts, the segment in its Q2 */
+static void isim_t_bad_write(struct kunit *test, struct isim_t_pair *p)
 {
 	struct isim_test *t = test->priv;
-	struct isim_t_pair p;
-	u8 *wr;
+	const u8 *fpdu;
 	u32 id;
 
-	isim_t_pair(test, &p);
-	wr = isim_t_page(test);
-	KUNIT_ASSERT_NOT_NULL(test, wr);
-	memset(p.a->buf, 0x3c, 64);
-	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_WRITE, isim_t_bus(t, p.a->buf), 64,
-		   isim_t_bus(t, wr),
+	isim_t_pair(test, p);
+	memset(p->a->buf, 0x3c, 64);
+	isim_t_wqe(p->a->sq, 0, ISIM_WQOP_WRITE, isim_t_bus(t, p->a->buf), 64,
+		   isim_t_bus(t, p->b->buf),
 		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, ISIM_T_BAD_STAG) |
 		   ISIM_WQH_SIGNALED);
 	isim_t_wire(test);
-	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, p.a, 0, &id),
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, p->a, 0, &id),
 			(u64)ISIM_AE_BAD_STAG);
 	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP_B);
-	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_ERROR);
-	KUNIT_EXPECT_EQ(test, wr[0], 0);
-	/* no TERMINATE: the requester saw its WRITE leave and completed it */
+	KUNIT_EXPECT_EQ(test, isim_t_ae_q2(p->a, 0), ISIM_AEQ_Q2_FRAME);
+	/* the connection stays the engine's while the driver decides */
+	KUNIT_EXPECT_TRUE(test, p->qb->term_halted);
+	KUNIT_EXPECT_EQ(test, p->qb->state, (u8)ISIM_QPS_RTS);
+	KUNIT_EXPECT_TRUE(test, p->qb->toe.linked);
+	fpdu = isim_t_q2_fpdu(p->b);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(fpdu), 14 + 64);
+	KUNIT_EXPECT_EQ(test, fpdu[2], 0xc1);	/* tagged, last, DDP 1 */
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(fpdu + 4),
+			(u32)ISIM_T_BAD_STAG);
+	KUNIT_EXPECT_EQ(test, ((u8 *)p->b->buf)[0], 0);
+}
+
+static void isim_iw_write_to_bad_stag_fails(struct kunit *test)
+{
+	struct isim_t_pair p;
+
+	isim_t_bad_write(test, &p);
+	/* the requester saw its WRITE leave and completed it */
 	isim_t_iw_cqe(test, 0, ISIM_T_IWQP);
 	KUNIT_EXPECT_EQ(test, p.qa->state, (u8)ISIM_QPS_RTS);
+	KUNIT_EXPECT_FALSE(test, p.qa->term_halted);
+}
+
+/*
+ * B answers the bad WRITE with the driver's TERMINATE and its FIN; A gets
+ * it in Q2 with LLP_TERMINATE_RECEIVED, answers with its FIN alone, and
+ * both closes complete.
+ */
+static void isim_iw_terminate_both_ways(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_pair p;
+	const u8 *fpdu;
+	int i;
+	u8 *msg;
+
+	isim_t_bad_write(test, &p);
+	msg = isim_t_q2(p.b);
+	msg[0] = 0x11;		/* DDP tagged buffer error, invalid STag */
+	msg[1] = 0x00;
+	msg[2] = ISIM_TERM_HDRCT_M | ISIM_TERM_HDRCT_D;
+	msg[3] = 0;
+	memcpy(msg + 4, isim_t_q2_fpdu(p.b), 2 + 14);
+	/* TERMLEN must say what the control word says: 20 bytes */
+	isim_t_term(t, p.b, ISIM_T_IWQP_B, ISIM_TERMACT_TERM_AND_FIN, 4);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_FIELD);
+	KUNIT_EXPECT_EQ(test, p.qb->state, (u8)ISIM_QPS_RTS);
+	isim_t_term(t, p.b, ISIM_T_IWQP_B, ISIM_TERMACT_TERM_AND_FIN, 5);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_wire(test);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.term_tx), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.term_rx), 1LL);
+	KUNIT_EXPECT_GE(test, isim_t_find_ae(p.a, 8, ISIM_AE_TERMINATE_SENT,
+					     ISIM_T_IWQP_B), 0);
+	i = isim_t_find_ae(p.a, 8, ISIM_AE_LLP_TERMINATE_RECEIVED,
+			   ISIM_T_IWQP);
+	KUNIT_ASSERT_GE(test, i, 0);
+	KUNIT_EXPECT_EQ(test, isim_t_ae_q2(p.a, i), ISIM_AEQ_Q2_FRAME);
+	KUNIT_EXPECT_TRUE(test, p.qa->term_halted);
+	/* untagged, last, queue 2, MSN 1, MO 0, then B's message */
+	fpdu = isim_t_q2_fpdu(p.a);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(fpdu), 18 + 20);
+	KUNIT_EXPECT_EQ(test, fpdu[2], 0x41);
+	KUNIT_EXPECT_EQ(test, fpdu[3], 0x47);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(fpdu + 8), 2U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(fpdu + 12), 1U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(fpdu + 16), 0U);
+	KUNIT_EXPECT_EQ(test, memcmp(fpdu + 20, msg, 20), 0);
+	/* B's FIN followed its TERMINATE */
+	KUNIT_EXPECT_GE(test, isim_t_find_ae(p.a, 8, ISIM_AE_LLP_FIN_RECEIVED,
+					     ISIM_T_IWQP), 0);
+	isim_t_term(t, p.a, ISIM_T_IWQP, ISIM_TERMACT_FIN, 0);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_wire(test);
+	KUNIT_EXPECT_GE(test, isim_t_find_ae(p.a, 8,
+					     ISIM_AE_LLP_CLOSE_COMPLETE,
+					     ISIM_T_IWQP), 0);
+	KUNIT_EXPECT_GE(test, isim_t_find_ae(p.a, 8,
+					     ISIM_AE_LLP_CLOSE_COMPLETE,
+					     ISIM_T_IWQP_B), 0);
+	KUNIT_EXPECT_FALSE(test, p.qa->toe.linked);
+	KUNIT_EXPECT_FALSE(test, p.qb->toe.linked);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.term_tx), 1LL);
 }
 
 /*
@@ -3734,6 +3870,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_iw_send_write_read_over_the_wire),
 	KUNIT_CASE(isim_iw_bad_crc_is_rejected),
 	KUNIT_CASE(isim_iw_write_to_bad_stag_fails),
+	KUNIT_CASE(isim_iw_terminate_both_ways),
 	KUNIT_CASE(isim_iw_lost_segment_is_sent_again),
 	KUNIT_CASE(isim_iw_late_ack_resends_oldest_only),
 	KUNIT_CASE(isim_ud_send_loopback_places_grh_and_payload),

@@ -163,17 +163,20 @@ void isim_ceq_notify(struct isim_func *f, u16 ceq, u64 ctx)
 }
 
 /**
- * isim_aeq_post - write an AEQE and raise the AEQ's vector
+ * isim_aeq_post_q2 - write an AEQE and raise the AEQ's vector
  * @f: function
  * @code: AE code
  * @src: AE source (QP SQ/RQ, CQ, ...)
  * @id: QP or CQ id
  * @ctx: the object's context value
+ * @q2: Q2DATA: ISIM_AEQ_Q2_FRAME when the QP's Q2 holds the frame the
+ *	event is about, else 0
  *
  * Return: 0, -ENOENT without an AEQ, -ENOSPC when the driver has not
  * returned enough AEQEs (the event is lost, as on hardware), -EFAULT.
  */
-int isim_aeq_post(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx)
+int isim_aeq_post_q2(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx,
+		     u8 q2)
 {
 	struct isim_eq *eq = &f->aeq;
 	u64 e[2];
@@ -188,7 +191,8 @@ int isim_aeq_post(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx)
 	e[1] = FIELD_PREP(ISIM_AEQE_ID_LO, id) |
 	       FIELD_PREP(ISIM_AEQE_ID_HI, id >> ISIM_AEQE_ID_LO_BITS) |
 	       FIELD_PREP(ISIM_AEQE_CODE, code) |
-	       FIELD_PREP(ISIM_AEQE_SOURCE, src);
+	       FIELD_PREP(ISIM_AEQE_SOURCE, src) |
+	       FIELD_PREP(ISIM_AEQE_Q2DATA, q2);
 	err = isim_ring_post(f, &eq->ring, e, 1, ISIM_AEQE_VALID);
 	if (err)
 		return err;
@@ -196,6 +200,21 @@ int isim_aeq_post(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx)
 	eq->posted++;
 	isim_eq_kick(f, ISIM_REG_AEQCTL);
 	return 0;
+}
+
+/**
+ * isim_aeq_post - write an AEQE with nothing in Q2
+ * @f: function
+ * @code: AE code
+ * @src: AE source (QP SQ/RQ, CQ, ...)
+ * @id: QP or CQ id
+ * @ctx: the object's context value
+ *
+ * Return: as isim_aeq_post_q2().
+ */
+int isim_aeq_post(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx)
+{
+	return isim_aeq_post_q2(f, code, src, id, ctx, 0);
 }
 
 /**

@@ -52,8 +52,11 @@
  * tail (completed with its last segment), a WRITE into the MR its STag
  * names (remote write right, PD, bounds), a READ request answered with
  * READ RESPONSE FPDUs from the source STag (remote read right). An error
- * raises the AE the adapter would, completes an RQ WQE being filled with
- * an error, and moves the QP to the error state; no TERMINATE is sent.
+ * raises the AE the adapter would, with the frame at fault in the QP's
+ * Q2, and halts the QP until the driver moves it: to TERMINATE, whose
+ * message (RFC 5040, 4.8; the driver writes it in Q2) the engine sends
+ * as an FPDU of DDP queue 2 before our FIN, or to ERR. A TERMINATE the
+ * peer sends halts the QP the same way (LLP_TERMINATE_RECEIVED).
  *
  * Both transports: fast-register WQEs map an MR that ALLOC_STAG reserved,
  * local invalidate WQEs and received SENDs with invalidate unmap it (or a
@@ -116,6 +119,7 @@ void isim_exec_load_ctx(struct isim_qp *qp, const u64 *ctx, bool virt)
 	qp->remote_write = ctx[20] & ISIM_QPC_W20_REMOTE_WRITE;
 	qp->remote_read = ctx[20] & ISIM_QPC_W20_REMOTE_READ;
 	qp->virt = virt;
+	qp->q2_pa = ctx[18] & ISIM_QPC_W18_Q2_ADDR;
 }
 
 static void isim_wq_rewind(struct isim_wq *wq)
@@ -140,6 +144,7 @@ void isim_exec_new_state(struct isim_qp *qp, u8 old)
 	if (old != ISIM_QPS_INVALID &&
 	    (qp->state != ISIM_QPS_IDLE || old == ISIM_QPS_IDLE))
 		return;
+	qp->term_halted = false;
 	isim_wq_rewind(&qp->sq);
 	isim_wq_rewind(&qp->rq);
 }
@@ -1328,9 +1333,10 @@ static u16 isim_iw_rx_fpdu(struct isim_xfer *x, struct isim_qp *qp,
 		return isim_iw_rx_read_req(x, qp, h, h + hlen, ulen - hlen,
 					   last);
 	case ISIM_DDP_QN_TERMINATE:
-		return op == ISIM_RDMAP_TERMINATE ?
-		       ISIM_AE_LLP_TERMINATE_RECEIVED :
-		       ISIM_AE_RDMAP_BAD_OPCODE;
+		if (op != ISIM_RDMAP_TERMINATE)
+			return ISIM_AE_RDMAP_BAD_OPCODE;
+		atomic64_inc(&x->f->toe.term_rx);
+		return ISIM_AE_LLP_TERMINATE_RECEIVED;
 	}
 	return ISIM_AE_DDP_BAD_QN;
 }
@@ -1414,7 +1420,7 @@ static bool isim_exec_sq_runs(const struct isim_qp *qp)
 	if (qp->type == ISIM_QP_TYPE_IWARP)
 		return (qp->state == ISIM_QPS_RTS ||
 			(qp->state == ISIM_QPS_CLOSING && qp->toe.fin_pending)) &&
-		       qp->toe.linked && !qp->toe.wait_fpdu &&
+		       qp->toe.linked && !qp->toe.wait_fpdu && !qp->term_halted &&
 		       !qp->toe.rd_busy && isim_toe_window_open(&qp->toe);
 	return qp->state == ISIM_QPS_RTS && (qp->type == ISIM_QP_TYPE_ROCE_RC ||
 					     qp->type == ISIM_QP_TYPE_ROCE_UD);
@@ -1656,6 +1662,28 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 	return done == budget || f->exec_resume;
 }
 
+/*
+ * The frame an AE is about goes to the QP's Q2 for the driver: the
+ * segment's headers, then the FPDU at fault, as much as fits.
+ */
+static u8 isim_iw_q2_frame(struct isim_func *f, struct isim_qp *qp,
+			   const u8 *hdrs, u32 hdr_len, const u8 *fpdu,
+			   u32 len)
+{
+	u8 buf[ISIM_Q2_BYTES - ISIM_Q2_FRAME_OFF];
+	u32 n;
+
+	if (!qp->q2_pa || !hdrs || hdr_len > sizeof(buf))
+		return 0;
+	n = min_t(u32, len, sizeof(buf) - hdr_len);
+	memcpy(buf, hdrs, hdr_len);
+	memcpy(buf + hdr_len, fpdu, n);
+	if (isim_dma_write(f, qp->q2_pa + ISIM_Q2_FRAME_OFF, buf,
+			   hdr_len + n))
+		return 0;
+	return ISIM_AEQ_Q2_FRAME;
+}
+
 /**
  * isim_exec_iw_rx - the payload of a received segment of an offloaded QP
  * @xp: scratch state of the engine pass, allocated on first use; the
@@ -1664,28 +1692,124 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
  * @qp: the QP, offloaded
  * @data: the segment's payload, in order in the TCP stream
  * @len: its bytes
+ * @hdrs: the frame's Ethernet, IP and TCP headers (NULL: unknown)
+ * @hdr_len: their bytes
  *
- * The FPDUs in it are checked and executed in turn. The first error
- * raises its AE and moves the QP to the error state (the 4-tuple is given
- * up); the rest of the segment is ignored.
+ * The FPDUs in it are checked and executed in turn. The first one that
+ * fails its checks, or is a TERMINATE, halts the QP: its frame goes to
+ * Q2, its AE is raised, and nothing more is placed or sent until the
+ * driver moves the QP on (to TERMINATE, whose message the engine sends,
+ * or to ERR). The connection stays offloaded meanwhile: the peer's
+ * segments are acknowledged. A QP not in RTS has nothing placed.
  */
 void isim_exec_iw_rx(struct isim_xfer **xp, struct isim_func *f,
-		     struct isim_qp *qp, const u8 *data, u32 len)
+		     struct isim_qp *qp, const u8 *data, u32 len,
+		     const u8 *hdrs, u32 hdr_len)
 {
-	struct isim_xfer *x = isim_xfer_get(xp, f);
+	struct isim_xfer *x;
 	u32 off = 0, flen = 0;
-	u16 ae = ISIM_AE_RESOURCE_EXHAUSTION;
+	u16 ae = 0;
+	u8 q2;
 
 	lockdep_assert_held(&f->eng_lock);
-	if (x)
-		for (ae = 0; !ae && off < len; off += flen)
-			ae = isim_iw_rx_fpdu(x, qp, data + off, len - off,
-					     &flen);
+	if (qp->term_halted || qp->state != ISIM_QPS_RTS)
+		return;
+	x = isim_xfer_get(xp, f);
+	if (!x) {
+		ae = ISIM_AE_RESOURCE_EXHAUSTION;
+		len = 0;
+	}
+	while (!ae && off < len) {
+		ae = isim_iw_rx_fpdu(x, qp, data + off, len - off, &flen);
+		if (!ae)
+			off += flen;
+	}
 	if (!ae)
 		return;
-	qp->state = ISIM_QPS_ERROR;
-	isim_toe_new_state(f, qp, NULL);
-	if (isim_aeq_post(f, ae, ISIM_AE_SRC_RQ, qp->id, qp->cq_ctx))
+	qp->term_halted = true;
+	q2 = isim_iw_q2_frame(f, qp, hdrs, hdr_len, data + off, len - off);
+	if (isim_aeq_post_q2(f, ae, ISIM_AE_SRC_RQ, qp->id, qp->cq_ctx, q2))
 		dev_dbg_ratelimited(&f->dev, "QP %u: AE %#x lost\n", qp->id,
 				    ae);
+}
+
+/* the length of a TERMINATE message, from what its control says follows */
+static u32 isim_iw_term_len(const u8 *msg)
+{
+	u8 hdrct = msg[2];
+	u32 len = ISIM_TERM_CTRL_BYTES;
+	bool tagged;
+
+	if (hdrct & ISIM_TERM_HDRCT_M)
+		len += ISIM_MPA_LEN_BYTES;
+	/* the terminated segment's DDP control byte follows its length */
+	tagged = msg[len] & ISIM_DDP_T;
+	if (hdrct & ISIM_TERM_HDRCT_D)
+		len += tagged ? ISIM_DDP_TAGGED_HDR : ISIM_DDP_UNTAGGED_HDR;
+	if (hdrct & ISIM_TERM_HDRCT_R)
+		len += ISIM_READ_REQ_BYTES;
+	return len;
+}
+
+/**
+ * isim_exec_iw_term_check - the TERMINATE message a MODIFY_QP would send
+ * @f: function
+ * @q2_pa: the QP's Q2 (from the context the command names)
+ * @words: the command's TERMLEN: the message's length in 4-byte words
+ *
+ * The message is RFC 5040's: its control word, then what its header
+ * control bits say it holds (the DDP segment length, the DDP header, the
+ * RDMAP header of a READ request). Its length must match TERMLEN.
+ *
+ * Return: 0 or an ISIM_MIN_* code.
+ */
+u16 isim_exec_iw_term_check(struct isim_func *f, u64 q2_pa, u8 words)
+{
+	u8 msg[ISIM_Q2_FRAME_OFF];
+
+	if (!q2_pa || isim_dma_read(f, q2_pa, msg, sizeof(msg)))
+		return ISIM_MIN_BAD_FIELD;
+	if (DIV_ROUND_UP(isim_iw_term_len(msg), 4) != words)
+		return ISIM_MIN_BAD_FIELD;
+	return 0;
+}
+
+/**
+ * isim_exec_iw_terminate - send the TERMINATE message the driver wrote
+ * @f: function
+ * @qp: an offloaded QP that a MODIFY_QP moved to TERMINATE
+ *
+ * The message from Q2 leaves as an untagged FPDU of DDP queue 2 (MSN 1,
+ * the only one a stream ever sends), after everything sent before it;
+ * TERMINATE_SENT tells the driver.
+ */
+void isim_exec_iw_terminate(struct isim_func *f, struct isim_qp *qp)
+{
+	struct isim_iw_msg m = {
+		.op = ISIM_RDMAP_TERMINATE,
+		.qn = ISIM_DDP_QN_TERMINATE,
+		.msn = 1,
+	};
+	struct isim_xfer *x = NULL;
+	u8 msg[ISIM_Q2_FRAME_OFF];
+	int ret = -ENOMEM;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (!isim_xfer_get(&x, f))
+		goto out;
+	ret = isim_dma_read(f, qp->q2_pa, msg, sizeof(msg));
+	if (!ret)
+		ret = isim_iw_send_msg(x, qp, &m, NULL, msg,
+				       isim_iw_term_len(msg));
+	isim_xfer_put(x);
+out:
+	if (ret) {
+		dev_dbg_ratelimited(&f->dev, "QP %u: TERMINATE not sent: %d\n",
+				    qp->id, ret);
+		return;
+	}
+	atomic64_inc(&f->toe.term_tx);
+	if (isim_aeq_post(f, ISIM_AE_TERMINATE_SENT, ISIM_AE_SRC_NONE, qp->id,
+			  qp->cq_ctx))
+		dev_dbg_ratelimited(&f->dev, "QP %u: AE lost\n", qp->id);
 }

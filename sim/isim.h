@@ -170,6 +170,7 @@ struct isim_flow {
  * @wait_fpdu: an LSMM with WAITFORRCVPDU went out before @first_fpdu:
  *	the SQ holds every WQE after it until the peer's first FPDU
  * @fin_rcvd: the peer's FIN arrived (reported once)
+ * @term_sent: a MODIFY_QP to TERMINATE sent the TERMINATE message
  * @fin_pending: a MODIFY_QP to CLOSING asked for our FIN; it goes out once
  *	the SQ has nothing more to send
  * @fin_sent: our FIN went out (it took the sequence number snd_nxt - 1)
@@ -226,6 +227,7 @@ struct isim_toe {
 	bool wait_fpdu;
 	bool fin_rcvd;
 	bool fin_pending;
+	bool term_sent;
 	bool fin_sent;
 	bool fin_acked;
 	bool no_crc;
@@ -259,7 +261,11 @@ struct isim_toe {
  * @type: QP type from the create command
  * @state: state the last create or modify asked for
  * @suspended: SUSPEND_QP completed and no RESUME_QP yet
+ * @term_halted: iWARP: a received FPDU failed its checks or was a
+ *	TERMINATE; the engine places nothing more and runs no SQ WQE, and
+ *	waits for the driver (a MODIFY_QP to TERMINATE or to ERR)
  * @ctx_pa: bus address of the driver's QP host context
+ * @q2_pa: bus address of the QP's Q2 buffer (0: none)
  * @shadow_pa: bus address of the QP's doorbell shadow area
  * @modifies: MODIFY_QP commands applied
  * @sq: send queue
@@ -291,7 +297,9 @@ struct isim_qp {
 	u8 type;
 	u8 state;
 	bool suspended;
+	bool term_halted;
 	u64 ctx_pa;
+	u64 q2_pa;
 	u64 shadow_pa;
 	u64 modifies;
 	struct isim_wq sq;
@@ -655,6 +663,8 @@ struct isim_ud_stats {
  * @rst: resets reported (LLP_CONNECTION_RESET)
  * @fin_tx: FINs sent (graceful closes the driver asked for)
  * @rst_tx: resets sent (MODIFY_QP with RESETCON)
+ * @term_tx: TERMINATE messages sent (MODIFY_QP to TERMINATE)
+ * @term_rx: TERMINATE messages received (LLP_TERMINATE_RECEIVED)
  * @closed: closes completed with the peer (LLP_CLOSE_COMPLETE)
  * @dropped: received segments counted and dropped (no data path; stale,
  *	out of the window, out of order, queue full), and transmits the
@@ -691,6 +701,8 @@ struct isim_toe_stats {
 	atomic64_t rst;
 	atomic64_t fin_tx;
 	atomic64_t rst_tx;
+	atomic64_t term_tx;
+	atomic64_t term_rx;
 	atomic64_t closed;
 	atomic64_t dropped;
 };
@@ -1051,6 +1063,8 @@ void isim_op_manage_pmfn(struct isim_func *f, const u64 *wqe,
 /* eq.c */
 void isim_eq_reset(struct isim_func *f);
 void isim_ceq_notify(struct isim_func *f, u16 ceq, u64 ctx);
+int isim_aeq_post_q2(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx,
+		     u8 q2);
 int isim_aeq_post(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx);
 void isim_aeq_poll_alloc(struct isim_func *f);
 void isim_op_create_ceq(struct isim_func *f, const u64 *wqe,
@@ -1103,7 +1117,10 @@ void isim_exec_kick(struct isim_func *f, struct isim_qp *qp);
 bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan);
 struct isim_xfer;
 void isim_exec_iw_rx(struct isim_xfer **xp, struct isim_func *f,
-		     struct isim_qp *qp, const u8 *data, u32 len);
+		     struct isim_qp *qp, const u8 *data, u32 len,
+		     const u8 *hdrs, u32 hdr_len);
+u16 isim_exec_iw_term_check(struct isim_func *f, u64 q2_pa, u8 words);
+void isim_exec_iw_terminate(struct isim_func *f, struct isim_qp *qp);
 void isim_xfer_put(struct isim_xfer *x);
 struct isim_xfer *isim_xfer_get(struct isim_xfer **xp, struct isim_func *f);
 void isim_exec_complete(struct isim_func *f, struct isim_qp *qp,

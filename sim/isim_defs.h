@@ -258,8 +258,26 @@ enum isim_wc_minor {
 #define ISIM_AEQE_SOURCE		GENMASK_ULL(53, 50)
 #define ISIM_AEQE_IWSTATE		GENMASK_ULL(56, 54)
 #define ISIM_AEQE_TCPSTATE		GENMASK_ULL(60, 57)
+#define ISIM_AEQE_Q2DATA		GENMASK_ULL(62, 61)
 #define ISIM_AEQE_VALID			BIT_ULL(63)
 #define ISIM_AEQE_ID_LO_BITS		18
+/* Q2DATA: the received frame the AE is about is in the QP's Q2 buffer */
+#define ISIM_AEQ_Q2_FRAME		1
+
+/*
+ * ---- Q2, the QP's 256-byte buffer (context word 18) ----
+ * The driver writes a TERMINATE message at offset 0 before a MODIFY_QP
+ * to TERMINATE that sends one; the engine writes a received frame an AE
+ * is about (its Ethernet, IP and TCP headers, then the FPDU at fault)
+ * from ISIM_Q2_FRAME_OFF, cut at the end of the buffer.
+ */
+#define ISIM_Q2_BYTES			256
+#define ISIM_Q2_FRAME_OFF		72
+/* TERMINATE control (RFC 5040, 4.8): byte 2 says what follows it */
+#define ISIM_TERM_CTRL_BYTES		4
+#define ISIM_TERM_HDRCT_M		0x80	/* DDP segment length */
+#define ISIM_TERM_HDRCT_D		0x40	/* the DDP header */
+#define ISIM_TERM_HDRCT_R		0x20	/* the RDMAP header */
 
 /* AE sources and the codes the simulator raises by itself */
 #define ISIM_AE_SRC_NONE		0x0
@@ -291,6 +309,7 @@ enum isim_wc_minor {
 #define ISIM_AE_LLP_TOO_MANY_RETRIES	0x050a
 #define ISIM_AE_LLP_TERMINATE_RECEIVED	0x0509
 #define ISIM_AE_RESOURCE_EXHAUSTION	0x0520
+#define ISIM_AE_TERMINATE_SENT		0x0602
 #define ISIM_AE_CODE_MAX		0xfff
 
 /* ---- HMC: FPM query / commit buffers, one 64-bit slot per object ---- */
@@ -374,7 +393,11 @@ enum isim_hmc_obj {
 #define ISIM_QP_HDR_MSS_CHANGE		BIT_ULL(52)
 #define ISIM_QP_HDR_IGNORE_MW		BIT_ULL(54)
 #define ISIM_QP_HDR_DEL_HASH		BIT_ULL(55)
-#define ISIM_QP_HDR_TERM_ACT		GENMASK_ULL(57, 56)
+#define ISIM_QP_HDR_TERM_ACT		GENMASK_ULL(57, 56)	/* TERMINATE */
+#define ISIM_TERMACT_TERM_AND_FIN	0
+#define ISIM_TERMACT_TERM		1
+#define ISIM_TERMACT_FIN		2
+#define ISIM_QP_W1_TERMLEN		GENMASK_ULL(51, 48)	/* 4-byte words */
 #define ISIM_QP_HDR_RESET_CONN		BIT_ULL(58)
 #define ISIM_QP_HDR_ARP_VALID		BIT_ULL(59)
 #define ISIM_QP_HDR_NEXT_STATE		GENMASK_ULL(62, 60)
@@ -423,6 +446,7 @@ enum isim_hmc_obj {
 #define ISIM_QPC_W16_RNR_RETRY		GENMASK_ULL(56, 54)
 #define ISIM_QPC_W17_SQ_CQ		GENMASK_ULL(18, 0)
 #define ISIM_QPC_W17_RQ_CQ		GENMASK_ULL(50, 32)
+#define ISIM_QPC_W18_Q2_ADDR		GENMASK_ULL(63, 8)	/* bus address */
 #define ISIM_QPC_W20_REMOTE_WRITE	BIT_ULL(20)
 #define ISIM_QPC_W20_REMOTE_READ	BIT_ULL(21)
 #define ISIM_QPC_W20_PRIVILEGED		BIT_ULL(25)

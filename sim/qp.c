@@ -166,6 +166,23 @@ static struct isim_qp *isim_qp_of(struct isim_func *f, const u64 *wqe,
 	return qp;
 }
 
+/*
+ * TERMINATE is an iWARP state; a move to it that sends a TERMINATE
+ * message needs the message in Q2, as long as TERMLEN says.
+ */
+static u16 isim_qp_term_check(struct isim_func *f, const struct isim_qp *qp,
+			      const u64 *wqe, const u64 *ctx)
+{
+	u8 act = FIELD_GET(ISIM_QP_HDR_TERM_ACT, wqe[ISIM_WQE_HDR]);
+
+	if (qp->type != ISIM_QP_TYPE_IWARP)
+		return ISIM_MIN_BAD_FIELD;
+	if (act != ISIM_TERMACT_TERM_AND_FIN && act != ISIM_TERMACT_TERM)
+		return 0;
+	return isim_exec_iw_term_check(f, ctx[18] & ISIM_QPC_W18_Q2_ADDR,
+				       FIELD_GET(ISIM_QP_W1_TERMLEN, wqe[1]));
+}
+
 /**
  * isim_op_modify_qp - MODIFY_QP
  * @f: function
@@ -176,7 +193,8 @@ static struct isim_qp *isim_qp_of(struct isim_func *f, const u64 *wqe,
  * cannot change. An iWARP QP moving to RTS with TOECTXVALID hands its TCP
  * connection to the engine (toe.c); a context the engine refuses fails
  * the command and leaves the QP as it was. On an offloaded QP, CLOSING
- * starts a graceful close and RESETCON resets the connection (toe.c).
+ * starts a graceful close, TERMINATE sends the driver's TERMINATE message
+ * and our FIN as TERMACT asks, and RESETCON resets the connection (toe.c).
  */
 void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res)
@@ -198,6 +216,9 @@ void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
 	conn = isim_toe_wanted(qp, hdr);
 	if (!res->minor && conn)
 		res->minor = isim_toe_check(f, qp, ctx, &toe);
+	if (!res->minor &&
+	    FIELD_GET(ISIM_QP_HDR_NEXT_STATE, hdr) == ISIM_QPS_TERMINATE)
+		res->minor = isim_qp_term_check(f, qp, wqe, ctx);
 	if (res->minor)
 		return;
 	old = qp->state;

@@ -342,7 +342,9 @@ void isim_toe_new_state(struct isim_func *f, struct isim_qp *qp,
 {
 	lockdep_assert_held(&f->eng_lock);
 	if (!toe) {
-		if (qp->state != ISIM_QPS_RTS && qp->state != ISIM_QPS_CLOSING)
+		if (qp->state != ISIM_QPS_RTS &&
+		    qp->state != ISIM_QPS_CLOSING &&
+		    qp->state != ISIM_QPS_TERMINATE)
 			isim_toe_unlink(f, qp);
 		return;
 	}
@@ -434,7 +436,8 @@ static void isim_toe_closed(struct isim_func *f, struct isim_qp *qp)
 
 /* the payload of a segment at rcv_nxt: FPDUs for the data path */
 static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
-			  struct isim_qp *qp, const u8 *data, u32 plen)
+			  struct isim_qp *qp, const u8 *data, u32 plen,
+			  const u8 *hdrs, u32 hdr_len)
 {
 	struct isim_toe *t = &qp->toe;
 	u32 snd = t->snd_nxt;
@@ -443,7 +446,7 @@ static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
 	t->first_fpdu = true;
 	t->wait_fpdu = false;
 	t->rcv_nxt += plen;
-	isim_exec_iw_rx(xp, f, qp, data, plen);
+	isim_exec_iw_rx(xp, f, qp, data, plen, hdrs, hdr_len);
 	/* acknowledge, unless a READ RESPONSE already did */
 	if (t->linked && t->snd_nxt == snd)
 		isim_toe_send(f, qp, data, 0);
@@ -537,8 +540,8 @@ static bool isim_toe_trim(const struct isim_toe *t, u32 *seq,
 
 /* Return: true if the segment was acted on, false to count it dropped */
 static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
-			 struct isim_qp *qp, const struct tcphdr *th,
-			 const u8 *data, u32 plen)
+			 struct isim_qp *qp, const struct sk_buff *skb,
+			 const struct tcphdr *th, const u8 *data, u32 plen)
 {
 	struct isim_toe *t = &qp->toe;
 	u32 seq = ntohl(th->seq);
@@ -581,7 +584,14 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 		t->fin_acked = true;
 	took = !plen && !th->fin;
 	if (plen && !t->fin_rcvd) {
-		isim_toe_data(xp, f, qp, data, plen);
+		/* the frame's headers, for an FPDU the engine refuses */
+		if (skb_mac_header_was_set(skb))
+			isim_toe_data(xp, f, qp, data, plen,
+				      skb_mac_header(skb),
+				      (const u8 *)th + th->doff * 4 -
+				      skb_mac_header(skb));
+		else
+			isim_toe_data(xp, f, qp, data, plen, NULL, 0);
 		if (!t->linked)
 			return true;
 		took = true;
@@ -627,7 +637,7 @@ static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
 	}
 	/* an ACK opens the window, a READ response frees the SQ */
 	isim_exec_kick(f, qp);
-	if (!isim_toe_seg(xp, f, qp, th, (const u8 *)th + hlen,
+	if (!isim_toe_seg(xp, f, qp, skb, th, (const u8 *)th + hlen,
 			  cb->seg_len - hlen))
 		goto drop;
 	consume_skb(skb);
@@ -866,12 +876,15 @@ u16 isim_toe_send(struct isim_func *f, struct isim_qp *qp, const u8 *data,
  *
  * On an offloaded QP: RESETCON sends an RST at snd_nxt and gives up the
  * 4-tuple, without an AE; otherwise a move to CLOSING starts a graceful
- * close, whose FIN waits for the SQ (isim_toe_sq_idle()). Call before
- * isim_toe_new_state().
+ * close, whose FIN waits for the SQ (isim_toe_sq_idle()). A move to
+ * TERMINATE sends, as TERMACT says, the TERMINATE message of Q2 (once;
+ * TERMINATE_SENT follows) and our FIN, which does not wait for the SQ.
+ * Call before isim_toe_new_state().
  */
 void isim_toe_modify(struct isim_func *f, struct isim_qp *qp, u64 hdr)
 {
 	struct isim_toe *t = &qp->toe;
+	u8 act;
 
 	lockdep_assert_held(&f->eng_lock);
 	if (!t->linked)
@@ -885,6 +898,20 @@ void isim_toe_modify(struct isim_func *f, struct isim_qp *qp, u64 hdr)
 	}
 	if (qp->state == ISIM_QPS_CLOSING && !t->fin_sent)
 		t->fin_pending = true;
+	if (qp->state != ISIM_QPS_TERMINATE)
+		return;
+	/* TERMINATE: the message goes first, the FIN after it */
+	act = FIELD_GET(ISIM_QP_HDR_TERM_ACT, hdr);
+	if ((act == ISIM_TERMACT_TERM_AND_FIN || act == ISIM_TERMACT_TERM) &&
+	    !t->term_sent) {
+		t->term_sent = true;
+		isim_exec_iw_terminate(f, qp);
+	}
+	if ((act == ISIM_TERMACT_TERM_AND_FIN || act == ISIM_TERMACT_FIN) &&
+	    !t->fin_sent) {
+		t->fin_pending = true;
+		isim_toe_sq_idle(f, qp);
+	}
 }
 
 /**
@@ -905,8 +932,9 @@ void isim_toe_sq_idle(struct isim_func *f, struct isim_qp *qp)
 	struct isim_toe *t = &qp->toe;
 
 	lockdep_assert_held(&f->eng_lock);
+	/* in TERMINATE the SQ runs no more: the FIN does not wait for it */
 	if (!t->linked || !t->fin_pending || !isim_toe_window_open(t) ||
-	    !isim_exec_sq_empty(f, qp))
+	    (qp->state != ISIM_QPS_TERMINATE && !isim_exec_sq_empty(f, qp)))
 		return;
 	t->fin_pending = false;
 	if (isim_toe_xmit(f, qp, NULL, 0, ISIM_TOE_FIN)) {
@@ -934,7 +962,7 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 	n = f->conn.ntoe;
 	qmax = f->toe.rxq_max;
 	spin_unlock_bh(&f->conn.qh_lock);
-	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld malformed=%lld unacceptable=%lld rxq_max=%u\n",
+	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld malformed=%lld unacceptable=%lld rxq_max=%u term_tx=%lld term_rx=%lld\n",
 		   n, (s64)atomic64_read(&f->toe.tx),
 		   (s64)atomic64_read(&f->toe.rx),
 		   (s64)atomic64_read(&f->toe.fin),
@@ -951,5 +979,6 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 		   (s64)atomic64_read(&f->toe.stale),
 		   (s64)atomic64_read(&f->toe.malformed),
 		   (s64)atomic64_read(&f->toe.unacceptable),
-		   qmax);
+		   qmax, (s64)atomic64_read(&f->toe.term_tx),
+		   (s64)atomic64_read(&f->toe.term_rx));
 }
