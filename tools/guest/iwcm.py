@@ -139,6 +139,41 @@ def reject_one(addr, port, pdata):
     check(cm.rdma_destroy_id(lid), 'rdma_destroy_id (listen)')
 
 
+def accept_user_qp(cm, addr, port, pdata):
+    """Listen on addr:port with a synchronous id (rdma_get_request()
+    waits), move the first connect request's id to an event channel of its
+    own (so that its events can be checked), give it a user RC QP on the
+    id's default PD (CQs librdmacm creates, libirdma's rings) and accept
+    with private data pdata, IRD and ORD 1; exit unless
+    RDMA_CM_EVENT_ESTABLISHED comes. Returns the listen id, the
+    connection's id and its event channel."""
+    lid = listen_sync(cm, addr, port)
+    cid = get_request(cm, lid)
+    ch = cm.rdma_create_event_channel()
+    if not ch:
+        sys.exit('rdma_create_event_channel failed')
+    check(cm.rdma_migrate_id(cid, ctypes.c_void_p(ch)), 'rdma_migrate_id')
+    attr = QpInitAttr(max_send_wr=8, max_recv_wr=8, max_send_sge=1,
+                      max_recv_sge=1, qp_type=IBV_QPT_RC)
+    check(cm.rdma_create_qp(cid, None, ctypes.byref(attr)), 'rdma_create_qp')
+    print('user QP created', flush=True)
+    param = ConnParam(private_data=pdata, private_data_len=len(pdata),
+                      responder_resources=1, initiator_depth=1)
+    check(cm.rdma_accept(cid, ctypes.byref(param)), 'rdma_accept')
+    wait_event(cm, ch, RDMA_CM_EVENT_ESTABLISHED, 'rdma_accept')
+    print('accepted', flush=True)
+    return lid, cid, ch
+
+
+def destroy_accepted(cm, lid, cid, ch):
+    """destroy what accept_user_qp() made, and print "done\""""
+    cm.rdma_destroy_qp(cid)
+    check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (connection)')
+    check(cm.rdma_destroy_id(lid), 'rdma_destroy_id (listen)')
+    cm.rdma_destroy_event_channel(ctypes.c_void_p(ch))
+    print('done', flush=True)
+
+
 def mpa_v2_request(ulp):
     """An enhanced MPA v2 request with CRC and private data ulp: IRD 16
     with the peer-to-peer bit, ORD 16 with RDMA read as the RTR."""
@@ -190,3 +225,72 @@ def check_mpa_reply(buf, pdata, reject):
     got = buf[MPA_HDR + MPA_V2_IRD_ORD:MPA_HDR + pdlen]
     if got != pdata:
         sys.exit('private data %r' % got)
+
+
+def recv_exact(s, n, patience=300):
+    """n bytes from socket s; exit if they do not come within patience
+    seconds or the connection ends first"""
+    buf = b''
+    t0 = time.time()
+    s.settimeout(1)
+    while len(buf) < n:
+        if time.time() - t0 > patience:
+            sys.exit('%d of %d bytes within %d s' % (len(buf), n, patience))
+        try:
+            d = s.recv(n - len(buf))
+        except socket.timeout:
+            continue
+        if not d:
+            sys.exit('the connection ended after %d of %d bytes: %s' %
+                     (len(buf), n, buf.hex()))
+        buf += d
+    return buf
+
+
+def crc32c(data):
+    """CRC32c (Castagnoli, RFC 3385), as MPA computes it"""
+    crc = 0xffffffff
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 & -(crc & 1))
+    return crc ^ 0xffffffff
+
+
+def mpa_fpdu(ulpdu, crc):
+    """ulpdu framed as an MPA FPDU (RFC 5044, markers off): its length, the
+    pad to 4 bytes and the CRC32c (0 without CRC), least significant byte
+    first, as siw and the engine send it"""
+    body = struct.pack('>H', len(ulpdu)) + ulpdu
+    body += bytes(-len(body) % 4)
+    return body + struct.pack('<I', crc32c(body) if crc else 0)
+
+
+def read_fpdu(s, crc):
+    """the ULPDU of the next FPDU on socket s; exit on a bad CRC"""
+    head = recv_exact(s, 2)
+    ulen = struct.unpack('>H', head)[0]
+    rest = recv_exact(s, ulen + (-(2 + ulen) % 4) + 4)
+    body = head + rest[:-4]
+    if crc and struct.unpack('<I', rest[-4:])[0] != crc32c(body):
+        sys.exit('FPDU with a bad CRC: %s' % (head + rest).hex())
+    return body[2:2 + ulen]
+
+
+def read_to_end(s, patience=300):
+    """what socket s receives until the peer's FIN; exit on a reset or when
+    no FIN comes within patience seconds"""
+    buf = b''
+    t0 = time.time()
+    s.settimeout(1)
+    while time.time() - t0 < patience:
+        try:
+            d = s.recv(4096)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            sys.exit('reset after %d more bytes: %s' % (len(buf), buf.hex()))
+        if not d:
+            return buf
+        buf += d
+    sys.exit('no FIN within %d s' % patience)

@@ -54,7 +54,6 @@ read -r qps0 stags0 _ <<<"$base"
 
 step "rdma_cm listen on 192.0.2.1:$port, accept with a user QP"
 python3 -u - 192.0.2.1 $port $pdata $go >/tmp/accept-listen.txt 2>&1 <<'EOF' &
-import ctypes
 import os
 import sys
 import time
@@ -64,24 +63,7 @@ from iwcm import check
 
 addr, port, pdata, go = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode(), sys.argv[4]
 cm = iwcm.librdmacm()
-# a synchronous listen id (rdma_get_request() waits); the connection's id
-# moves to an event channel of its own, so that its events can be checked
-lid = iwcm.listen_sync(cm, addr, port)
-cid = iwcm.get_request(cm, lid)
-ch = cm.rdma_create_event_channel()
-if not ch:
-    sys.exit('rdma_create_event_channel failed')
-check(cm.rdma_migrate_id(cid, ctypes.c_void_p(ch)), 'rdma_migrate_id')
-# a user QP on the id's default PD, with CQs librdmacm creates
-attr = iwcm.QpInitAttr(max_send_wr=8, max_recv_wr=8, max_send_sge=1,
-                       max_recv_sge=1, qp_type=iwcm.IBV_QPT_RC)
-check(cm.rdma_create_qp(cid, None, ctypes.byref(attr)), 'rdma_create_qp')
-print('user QP created', flush=True)
-param = iwcm.ConnParam(private_data=pdata, private_data_len=len(pdata),
-                       responder_resources=1, initiator_depth=1)
-check(cm.rdma_accept(cid, ctypes.byref(param)), 'rdma_accept')
-iwcm.wait_event(cm, ch, iwcm.RDMA_CM_EVENT_ESTABLISHED, 'rdma_accept')
-print('accepted', flush=True)
+lid, cid, ch = iwcm.accept_user_qp(cm, addr, port, pdata)
 # the shell looks at the engine, then lets us close
 for _ in range(300):
     if os.path.exists(go):
@@ -94,11 +76,7 @@ print('disconnect asked', flush=True)
 iwcm.wait_event(cm, ch, iwcm.RDMA_CM_EVENT_DISCONNECTED,
                 'rdma_disconnect')
 print('disconnected', flush=True)
-cm.rdma_destroy_qp(cid)
-check(cm.rdma_destroy_id(cid), 'rdma_destroy_id (connection)')
-check(cm.rdma_destroy_id(lid), 'rdma_destroy_id (listen)')
-cm.rdma_destroy_event_channel(ctypes.c_void_p(ch))
-print('done', flush=True)
+iwcm.destroy_accepted(cm, lid, cid, ch)
 EOF
 lpid=$!
 wait_line 300 listening /tmp/accept-listen.txt ||

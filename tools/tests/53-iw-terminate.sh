@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# irdma-vm-timeout: 900
+# irdma-vm-secs: 110
+#
+# TERMINATE (RFC 5040, 5.4 and 7) both ways, against a peer that is not our
+# code. As in 42-cm-accept.sh, a librdmacm server on function 0 accepts an
+# MPA v2 request from a kernel TCP socket in function 1's namespace, with a
+# user QP. Then the peer, which speaks MPA and DDP itself:
+#
+# 1. sends an RDMA WRITE to an STag that does not exist. The engine refuses
+#    it and writes the segment to the QP's Q2; the driver must tell the
+#    server's QP (IBV_EVENT_QP_ACCESS_ERR), build the TERMINATE in Q2 and
+#    close the connection through the engine's TERMINATE state: the peer
+#    must receive one FPDU, a TERMINATE (untagged, queue 2, MSN 1, MO 0,
+#    opcode 7, a good CRC) saying "DDP tagged buffer error, invalid STag"
+#    with the WRITE's segment length and DDP header, and then our FIN, not
+#    an RST. The server gets RDMA_CM_EVENT_DISCONNECTED once the peer closes.
+# 2. sends a TERMINATE of its own (RDMAP remote operation error, unexpected
+#    opcode). The server's QP must get IBV_EVENT_QP_FATAL, the kernel log
+#    must name the peer's error, and the peer must get our FIN and nothing
+#    else; the server gets RDMA_CM_EVENT_DISCONNECTED.
+#
+# After each, the engine's objects are back to where they were.
+. "$IRDMA_REPO/tools/guest/lib.sh"
+
+state=/sys/kernel/debug/irdma_sim/irdma_sim0/state
+ns=termpeer
+pdata=terminate-53
+
+objects() {
+	sim_counts 0 objects qps stags qhash apbvt_ports ahs
+}
+
+cleanup() {
+	[ -n "${lpid:-}" ] && kill "$lpid" 2>/dev/null
+	[ -n "${ppid_:-}" ] && kill "$ppid_" 2>/dev/null
+	ip netns del $ns 2>/dev/null
+	return 0
+}
+trap cleanup EXIT
+
+# the server: accept with a user QP, wait for the QP's async event (it
+# must be $4), then for DISCONNECTED; destroy everything
+server() {
+	python3 -u - 192.0.2.1 "$1" $pdata "$2" >"$3" 2>&1 <<'EOF' &
+import ctypes
+import signal
+import sys
+
+import iwcm
+from iwcm import check
+
+
+class AsyncEvent(ctypes.Structure):
+    """struct ibv_async_event"""
+    _fields_ = [('element', ctypes.c_void_p), ('event_type', ctypes.c_int)]
+
+
+addr, port, pdata, want = (sys.argv[1], int(sys.argv[2]),
+                           sys.argv[3].encode(), int(sys.argv[4]))
+cm = iwcm.librdmacm()
+ibv = ctypes.CDLL('libibverbs.so.1', use_errno=True)
+lid, cid, ch = iwcm.accept_user_qp(cm, addr, port, pdata)
+# struct rdma_cm_id starts with its verbs context; SIGALRM ends the wait
+verbs = ctypes.c_void_p.from_address(cid.value).value
+signal.signal(signal.SIGALRM, lambda *_: None)
+signal.alarm(300)
+ev = AsyncEvent()
+check(ibv.ibv_get_async_event(ctypes.c_void_p(verbs), ctypes.byref(ev)),
+      'ibv_get_async_event')
+signal.alarm(0)
+ibv.ibv_ack_async_event(ctypes.byref(ev))
+print('async event', ev.event_type, flush=True)
+if ev.event_type != want:
+    sys.exit('async event %d, wanted %d' % (ev.event_type, want))
+iwcm.wait_event(cm, ch, iwcm.RDMA_CM_EVENT_DISCONNECTED, 'the TERMINATE',
+                patience=300)
+print('disconnected', flush=True)
+iwcm.destroy_accepted(cm, lid, cid, ch)
+EOF
+	lpid=$!
+	wait_line 300 listening "$3" || fail "server not listening: $(<"$3")"
+}
+
+# the peer in $ns: MPA v2 request, the reply, then what case $2 sends
+peer() {
+	ip netns exec $ns python3 -u - 192.0.2.1 "$1" $pdata "$2" \
+		>"$3" 2>&1 <<'EOF' &
+import socket
+import struct
+import sys
+
+import iwcm
+
+addr, port, pdata, case = (sys.argv[1], int(sys.argv[2]),
+                           sys.argv[3].encode(), sys.argv[4])
+s = socket.create_connection((addr, port), timeout=120)
+s.sendall(iwcm.mpa_v2_request(b'hello'))
+rep = iwcm.recv_exact(s, iwcm.MPA_HDR + iwcm.MPA_V2_IRD_ORD + len(pdata))
+iwcm.check_mpa_reply(rep, pdata, reject=False)
+crc = bool(rep[16] & iwcm.MPA_FLAG_CRC)
+print('MPA reply, CRC', crc, flush=True)
+if case == 'write':
+    # tagged, last, DDP 1; RDMAP 1, WRITE; STag, TO; 8 bytes
+    ulpdu = (bytes([0xc1, 0x40]) + struct.pack('>IQ', 0x12345678, 0x1000) +
+             b'terminat')
+    s.sendall(iwcm.mpa_fpdu(ulpdu, crc))
+    print('WRITE to STag 0x12345678 sent', flush=True)
+    t = iwcm.read_fpdu(s, crc)
+    print('FPDU', t.hex(), flush=True)
+    if len(t) < 22 or t[0] != 0x41 or t[1] != 0x47:
+        sys.exit('not an untagged last TERMINATE: %s' % t.hex())
+    if struct.unpack('>III', t[6:18]) != (2, 1, 0):
+        sys.exit('queue, MSN, MO %s' % (struct.unpack('>III', t[6:18]),))
+    if t[18:22] != bytes([0x11, 0x00, 0xc0, 0x00]):
+        sys.exit('TERMINATE control %s' % t[18:22].hex())
+    if t[22:] != struct.pack('>H', len(ulpdu)) + ulpdu[:14]:
+        sys.exit('terminated headers %s' % t[22:].hex())
+    print('TERMINATE: DDP tagged buffer error, invalid STag, with the '
+          'WRITE\'s length and DDP header', flush=True)
+else:
+    # untagged, last; TERMINATE; queue 2, MSN 1, MO 0; RDMAP remote
+    # operation error, unexpected opcode, no headers
+    ulpdu = (bytes([0x41, 0x47]) + struct.pack('>IIII', 0, 2, 1, 0) +
+             bytes([0x02, 0x06, 0x00, 0x00]))
+    s.sendall(iwcm.mpa_fpdu(ulpdu, crc))
+    print('TERMINATE sent', flush=True)
+rest = iwcm.read_to_end(s)
+if rest:
+    sys.exit('%d bytes more before the FIN: %s' % (len(rest), rest.hex()))
+print('FIN', flush=True)
+s.close()
+EOF
+	ppid_=$!
+}
+
+# case $1 on port $2; the server's QP must get async event $3
+terminate_case() {
+	local srv=/tmp/53-$1-server.txt prr=/tmp/53-$1-peer.txt rc
+
+	server "$2" "$3" "$srv"
+	peer "$2" "$1" "$prr"
+	wait "$ppid_"
+	rc=$?
+	ppid_=
+	echo "peer: $(<"$prr")"
+	[ $rc -eq 0 ] || fail "peer exited $rc: $(<"$prr"); server: $(<"$srv")"
+	wait "$lpid"
+	rc=$?
+	lpid=
+	echo "server: $(<"$srv")"
+	[ $rc -eq 0 ] || fail "server exited $rc: $(<"$srv")"
+	sim_wait_counts 60 "$qps0 $stags0 0 0 0" 0 objects qps stags qhash \
+		apbvt_ports ahs
+}
+
+log_mark 53-iw-terminate
+need_user librdmacm libirdma
+load_irdma_sim
+for f in ae.c qp.c cm_hw.c; do
+	echo "file $f +p" >/sys/kernel/debug/dynamic_debug/control
+done
+sim_iwarp_pair_netns $ns
+base=$(objects) || fail "no object counts in $state"
+read -r qps0 stags0 _ <<<"$base"
+
+step "a WRITE to a bad STag: our TERMINATE, then our FIN"
+# IBV_EVENT_QP_ACCESS_ERR
+terminate_case write 7053 3
+n=$(sim_counts 0 toe term_tx term_rx) || fail "no toe line in $state"
+[ "$n" = "1 0" ] || fail "TERMINATEs sent and received: $n, wanted 1 0"
+
+step "the peer's TERMINATE: reported, answered with our FIN"
+# IBV_EVENT_QP_FATAL
+terminate_case term 7054 1
+n=$(sim_counts 0 toe term_tx term_rx) || fail "no toe line in $state"
+[ "$n" = "1 1" ] || fail "TERMINATEs sent and received: $n, wanted 1 1"
+line=$(dmesg | grep -m1 'TERMINATE from the peer') ||
+	fail "the peer's TERMINATE is not in the kernel log"
+[[ $line == *"layer 0, type 2, code 0x06"* ]] ||
+	fail "the peer's TERMINATE misread: $line"
+echo "log: $line"
+
+step "remove"
+sim_pair_remove $ns
+echo "an RDMA WRITE to a bad STag was answered with a TERMINATE naming it (DDP tagged buffer, invalid STag, the segment's headers) and our FIN; a TERMINATE from the peer reached the QP's consumer as a fatal error and was answered with our FIN; nothing left behind"
