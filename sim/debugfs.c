@@ -11,6 +11,10 @@
  *                     the qhash filters steered to the ILQ
  *   drop_toe_segs     lose the next N data segments the engine sends on
  *                     offloaded connections (first transmissions only)
+ *   corrupt_toe_tx    flip the last byte of the next N data segments the
+ *                     engine sends on offloaded connections (ditto)
+ *   corrupt_toe_rx    flip the last byte of the next N data segments the
+ *                     engine receives on offloaded connections
  *   stall_cqp         while Y, queued CQP commands are not executed
  *   raise_ae          write "CODE [SOURCE [ID [CTX]]]" to post an AE
  *   reset             write anything: function reset, as after a PF reset
@@ -283,6 +287,10 @@ void isim_debugfs_init(struct isim_func *f)
 				&f->faults.drop_cm);
 	debugfs_create_atomic_t("drop_toe_segs", 0600, f->ddir,
 				&f->faults.drop_toe);
+	debugfs_create_atomic_t("corrupt_toe_tx", 0600, f->ddir,
+				&f->faults.corrupt_toe_tx);
+	debugfs_create_atomic_t("corrupt_toe_rx", 0600, f->ddir,
+				&f->faults.corrupt_toe_rx);
 	debugfs_create_u32("delay_ms", 0600, f->ddir, &f->faults.delay_ms);
 	debugfs_create_bool("stall_cqp", 0600, f->ddir, &f->faults.stall);
 	debugfs_create_file("raise_ae", 0200, f->ddir, f,

@@ -806,12 +806,19 @@ struct isim_vec {
  * @drop_cm: number of next CM (ILQ) frames to lose, either direction
  * @drop_toe: number of next data segments of offloaded connections the
  *	engine sends that are lost (the first transmission, not a resend)
+ * @corrupt_toe_tx: number of next data segments of offloaded connections
+ *	the engine sends with their last byte flipped (the first
+ *	transmission; a resend is whole)
+ * @corrupt_toe_rx: number of next data segments of offloaded connections
+ *	received with their last byte flipped before the engine reads them
  */
 struct isim_faults {
 	atomic_t fail_op[ISIM_OP_NUM];
 	atomic_t drop_frames;
 	atomic_t drop_cm;
 	atomic_t drop_toe;
+	atomic_t corrupt_toe_tx;
+	atomic_t corrupt_toe_rx;
 	u32 delay_ms;
 	bool stall;
 };

@@ -611,6 +611,23 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 	return took;
 }
 
+/*
+ * The wire's fault (corrupt_toe_rx): the last byte of a segment with
+ * payload flipped, which TCP cannot tell and MPA's CRC can. The frame may
+ * be shared with a capture: it is copied first.
+ */
+static void isim_toe_corrupt_rx(struct isim_func *f, struct sk_buff *skb,
+				const struct isim_toe_cb *cb)
+{
+	const struct tcphdr *th = (const void *)(skb->data + cb->l3_len);
+
+	if (th->doff * 4 >= cb->seg_len ||
+	    atomic_dec_if_positive(&f->faults.corrupt_toe_rx) < 0 ||
+	    skb_ensure_writable(skb, cb->l3_len + cb->seg_len))
+		return;
+	skb->data[cb->l3_len + cb->seg_len - 1] ^= 0xff;
+}
+
 /* one queued segment; consumes @skb */
 static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
 			struct sk_buff *skb)
@@ -621,8 +638,10 @@ static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
 	u32 hlen;
 
 	if (!skb_linearize(skb) && cb->seg_len >= sizeof(*th) &&
-	    skb->len >= cb->l3_len + cb->seg_len)
+	    skb->len >= cb->l3_len + cb->seg_len) {
+		isim_toe_corrupt_rx(f, skb, cb);
 		th = (const struct tcphdr *)(skb->data + cb->l3_len);
+	}
 	hlen = th ? th->doff * 4 : 0;
 	/* the connection may have gone, or been replaced, meanwhile */
 	if (!qp || !qp->toe.linked || qp->toe.gen != cb->gen) {
@@ -781,6 +800,27 @@ static u16 isim_toe_frame(struct isim_func *f, struct isim_qp *qp, u32 seq,
  * the data and the FIN. What takes sequence space is kept for a resend
  * until the peer acknowledges it, and the first such starts the timer.
  */
+/*
+ * The first transmission of a segment; corrupt_toe_tx flips its last
+ * byte on the way (the copy kept for a resend stays whole).
+ */
+static u16 isim_toe_frame_out(struct isim_func *f, struct isim_qp *qp,
+			      u32 seq, const u8 *data, u32 len, u8 flags)
+{
+	u8 *bad;
+	u16 minor;
+
+	if (!len || atomic_dec_if_positive(&f->faults.corrupt_toe_tx) < 0)
+		return isim_toe_frame(f, qp, seq, data, len, flags);
+	bad = kmemdup(data, len, GFP_ATOMIC | __GFP_NOWARN);
+	if (!bad)
+		return ISIM_WC_LOC_QP_OP;
+	bad[len - 1] ^= 0xff;
+	minor = isim_toe_frame(f, qp, seq, bad, len, flags);
+	kfree(bad);
+	return minor;
+}
+
 static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 			 const u8 *data, u32 len, u8 flags)
 {
@@ -809,7 +849,8 @@ static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 		/* lost on the way (drop_toe_segs): only a resend brings it */
 		atomic64_inc(&f->wire.dropped);
 	} else {
-		minor = isim_toe_frame(f, qp, t->snd_nxt, data, len, flags);
+		minor = isim_toe_frame_out(f, qp, t->snd_nxt, data, len,
+					   flags);
 		if (minor) {
 			kfree(r);
 			return minor;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 1200
-# irdma-vm-secs: 353
+# irdma-vm-secs: 400
 #
 # irdma against siw, the kernel's software iWARP, over the simulator's
 # wire: a peer that is not our code at all. Function 0 (isim0, 192.0.2.1,
@@ -28,6 +28,16 @@
 # IRD/ORD block, the RTR negotiated in the first connection only, and
 # FPDUs decoded in both directions of both connections.
 #
+# Then TERMINATE both ways, after the capture, each on an rping that runs
+# until its connection breaks: once it pings, the simulator's
+# corrupt_toe_tx knob spoils the CRC of the next FPDU function 0's engine
+# sends to siw, so siw must answer with a TERMINATE (LLP layer, MPA, CRC
+# error), which our driver must read and log; corrupt_toe_rx spoils the
+# next FPDU from siw on its way into the engine, so our driver must send
+# the TERMINATE, which siw must read as such (its "got TERMINATE" line,
+# and no "bogus TERM"). Each connection must end, and function 0's QPs and
+# STags be back to what they were.
+#
 # Loops use shell builtins: under TCG every exec from the 9p root costs.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
@@ -35,6 +45,8 @@ ns=siwpeer
 pcap=/tmp/44-iw-siw.pcap
 p1=7044
 p2=7045
+p3=7046
+p4=7047
 
 cleanup() {
 	local p
@@ -271,8 +283,88 @@ done
 # both connections used the CRC: every FPDU carried a good one
 [ $good = $ulpdus ] || fail "$((ulpdus - good)) FPDUs without a checked CRC"
 
+# Connection $1 ($2 -> $3, files /tmp/44-[cs]$4.txt) broken by the
+# corrupt_toe_$5 knob of function 0: its client $cpid must end within 300 s
+# (it pings until the connection is gone), the server is stopped, and
+# function 0's engine must be back to its QPs and STags of before.
+terminated_pair_done() {
+	local cli=/tmp/44-c$4.txt srv=/tmp/44-s$4.txt
+
+	wait_rc "$cpid" 300
+	[ $rc = 124 ] &&
+		fail "$1: rping -c did not end in 300 s: $(<"$cli") / server: $(<"$srv")"
+	cpid=
+	# rping exits 0 on a disconnect as on an error: its status says
+	# nothing here, the TERMINATE checked after does
+	echo "$2 rping -c (exit $rc): $(<"$cli")"
+	[ "$(<"$sim0/corrupt_toe_$5")" = 0 ] ||
+		fail "$1: no FPDU was corrupted"
+	wait_rc "$spid" 30
+	[ $rc = 124 ] && stop_server
+	spid=
+	echo "$3 rping -s: $(<"$srv")"
+	sim_wait_counts 60 "$objs0" 0 objects qps stags ||
+		fail "$1: function 0 keeps QPs or STags"
+}
+
+# siw 6.1 lays out the TERMINATE control word with C bitfields that, on
+# a little-endian host, put the layer in the low nibble of its first byte
+# and the error type in the high one, the reverse of RFC 5040, 4.8 (its
+# own TERM_MASK_LAYER is right). So its "LLP (2), MPA (0), CRC error (2)"
+# arrives as 0x02 0x02, which we read as layer 0, type 2; and our 0x20
+# 0x02 reads to siw as layer 0, type 2. Both are asserted as they are.
+
+step "a corrupted FPDU from irdma: siw answers with a TERMINATE"
+sim0=/sys/kernel/debug/irdma_sim/irdma_sim0
+objs0=$(sim_counts 0 objects qps stags) || fail "no object counts"
+ip netns exec $ns stdbuf -oL rping -s -d -v -V -a 192.0.2.2 -p $p3 \
+	>/tmp/44-s3.txt 2>&1 &
+spid=$!
+wait_line 60 "*rdma_listen*" /tmp/44-s3.txt ||
+	fail "siw server not listening: $(</tmp/44-s3.txt)"
+pause 2
+# pings until the connection breaks; one FPDU is spoilt once both ends are
+# up (siw 6.1 upcalls CLOSE for a responder still waiting for the RTR,
+# which iw_cm answers with BUG())
+stdbuf -oL rping -c -d -v -V -a 192.0.2.2 -p $p3 >/tmp/44-c3.txt 2>&1 &
+cpid=$!
+wait_line 300 "ping data: *" /tmp/44-c3.txt ||
+	fail "no ping through irdma->siw: $(</tmp/44-c3.txt)"
+echo 1 >$sim0/corrupt_toe_tx
+terminated_pair_done "irdma->siw, corrupted" irdma siw 3 tx
+line=$(dmesg | grep -m1 'TERMINATE from the peer') ||
+	fail "siw's TERMINATE did not reach irdma: $(dmesg | grep -i siw | tail -5)"
+[[ $line == *"layer 0, type 2, code 0x02"* ]] ||
+	fail "siw's TERMINATE misread: $line"
+echo "irdma: $line"
+n=$(sim_counts 0 toe term_rx) || fail "no toe line"
+[ "$n" = 1 ] || fail "function 0 received $n TERMINATEs, wanted 1"
+
+step "a corrupted FPDU to irdma: our TERMINATE, which siw reads"
+stdbuf -oL rping -s -d -v -V -a 192.0.2.1 -p $p4 >/tmp/44-s4.txt 2>&1 &
+spid=$!
+wait_line 60 "*rdma_listen*" /tmp/44-s4.txt ||
+	fail "irdma server not listening: $(</tmp/44-s4.txt)"
+wait_qhash_above 30 0 0 || fail "no SYN filter for irdma's listen"
+ip netns exec $ns stdbuf -oL rping -c -d -v -V -a 192.0.2.1 -p $p4 \
+	>/tmp/44-c4.txt 2>&1 &
+cpid=$!
+wait_line 300 "ping data: *" /tmp/44-c4.txt ||
+	fail "no ping through siw->irdma: $(</tmp/44-c4.txt)"
+echo 1 >$sim0/corrupt_toe_rx
+terminated_pair_done "siw->irdma, corrupted" siw irdma 4 rx
+line=$(dmesg | grep -m1 'siw: got TERMINATE') ||
+	fail "siw did not read irdma's TERMINATE: $(dmesg | grep -i 'siw\|TERM' | tail -5)"
+[[ $line == *"layer 0, type 2, code 2"* ]] ||
+	fail "siw read irdma's TERMINATE as: $line"
+dmesg | grep -q 'siw: rx bogus TERM' &&
+	fail "siw found irdma's TERMINATE bogus: $(dmesg | grep 'bogus TERM')"
+echo "siw: $line"
+n=$(sim_counts 0 toe term_tx) || fail "no toe line"
+[ "$n" = 1 ] || fail "function 0 sent $n TERMINATEs, wanted 1"
+
 step "remove"
 ip netns exec $ns rdma link del siw0 || fail "remove siw0"
 sim_pair_remove $ns
 rmmod siw || fail "rmmod siw"
-echo "irdma and siw connected both ways with MPA v2 (P2P with the WRITE RTR when irdma initiates, none when siw does), 10 verified rping pings each way, and tshark decoded every MPA frame and FPDU of the capture, CRCs good"
+echo "irdma and siw connected both ways with MPA v2 (P2P with the WRITE RTR when irdma initiates, none when siw does), 10 verified rping pings each way, and tshark decoded every MPA frame and FPDU of the capture, CRCs good; an FPDU corrupted on the way, either way, ended its connection with a TERMINATE (MPA, CRC error) that the other side read"
