@@ -1002,9 +1002,10 @@ static void irdma_hw_announce(struct irdma_hw *hw)
 	const struct irdma_hmc_obj_info *o = hw->hmc.obj;
 
 	dev_info(irdma_hw_adev(hw),
-		 "RDMA engine up: %u QPs, %u CQs, %u MRs, %u PBLEs, %u CEQs, %u HMC segments\n",
+		 "RDMA engine up: %u QPs, %u CQs, %u MRs, %u PBLEs, %u AHs, %u CEQs, %u HMC segments\n",
 		 o[IRDMA_HMC_QP].cnt, o[IRDMA_HMC_CQ].cnt, o[IRDMA_HMC_MR].cnt,
-		 o[IRDMA_HMC_PBLE].cnt, hw->ceq_cnt, hw->sd_cnt);
+		 o[IRDMA_HMC_PBLE].cnt, o[IRDMA_HMC_FSIAV].cnt, hw->ceq_cnt,
+		 hw->sd_cnt);
 }
 
 static int irdma_hw_start(struct irdma_hw *hw)

@@ -636,16 +636,20 @@ struct irdma_ilq_ah *irdma_ilq_ah_create(struct irdma_hw *hw,
 					 struct irdma_cqp_ah_info *info)
 {
 	struct irdma_ilq *ilq = irdma_ilq_of(hw);
+	/* the engine's AH contexts (FSIAV) bound the indexes too */
+	u32 max = min_t(u32, IRDMA_ILQ_AH_MAX, hw->hmc.obj[IRDMA_HMC_FSIAV].cnt);
 	struct irdma_cmd_req *req;
 	struct irdma_ilq_ah *ah;
 	int idx;
 
 	if (!ilq)
 		return ERR_PTR(-EINVAL);
+	if (max < 2)
+		return ERR_PTR(-ENOSPC);
 	ah = kzalloc(sizeof(*ah), GFP_ATOMIC);
 	if (!ah)
 		return ERR_PTR(-ENOMEM);
-	idx = ida_alloc_range(&ilq->ah_ida, 1, IRDMA_ILQ_AH_MAX - 1, GFP_ATOMIC);
+	idx = ida_alloc_range(&ilq->ah_ida, 1, max - 1, GFP_ATOMIC);
 	if (idx < 0) {
 		kfree(ah);
 		return ERR_PTR(idx);

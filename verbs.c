@@ -34,7 +34,7 @@
 /* Limits the engine has whatever the HMC profile */
 #define IRDMA_VERBS_MAX_PDS		262144
 /* AH indexes are 17 bits; index 0 is not handed out */
-#define IRDMA_VERBS_MAX_AH		BIT(17)
+#define IRDMA_VERBS_MAX_AH		(BIT(17) - 1)
 #define IRDMA_VERBS_MAX_CQE		1048574
 /* SQ of 32768 quanta, a WR takes up to 8 */
 #define IRDMA_VERBS_MAX_QP_WR		4095
@@ -112,6 +112,17 @@ static void irdma_fill_guid(const struct irdma_device *iwdev, __be64 *guid)
 	addrconf_addr_eui48((u8 *)guid, iwdev->fn->netdev->dev_addr);
 }
 
+/*
+ * The largest AH index: an AH lives in one of the HMC's FSIAV contexts,
+ * of which the profile committed a count; index 0 is not handed out.
+ */
+static u32 irdma_ah_max(const struct irdma_device *iwdev)
+{
+	u32 n = iwdev->fn->hw->hmc.obj[IRDMA_HMC_FSIAV].cnt;
+
+	return n ? min_t(u32, n - 1, IRDMA_VERBS_MAX_AH) : 0;
+}
+
 static int irdma_query_device(struct ib_device *ibdev,
 			      struct ib_device_attr *props,
 			      struct ib_udata *udata)
@@ -148,7 +159,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_mw = o[IRDMA_HMC_MR].cnt;
 	props->max_pd = IRDMA_VERBS_MAX_PDS;
 	if (iwdev->fn->protocol == IRDMA_PROTOCOL_ROCEV2) {
-		props->max_ah = IRDMA_VERBS_MAX_AH - 1;
+		props->max_ah = irdma_ah_max(iwdev);
 		/* UD QPs join groups of the engine's multicast contexts */
 		props->max_mcast_grp = o[IRDMA_HMC_FSIMC].cnt;
 		props->max_mcast_qp_attach = IRDMA_MCG_MAX_QPS;
@@ -475,7 +486,9 @@ static int irdma_create_ah(struct ib_ah *ibah,
 	ret = irdma_ah_info(iwdev, pd, init_attr->ah_attr, &info);
 	if (ret)
 		return ret;
-	idx = ida_alloc_range(&iwdev->ah_ida, 1, IRDMA_VERBS_MAX_AH - 1, gfp);
+	if (!irdma_ah_max(iwdev))
+		return -ENOSPC;
+	idx = ida_alloc_range(&iwdev->ah_ida, 1, irdma_ah_max(iwdev), gfp);
 	if (idx < 0)
 		return idx;
 	ah->hw = iwdev->fn->hw;

@@ -337,6 +337,11 @@ static void isim_ah_store(struct isim_func *f, const u64 *wqe, bool create,
 	u32 idx = FIELD_GET(ISIM_AH_HDR_INDEX, wqe[ISIM_WQE_HDR]);
 	struct isim_ah *ah = xa_load(&f->ahs, idx);
 
+	/* an AH lives in an FSIAV context of the HMC */
+	if (!f->hmc.committed || idx >= f->hmc.cnt[ISIM_HMC_FSIAV]) {
+		res->minor = ISIM_MIN_BAD_ID;
+		return;
+	}
 	if (create == !!ah) {
 		res->minor = create ? ISIM_MIN_EXISTS : ISIM_MIN_NO_OBJECT;
 		return;

@@ -1547,6 +1547,8 @@ static void isim_exec_bad_stag_is_protection_error(struct kunit *test)
 
 #define ISIM_T_ILQ		1	/* the ILQ's QP and CQ id */
 #define ISIM_T_ILQ_AH		5
+/* AH contexts (FSIAV) the ILQ set-up commits */
+#define ISIM_T_AHS		8
 #define ISIM_T_ILQ_ARP		2
 #define ISIM_T_LOC_IP		0xc0000201	/* 192.0.2.1 */
 #define ISIM_T_REM_IP		0xc0000202	/* 192.0.2.2 */
@@ -1561,12 +1563,13 @@ static void isim_t_tap(struct isim_func *f, struct sk_buff *skb)
 	skb_queue_tail(&q->frames, skb);
 }
 
-/* commit QPs, CQs, ARP entries and hash entries, all at HMC offset 0 */
+/* commit QPs, CQs, ARP entries, hash entries, MRs and AHs at offset 0 */
 static void isim_t_ilq_commit(struct kunit *test)
 {
 	static const struct isim_t_count counts[] = {
 		{ ISIM_HMC_QP, 4 }, { ISIM_HMC_CQ, 4 }, { ISIM_HMC_ARP, 4 },
 		{ ISIM_HMC_HTE, 16 }, { ISIM_HMC_MR, 4 },
+		{ ISIM_HMC_FSIAV, ISIM_T_AHS },
 	};
 
 	isim_t_commit_counts(test, counts, ARRAY_SIZE(counts));
@@ -1923,6 +1926,10 @@ static void isim_ilq_bad_commands_fail(struct kunit *test)
 	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_AH_HDR_INDEX, ISIM_T_ILQ_AH);
 	isim_t_run(t, ISIM_OP_CREATE_AH, w);
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+	/* an AH beyond the HMC's FSIAV contexts */
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_AH_HDR_INDEX, ISIM_T_AHS);
+	isim_t_run(t, ISIM_OP_CREATE_AH, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_ID);
 	/* the QP still runs: nothing above changed it */
 	qp = xa_load(&t->f->qps, ISIM_T_ILQ);
 	KUNIT_ASSERT_NOT_NULL(test, qp);

@@ -32,7 +32,7 @@ static const struct {
 	[ISIM_HMC_Q1FL]		= { 1024, 2 },
 	[ISIM_HMC_TIMER]	= { 512, 8 },
 	[ISIM_HMC_FSIMC]	= { 64, 6 },
-	[ISIM_HMC_FSIAV]	= { 64, 6 },
+	[ISIM_HMC_FSIAV]	= { 32768, 6 },
 	[ISIM_HMC_PBLE]		= { 1 << 18, 3 },
 	[ISIM_HMC_RRF]		= { 4096, 6 },
 	[ISIM_HMC_RRFFL]	= { 1024, 2 },

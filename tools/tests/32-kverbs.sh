@@ -82,7 +82,12 @@ grep -Eq "link_layer:[[:space:]]+Ethernet" <<<"$info" ||
 logged=$(dmesg | sed -n 's/.*irdma_sim.func.0: RDMA engine up: \([0-9]*\) QPs.*/\1/p' | tail -1)
 grep -Eq "max_qp:[[:space:]]+$logged\$" <<<"$info" ||
 	fail "ibv_devinfo: max_qp is not the $logged QPs the driver logged: $info"
-grep -E "transport:|link_layer:|max_qp:|max_cq:|max_mr:" <<<"$info"
+# an AH takes one of the engine's AH contexts; index 0 is never used
+ahs=$(dmesg | sed -n 's/.*irdma_sim.func.0: RDMA engine up: .* \([0-9]*\) AHs.*/\1/p' | tail -1)
+[ -n "$ahs" ] || fail "the driver logged no AH count"
+grep -Eq "max_ah:[[:space:]]+$((ahs - 1))\$" <<<"$info" ||
+	fail "ibv_devinfo: max_ah is not $((ahs - 1)) ($ahs AH contexts): $info"
+grep -E "transport:|link_layer:|max_qp:|max_cq:|max_mr:|max_ah:" <<<"$info"
 
 # ib_mad's GSI QP and its CQ exist on the engine, QP1 in RTS (2), UD (4)
 q=$(qps 0)
