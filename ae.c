@@ -478,10 +478,11 @@ static u8 irdma_term_received(struct irdma_hw *hw, struct irdma_qp *qp,
 
 /*
  * Start ending a connected iWARP QP's connection with a TERMINATE for an
- * error AE (our message, then our FIN) or the peer's TERMINATE (our FIN,
- * or a TERMINATE of ours for one we cannot read). The CM closes the
- * connection through irdma_qp_iw_close(). Return: true if the AE was
- * taken so; false leaves it to the usual handling.
+ * error AE about what the peer sent (our message, then our FIN) or the
+ * peer's TERMINATE (our FIN, or a TERMINATE of ours for one we cannot
+ * read). The CM closes the connection through irdma_qp_iw_close().
+ * Return: true if the AE was taken so; false leaves it to the usual
+ * handling.
  */
 static bool irdma_ae_terminate(struct irdma_hw *hw,
 			       const struct irdma_aeqe_info *ae)
@@ -495,6 +496,9 @@ static bool irdma_ae_terminate(struct irdma_hw *hw,
 	u32 len = 0;
 
 	if (!irdma_term_err(ae->code))
+		return false;
+	/* a WQE of our own SQ that failed (a bad local key) is our error */
+	if (ae->source == IRDMA_AESRC_SQ || ae->source == IRDMA_AESRC_SQ_0111)
 		return false;
 	qp = irdma_qp_get(hw, ae->id);
 	if (!qp)

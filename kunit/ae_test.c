@@ -473,11 +473,17 @@ static void irdma_ae_term_dispatch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_ACCESS_ERR);
 	KUNIT_EXPECT_EQ(test, fx->qp.term_act, IRDMA_TERMACT_FIN_ONLY);
 	KUNIT_EXPECT_EQ(test, fx->qp.term_words, 0);
+	/* our own SQ WQE's bad key names nothing the peer did */
+	clear_bit(IRDMA_QP_TERM_STARTED, &fx->qp.term_flags);
+	page[0] = 0;
+	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_SQ, 7);
+	KUNIT_EXPECT_EQ(test, fx->events, 3);
+	KUNIT_EXPECT_EQ(test, page[0], 0);
 	/* a QP that is not in RTS is left to the usual handling */
 	fx->qp.ib_state = IB_QPS_SQD;
 	page[0] = 0;
 	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_RQ, 7);
-	KUNIT_EXPECT_EQ(test, fx->events, 3);
+	KUNIT_EXPECT_EQ(test, fx->events, 4);
 	KUNIT_EXPECT_EQ(test, page[0], 0);
 }
 

@@ -1700,7 +1700,8 @@ static u8 isim_iw_q2_frame(struct isim_func *f, struct isim_qp *qp,
  * Q2, its AE is raised, and nothing more is placed or sent until the
  * driver moves the QP on (to TERMINATE, whose message the engine sends,
  * or to ERR). The connection stays offloaded meanwhile: the peer's
- * segments are acknowledged. A QP not in RTS has nothing placed.
+ * segments are acknowledged. A QP in neither RTS nor CLOSING (TERMINATE)
+ * has nothing placed.
  */
 void isim_exec_iw_rx(struct isim_xfer **xp, struct isim_func *f,
 		     struct isim_qp *qp, const u8 *data, u32 len,
@@ -1712,7 +1713,9 @@ void isim_exec_iw_rx(struct isim_xfer **xp, struct isim_func *f,
 	u8 q2;
 
 	lockdep_assert_held(&f->eng_lock);
-	if (qp->term_halted || qp->state != ISIM_QPS_RTS)
+	/* after our FIN (CLOSING) the peer's data may still come */
+	if (qp->term_halted ||
+	    (qp->state != ISIM_QPS_RTS && qp->state != ISIM_QPS_CLOSING))
 		return;
 	x = isim_xfer_get(xp, f);
 	if (!x) {
