@@ -283,13 +283,18 @@ done
 # both connections used the CRC: every FPDU carried a good one
 [ $good = $ulpdus ] || fail "$((ulpdus - good)) FPDUs without a checked CRC"
 
-# Connection $1 ($2 -> $3, files /tmp/44-[cs]$4.txt) broken by the
-# corrupt_toe_$5 knob of function 0: its client $cpid must end within 300 s
-# (it pings until the connection is gone), the server is stopped, and
+# Connection $1 ($2 -> $3, files /tmp/44-[cs]$4.txt), its client $cpid
+# pinging until the connection breaks: once it pings, one FPDU is spoilt
+# through function 0's corrupt_toe_$5 knob (not the RTR: siw 6.1 upcalls
+# CLOSE for a responder still waiting for it, which iw_cm answers with
+# BUG()). The client must end within 300 s, the server is stopped, and
 # function 0's engine must be back to its QPs and STags of before.
 terminated_pair_done() {
 	local cli=/tmp/44-c$4.txt srv=/tmp/44-s$4.txt
 
+	wait_line 300 "ping data: *" "$cli" ||
+		fail "$1: no ping: $(<"$cli")"
+	echo 1 >"$sim0/corrupt_toe_$5"
 	wait_rc "$cpid" 300
 	[ $rc = 124 ] &&
 		fail "$1: rping -c did not end in 300 s: $(<"$cli") / server: $(<"$srv")"
@@ -305,6 +310,19 @@ terminated_pair_done() {
 	echo "$3 rping -s: $(<"$srv")"
 	sim_wait_counts 60 "$objs0" 0 objects qps stags ||
 		fail "$1: function 0 keeps QPs or STags"
+}
+
+# The first kernel log line matching $1 must contain $2 ($3 says whose
+# TERMINATE was read), and function 0's toe counter $4 must be 1
+terminate_seen() {
+	local line n
+
+	line=$(dmesg | grep -m1 "$1") ||
+		fail "$3 TERMINATE was not read: $(dmesg | grep -i 'siw\|TERM' | tail -5)"
+	[[ $line == *"$2"* ]] || fail "$3 TERMINATE read as: $line"
+	echo "$line"
+	n=$(sim_counts 0 toe "$4") || fail "no toe line"
+	[ "$n" = 1 ] || fail "function 0: $4=$n, wanted 1"
 }
 
 # siw 6.1 lays out the TERMINATE control word with C bitfields that, on
@@ -323,22 +341,11 @@ spid=$!
 wait_line 60 "*rdma_listen*" /tmp/44-s3.txt ||
 	fail "siw server not listening: $(</tmp/44-s3.txt)"
 pause 2
-# pings until the connection breaks; one FPDU is spoilt once both ends are
-# up (siw 6.1 upcalls CLOSE for a responder still waiting for the RTR,
-# which iw_cm answers with BUG())
 stdbuf -oL rping -c -d -v -V -a 192.0.2.2 -p $p3 >/tmp/44-c3.txt 2>&1 &
 cpid=$!
-wait_line 300 "ping data: *" /tmp/44-c3.txt ||
-	fail "no ping through irdma->siw: $(</tmp/44-c3.txt)"
-echo 1 >$sim0/corrupt_toe_tx
 terminated_pair_done "irdma->siw, corrupted" irdma siw 3 tx
-line=$(dmesg | grep -m1 'TERMINATE from the peer') ||
-	fail "siw's TERMINATE did not reach irdma: $(dmesg | grep -i siw | tail -5)"
-[[ $line == *"layer 0, type 2, code 0x02"* ]] ||
-	fail "siw's TERMINATE misread: $line"
-echo "irdma: $line"
-n=$(sim_counts 0 toe term_rx) || fail "no toe line"
-[ "$n" = 1 ] || fail "function 0 received $n TERMINATEs, wanted 1"
+terminate_seen 'TERMINATE from the peer' "layer 0, type 2, code 0x02" \
+	"siw's" term_rx
 
 step "a corrupted FPDU to irdma: our TERMINATE, which siw reads"
 stdbuf -oL rping -s -d -v -V -a 192.0.2.1 -p $p4 >/tmp/44-s4.txt 2>&1 &
@@ -349,19 +356,11 @@ wait_qhash_above 30 0 0 || fail "no SYN filter for irdma's listen"
 ip netns exec $ns stdbuf -oL rping -c -d -v -V -a 192.0.2.1 -p $p4 \
 	>/tmp/44-c4.txt 2>&1 &
 cpid=$!
-wait_line 300 "ping data: *" /tmp/44-c4.txt ||
-	fail "no ping through siw->irdma: $(</tmp/44-c4.txt)"
-echo 1 >$sim0/corrupt_toe_rx
 terminated_pair_done "siw->irdma, corrupted" siw irdma 4 rx
-line=$(dmesg | grep -m1 'siw: got TERMINATE') ||
-	fail "siw did not read irdma's TERMINATE: $(dmesg | grep -i 'siw\|TERM' | tail -5)"
-[[ $line == *"layer 0, type 2, code 2"* ]] ||
-	fail "siw read irdma's TERMINATE as: $line"
+terminate_seen 'siw: got TERMINATE' "layer 0, type 2, code 2" "irdma's" \
+	term_tx
 dmesg | grep -q 'siw: rx bogus TERM' &&
 	fail "siw found irdma's TERMINATE bogus: $(dmesg | grep 'bogus TERM')"
-echo "siw: $line"
-n=$(sim_counts 0 toe term_tx) || fail "no toe line"
-[ "$n" = 1 ] || fail "function 0 sent $n TERMINATEs, wanted 1"
 
 step "remove"
 ip netns exec $ns rdma link del siw0 || fail "remove siw0"
