@@ -213,6 +213,11 @@ step() {
 	echo "$*"
 }
 
+# For tests: the kernel log from the line log_mark wrote on.
+log_since() {
+	dmesg | sed -n "/$IRDMA_LOG_MARK/,\$p"
+}
+
 # For tests: how many kernel log lines since log_mark contain $1.
 count_log() {
 	local n=0 seen= line

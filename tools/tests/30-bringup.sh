@@ -32,11 +32,7 @@ check_down() {
 }
 
 # what earlier scripts in this guest left in the log does not count
-mark="30-bringup: start $$"
-echo "$mark" >/dev/kmsg
-dmesg_since() {
-	dmesg | sed -n "/$mark/,\$p"
-}
+log_mark 30-bringup
 
 load_stack || fail "cannot load the RDMA stack"
 kmod irdma_sim || fail "cannot load irdma_sim"
@@ -105,7 +101,7 @@ rmmod irdma || fail "rmmod irdma with function 0 bound"
 check_down 0 "rmmod"
 [ "$(irdma_dev_count)" = 0 ] || fail "RDMA devices left after rmmod irdma"
 
-log=$(dmesg_since)
+log=$(log_since)
 up=$(grep -c "irdma_sim.func.[0-9]*: RDMA engine up" <<<"$log")
 down=$(grep -c "RDMA engine bring-up (gen2, iWARP) failed" <<<"$log")
 ae=$(grep -c "irdma_sim.func.0: AE 0x102 source 0x5 QP 7" <<<"$log")

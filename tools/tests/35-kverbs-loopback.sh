@@ -31,8 +31,7 @@ objects() {
 	done <"$dbg/irdma_sim0/state"
 }
 
-mark="35-kverbs-loopback: start $$"
-echo "$mark" >/dev/kmsg
+log_mark 35-kverbs-loopback
 
 kmod -n irdma_test_kverbs >/dev/null 2>&1 ||
 	skip "irdma_test_kverbs.ko not built (CONFIG_INFINIBAND_IRDMA_TEST_KVERBS)"
@@ -64,7 +63,7 @@ echo "engine objects before: ${before:-none}"
 
 kmod irdma_test_kverbs
 rc=$?
-log=$(dmesg | sed -n "/$mark/,\$p" | grep 'irdma_test_kverbs: ')
+log=$(log_since | grep 'irdma_test_kverbs: ')
 echo "$log"
 [ $rc -eq 0 ] || fail "irdma_test_kverbs failed to load ($rc)"
 grep -q "all checks passed" <<<"$log" || fail "no 'all checks passed' line"

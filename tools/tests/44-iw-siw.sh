@@ -317,8 +317,8 @@ terminated_pair_done() {
 terminate_seen() {
 	local line n
 
-	line=$(dmesg | grep -m1 "$1") ||
-		fail "$3 TERMINATE was not read: $(dmesg | grep -i 'siw\|TERM' | tail -5)"
+	line=$(log_since | grep -m1 "$1") ||
+		fail "$3 TERMINATE was not read: $(log_since | grep -i 'siw\|TERM' | tail -5)"
 	[[ $line == *"$2"* ]] || fail "$3 TERMINATE read as: $line"
 	echo "$line"
 	n=$(sim_counts 0 toe "$4") || fail "no toe line"
@@ -359,8 +359,8 @@ cpid=$!
 terminated_pair_done "siw->irdma, corrupted" siw irdma 4 rx
 terminate_seen 'siw: got TERMINATE' "layer 0, type 2, code 2" "irdma's" \
 	term_tx
-dmesg | grep -q 'siw: rx bogus TERM' &&
-	fail "siw found irdma's TERMINATE bogus: $(dmesg | grep 'bogus TERM')"
+log_since | grep -q 'siw: rx bogus TERM' &&
+	fail "siw found irdma's TERMINATE bogus: $(log_since | grep 'bogus TERM')"
 
 step "remove"
 ip netns exec $ns rdma link del siw0 || fail "remove siw0"

@@ -176,7 +176,7 @@ step "the peer's TERMINATE: reported, answered with our FIN"
 terminate_case term 7054 1
 n=$(sim_counts 0 toe term_tx term_rx) || fail "no toe line in $state"
 [ "$n" = "1 1" ] || fail "TERMINATEs sent and received: $n, wanted 1 1"
-line=$(dmesg | grep -m1 'TERMINATE from the peer') ||
+line=$(log_since | grep -m1 'TERMINATE from the peer') ||
 	fail "the peer's TERMINATE is not in the kernel log"
 [[ $line == *"layer 0, type 2, code 0x06"* ]] ||
 	fail "the peer's TERMINATE misread: $line"
