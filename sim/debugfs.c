@@ -11,6 +11,10 @@
  *                     the qhash filters steered to the ILQ
  *   drop_toe_segs     lose the next N data segments the engine sends on
  *                     offloaded connections (first transmissions only)
+ *   drop_toe_acks     lose the next N bare ACKs the engine sends on
+ *                     offloaded connections or in TIME_WAIT
+ *   time_wait_ms      how long a connection the engine closed first stays
+ *                     in TIME_WAIT (60000)
  *   corrupt_toe_tx    flip the last byte of the next N data segments the
  *                     engine sends on offloaded connections (ditto)
  *   corrupt_toe_rx    flip the last byte of the next N data segments the
@@ -287,6 +291,9 @@ void isim_debugfs_init(struct isim_func *f)
 				&f->faults.drop_cm);
 	debugfs_create_atomic_t("drop_toe_segs", 0600, f->ddir,
 				&f->faults.drop_toe);
+	debugfs_create_atomic_t("drop_toe_acks", 0600, f->ddir,
+				&f->faults.drop_toe_acks);
+	debugfs_create_u32("time_wait_ms", 0600, f->ddir, &f->toe.tw_ms);
 	debugfs_create_atomic_t("corrupt_toe_tx", 0600, f->ddir,
 				&f->faults.corrupt_toe_tx);
 	debugfs_create_atomic_t("corrupt_toe_rx", 0600, f->ddir,

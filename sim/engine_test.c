@@ -2605,6 +2605,135 @@ static void isim_toe_graceful_close_local_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 0LL);
 }
 
+/*
+ * Offloaded QP ISIM_T_IWQP closed by us first: our FIN, then the peer's
+ * ACK and FIN in one segment, which we acknowledge; the close completes
+ * in TIME_WAIT.
+ */
+static struct isim_qp *isim_t_toe_time_wait(struct kunit *test,
+					    struct isim_t_toe **m)
+{
+	struct isim_test *t = test->priv;
+	struct isim_qp *qp;
+	u32 seq, ack, id;
+
+	qp = isim_t_toe_up(test, m);
+	isim_t_toe_fin_out(test, *m, ISIM_T_RCV_NXT);
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x11, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x10);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, *m, 0, &id),
+			(u64)ISIM_AE_LLP_CLOSE_COMPLETE);
+	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntoe, 0U);
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntw, 1U);
+	return qp;
+}
+
+/*
+ * TIME_WAIT after a close we began: the peer's FIN, sent again because
+ * our ACK was lost, is acknowledged again (also when that ACK is lost
+ * once more); a bare ACK is not answered; an RST ends it; the QP may go
+ * meanwhile.
+ */
+static void isim_toe_time_wait_acks_fin_again(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+	u32 seq, ack;
+
+	qp = isim_t_toe_time_wait(test, &m);
+	/* the driver moves the QP on: the record does not depend on it */
+	isim_t_toe_close(t, m, ISIM_T_IWQP, ISIM_QPS_ERROR, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x11, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x10);
+	KUNIT_EXPECT_EQ(test, seq, (u32)ISIM_T_SND_NXT + 1);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.tw_acks), 1LL);
+	/* no AE for it: the QP's connection is over */
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[3]) & ISIM_AEQE_VALID);
+
+	/* a bare ACK: nothing */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x10,
+						  ISIM_T_RCV_NXT + 1,
+						  ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+
+	/* that ACK lost too: the next FIN is answered all the same */
+	atomic_set(&t->f->faults.drop_toe_acks, 1);
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x11, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x11, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x10);
+	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.tw_acks), 3LL);
+
+	/* an RST ends it: the 4-tuple is the filters' again */
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x14,
+						  ISIM_T_RCV_NXT + 1,
+						  ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntw, 0U);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_FALSE(test, isim_t_toe_rx_seg(test, 0x11, ISIM_T_RCV_NXT,
+						   ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 0LL);
+	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
+}
+
+/*
+ * A SYN of the 4-tuple in TIME_WAIT is a new connection: it ends the
+ * record and goes to the filters.
+ */
+static void isim_toe_time_wait_ends_at_syn(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+
+	isim_t_toe_time_wait(test, &m);
+	KUNIT_EXPECT_FALSE(test, isim_t_toe_rx_seg(test, 0x02,
+						   ISIM_T_RCV_NXT + 100000, 0,
+						   8192, NULL, 0));
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntw, 0U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.tw_reused), 1LL);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+}
+
+/*
+ * A record whose time is up takes nothing more and goes at the engine's
+ * next pass.
+ */
+static void isim_toe_time_wait_expires(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_toe_tw *tw;
+	struct isim_t_toe *m;
+
+	isim_t_toe_time_wait(test, &m);
+	tw = list_first_entry(&t->f->conn.tw, struct isim_toe_tw, node);
+	KUNIT_EXPECT_TRUE(test, time_after(tw->expires, jiffies));
+	/* its time is up */
+	tw->expires = jiffies;
+	KUNIT_EXPECT_FALSE(test, isim_t_toe_rx_seg(test, 0x11, ISIM_T_RCV_NXT,
+						   ISIM_T_SND_NXT + 1, 8192, NULL, 0));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntw, 0U);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.tw_acks), 0LL);
+}
+
 static void isim_toe_graceful_close_peer_first(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -2641,7 +2770,8 @@ static void isim_toe_graceful_close_peer_first(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
 	KUNIT_EXPECT_EQ(test, t->f->conn.ntoe, 0U);
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
-	/* the 4-tuple's segments are the filters' again */
+	/* the peer closed first: no TIME_WAIT, the filters have it again */
+	KUNIT_EXPECT_EQ(test, t->f->conn.ntw, 0U);
 	KUNIT_EXPECT_FALSE(test, isim_t_toe_rx_seg(test, 0x10,
 						   ISIM_T_RCV_NXT + 1,
 						   ISIM_T_SND_NXT + 1, 8192, NULL, 0));
@@ -3868,6 +3998,9 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_toe_fin_and_rst_raise_aes),
 	KUNIT_CASE(isim_toe_graceful_close_local_first),
 	KUNIT_CASE(isim_toe_graceful_close_peer_first),
+	KUNIT_CASE(isim_toe_time_wait_acks_fin_again),
+	KUNIT_CASE(isim_toe_time_wait_ends_at_syn),
+	KUNIT_CASE(isim_toe_time_wait_expires),
 	KUNIT_CASE(isim_toe_resetcon_sends_rst),
 	KUNIT_CASE(isim_toe_fin_waits_for_the_sq),
 	KUNIT_CASE(isim_toe_acks_window_and_duplicates),

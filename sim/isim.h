@@ -175,6 +175,8 @@ struct isim_flow {
  *	the SQ has nothing more to send
  * @fin_sent: our FIN went out (it took the sequence number snd_nxt - 1)
  * @fin_acked: the peer acknowledged our FIN
+ * @closed_first: our FIN went out before the peer's came in: the close
+ *	ends in TIME_WAIT (struct isim_toe_tw)
  * @no_crc: the MPA CRC is not used (context word 20 bit 31): sent as 0,
  *	not checked
  * @snd_msn: MSN of the next untagged message sent on DDP queue 0 (SEND)
@@ -230,6 +232,7 @@ struct isim_toe {
 	bool term_sent;
 	bool fin_sent;
 	bool fin_acked;
+	bool closed_first;
 	bool no_crc;
 	u32 snd_msn[2];
 	u32 rcv_msn[2];
@@ -548,9 +551,12 @@ struct isim_mcg {
  * @toe: 4-tuples of offloaded connections (struct isim_toe.node)
  * @ntoe: entries in @toe
  * @toe_gen: generation of the last connection offloaded
- * @qh_lock: protects @qhash, @nqhash, @toe and @ntoe against the receive
- *	path, which steers frames in softirq context; writers also hold
- *	eng_lock
+ * @tw: connections in TIME_WAIT (struct isim_toe_tw), oldest first
+ * @ntw: entries in @tw
+ * @tw_id: id of the last entry added to @tw
+ * @qh_lock: protects @qhash, @nqhash, @toe, @ntoe, @tw and @ntw against
+ *	the receive path, which steers frames in softirq context; writers
+ *	of @toe also hold eng_lock (the receive path frees @tw entries)
  */
 struct isim_conn {
 	unsigned long *apbvt;
@@ -565,6 +571,9 @@ struct isim_conn {
 	struct list_head toe;
 	u32 ntoe;
 	u32 toe_gen;
+	struct list_head tw;
+	u32 ntw;
+	u32 tw_id;
 };
 
 /**
@@ -592,6 +601,33 @@ struct isim_ilq_hdrs {
 	u32 flow;
 	u32 src[4];
 	u32 dst[4];
+};
+
+/**
+ * struct isim_toe_tw - a connection in TIME_WAIT (RFC 9293, 3.6)
+ * @node: in isim_conn.tw (under isim_conn.qh_lock)
+ * @flow: its 4-tuple and VLAN, as isim_toe.flow
+ * @hdrs: the headers in front of the segments it sends
+ * @id: tells a segment queued for an earlier record of the 4-tuple apart
+ * @snd_nxt: our sequence number after our FIN
+ * @rcv_nxt: the peer's after its FIN
+ * @wnd: the window field of the segments it sends
+ * @expires: jiffies when the 4-tuple is given up
+ *
+ * The engine keeps it after a close it began, apart from the QP, which
+ * the driver may then destroy: the peer's FIN, sent again because our
+ * last ACK was lost, is acknowledged once more instead of meeting the
+ * stack, which knows no such connection and would reset it.
+ */
+struct isim_toe_tw {
+	struct list_head node;
+	struct isim_flow flow;
+	struct isim_ilq_hdrs hdrs;
+	u32 id;
+	u32 snd_nxt;
+	u32 rcv_nxt;
+	u16 wnd;
+	unsigned long expires;
 };
 
 /**
@@ -680,8 +716,11 @@ struct isim_ud_stats {
  * @timeouts: retransmission timer expiries
  * @gave_up: connections failed after REXMIT_THRESH expiries in a row
  *	(LLP_TOO_MANY_RETRIES)
+ * @tw_acks: segments of a connection in TIME_WAIT answered with an ACK
+ * @tw_reused: connections in TIME_WAIT ended by a new SYN of the 4-tuple
  * @rxq_max: most segments ever waiting in @rxq
  * @rto_ms: first retransmission timeout of a new connection
+ * @tw_ms: how long a connection stays in TIME_WAIT
  */
 struct isim_toe_stats {
 	struct sk_buff_head rxq;
@@ -695,6 +734,9 @@ struct isim_toe_stats {
 	atomic64_t gave_up;
 	u32 rxq_max;
 	u32 rto_ms;
+	u32 tw_ms;
+	atomic64_t tw_acks;
+	atomic64_t tw_reused;
 	atomic64_t tx;
 	atomic64_t rx;
 	atomic64_t fin;
@@ -806,6 +848,8 @@ struct isim_vec {
  * @drop_cm: number of next CM (ILQ) frames to lose, either direction
  * @drop_toe: number of next data segments of offloaded connections the
  *	engine sends that are lost (the first transmission, not a resend)
+ * @drop_toe_acks: number of next bare ACKs of offloaded connections the
+ *	engine sends that are lost
  * @corrupt_toe_tx: number of next data segments of offloaded connections
  *	the engine sends with their last byte flipped (the first
  *	transmission; a resend is whole)
@@ -817,6 +861,7 @@ struct isim_faults {
 	atomic_t drop_frames;
 	atomic_t drop_cm;
 	atomic_t drop_toe;
+	atomic_t drop_toe_acks;
 	atomic_t corrupt_toe_tx;
 	atomic_t corrupt_toe_rx;
 	u32 delay_ms;

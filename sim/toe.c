@@ -50,14 +50,23 @@
  * Close: a MODIFY_QP to CLOSING (without RESETCON) is a graceful close.
  * The SQ keeps running until its ring is empty, then our FIN goes out at
  * snd_nxt (isim_toe_sq_idle()). The close completes when both
- * FINs are in and ours is acknowledged: LLP_CLOSE_COMPLETE, and the
- * 4-tuple is given up (no TIME_WAIT is kept). A peer's FIN that arrives
- * before ours went out is reported with LLP_FIN_RECEIVED; the driver's
- * CLOSING then completes the close. A MODIFY_QP with RESETCON, whatever
- * its state, sends an RST at snd_nxt and gives up the 4-tuple at once,
- * without an AE. TERMACT (TERMINATE messages) is not modelled. The
- * 4-tuple is also given up, silently, when the QP leaves RTS and CLOSING
- * without RESETCON or is destroyed.
+ * FINs are in and ours is acknowledged: LLP_CLOSE_COMPLETE, and the QP
+ * gives the 4-tuple up. A peer's FIN that arrives before ours went out is
+ * reported with LLP_FIN_RECEIVED; the driver's CLOSING then completes the
+ * close. A MODIFY_QP with RESETCON, whatever its state, sends an RST at
+ * snd_nxt and gives up the 4-tuple at once, without an AE. A MODIFY_QP to
+ * TERMINATE sends the TERMINATE message of Q2 and our FIN, as TERMACT
+ * says. The 4-tuple is also given up, silently, when the QP leaves RTS,
+ * CLOSING and TERMINATE without RESETCON or is destroyed.
+ *
+ * TIME_WAIT: when our FIN went out before the peer's came in, the close
+ * leaves a record of the connection (struct isim_toe_tw) for tw_ms (60 s,
+ * twice Linux's MSL; debugfs time_wait_ms), apart from the QP, which the
+ * driver may destroy at once. The peer's FIN (or data), sent again
+ * because our last ACK was lost, is acknowledged again and the time
+ * starts over (RFC 9293, 3.10.7.4); an RST ends the record; a SYN ends it
+ * too and goes to the filters as a new connection (the driver's CM, as
+ * the stack would reuse the 4-tuple, RFC 6191); a bare ACK is dropped.
  *
  * Transmit: isim_toe_send() sends bytes of the stream (the LSMM, an FPDU)
  * as one segment (ACK, PSH with data, seq = snd_nxt, ack = rcv_nxt, our
@@ -81,6 +90,8 @@
 #define ISIM_TOE_RTO_MS		1000	/* first retransmission timeout */
 #define ISIM_TOE_RTO_MAX_MS	8000
 #define ISIM_TOE_DUPACKS	3	/* RFC 5681, 3.2: fast retransmit */
+#define ISIM_TOE_TW_MS		60000	/* TIME_WAIT: 2 MSL, as Linux's */
+#define ISIM_TOE_TW_MAX		4096	/* records kept; the oldest goes */
 
 /**
  * struct isim_toe_rtx - a sent segment the peer has not acknowledged
@@ -101,15 +112,18 @@ struct isim_toe_rtx {
 /**
  * struct isim_toe_cb - skb->cb of a segment taken for the engine
  * @qpn: QP of the connection
- * @gen: the connection's generation when the segment arrived
+ * @gen: the connection's generation when the segment arrived, or with
+ *	@tw the id of its TIME_WAIT record
  * @seg_len: bytes of the TCP segment
  * @l3_len: bytes of the IP header in front of it
+ * @tw: the connection is in TIME_WAIT (struct isim_toe_tw)
  */
 struct isim_toe_cb {
 	u32 qpn;
 	u32 gen;
 	u32 seg_len;
 	u8 l3_len;
+	bool tw;
 };
 
 static struct isim_toe_cb *isim_toe_cb(struct sk_buff *skb)
@@ -125,17 +139,34 @@ static struct isim_toe_cb *isim_toe_cb(struct sk_buff *skb)
 void isim_toe_init(struct isim_func *f)
 {
 	INIT_LIST_HEAD(&f->conn.toe);
+	INIT_LIST_HEAD(&f->conn.tw);
 	skb_queue_head_init(&f->toe.rxq);
 	f->toe.rto_ms = ISIM_TOE_RTO_MS;
+	f->toe.tw_ms = ISIM_TOE_TW_MS;
+}
+
+/* a TIME_WAIT record goes; under qh_lock */
+static void isim_toe_tw_free(struct isim_func *f, struct isim_toe_tw *tw)
+{
+	list_del(&tw->node);
+	f->conn.ntw--;
+	kfree(tw);
 }
 
 /**
- * isim_toe_reset - drop segments the engine has not looked at
+ * isim_toe_reset - drop segments the engine has not looked at and the
+ *	connections in TIME_WAIT
  * @f: function; its QPs are gone (isim_qp_reset() unlinked them)
  */
 void isim_toe_reset(struct isim_func *f)
 {
+	struct isim_toe_tw *tw, *tmp;
+
 	skb_queue_purge(&f->toe.rxq);
+	spin_lock_bh(&f->conn.qh_lock);
+	list_for_each_entry_safe(tw, tmp, &f->conn.tw, node)
+		isim_toe_tw_free(f, tw);
+	spin_unlock_bh(&f->conn.qh_lock);
 }
 
 /* ---- the context ---- */
@@ -296,9 +327,18 @@ static void isim_toe_rtx_purge(struct isim_toe *t)
 
 static void isim_toe_link(struct isim_func *f, struct isim_qp *qp)
 {
+	struct isim_toe_tw *tw, *tmp;
+
 	INIT_LIST_HEAD(&qp->toe.rtxq);
 	qp->toe.rto_ms = f->toe.rto_ms;
 	spin_lock_bh(&f->conn.qh_lock);
+	/* a new connection of a 4-tuple in TIME_WAIT: the old one is over */
+	list_for_each_entry_safe(tw, tmp, &f->conn.tw, node) {
+		if (isim_toe_same(&tw->flow, &qp->toe.flow)) {
+			isim_toe_tw_free(f, tw);
+			atomic64_inc(&f->toe.tw_reused);
+		}
+	}
 	list_add_tail(&qp->toe.node, &f->conn.toe);
 	f->conn.ntoe++;
 	qp->toe.linked = true;
@@ -357,6 +397,37 @@ void isim_toe_new_state(struct isim_func *f, struct isim_qp *qp,
 
 /* ---- receive ---- */
 
+/*
+ * A segment of a 4-tuple in TIME_WAIT? Under qh_lock. A SYN (a new
+ * connection of the 4-tuple, ours or the peer's) ends the record and goes
+ * to the filters; so does everything once the record has expired.
+ * Return: the id of the record to queue the segment for, or 0.
+ */
+static u32 isim_toe_tw_steer(struct isim_func *f, const struct isim_flow *fl,
+			     const struct sk_buff *skb, u8 l3_len)
+{
+	struct isim_toe_tw *tw;
+	const struct tcphdr *th;
+	struct tcphdr buf;
+
+	lockdep_assert_held(&f->conn.qh_lock);
+	list_for_each_entry(tw, &f->conn.tw, node) {
+		if (!isim_toe_same(&tw->flow, fl))
+			continue;
+		if (time_after_eq(jiffies, tw->expires))
+			return 0;
+		th = skb_header_pointer(skb, l3_len, sizeof(buf), &buf);
+		if (!th)
+			return 0;
+		if (!th->syn)
+			return tw->id;
+		isim_toe_tw_free(f, tw);
+		atomic64_inc(&f->toe.tw_reused);
+		return 0;
+	}
+	return 0;
+}
+
 /**
  * isim_toe_steer - take a received segment of an offloaded connection
  * @f: function whose netdev received it
@@ -385,8 +456,12 @@ bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
 		}
 	}
 	if (!hit) {
-		spin_unlock_bh(&f->conn.qh_lock);
-		return false;
+		cb.gen = isim_toe_tw_steer(f, fl, skb, l3_len);
+		if (!cb.gen) {
+			spin_unlock_bh(&f->conn.qh_lock);
+			return false;
+		}
+		cb.tw = true;
 	}
 	atomic64_inc(&f->toe.rx);
 	len = skb_queue_len(&f->toe.rxq);
@@ -397,10 +472,12 @@ bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
 		kfree_skb(skb);
 		return true;
 	}
-	cb.qpn = hit->qpn;
-	cb.gen = hit->gen;
-	/* the timer of the connection waits while it has segments here */
-	atomic_inc(&hit->rx_queued);
+	if (hit) {
+		cb.qpn = hit->qpn;
+		cb.gen = hit->gen;
+		/* the connection's timer waits while it has segments here */
+		atomic_inc(&hit->rx_queued);
+	}
 	*isim_toe_cb(skb) = cb;
 	skb_queue_tail(&f->toe.rxq, skb);
 	f->toe.rxq_max = max(f->toe.rxq_max, len + 1);
@@ -424,12 +501,50 @@ static void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code)
 static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 			 const u8 *data, u32 len, u8 flags);
 static void isim_toe_resend(struct isim_func *f, struct isim_qp *qp);
+static void isim_toe_hdrs(const struct isim_toe *t, u64 dmac,
+			  struct isim_ilq_hdrs *h);
 static void isim_toe_recover(struct isim_func *f, struct isim_qp *qp);
+
+/*
+ * A close we began ends in TIME_WAIT: the record takes what its ACKs
+ * need (the headers with the peer's MAC as the ARP cache has it now).
+ * Without memory, or an ARP entry, the 4-tuple is simply given up.
+ */
+static void isim_toe_time_wait(struct isim_func *f, const struct isim_toe *t)
+{
+	struct isim_toe_tw *tw, *old;
+	void *arp;
+
+	arp = xa_load(&f->conn.arp, t->arp_idx);
+	tw = kzalloc(sizeof(*tw), GFP_ATOMIC | __GFP_NOWARN);
+	if (!arp || !tw) {
+		kfree(tw);
+		return;
+	}
+	tw->flow = t->flow;
+	isim_toe_hdrs(t, xa_to_value(arp), &tw->hdrs);
+	tw->snd_nxt = t->snd_nxt;
+	tw->rcv_nxt = t->rcv_nxt;
+	tw->wnd = min_t(u32, t->rcv_wnd >> t->rcv_wscale, U16_MAX);
+	tw->expires = jiffies + msecs_to_jiffies(READ_ONCE(f->toe.tw_ms));
+	spin_lock_bh(&f->conn.qh_lock);
+	if (f->conn.ntw >= ISIM_TOE_TW_MAX) {
+		old = list_first_entry(&f->conn.tw, struct isim_toe_tw, node);
+		isim_toe_tw_free(f, old);
+	}
+	/* 0 is no record (isim_toe_tw_steer()) */
+	tw->id = ++f->conn.tw_id ?: ++f->conn.tw_id;
+	list_add_tail(&tw->node, &f->conn.tw);
+	f->conn.ntw++;
+	spin_unlock_bh(&f->conn.qh_lock);
+}
 
 /* both FINs are in and ours is acknowledged: the connection is over */
 static void isim_toe_closed(struct isim_func *f, struct isim_qp *qp)
 {
 	atomic64_inc(&f->toe.closed);
+	if (qp->toe.closed_first)
+		isim_toe_time_wait(f, &qp->toe);
 	isim_toe_unlink(f, qp);
 	isim_toe_ae(f, qp, ISIM_AE_LLP_CLOSE_COMPLETE);
 }
@@ -598,6 +713,7 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 	}
 	if (th->fin && !t->fin_rcvd) {
 		t->fin_rcvd = true;
+		t->closed_first = t->fin_sent;
 		t->rcv_nxt = seq + plen + 1;
 		atomic64_inc(&f->toe.fin);
 		isim_toe_xmit(f, qp, NULL, 0, 0);
@@ -628,6 +744,75 @@ static void isim_toe_corrupt_rx(struct isim_func *f, struct sk_buff *skb,
 	skb->data[cb->l3_len + cb->seg_len - 1] ^= 0xff;
 }
 
+/*
+ * A segment of a connection in TIME_WAIT (@th NULL if it did not fit its
+ * frame); consumes @skb. The peer's FIN, or data, sent again because our
+ * last ACK was lost: acknowledged once more, and the time starts over.
+ * An RST ends the record; a bare ACK changes nothing.
+ */
+static void isim_toe_tw_rx(struct isim_func *f, struct sk_buff *skb,
+			   const struct tcphdr *th, u32 hlen)
+{
+	const struct isim_toe_cb *cb = isim_toe_cb(skb);
+	struct isim_toe_tw *tw, *hit = NULL;
+	struct isim_ilq_hdrs h;
+	struct tcphdr ack = {};
+	struct sk_buff *frame;
+
+	if (!th || hlen < sizeof(*th) || hlen > cb->seg_len) {
+		atomic64_inc(&f->toe.malformed);
+		goto drop;
+	}
+	spin_lock_bh(&f->conn.qh_lock);
+	list_for_each_entry(tw, &f->conn.tw, node) {
+		if (tw->id == cb->gen) {
+			hit = tw;
+			break;
+		}
+	}
+	if (!hit || time_after_eq(jiffies, hit->expires)) {
+		spin_unlock_bh(&f->conn.qh_lock);
+		atomic64_inc(&f->toe.stale);
+		goto drop;
+	}
+	if (th->rst) {
+		isim_toe_tw_free(f, hit);
+		spin_unlock_bh(&f->conn.qh_lock);
+		consume_skb(skb);
+		return;
+	}
+	if (!th->fin && cb->seg_len == hlen) {
+		spin_unlock_bh(&f->conn.qh_lock);
+		consume_skb(skb);
+		return;
+	}
+	hit->expires = jiffies + msecs_to_jiffies(READ_ONCE(f->toe.tw_ms));
+	h = hit->hdrs;
+	ack.source = htons(hit->flow.loc_port);
+	ack.dest = htons(hit->flow.rem_port);
+	ack.seq = htonl(hit->snd_nxt);
+	ack.ack_seq = htonl(hit->rcv_nxt);
+	ack.window = htons(hit->wnd);
+	spin_unlock_bh(&f->conn.qh_lock);
+	ack.doff = sizeof(ack) / 4;
+	ack.ack = 1;
+	consume_skb(skb);
+	atomic64_inc(&f->toe.tw_acks);
+	if (atomic_dec_if_positive(&f->faults.drop_toe_acks) >= 0) {
+		atomic64_inc(&f->wire.dropped);
+		return;
+	}
+	frame = isim_ilq_seg_frame(f, &h, &ack, sizeof(ack), NULL, 0);
+	if (!frame || isim_ilq_emit(f, frame))
+		atomic64_inc(&f->toe.dropped);
+	else
+		atomic64_inc(&f->toe.tx);
+	return;
+drop:
+	atomic64_inc(&f->toe.dropped);
+	kfree_skb(skb);
+}
+
 /* one queued segment; consumes @skb */
 static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
 			struct sk_buff *skb)
@@ -643,6 +828,10 @@ static void isim_toe_rx(struct isim_xfer **xp, struct isim_func *f,
 		th = (const struct tcphdr *)(skb->data + cb->l3_len);
 	}
 	hlen = th ? th->doff * 4 : 0;
+	if (cb->tw) {
+		isim_toe_tw_rx(f, skb, th, hlen);
+		return;
+	}
 	/* the connection may have gone, or been replaced, meanwhile */
 	if (!qp || !qp->toe.linked || qp->toe.gen != cb->gen) {
 		atomic64_inc(&f->toe.stale);
@@ -673,8 +862,17 @@ drop:
  */
 static void isim_toe_timers(struct isim_func *f)
 {
+	struct isim_toe_tw *tw, *tw_tmp;
 	struct isim_toe *t, *tmp;
 	struct isim_qp *qp;
+
+	/* TIME_WAIT over: the 4-tuple is the filters' again */
+	spin_lock_bh(&f->conn.qh_lock);
+	list_for_each_entry_safe(tw, tw_tmp, &f->conn.tw, node) {
+		if (time_after_eq(jiffies, tw->expires))
+			isim_toe_tw_free(f, tw);
+	}
+	spin_unlock_bh(&f->conn.qh_lock);
 
 	/* the list changes only under eng_lock, which we hold */
 	list_for_each_entry_safe(t, tmp, &f->conn.toe, node) {
@@ -845,8 +1043,13 @@ static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 		if (len)
 			memcpy(r->data, data, len);
 	}
-	if (len && atomic_dec_if_positive(&f->faults.drop_toe) >= 0) {
-		/* lost on the way (drop_toe_segs): only a resend brings it */
+	if ((len && atomic_dec_if_positive(&f->faults.drop_toe) >= 0) ||
+	    (!len && !flags &&
+	     atomic_dec_if_positive(&f->faults.drop_toe_acks) >= 0)) {
+		/*
+		 * lost on the way (drop_toe_segs, drop_toe_acks): only a
+		 * resend brings data; a lost ACK, the peer's resend
+		 */
 		atomic64_inc(&f->wire.dropped);
 	} else {
 		minor = isim_toe_frame_out(f, qp, t->snd_nxt, data, len,
@@ -997,13 +1200,14 @@ void isim_toe_sq_idle(struct isim_func *f, struct isim_qp *qp)
  */
 void isim_toe_show(struct seq_file *s, struct isim_func *f)
 {
-	u32 n, qmax;
+	u32 n, ntw, qmax;
 
 	spin_lock_bh(&f->conn.qh_lock);
 	n = f->conn.ntoe;
+	ntw = f->conn.ntw;
 	qmax = f->toe.rxq_max;
 	spin_unlock_bh(&f->conn.qh_lock);
-	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld malformed=%lld unacceptable=%lld rxq_max=%u term_tx=%lld term_rx=%lld\n",
+	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld malformed=%lld unacceptable=%lld rxq_max=%u term_tx=%lld term_rx=%lld tw=%u tw_acks=%lld tw_reuse=%lld\n",
 		   n, (s64)atomic64_read(&f->toe.tx),
 		   (s64)atomic64_read(&f->toe.rx),
 		   (s64)atomic64_read(&f->toe.fin),
@@ -1021,5 +1225,7 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 		   (s64)atomic64_read(&f->toe.malformed),
 		   (s64)atomic64_read(&f->toe.unacceptable),
 		   qmax, (s64)atomic64_read(&f->toe.term_tx),
-		   (s64)atomic64_read(&f->toe.term_rx));
+		   (s64)atomic64_read(&f->toe.term_rx), ntw,
+		   (s64)atomic64_read(&f->toe.tw_acks),
+		   (s64)atomic64_read(&f->toe.tw_reused));
 }
