@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 900
-# irdma-vm-secs: 110
+# irdma-vm-secs: 130
 #
 # TERMINATE (RFC 5040, 5.4 and 7) both ways, against a peer that is not our
 # code. As in 42-cm-accept.sh, a librdmacm server on function 0 accepts an
@@ -20,6 +20,12 @@
 #    opcode). The server's QP must get IBV_EVENT_QP_FATAL, the kernel log
 #    must name the peer's error, and the peer must get our FIN and nothing
 #    else; the server gets RDMA_CM_EVENT_DISCONNECTED.
+# 3. sends the RTR (a zero-length WRITE) and waits for the server's
+#    rdma_disconnect: our FIN, then the peer's, whose ACK the simulator
+#    loses (drop_toe_acks). The engine, which closed first, keeps the
+#    connection in TIME_WAIT: the peer's FIN, sent again by its TCP, must
+#    be acknowledged again, and the peer's socket must reach CLOSED with
+#    no error, not meet an RST or go on resending.
 #
 # After each, the engine's objects are back to where they were.
 . "$IRDMA_REPO/tools/guest/lib.sh"
@@ -41,7 +47,8 @@ cleanup() {
 trap cleanup EXIT
 
 # the server: accept with a user QP, wait for the QP's async event (it
-# must be $4), then for DISCONNECTED; destroy everything
+# must be $2; none if negative: then close with rdma_disconnect), then
+# for DISCONNECTED; destroy everything
 server() {
 	python3 -u - 192.0.2.1 "$1" $pdata "$2" >"$3" 2>&1 <<'EOF' &
 import ctypes
@@ -62,6 +69,13 @@ addr, port, pdata, want = (sys.argv[1], int(sys.argv[2]),
 cm = iwcm.librdmacm()
 ibv = ctypes.CDLL('libibverbs.so.1', use_errno=True)
 lid, cid, ch = iwcm.accept_user_qp(cm, addr, port, pdata)
+if want < 0:
+    check(cm.rdma_disconnect(cid), 'rdma_disconnect')
+    iwcm.wait_event(cm, ch, iwcm.RDMA_CM_EVENT_DISCONNECTED,
+                    'rdma_disconnect', patience=300)
+    print('disconnected', flush=True)
+    iwcm.destroy_accepted(cm, lid, cid, ch)
+    sys.exit(0)
 # struct rdma_cm_id starts with its verbs context; SIGALRM ends the wait
 verbs = ctypes.c_void_p.from_address(cid.value).value
 signal.signal(signal.SIGALRM, lambda *_: None)
@@ -83,18 +97,53 @@ EOF
 	wait_line 300 listening "$3" || fail "server not listening: $(<"$3")"
 }
 
-# the peer in $ns: MPA v2 request, the reply, then what case $2 sends
+# the peer in $ns: MPA v2 request, the reply, then what case $2 sends;
+# case tw waits for $go between our FIN and its own
 peer() {
 	ip netns exec $ns python3 -u - 192.0.2.1 "$1" $pdata "$2" \
 		>"$3" 2>&1 <<'EOF' &
+import os
 import socket
 import struct
 import sys
+import time
 
 import iwcm
 
 addr, port, pdata, case = (sys.argv[1], int(sys.argv[2]),
                            sys.argv[3].encode(), sys.argv[4])
+go = '/tmp/53-tw-go'
+
+
+def tw_close(s):
+    """our FIN, then (once the test lost our next ACK) the peer's; its TCP
+    must get to CLOSED without an error, having sent the FIN again"""
+    rest = iwcm.read_to_end(s)
+    if rest:
+        sys.exit('%d bytes before the FIN: %s' % (len(rest), rest.hex()))
+    print('FIN', flush=True)
+    t0 = time.time()
+    while not os.path.exists(go):
+        if time.time() - t0 > 60:
+            sys.exit('no go from the test')
+        time.sleep(0.1)
+    s.shutdown(socket.SHUT_WR)
+    print('our FIN sent', flush=True)
+    # struct tcp_info: tcpi_state first, tcpi_total_retrans at 100
+    while time.time() - t0 < 120:
+        info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
+        if info[0] == 7:
+            break
+        time.sleep(0.1)
+    err = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+    resent = struct.unpack_from('=I', info, 100)[0]
+    print('TCP state', info[0], 'error', err, 'segments sent again', resent,
+          flush=True)
+    if info[0] != 7 or err:
+        sys.exit('not closed cleanly: state %d, error %d' % (info[0], err))
+    if resent < 1:
+        sys.exit('the FIN was not sent again: nothing tested')
+    print('closed', flush=True)
 s = socket.create_connection((addr, port), timeout=120)
 s.sendall(iwcm.mpa_v2_request(b'hello'))
 rep = iwcm.recv_exact(s, iwcm.MPA_HDR + iwcm.MPA_V2_IRD_ORD + len(pdata))
@@ -119,6 +168,13 @@ if case == 'write':
         sys.exit('terminated headers %s' % t[22:].hex())
     print('TERMINATE: DDP tagged buffer error, invalid STag, with the '
           'WRITE\'s length and DDP header', flush=True)
+elif case == 'tw':
+    # RFC 6581's RTR: a zero-length RDMA WRITE to STag 1, TO 0
+    s.sendall(iwcm.mpa_fpdu(bytes([0xc1, 0x40]) + struct.pack('>IQ', 1, 0),
+                            crc))
+    print('RTR sent', flush=True)
+    tw_close(s)
+    sys.exit(0)
 else:
     # untagged, last; TERMINATE; queue 2, MSN 1, MO 0; RDMAP remote
     # operation error, unexpected opcode, no headers
@@ -135,12 +191,10 @@ EOF
 	ppid_=$!
 }
 
-# case $1 on port $2; the server's QP must get async event $3
-terminate_case() {
+# both ends of case $1 must exit 0; the engine's objects must go back
+case_done() {
 	local srv=/tmp/53-$1-server.txt prr=/tmp/53-$1-peer.txt rc
 
-	server "$2" "$3" "$srv"
-	peer "$2" "$1" "$prr"
 	wait "$ppid_"
 	rc=$?
 	ppid_=
@@ -153,6 +207,13 @@ terminate_case() {
 	[ $rc -eq 0 ] || fail "server exited $rc: $(<"$srv")"
 	sim_wait_counts 60 "$qps0 $stags0 0 0 0" 0 objects qps stags qhash \
 		apbvt_ports ahs
+}
+
+# case $1 on port $2; the server's QP must get async event $3
+terminate_case() {
+	server "$2" "$3" "/tmp/53-$1-server.txt"
+	peer "$2" "$1" "/tmp/53-$1-peer.txt"
+	case_done "$1"
 }
 
 log_mark 53-iw-terminate
@@ -182,6 +243,22 @@ line=$(log_since | grep -m1 'TERMINATE from the peer') ||
 	fail "the peer's TERMINATE misread: $line"
 echo "log: $line"
 
+step "TIME_WAIT: the peer's FIN, sent again, acknowledged again"
+rm -f /tmp/53-tw-go
+server 7055 -1 /tmp/53-tw-server.txt
+peer 7055 tw /tmp/53-tw-peer.txt
+wait_line 120 FIN /tmp/53-tw-peer.txt ||
+	fail "no FIN from the server: $(</tmp/53-tw-peer.txt)"
+# the engine has nothing to acknowledge until the peer's FIN: lose that ACK
+echo 1 >/sys/kernel/debug/irdma_sim/irdma_sim0/drop_toe_acks
+touch /tmp/53-tw-go
+case_done tw
+n=$(sim_counts 0 toe tw_acks) || fail "no toe line in $state"
+[ "$n" -ge 1 ] || fail "TIME_WAIT answered $n segments"
+echo "TIME_WAIT: $(grep -o 'tw=.*' $state)"
+[ "$(</sys/kernel/debug/irdma_sim/irdma_sim0/drop_toe_acks)" = 0 ] ||
+	fail "the ACK of the peer's FIN was not the one lost"
+
 step "remove"
 sim_pair_remove $ns
-echo "an RDMA WRITE to a bad STag was answered with a TERMINATE naming it (DDP tagged buffer, invalid STag, the segment's headers) and our FIN; a TERMINATE from the peer reached the QP's consumer as a fatal error and was answered with our FIN; nothing left behind"
+echo "an RDMA WRITE to a bad STag was answered with a TERMINATE naming it (DDP tagged buffer, invalid STag, the segment's headers) and our FIN; a TERMINATE from the peer reached the QP's consumer as a fatal error and was answered with our FIN; a close we began kept the connection in TIME_WAIT, which acknowledged the peer's FIN again; nothing left behind"
