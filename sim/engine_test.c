@@ -3426,6 +3426,57 @@ static void isim_iw_write_to_bad_stag_fails(struct kunit *test)
 }
 
 /*
+ * A's own WRITE names a local STag that does not exist: the WQE completes
+ * with a local protection error, nothing goes on the wire, and A halts
+ * with its connection still offloaded (the driver ends it with a
+ * TERMINATE or an RST); the AE names A's SQ. A TERMINATE with TERMACT
+ * "TERMINATE and FIN" then sends the driver's message and the FIN.
+ */
+static void isim_iw_local_sq_error_halts(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_pair p;
+	u64 w1, w3;
+	u32 id;
+
+	isim_t_pair(test, &p);
+	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_WRITE, isim_t_bus(t, p.a->buf), 64,
+		   isim_t_bus(t, p.b->buf),
+		   FIELD_PREP(ISIM_WQH_REMOTE_STAG, ISIM_T_STAG) |
+		   ISIM_WQH_SIGNALED);
+	p.a->sq[1] |= cpu_to_le64(FIELD_PREP(ISIM_FRAG_STAG,
+					     ISIM_T_BAD_STAG));
+	KUNIT_EXPECT_EQ(test, isim_t_wire(test), 0U);
+	w3 = isim_t_cqe(t->ilq->cq, 0, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, p.a, 0, &id),
+			(u64)ISIM_AE_BAD_STAG);
+	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP);
+	w1 = le64_to_cpu(p.a->aeq[1]);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_AEQE_SOURCE, w1),
+			(u64)ISIM_AE_SRC_SQ);
+	KUNIT_EXPECT_TRUE(test, p.qa->term_halted);
+	KUNIT_EXPECT_EQ(test, p.qa->state, (u8)ISIM_QPS_RTS);
+	KUNIT_EXPECT_TRUE(test, p.qa->toe.linked);
+	KUNIT_EXPECT_FALSE(test, p.qb->term_halted);
+
+	/* the driver's "local catastrophic" TERMINATE, one word, and FIN */
+	memset(isim_t_q2(p.a), 0, 4);
+	isim_t_term(t, p.a, ISIM_T_IWQP, ISIM_TERMACT_TERM_AND_FIN, 1);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_GE(test, isim_t_wire(test), 2U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.term_tx), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.term_rx), 1LL);
+	KUNIT_EXPECT_GE(test, isim_t_find_ae(p.a, 8,
+					     ISIM_AE_LLP_TERMINATE_RECEIVED,
+					     ISIM_T_IWQP_B), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(isim_t_q2_fpdu(p.b) + 20), 0U);
+	KUNIT_EXPECT_TRUE(test, p.qb->term_halted);
+	KUNIT_EXPECT_TRUE(test, p.qb->toe.fin_rcvd);
+}
+
+/*
  * B answers the bad WRITE with the driver's TERMINATE and its FIN; A gets
  * it in Q2 with LLP_TERMINATE_RECEIVED, answers with its FIN alone, and
  * both closes complete.
@@ -4010,6 +4061,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_iw_send_write_read_over_the_wire),
 	KUNIT_CASE(isim_iw_bad_crc_is_rejected),
 	KUNIT_CASE(isim_iw_write_to_bad_stag_fails),
+	KUNIT_CASE(isim_iw_local_sq_error_halts),
 	KUNIT_CASE(isim_iw_terminate_both_ways),
 	KUNIT_CASE(isim_iw_lost_segment_is_sent_again),
 	KUNIT_CASE(isim_iw_late_ack_resends_oldest_only),

@@ -56,7 +56,9 @@
  * Q2, and halts the QP until the driver moves it: to TERMINATE, whose
  * message (RFC 5040, 4.8; the driver writes it in Q2) the engine sends
  * as an FPDU of DDP queue 2 before our FIN, or to ERR. A TERMINATE the
- * peer sends halts the QP the same way (LLP_TERMINATE_RECEIVED).
+ * peer sends halts the QP the same way (LLP_TERMINATE_RECEIVED), and so
+ * does an SQ WQE that fails (its CQE carries the error, the AE names the
+ * SQ): the connection is not given up behind the peer's back.
  *
  * Both transports: fast-register WQEs map an MR that ALLOC_STAG reserved,
  * local invalidate WQEs and received SENDs with invalidate unmap it (or a
@@ -546,6 +548,28 @@ static void isim_exec_fail(struct isim_func *f, struct isim_qp *qp,
 	if (code)
 		isim_aeq_post(f, code, c->sq ? ISIM_AE_SRC_SQ : ISIM_AE_SRC_RQ,
 			      qp->id, qp->cq_ctx);
+}
+
+/*
+ * An SQ WQE of an offloaded iWARP QP failed (a bad local key, a message
+ * too long for the peer): it completes with the error, and the QP halts
+ * as for a bad FPDU from the peer (isim_exec_iw_rx()): nothing more is
+ * sent or placed, the connection stays offloaded and the peer's segments
+ * acknowledged, until the driver moves the QP on: to TERMINATE (a
+ * TERMINATE naming a local catastrophe, then our FIN) or to ERR with
+ * RESETCON. The AE names the SQ; an error without an AE code of its own
+ * is a QP catastrophe.
+ */
+static void isim_exec_iw_fail(struct isim_func *f, struct isim_qp *qp,
+			      const struct isim_cpl *c)
+{
+	u16 code = isim_exec_ae_code(c->minor) ?: ISIM_AE_QP_CATASTROPHIC;
+
+	isim_exec_complete(f, qp, c);
+	qp->term_halted = true;
+	if (isim_aeq_post(f, code, ISIM_AE_SRC_SQ, qp->id, qp->cq_ctx))
+		dev_dbg_ratelimited(&f->dev, "QP %u: AE %#x lost\n", qp->id,
+				    code);
 }
 
 /* the responder's WQE failed with @minor, or completed */
@@ -1403,8 +1427,7 @@ static int isim_exec_iw_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	c.bytes = x->len;
 	if (ret) {
 		c.minor = ret;
-		isim_exec_fail(x->f, qp, &c);
-		isim_toe_new_state(x->f, qp, NULL);
+		isim_exec_iw_fail(x->f, qp, &c);
 	} else if (hdr & ISIM_WQH_SIGNALED) {
 		isim_exec_complete(x->f, qp, &c);
 	}

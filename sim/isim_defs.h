@@ -285,6 +285,7 @@ enum isim_wc_minor {
 #define ISIM_AE_SRC_CQ			0x2
 #define ISIM_AE_SRC_SQ			0x5
 #define ISIM_AE_CQ_OPERATION_ERROR	0x0203
+#define ISIM_AE_QP_CATASTROPHIC		0x0700
 /* the engine stops after posting this one */
 #define ISIM_AE_FUNC_CATASTROPHIC	0x0701
 #define ISIM_AE_BAD_STAG		0x0103
