@@ -478,9 +478,12 @@ static u8 irdma_term_received(struct irdma_hw *hw, struct irdma_qp *qp,
 
 /*
  * Start ending a connected iWARP QP's connection with a TERMINATE for an
- * error AE about what the peer sent (our message, then our FIN) or the
- * peer's TERMINATE (our FIN, or a TERMINATE of ours for one we cannot
- * read). The CM closes the connection through irdma_qp_iw_close().
+ * error AE: about what the peer sent (our message naming it, then our
+ * FIN); about a WQE of our own SQ that failed, a bad local key say (a
+ * "local catastrophic" message, RFC 5040 7.1, which names nothing the
+ * peer sent, then our FIN); or the peer's TERMINATE (our FIN, or a
+ * TERMINATE of ours for one we cannot read). The CM closes the
+ * connection through irdma_qp_iw_close().
  * Return: true if the AE was taken so; false leaves it to the usual
  * handling.
  */
@@ -488,6 +491,9 @@ static bool irdma_ae_terminate(struct irdma_hw *hw,
 			       const struct irdma_aeqe_info *ae)
 {
 	bool rx = ae->code == IRDMA_AE_LLP_TERMINATE_RECEIVED;
+	bool local = !rx && (ae->source == IRDMA_AESRC_SQ ||
+			     ae->source == IRDMA_AESRC_SQ_0111);
+	u16 code = local ? IRDMA_AE_LCE_QP_CATASTROPHIC : ae->code;
 	const u8 *frame = NULL;
 	struct irdma_qp *qp;
 	bool taken = false;
@@ -497,9 +503,6 @@ static bool irdma_ae_terminate(struct irdma_hw *hw,
 
 	if (!irdma_term_err(ae->code))
 		return false;
-	/* a WQE of our own SQ that failed (a bad local key) is our error */
-	if (ae->source == IRDMA_AESRC_SQ || ae->source == IRDMA_AESRC_SQ_0111)
-		return false;
 	qp = irdma_qp_get(hw, ae->id);
 	if (!qp)
 		return false;
@@ -507,13 +510,12 @@ static bool irdma_ae_terminate(struct irdma_hw *hw,
 	    test_and_set_bit(IRDMA_QP_TERM_STARTED, &qp->term_flags))
 		goto out_put;
 	q2 = irdma_qp_q2(qp);
-	if (ae->q2_data == IRDMA_AEQ_Q2_FRAME)
+	if (ae->q2_data == IRDMA_AEQ_Q2_FRAME && !local)
 		frame = q2 + IRDMA_Q2_FRAME_OFF;
 	act = rx ? irdma_term_received(hw, qp, ae->id, frame) :
 		   IRDMA_TERMACT_TERM_AND_FIN;
 	if (act != IRDMA_TERMACT_FIN_ONLY)
-		len = irdma_term_build(q2, ae->code, frame,
-				       IRDMA_Q2_FRAME_BYTES);
+		len = irdma_term_build(q2, code, frame, IRDMA_Q2_FRAME_BYTES);
 	qp->term_act = act;
 	qp->term_words = DIV_ROUND_UP(len, 4);
 	spin_lock_irqsave(&qp->cm_lock, flags);

@@ -425,16 +425,16 @@ static void irdma_ae_term_parse(struct kunit *test)
 	}
 }
 
-/* AE @code about QP 7, its frame (carrying @fpdu) in the QP's Q2 */
-static void ae_post_q2(struct ae_fixture *fx, u16 code, const u8 *fpdu,
-		       u32 flen)
+/* AE @code from @src about QP 7, its frame (carrying @fpdu) in Q2 */
+static void ae_post_q2(struct ae_fixture *fx, u16 code, u8 src,
+		       const u8 *fpdu, u32 flen)
 {
 	struct irdma_aeqe_info ae;
 	__le64 aeqe[2];
 
 	ae_term_frame((u8 *)fx->qp.meta.va + IRDMA_Q2_FRAME_OFF, false, false,
 		      0, fpdu, flen);
-	ae_element(aeqe, code, IRDMA_AESRC_RQ, 7);
+	ae_element(aeqe, code, src, 7);
 	aeqe[1] |= cpu_to_le64(FIELD_PREP(IRDMA_AEQE_Q2DATA,
 					  IRDMA_AEQ_Q2_FRAME));
 	irdma_aeqe_decode(aeqe, &ae);
@@ -456,7 +456,7 @@ static void irdma_ae_term_dispatch(struct kunit *test)
 	fx->qp.meta.va = page;
 	fx->qp.conn_set = true;
 	fx->qp.ib_state = IB_QPS_RTS;
-	ae_post_q2(fx, IRDMA_AE_AMP_BAD_STAG_KEY, ae_write_fpdu,
+	ae_post_q2(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_RQ, ae_write_fpdu,
 		   sizeof(ae_write_fpdu));
 	KUNIT_EXPECT_EQ(test, fx->events, 1);
 	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_ACCESS_ERR);
@@ -467,18 +467,25 @@ static void irdma_ae_term_dispatch(struct kunit *test)
 					  &fx->qp.term_flags));
 	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
 	/* the peer's TERMINATE reaches the consumer; ours would be a FIN */
-	ae_post_q2(fx, IRDMA_AE_LLP_TERMINATE_RECEIVED, ae_peer_term,
-		   sizeof(ae_peer_term));
+	ae_post_q2(fx, IRDMA_AE_LLP_TERMINATE_RECEIVED, IRDMA_AESRC_RQ,
+		   ae_peer_term, sizeof(ae_peer_term));
 	KUNIT_EXPECT_EQ(test, fx->events, 2);
 	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_ACCESS_ERR);
 	KUNIT_EXPECT_EQ(test, fx->qp.term_act, IRDMA_TERMACT_FIN_ONLY);
 	KUNIT_EXPECT_EQ(test, fx->qp.term_words, 0);
-	/* our own SQ WQE's bad key names nothing the peer did */
+	/*
+	 * our own SQ WQE's bad key names nothing the peer did: RDMAP, local
+	 * catastrophic error, no headers, even with a frame in Q2
+	 */
 	clear_bit(IRDMA_QP_TERM_STARTED, &fx->qp.term_flags);
-	page[0] = 0;
-	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_SQ, 7);
+	memset(page, 0xff, 4);
+	ae_post_q2(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_SQ,
+		   ae_write_fpdu, sizeof(ae_write_fpdu));
 	KUNIT_EXPECT_EQ(test, fx->events, 3);
-	KUNIT_EXPECT_EQ(test, page[0], 0);
+	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(page), 0U);
+	KUNIT_EXPECT_EQ(test, fx->qp.term_act, IRDMA_TERMACT_TERM_AND_FIN);
+	KUNIT_EXPECT_EQ(test, fx->qp.term_words, 1);
 	/* a QP that is not in RTS is left to the usual handling */
 	fx->qp.ib_state = IB_QPS_SQD;
 	page[0] = 0;
