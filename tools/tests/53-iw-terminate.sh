@@ -26,6 +26,11 @@
 #    connection in TIME_WAIT: the peer's FIN, sent again by its TCP, must
 #    be acknowledged again, and the peer's socket must reach CLOSED with
 #    no error, not meet an RST or go on resending.
+# 4. sends the RTR, and the server posts a SEND whose buffer has a local
+#    key that does not exist. Its WQE fails in our engine: the server's QP
+#    must get IBV_EVENT_QP_ACCESS_ERR and the peer one TERMINATE that names
+#    a local catastrophic error (RDMAP, type 0, code 0, no headers: nothing
+#    the peer sent was wrong), then our FIN; not an RST, and not silence.
 #
 # After each, the engine's objects are back to where they were.
 . "$IRDMA_REPO/tools/guest/lib.sh"
@@ -46,11 +51,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# the server: accept with a user QP, wait for the QP's async event (it
-# must be $2; none if negative: then close with rdma_disconnect), then
-# for DISCONNECTED; destroy everything
+# the server: accept with a user QP (and post a SEND with a bad local key
+# if $4 is "badkey"), wait for the QP's async event (it must be $2; none
+# if negative: then close with rdma_disconnect), then for DISCONNECTED;
+# destroy everything
 server() {
-	python3 -u - 192.0.2.1 "$1" $pdata "$2" >"$3" 2>&1 <<'EOF' &
+	python3 -u - 192.0.2.1 "$1" $pdata "$2" "${4:-}" >"$3" 2>&1 <<'EOF' &
 import ctypes
 import signal
 import sys
@@ -64,8 +70,40 @@ class AsyncEvent(ctypes.Structure):
     _fields_ = [('element', ctypes.c_void_p), ('event_type', ctypes.c_int)]
 
 
-addr, port, pdata, want = (sys.argv[1], int(sys.argv[2]),
-                           sys.argv[3].encode(), int(sys.argv[4]))
+class Sge(ctypes.Structure):
+    """struct ibv_sge"""
+    _fields_ = [('addr', ctypes.c_uint64), ('length', ctypes.c_uint32),
+                ('lkey', ctypes.c_uint32)]
+
+
+class SendWr(ctypes.Structure):
+    """struct ibv_send_wr, up to its opcode and flags (the rest zero)"""
+    _fields_ = [('wr_id', ctypes.c_uint64), ('next', ctypes.c_void_p),
+                ('sg_list', ctypes.POINTER(Sge)), ('num_sge', ctypes.c_int),
+                ('opcode', ctypes.c_int), ('send_flags', ctypes.c_uint),
+                ('rest', ctypes.c_uint8 * 100)]
+
+
+def post_bad_send(verbs, qp):
+    """a signaled SEND of 8 bytes from a buffer with a local key no MR
+    has; ibv_post_send() is inline: call the provider's post_send, entry
+    25 of struct ibv_context_ops, which follows the device pointer"""
+    buf = ctypes.create_string_buffer(b'badlkey!', 8)
+    sge = Sge(ctypes.addressof(buf), 8, 0x00dead5a)
+    wr = SendWr(wr_id=1, sg_list=ctypes.pointer(sge), num_sge=1,
+                opcode=2, send_flags=2)
+    post = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                            ctypes.c_void_p)(
+        ctypes.c_void_p.from_address(verbs + 8 + 8 * 25).value)
+    bad = ctypes.c_void_p()
+    check(post(qp, ctypes.byref(wr), ctypes.byref(bad)), 'post_send')
+    print('SEND with a bad local key posted', flush=True)
+    return buf
+
+
+addr, port, pdata, want, post = (sys.argv[1], int(sys.argv[2]),
+                                 sys.argv[3].encode(), int(sys.argv[4]),
+                                 sys.argv[5])
 cm = iwcm.librdmacm()
 ibv = ctypes.CDLL('libibverbs.so.1', use_errno=True)
 lid, cid, ch = iwcm.accept_user_qp(cm, addr, port, pdata)
@@ -76,8 +114,12 @@ if want < 0:
     print('disconnected', flush=True)
     iwcm.destroy_accepted(cm, lid, cid, ch)
     sys.exit(0)
-# struct rdma_cm_id starts with its verbs context; SIGALRM ends the wait
+# struct rdma_cm_id starts with its verbs context (its QP is the fourth
+# pointer); SIGALRM ends the wait
 verbs = ctypes.c_void_p.from_address(cid.value).value
+if post == 'badkey':
+    keep = post_bad_send(verbs, ctypes.c_void_p.from_address(cid.value +
+                                                             24).value)
 signal.signal(signal.SIGALRM, lambda *_: None)
 signal.alarm(300)
 ev = AsyncEvent()
@@ -168,6 +210,20 @@ if case == 'write':
         sys.exit('terminated headers %s' % t[22:].hex())
     print('TERMINATE: DDP tagged buffer error, invalid STag, with the '
           'WRITE\'s length and DDP header', flush=True)
+elif case == 'local':
+    s.sendall(iwcm.mpa_fpdu(bytes([0xc1, 0x40]) + struct.pack('>IQ', 1, 0),
+                            crc))
+    print('RTR sent', flush=True)
+    t = iwcm.read_fpdu(s, crc)
+    print('FPDU', t.hex(), flush=True)
+    if len(t) != 22 or t[0] != 0x41 or t[1] != 0x47:
+        sys.exit('not an untagged last TERMINATE alone: %s' % t.hex())
+    if struct.unpack('>III', t[6:18]) != (2, 1, 0):
+        sys.exit('queue, MSN, MO %s' % (struct.unpack('>III', t[6:18]),))
+    if t[18:22] != bytes(4):
+        sys.exit('TERMINATE control %s' % t[18:22].hex())
+    print('TERMINATE: RDMAP, local catastrophic error, no headers',
+          flush=True)
 elif case == 'tw':
     # RFC 6581's RTR: a zero-length RDMA WRITE to STag 1, TO 0
     s.sendall(iwcm.mpa_fpdu(bytes([0xc1, 0x40]) + struct.pack('>IQ', 1, 0),
@@ -209,9 +265,10 @@ case_done() {
 		apbvt_ports ahs
 }
 
-# case $1 on port $2; the server's QP must get async event $3
+# case $1 on port $2; the server's QP must get async event $3 ($4: what
+# the server posts)
 terminate_case() {
-	server "$2" "$3" "/tmp/53-$1-server.txt"
+	server "$2" "$3" "/tmp/53-$1-server.txt" "${4:-}"
 	peer "$2" "$1" "/tmp/53-$1-peer.txt"
 	case_done "$1"
 }
@@ -243,6 +300,12 @@ line=$(log_since | grep -m1 'TERMINATE from the peer') ||
 	fail "the peer's TERMINATE misread: $line"
 echo "log: $line"
 
+step "our own WQE's bad local key: a TERMINATE naming a local error, our FIN"
+# IBV_EVENT_QP_ACCESS_ERR
+terminate_case local 7056 3 badkey
+n=$(sim_counts 0 toe term_tx term_rx) || fail "no toe line in $state"
+[ "$n" = "2 1" ] || fail "TERMINATEs sent and received: $n, wanted 2 1"
+
 step "TIME_WAIT: the peer's FIN, sent again, acknowledged again"
 rm -f /tmp/53-tw-go
 server 7055 -1 /tmp/53-tw-server.txt
@@ -261,4 +324,6 @@ echo "TIME_WAIT: $(grep -o 'tw=.*' $state)"
 
 step "remove"
 sim_pair_remove $ns
-echo "an RDMA WRITE to a bad STag was answered with a TERMINATE naming it (DDP tagged buffer, invalid STag, the segment's headers) and our FIN; a TERMINATE from the peer reached the QP's consumer as a fatal error and was answered with our FIN; a close we began kept the connection in TIME_WAIT, which acknowledged the peer's FIN again; nothing left behind"
+echo "TERMINATE: ours for the peer's bad STag, the peer's to our consumer,"
+echo "ours for our own bad local key, each with our FIN; TIME_WAIT answered"
+echo "the peer's FIN sent again; nothing left behind"
