@@ -551,7 +551,8 @@ struct isim_mcg {
  * @toe: 4-tuples of offloaded connections (struct isim_toe.node)
  * @ntoe: entries in @toe
  * @toe_gen: generation of the last connection offloaded
- * @tw: connections in TIME_WAIT (struct isim_toe_tw), oldest first
+ * @tw: connections in TIME_WAIT (struct isim_toe_tw), in the order they
+ *	expire
  * @ntw: entries in @tw
  * @tw_id: id of the last entry added to @tw
  * @qh_lock: protects @qhash, @nqhash, @toe, @ntoe, @tw and @ntw against

@@ -503,6 +503,24 @@ static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 static void isim_toe_resend(struct isim_func *f, struct isim_qp *qp);
 static void isim_toe_hdrs(const struct isim_toe *t, u64 dmac,
 			  struct isim_ilq_hdrs *h);
+static int isim_toe_out(struct isim_func *f, const struct isim_ilq_hdrs *h,
+			const struct isim_flow *fl, u32 seq, u32 ack, u16 wnd,
+			const u8 *data, u32 len, u8 flags);
+
+/* the window field of our segments: the context's window, scaled */
+static u16 isim_toe_wnd(const struct isim_toe *t)
+{
+	return min_t(u32, t->rcv_wnd >> t->rcv_wscale, U16_MAX);
+}
+
+/* a bare ACK lost on the way (drop_toe_acks) */
+static bool isim_toe_ack_lost(struct isim_func *f)
+{
+	if (atomic_dec_if_positive(&f->faults.drop_toe_acks) < 0)
+		return false;
+	atomic64_inc(&f->wire.dropped);
+	return true;
+}
 static void isim_toe_recover(struct isim_func *f, struct isim_qp *qp);
 
 /*
@@ -525,7 +543,7 @@ static void isim_toe_time_wait(struct isim_func *f, const struct isim_toe *t)
 	isim_toe_hdrs(t, xa_to_value(arp), &tw->hdrs);
 	tw->snd_nxt = t->snd_nxt;
 	tw->rcv_nxt = t->rcv_nxt;
-	tw->wnd = min_t(u32, t->rcv_wnd >> t->rcv_wscale, U16_MAX);
+	tw->wnd = isim_toe_wnd(t);
 	tw->expires = jiffies + msecs_to_jiffies(READ_ONCE(f->toe.tw_ms));
 	spin_lock_bh(&f->conn.qh_lock);
 	if (f->conn.ntw >= ISIM_TOE_TW_MAX) {
@@ -754,10 +772,7 @@ static void isim_toe_tw_rx(struct isim_func *f, struct sk_buff *skb,
 			   const struct tcphdr *th, u32 hlen)
 {
 	const struct isim_toe_cb *cb = isim_toe_cb(skb);
-	struct isim_toe_tw *tw, *hit = NULL;
-	struct isim_ilq_hdrs h;
-	struct tcphdr ack = {};
-	struct sk_buff *frame;
+	struct isim_toe_tw *tw, *hit = NULL, out;
 
 	if (!th || hlen < sizeof(*th) || hlen > cb->seg_len) {
 		atomic64_inc(&f->toe.malformed);
@@ -786,27 +801,17 @@ static void isim_toe_tw_rx(struct isim_func *f, struct sk_buff *skb,
 		consume_skb(skb);
 		return;
 	}
+	/* the time starts over: the list stays in the order records expire */
 	hit->expires = jiffies + msecs_to_jiffies(READ_ONCE(f->toe.tw_ms));
-	h = hit->hdrs;
-	ack.source = htons(hit->flow.loc_port);
-	ack.dest = htons(hit->flow.rem_port);
-	ack.seq = htonl(hit->snd_nxt);
-	ack.ack_seq = htonl(hit->rcv_nxt);
-	ack.window = htons(hit->wnd);
+	list_move_tail(&hit->node, &f->conn.tw);
+	out = *hit;
 	spin_unlock_bh(&f->conn.qh_lock);
-	ack.doff = sizeof(ack) / 4;
-	ack.ack = 1;
 	consume_skb(skb);
 	atomic64_inc(&f->toe.tw_acks);
-	if (atomic_dec_if_positive(&f->faults.drop_toe_acks) >= 0) {
-		atomic64_inc(&f->wire.dropped);
-		return;
-	}
-	frame = isim_ilq_seg_frame(f, &h, &ack, sizeof(ack), NULL, 0);
-	if (!frame || isim_ilq_emit(f, frame))
+	if (!isim_toe_ack_lost(f) &&
+	    isim_toe_out(f, &out.hdrs, &out.flow, out.snd_nxt, out.rcv_nxt,
+			 out.wnd, NULL, 0, 0))
 		atomic64_inc(&f->toe.dropped);
-	else
-		atomic64_inc(&f->toe.tx);
 	return;
 drop:
 	atomic64_inc(&f->toe.dropped);
@@ -866,11 +871,18 @@ static void isim_toe_timers(struct isim_func *f)
 	struct isim_toe *t, *tmp;
 	struct isim_qp *qp;
 
-	/* TIME_WAIT over: the 4-tuple is the filters' again */
+	/*
+	 * TIME_WAIT over: the 4-tuple is the filters' again. The list is in
+	 * the order records expire (a refreshed one moves to its tail), so
+	 * the first that has not expired ends the walk; only a change of
+	 * time_wait_ms can put one out of order, which then goes late (the
+	 * receive path already treats an expired record as gone).
+	 */
 	spin_lock_bh(&f->conn.qh_lock);
 	list_for_each_entry_safe(tw, tw_tmp, &f->conn.tw, node) {
-		if (time_after_eq(jiffies, tw->expires))
-			isim_toe_tw_free(f, tw);
+		if (time_before(jiffies, tw->expires))
+			break;
+		isim_toe_tw_free(f, tw);
 	}
 	spin_unlock_bh(&f->conn.qh_lock);
 
@@ -957,39 +969,57 @@ static void isim_toe_hdrs(const struct isim_toe *t, u64 dmac,
 }
 
 /*
- * One segment: ACK, plus @flags (FIN, RST), plus PSH with data; sequence
- * number @seq, ack = rcv_nxt, the window of the context.
+ * A segment of the 4-tuple @fl leaves behind headers @h: ACK, seq @seq,
+ * ack @ack, window field @wnd, plus @flags (FIN, RST), plus PSH with
+ * data. Counted as sent, or as dropped when the netdev refuses it.
+ * Return: 0, or -ENOMEM when no frame could be built.
+ */
+static int isim_toe_out(struct isim_func *f, const struct isim_ilq_hdrs *h,
+			const struct isim_flow *fl, u32 seq, u32 ack, u16 wnd,
+			const u8 *data, u32 len, u8 flags)
+{
+	struct tcphdr th = {
+		.source = htons(fl->loc_port),
+		.dest = htons(fl->rem_port),
+		.seq = htonl(seq),
+		.ack_seq = htonl(ack),
+		.doff = sizeof(th) / 4,
+		.ack = 1,
+		.psh = !!len,
+		.fin = !!(flags & ISIM_TOE_FIN),
+		.rst = !!(flags & ISIM_TOE_RST),
+		.window = htons(wnd),
+	};
+	struct sk_buff *skb;
+
+	skb = isim_ilq_seg_frame(f, h, &th, sizeof(th), data, len);
+	if (!skb)
+		return -ENOMEM;
+	if (isim_ilq_emit(f, skb))
+		atomic64_inc(&f->toe.dropped);
+	else
+		atomic64_inc(&f->toe.tx);
+	return 0;
+}
+
+/*
+ * One segment of @qp's connection: ACK, plus @flags, plus PSH with data;
+ * sequence number @seq, ack = rcv_nxt, the window of the context.
  */
 static u16 isim_toe_frame(struct isim_func *f, struct isim_qp *qp, u32 seq,
 			  const u8 *data, u32 len, u8 flags)
 {
 	struct isim_toe *t = &qp->toe;
 	struct isim_ilq_hdrs h = {};
-	struct tcphdr th = {};
-	struct sk_buff *skb;
 	void *arp;
 
 	arp = xa_load(&f->conn.arp, t->arp_idx);
 	if (!arp)
 		return ISIM_WC_LOC_QP_OP;
 	isim_toe_hdrs(t, xa_to_value(arp), &h);
-	th.source = htons(t->flow.loc_port);
-	th.dest = htons(t->flow.rem_port);
-	th.seq = htonl(seq);
-	th.ack_seq = htonl(t->rcv_nxt);
-	th.doff = sizeof(th) / 4;
-	th.ack = 1;
-	th.psh = !!len;
-	th.fin = !!(flags & ISIM_TOE_FIN);
-	th.rst = !!(flags & ISIM_TOE_RST);
-	th.window = htons(min_t(u32, t->rcv_wnd >> t->rcv_wscale, U16_MAX));
-	skb = isim_ilq_seg_frame(f, &h, &th, sizeof(th), data, len);
-	if (!skb)
+	if (isim_toe_out(f, &h, &t->flow, seq, t->rcv_nxt, isim_toe_wnd(t),
+			 data, len, flags))
 		return ISIM_WC_LOC_QP_OP;
-	if (isim_ilq_emit(f, skb))
-		atomic64_inc(&f->toe.dropped);
-	else
-		atomic64_inc(&f->toe.tx);
 	return 0;
 }
 
@@ -1043,15 +1073,11 @@ static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 		if (len)
 			memcpy(r->data, data, len);
 	}
-	if ((len && atomic_dec_if_positive(&f->faults.drop_toe) >= 0) ||
-	    (!len && !flags &&
-	     atomic_dec_if_positive(&f->faults.drop_toe_acks) >= 0)) {
-		/*
-		 * lost on the way (drop_toe_segs, drop_toe_acks): only a
-		 * resend brings data; a lost ACK, the peer's resend
-		 */
+	if (len && atomic_dec_if_positive(&f->faults.drop_toe) >= 0) {
+		/* lost on the way (drop_toe_segs): only a resend brings it */
 		atomic64_inc(&f->wire.dropped);
-	} else {
+	} else if (len || flags || !isim_toe_ack_lost(f)) {
+		/* (a lost bare ACK: the peer's resend brings another) */
 		minor = isim_toe_frame_out(f, qp, t->snd_nxt, data, len,
 					   flags);
 		if (minor) {
