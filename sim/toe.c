@@ -501,6 +501,7 @@ static void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code)
 static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 			 const u8 *data, u32 len, u8 flags);
 static void isim_toe_resend(struct isim_func *f, struct isim_qp *qp);
+static void isim_toe_recover(struct isim_func *f, struct isim_qp *qp);
 static void isim_toe_hdrs(const struct isim_toe *t, u64 dmac,
 			  struct isim_ilq_hdrs *h);
 static int isim_toe_out(struct isim_func *f, const struct isim_ilq_hdrs *h,
@@ -521,7 +522,6 @@ static bool isim_toe_ack_lost(struct isim_func *f)
 	atomic64_inc(&f->wire.dropped);
 	return true;
 }
-static void isim_toe_recover(struct isim_func *f, struct isim_qp *qp);
 
 /*
  * A close we began ends in TIME_WAIT: the record takes what its ACKs
