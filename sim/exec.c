@@ -1502,6 +1502,13 @@ void isim_xfer_put(struct isim_xfer *x)
 	kfree(x);
 }
 
+/*
+ * The SQ's WQEs in order, until the budget or the pass's time runs out.
+ * One QP with a deep SQ of large messages (perftest's 64 KiB WRITEs, 45
+ * segments each) would otherwise hold the pass, and with it the CQP
+ * behind it, for seconds; the QP is kicked again (isim_exec_visit()) and
+ * its next WQE waits for the next pass.
+ */
 static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 				 struct isim_qp *qp, unsigned int budget)
 {
@@ -1510,7 +1517,8 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 	unsigned int n = 0;
 	u64 hdr;
 
-	while (n < budget && isim_exec_sq_runs(qp) &&
+	while (n < budget && (!n || !isim_pass_over(f)) &&
+	       isim_exec_sq_runs(qp) &&
 	       !isim_wq_peek(f, sq, &hdr)) {
 		x = isim_xfer_get(xp, f);
 		if (!x || isim_wq_read(f, sq, isim_wq_wqe_quanta(qp, sq, hdr),
@@ -1644,7 +1652,8 @@ static unsigned int isim_exec_kicked(struct isim_xfer **xp,
  * line): a wake-up missing here, or a consumer caught between its WQE and
  * its doorbell.
  *
- * Return: true if the budget ran out (more work may be waiting).
+ * Return: true if the budget or the pass's time ran out (more work may be
+ * waiting).
  */
 bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 {
@@ -1682,7 +1691,9 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 	    isim_rd32(f, ISIM_REG_WQEALLOC) == ISIM_DB_IDLE &&
 	    isim_rd32(f, ISIM_REG_UDB_WQEALLOC) == ISIM_DB_IDLE)
 		f->unasked++;
-	return done == budget || f->exec_resume;
+	/* a QP cut short by the pass's time goes on in the very next one */
+	return done == budget || f->exec_resume ||
+	       (!list_empty(&f->kick_list) && isim_pass_over(f));
 }
 
 /*

@@ -72,6 +72,7 @@ perf_pair() {
 	read -r tx1 rx1 <<<"$(sim_counts 0 toe tx rx)"
 	read -r un1 <<<"$(sim_counts 0 exec unasked)"
 	echo "$tool: $res ($((t1 - t0)) s); function 0's engine sent $((tx1 - tx0)), took $((rx1 - rx0)) segments, found work $((un1 - un0)) times by its guard pass alone"
+	echo "$tool: engine passes, longest and latest (us): function 0 $(sim_counts 0 ticks max_us late_max_us), function 1 $(sim_counts 1 ticks max_us late_max_us)"
 	# at least one 1460-byte MSS per 1.5 KiB of payload, in one
 	# direction, and one segment per message
 	segs=$((iters * size / 1500))
