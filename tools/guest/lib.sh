@@ -437,6 +437,32 @@ port_counters() {
 	done
 }
 
+# For the storage tests: the RDMA traffic of IOS writes and IOS reads
+# through a ULP that registers its I/O's pages: "start" takes RDMA device
+# DEV's port counters; "check" prints what moved since and fails the test
+# unless there was at least an RDMA READ per write (the target pulls the
+# data), an RDMA WRITE per read (it pushes it) and INV invalidations.
+# Usage: rdma_io_counters DEV start | rdma_io_counters DEV check IOS INV
+rdma_io_counters() {
+	local inv rd wr
+	local -A cnt
+
+	port_counters "$1"
+	if [ "$2" = start ]; then
+		IRDMA_IO_BASE=("${cnt[iwRdmaInv]:-0}" "${cnt[iwOutRdmaReads]:-0}"
+			       "${cnt[iwOutRdmaWrites]:-0}")
+		return 0
+	fi
+	[ ${#IRDMA_IO_BASE[@]} = 3 ] || fail "rdma_io_counters: no start"
+	inv=$((${cnt[iwRdmaInv]:-0} - IRDMA_IO_BASE[0]))
+	rd=$((${cnt[iwOutRdmaReads]:-0} - IRDMA_IO_BASE[1]))
+	wr=$((${cnt[iwOutRdmaWrites]:-0} - IRDMA_IO_BASE[2]))
+	echo "during the I/O: $inv STags invalidated, $rd RDMA READs, $wr RDMA WRITEs"
+	((rd >= $3)) || fail "$rd RDMA READs for $3 writes"
+	((wr >= $3)) || fail "$wr RDMA WRITEs for $3 reads"
+	((inv >= $4)) || fail "$inv invalidations for $3 writes and $3 reads"
+}
+
 # For tests: how many pings rping -V verified, from its output FILE: a
 # client's "ping data: rdma-ping-..." lines, with "server" a server's
 # "server ping data: rdma-ping-..." lines.
@@ -521,6 +547,17 @@ need_user() {
 			;;
 		esac
 	done
+}
+
+# For tests: iWARP function 0 alone, 192.0.2.1/24 on its netdev (up), for
+# the kernel's storage protocols, whose host and target both run on it;
+# waits for its engine.
+# Usage: sim_iwarp_function0
+sim_iwarp_function0() {
+	echo "0 iwarp" >/sys/bus/irdma_sim/new_device || fail "create 0"
+	ip link set isim0 up || fail "isim0 up"
+	ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
+	sim_wait_counts 60 1 0 cqp live
 }
 
 # For tests: RoCEv2 function 0 with 192.0.2.1/24 on its netdev and

@@ -23,9 +23,7 @@ nvmeof_loop() {
 	local dev=$1 tr=$2 tag=$3
 	local cfs=/sys/kernel/config/nvmet nqn=nqn.2026-12.org.example:irdma-sim
 	local img=/tmp/$tag-nvmet.img pat=/tmp/$tag-pattern back=/tmp/$tag-back
-	local mib=4 inv0 rd0 wr0 inv rd wr ios ctrl ctl blk d i cqs pool others line
-	local base_cqs
-	local -A cnt
+	local mib=4 ios ctrl ctl blk d i cqs pool others line base_cqs
 
 	kmod -a nvmet nvmet-rdma nvme-rdma ||
 		fail "cannot load nvmet, nvmet-rdma, nvme-rdma"
@@ -36,10 +34,7 @@ nvmeof_loop() {
 	base_cqs=$(rdma res show cq dev "$dev") || fail "rdma res show cq: $base_cqs"
 	base_cqs=" $(sed -n 's/.* cqn \([0-9]*\) .*/\1/p' <<<"$base_cqs" | tr '\n' ' ')"
 	echo "baseline: $IRDMA_BASE_RES; engine: ${IRDMA_BASE_OBJ[0]}"
-	port_counters "$dev"
-	inv0=${cnt[iwRdmaInv]:-0}
-	rd0=${cnt[iwOutRdmaReads]:-0}
-	wr0=${cnt[iwOutRdmaWrites]:-0}
+	rdma_io_counters "$dev" start
 
 	step "target: $nqn on 192.0.2.1:4420 (rdma), a $mib MiB file"
 	head -c $((mib << 20)) /dev/zero >"$img" || fail "namespace file"
@@ -91,24 +86,15 @@ nvmeof_loop() {
 		"identical on the host, the wire and the file"
 
 	step "the port counters"
-	port_counters "$dev"
-	inv=$((${cnt[iwRdmaInv]:-0} - inv0))
-	rd=$((${cnt[iwOutRdmaReads]:-0} - rd0))
-	wr=$((${cnt[iwOutRdmaWrites]:-0} - wr0))
-	echo "during the I/O: $inv STags invalidated, $rd RDMA READs, $wr RDMA WRITEs"
 	# Per 64 KiB write the target READs the data and its reply invalidates
 	# the host's MR; per read it WRITEs the data and its reply invalidates.
 	# On iWARP the sink of a READ must be an MR that the READ invalidates
 	# (rdma_rw registers one per READ); on RoCEv2 it reads into its pages.
 	ios=$((mib * 16))
-	((rd >= ios)) || fail "$rd RDMA READs for $ios writes"
-	((wr >= ios)) || fail "$wr RDMA WRITEs for $ios reads"
 	if [ "$tr" = iwarp ]; then
-		((inv >= 3 * ios)) ||
-			fail "$inv invalidations for $ios writes and $ios reads"
+		rdma_io_counters "$dev" check $ios $((3 * ios))
 	else
-		((inv >= 2 * ios)) ||
-			fail "$inv invalidations for $ios writes and $ios reads"
+		rdma_io_counters "$dev" check $ios $((2 * ios))
 	fi
 
 	step "teardown"

@@ -17,10 +17,7 @@ bus=/sys/bus/irdma_sim
 
 log_mark 50-nvmeof-iwarp
 load_irdma_sim
-echo "0 iwarp" >$bus/new_device || fail "create 0"
-ip link set isim0 up || fail "isim0 up"
-ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
-sim_wait_counts 60 1 0 cqp live
+sim_iwarp_function0
 dev=$(ibdev_of 0)
 [ -n "$dev" ] || fail "no RDMA device on function 0"
 nvmeof_loop "$dev" iwarp 50

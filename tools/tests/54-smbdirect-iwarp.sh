@@ -29,7 +29,6 @@ conf=$work/ksmbd.conf
 users=$work/ksmbdpwd.db
 pass=irdma-sim-54
 mib=4
-declare -A cnt
 
 compat=/run/irdma/run/ksmbd-compat.so
 [ -f $compat ] || fail "no $compat: the harness builds it when ksmbd-tools is installed"
@@ -40,19 +39,13 @@ done
 
 log_mark 54-smbdirect-iwarp
 load_irdma_sim
-echo "0 iwarp" >$bus/new_device || fail "create 0"
-ip link set isim0 up || fail "isim0 up"
-ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
-sim_wait_counts 60 1 0 cqp live
+sim_iwarp_function0
 dev=$(ibdev_of 0)
 [ -n "$dev" ] || fail "no RDMA device on function 0"
 kmod -a ksmbd cifs || fail "cannot load ksmbd and cifs"
 take_baseline "qhash apbvt_ports" 0
 echo "baseline: $IRDMA_BASE_RES; engine: ${IRDMA_BASE_OBJ[0]}"
-port_counters "$dev"
-inv0=${cnt[iwRdmaInv]:-0}
-rd0=${cnt[iwOutRdmaReads]:-0}
-wr0=${cnt[iwOutRdmaWrites]:-0}
+rdma_io_counters "$dev" start
 
 step "server: ksmbd on $dev, share 'irdma' on tmpfs"
 mkdir -p "$share" "$mnt" || fail "directories under $work"
@@ -105,18 +98,11 @@ echo "$mib MiB through cifs and ksmbd, identical on the client," \
 	"the wire and the share"
 
 step "the port counters"
-port_counters "$dev"
-inv=$((${cnt[iwRdmaInv]:-0} - inv0))
-rd=$((${cnt[iwOutRdmaReads]:-0} - rd0))
-wr=$((${cnt[iwOutRdmaWrites]:-0} - wr0))
-echo "during the I/O: $inv STags invalidated, $rd RDMA READs, $wr RDMA WRITEs"
 # Each 64 KiB write is an RDMA READ by the server, each 64 KiB read an
 # RDMA WRITE; iWARP makes the sink of a READ an MR that the READ
 # invalidates, and each reply invalidates the client's MR.
 ios=$((mib * 16))
-((rd >= ios)) || fail "$rd RDMA READs for $ios writes"
-((wr >= ios)) || fail "$wr RDMA WRITEs for $ios reads"
-((inv >= 3 * ios)) || fail "$inv invalidations for $ios writes and $ios reads"
+rdma_io_counters "$dev" check $ios $((3 * ios))
 
 step "teardown"
 umount "$mnt" || fail "umount $mnt"
