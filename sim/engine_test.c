@@ -1519,6 +1519,41 @@ static void isim_exec_sq_waits_for_doorbell(struct kunit *test)
 	mutex_unlock(&f->eng_lock);
 }
 
+/*
+ * A pass whose time is over takes no more WQEs of an SQ after the first:
+ * one QP with a deep SQ cannot hold the engine (and the CQP commands
+ * behind it) for longer than one WQE past the deadline. The QP is kicked
+ * again and the pass says more is waiting, so the next goes on at once.
+ */
+static void isim_exec_sq_stops_when_the_pass_is_over(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_func *f = t->f;
+	struct isim_qp *a;
+	u32 i;
+
+	a = isim_t_self_qp(test);
+	for (i = 0; i < 3; i++)
+		isim_t_wqe(t->sq, i, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	mutex_lock(&f->eng_lock);
+	f->scan_due = jiffies + 3600 * HZ;
+	isim_wr32(f, ISIM_REG_WQEALLOC, 2);
+	f->pass_end_ns = 0;
+	KUNIT_EXPECT_TRUE(test, isim_exec_run(f, ISIM_WQE_BUDGET, false));
+	KUNIT_EXPECT_EQ(test, a->executed, 1ULL);
+	KUNIT_EXPECT_FALSE(test, list_empty(&a->kick));
+	/* no doorbell: the kick alone brings the next pass back to it */
+	KUNIT_EXPECT_TRUE(test, isim_exec_run(f, ISIM_WQE_BUDGET, false));
+	KUNIT_EXPECT_EQ(test, a->executed, 2ULL);
+	/* with time left the pass finishes the SQ and asks for nothing */
+	f->pass_end_ns = U64_MAX;
+	KUNIT_EXPECT_FALSE(test, isim_exec_run(f, ISIM_WQE_BUDGET, false));
+	KUNIT_EXPECT_EQ(test, a->executed, 3ULL);
+	KUNIT_EXPECT_FALSE(test, isim_exec_run(f, ISIM_WQE_BUDGET, false));
+	KUNIT_EXPECT_TRUE(test, list_empty(&a->kick));
+	mutex_unlock(&f->eng_lock);
+}
+
 static void isim_exec_bad_stag_is_protection_error(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -4039,6 +4074,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_exec_flush_completes_each_posted_wqe),
 	KUNIT_CASE(isim_exec_send_loopback_moves_data),
 	KUNIT_CASE(isim_exec_sq_waits_for_doorbell),
+	KUNIT_CASE(isim_exec_sq_stops_when_the_pass_is_over),
 	KUNIT_CASE(isim_exec_bad_stag_is_protection_error),
 	KUNIT_CASE(isim_ilq_transmit_adds_headers),
 	KUNIT_CASE(isim_ilq_syn_filter_steers_to_rq),
