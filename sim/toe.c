@@ -1202,7 +1202,14 @@ void isim_toe_sq_idle(struct isim_func *f, struct isim_qp *qp)
 	struct isim_toe *t = &qp->toe;
 
 	lockdep_assert_held(&f->eng_lock);
-	/* in TERMINATE the SQ runs no more: the FIN does not wait for it */
+	/*
+	 * In TERMINATE the SQ runs no more: the FIN does not wait for it. A
+	 * QP halted by an error while closing sends none of its own: a FIN
+	 * would tell the peer that everything before it arrived, and the
+	 * WQE that failed did not; the driver aborts (RESET_CONN).
+	 */
+	if (qp->state != ISIM_QPS_TERMINATE && qp->term_halted)
+		return;
 	if (!t->linked || !t->fin_pending || !isim_toe_window_open(t) ||
 	    (qp->state != ISIM_QPS_TERMINATE && !isim_exec_sq_empty(f, qp)))
 		return;
