@@ -161,12 +161,12 @@ static int irdma_ae_disc_cause(u16 code)
 
 /*
  * An LLP AE of an iWARP QP goes to the CM node linked to it (qp_link in
- * cm_hw.c); the QP is held, and the node stays linked, while it is told.
+ * cm_hw.c) as @cause; the QP is held, and the node stays linked, while it
+ * is told.
  */
 static void irdma_ae_to_cm(struct irdma_hw *hw,
-			   const struct irdma_aeqe_info *ae)
+			   const struct irdma_aeqe_info *ae, int cause)
 {
-	int cause = irdma_ae_disc_cause(ae->code);
 	struct irdma_qp *qp;
 	unsigned long flags;
 	bool told = false;
@@ -531,6 +531,31 @@ out_put:
 	return taken;
 }
 
+/*
+ * An error AE of a connected iWARP QP that has left RTS without starting a
+ * TERMINATE: typically the ULP's graceful close is under way (SQD, our FIN
+ * queued behind the SQ) when a WQE still in the SQ fails. The engine has
+ * halted the QP with its connection, so that FIN will never leave, and it
+ * is too late for a TERMINATE; the connection must be aborted now rather
+ * than by the close timer seconds later.
+ */
+static bool irdma_ae_past_rts(struct irdma_hw *hw,
+			      const struct irdma_aeqe_info *ae)
+{
+	struct irdma_qp *qp;
+	bool past;
+
+	if (!irdma_term_err(ae->code))
+		return false;
+	qp = irdma_qp_get(hw, ae->id);
+	if (!qp)
+		return false;
+	past = qp->conn_set && READ_ONCE(qp->ib_state) != IB_QPS_RTS &&
+	       !test_bit(IRDMA_QP_TERM_STARTED, &qp->term_flags);
+	irdma_qp_put(qp);
+	return past;
+}
+
 /**
  * irdma_ae_dispatch - act on one asynchronous event of the engine
  * @hw: the engine that posted it
@@ -554,12 +579,13 @@ void irdma_ae_dispatch(struct irdma_hw *hw, const struct irdma_aeqe_info *ae)
 		break;
 	case IRDMA_AE_ACT_QP:
 		irdma_ae_to_qp(hw, ae->id, irdma_ae_qp_event(ae->code));
-		if (iwarp)
-			irdma_ae_terminate(hw, ae);
+		if (iwarp && !irdma_ae_terminate(hw, ae) &&
+		    irdma_ae_past_rts(hw, ae))
+			irdma_ae_to_cm(hw, ae, IRDMA_CM_DISC_LOCAL_ERR);
 		break;
 	case IRDMA_AE_ACT_CM:
 		if (!irdma_ae_terminate(hw, ae))
-			irdma_ae_to_cm(hw, ae);
+			irdma_ae_to_cm(hw, ae, irdma_ae_disc_cause(ae->code));
 		break;
 	case IRDMA_AE_ACT_LOG:
 		break;

@@ -494,6 +494,55 @@ static void irdma_ae_term_dispatch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, page[0], 0);
 }
 
+/*
+ * An error AE of a connected iWARP QP whose graceful close is under way
+ * (SQD, our FIN behind the SQ, no TERMINATE started) aborts the
+ * connection at once; with a TERMINATE under way it is left to finish,
+ * and in RTS the same error starts a TERMINATE instead.
+ */
+static void irdma_ae_closing_qp_aborts(struct kunit *test)
+{
+	struct ae_fixture *fx = test->priv;
+	struct irdma_cm_node *node;
+	u8 *page;
+
+	page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	/* a node without references records a cause and queues nothing */
+	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	fx->fn.protocol = IRDMA_PROTOCOL_IWARP;
+	fx->qp.meta.va = page;
+	fx->qp.conn_set = true;
+	fx->qp.cm_node = node;
+	fx->qp.ib_state = IB_QPS_SQD;
+	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_SQ, 7);
+	KUNIT_EXPECT_EQ(test, fx->events, 1);
+	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, node->disc_causes, BIT(IRDMA_CM_DISC_LOCAL_ERR));
+	KUNIT_EXPECT_EQ(test, fx->qp.term_words, 0);
+	/* the same from the RQ, the peer's segment at fault */
+	node->disc_causes = 0;
+	ae_fixture_post(fx, IRDMA_AE_DDP_UBE_INVALID_MO, IRDMA_AESRC_RQ, 7);
+	KUNIT_EXPECT_EQ(test, node->disc_causes, BIT(IRDMA_CM_DISC_LOCAL_ERR));
+	/* a TERMINATE already under way is left to finish */
+	node->disc_causes = 0;
+	set_bit(IRDMA_QP_TERM_STARTED, &fx->qp.term_flags);
+	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_SQ, 7);
+	KUNIT_EXPECT_EQ(test, node->disc_causes, 0UL);
+	/* in RTS the error is answered with a TERMINATE, not an abort */
+	clear_bit(IRDMA_QP_TERM_STARTED, &fx->qp.term_flags);
+	fx->qp.ib_state = IB_QPS_RTS;
+	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_SQ, 7);
+	KUNIT_EXPECT_EQ(test, node->disc_causes, BIT(IRDMA_CM_DISC_TERMINATE));
+	KUNIT_EXPECT_TRUE(test, test_bit(IRDMA_QP_TERM_STARTED,
+					 &fx->qp.term_flags));
+	KUNIT_EXPECT_EQ(test, fx->qp.term_words, 1);
+	KUNIT_EXPECT_EQ(test, fx->events, 4);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
+	fx->qp.cm_node = NULL;
+}
+
 static struct kunit_case irdma_ae_cases[] = {
 	KUNIT_CASE_PARAM(irdma_ae_disc_cause_table, ae_disc_gen_params),
 	KUNIT_CASE(irdma_ae_dispatch_iwarp_llp_unlinked),
@@ -507,6 +556,7 @@ static struct kunit_case irdma_ae_cases[] = {
 	KUNIT_CASE(irdma_ae_term_no_headers),
 	KUNIT_CASE(irdma_ae_term_parse),
 	KUNIT_CASE(irdma_ae_term_dispatch),
+	KUNIT_CASE(irdma_ae_closing_qp_aborts),
 	{}
 };
 

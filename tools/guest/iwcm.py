@@ -106,10 +106,10 @@ def get_request(cm, lid):
     return cid
 
 
-def wait_event(cm, ch, want, what, patience=120):
+def wait_event(cm, ch, want, what, patience=120, want_status=0):
     """Take the next event of event channel ch (a pointer from
     rdma_create_event_channel) and ack it; exit unless it came within
-    patience seconds of what, is want and has status 0."""
+    patience seconds of what, is want and has status want_status."""
     fd = ctypes.c_int.from_address(ch).value
     if not select.select([fd], [], [], patience)[0]:
         sys.exit('no event within %d s of %s' % (patience, what))
@@ -120,9 +120,9 @@ def wait_event(cm, ch, want, what, patience=120):
     kind, status = e.event, e.status
     cm.rdma_ack_cm_event(ev)
     print('event', kind, 'status', status, flush=True)
-    if kind != want or status:
-        sys.exit('after %s: wanted event %d status 0, got %d status %d' %
-                 (what, want, kind, status))
+    if kind != want or status != want_status:
+        sys.exit('after %s: wanted event %d status %d, got %d status %d' %
+                 (what, want, want_status, kind, status))
 
 
 def reject_one(addr, port, pdata):

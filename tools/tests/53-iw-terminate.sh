@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 900
-# irdma-vm-secs: 130
+# irdma-vm-secs: 160
 #
 # TERMINATE (RFC 5040, 5.4 and 7) both ways, against a peer that is not our
 # code. As in 42-cm-accept.sh, a librdmacm server on function 0 accepts an
@@ -31,6 +31,14 @@
 #    must get IBV_EVENT_QP_ACCESS_ERR and the peer one TERMINATE that names
 #    a local catastrophic error (RDMAP, type 0, code 0, no headers: nothing
 #    the peer sent was wrong), then our FIN; not an RST, and not silence.
+# 5. sends the RTR; the server posts an RDMA READ from the peer and behind
+#    it the same bad SEND, and closes (rdma_disconnect) while the READ
+#    holds the SQ: our FIN waits behind the SQ. Only then does the peer
+#    answer the READ; the SEND fails with the QP already closing, where no
+#    TERMINATE can go and the engine will send no FIN. The connection must
+#    be aborted at once: the READ's data placed, IBV_EVENT_QP_ACCESS_ERR,
+#    DISCONNECTED, and the peer an RST with nothing before it, and not by
+#    the CM's close timer (cm_close_timeouts, a port counter, unchanged).
 #
 # After each, the engine's objects are back to where they were.
 . "$IRDMA_REPO/tools/guest/lib.sh"
@@ -52,14 +60,20 @@ cleanup() {
 trap cleanup EXIT
 
 # the server: accept with a user QP (and post a SEND with a bad local key
-# if $4 is "badkey"), wait for the QP's async event (it must be $2; none
-# if negative: then close with rdma_disconnect), then for DISCONNECTED;
-# destroy everything
+# if $4 is "badkey"; with "readbad", an RDMA READ of 16 bytes and that
+# SEND behind it, rdma_disconnect once /tmp/53-closing-disc exists, and
+# /tmp/53-closing-go for the peer once the engine's QP is closing),
+# wait for the QP's async event (it must be $2; none if negative: then
+# close with rdma_disconnect), then for DISCONNECTED; destroy everything
 server() {
 	python3 -u - 192.0.2.1 "$1" $pdata "$2" "${4:-}" >"$3" 2>&1 <<'EOF' &
 import ctypes
+import os
+import re
 import signal
+import struct
 import sys
+import time
 
 import iwcm
 from iwcm import check
@@ -101,6 +115,34 @@ def post_bad_send(verbs, qp):
     return buf
 
 
+def post_read(verbs, qp):
+    """a signaled RDMA READ of 16 bytes from the peer's STag 0x5eed, TO
+    0x2000, into an MR of the QP's PD (struct ibv_qp: context, qp_context,
+    pd) that the peer may write (iWARP's READ sink); returns the MR and
+    its buffer"""
+    pd = ctypes.c_void_p.from_address(qp + 16).value
+    buf = ctypes.create_string_buffer(16)
+    ibv.ibv_reg_mr.restype = ctypes.c_void_p
+    # IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE
+    mr = ibv.ibv_reg_mr(ctypes.c_void_p(pd), buf, 16, 1 | 2)
+    if not mr:
+        sys.exit('ibv_reg_mr failed')
+    # struct ibv_mr: context, pd, addr, length, handle, lkey
+    sge = Sge(ctypes.addressof(buf), 16,
+              ctypes.c_uint32.from_address(mr + 36).value)
+    wr = SendWr(wr_id=2, sg_list=ctypes.pointer(sge), num_sge=1, opcode=4,
+                send_flags=2)
+    # after send_flags: imm_data, then wr.rdma: remote_addr, rkey
+    struct.pack_into('<QI', wr.rest, 4, 0x2000, 0x5eed)
+    post = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                            ctypes.c_void_p)(
+        ctypes.c_void_p.from_address(verbs + 8 + 8 * 25).value)
+    bad = ctypes.c_void_p()
+    check(post(qp, ctypes.byref(wr), ctypes.byref(bad)), 'post_send READ')
+    print('RDMA READ posted', flush=True)
+    return mr, buf
+
+
 addr, port, pdata, want, post = (sys.argv[1], int(sys.argv[2]),
                                  sys.argv[3].encode(), int(sys.argv[4]),
                                  sys.argv[5])
@@ -117,9 +159,34 @@ if want < 0:
 # struct rdma_cm_id starts with its verbs context (its QP is the fourth
 # pointer); SIGALRM ends the wait
 verbs = ctypes.c_void_p.from_address(cid.value).value
-if post == 'badkey':
-    keep = post_bad_send(verbs, ctypes.c_void_p.from_address(cid.value +
-                                                             24).value)
+qp = ctypes.c_void_p.from_address(cid.value + 24).value
+mr = None
+if post == 'readbad':
+    mr, sink = post_read(verbs, qp)
+if post in ('badkey', 'readbad'):
+    keep = post_bad_send(verbs, qp)
+if post == 'readbad':
+    t0 = time.time()
+    while not os.path.exists('/tmp/53-closing-disc'):
+        if time.time() - t0 > 120:
+            sys.exit('no word to disconnect')
+        time.sleep(0.1)
+    check(cm.rdma_disconnect(cid), 'rdma_disconnect')
+    print('rdma_disconnect with the READ and the SEND queued', flush=True)
+    # Once the close has reached the engine (the QP CLOSING, our FIN
+    # queued), the peer may answer the READ. Watched from here, at once:
+    # the CM's close timer runs from the disconnect.
+    closing = re.compile(r'^qp \d+: type=\d+ state=3 ', re.M)
+    t0 = time.time()
+    while True:
+        with open('/sys/kernel/debug/irdma_sim/irdma_sim0/state') as f:
+            if closing.search(f.read()):
+                break
+        if time.time() - t0 > 60:
+            sys.exit('the engine has no QP closing')
+        time.sleep(0.02)
+    open('/tmp/53-closing-go', 'w').close()
+    print('the QP is closing in the engine', flush=True)
 signal.signal(signal.SIGALRM, lambda *_: None)
 signal.alarm(300)
 ev = AsyncEvent()
@@ -130,9 +197,15 @@ ibv.ibv_ack_async_event(ctypes.byref(ev))
 print('async event', ev.event_type, flush=True)
 if ev.event_type != want:
     sys.exit('async event %d, wanted %d' % (ev.event_type, want))
+# an aborted connection's CLOSE says so: -ECONNRESET
 iwcm.wait_event(cm, ch, iwcm.RDMA_CM_EVENT_DISCONNECTED, 'the TERMINATE',
-                patience=300)
+                patience=300, want_status=-104 if mr else 0)
 print('disconnected', flush=True)
+if mr:
+    if sink.raw != b'closing-readresp':
+        sys.exit('the READ placed %s' % sink.raw.hex())
+    print('the READ placed its 16 bytes', flush=True)
+    check(ibv.ibv_dereg_mr(ctypes.c_void_p(mr)), 'ibv_dereg_mr')
 iwcm.destroy_accepted(cm, lid, cid, ch)
 EOF
 	lpid=$!
@@ -154,7 +227,7 @@ import iwcm
 
 addr, port, pdata, case = (sys.argv[1], int(sys.argv[2]),
                            sys.argv[3].encode(), sys.argv[4])
-go = '/tmp/53-tw-go'
+go = '/tmp/53-%s-go' % case
 
 
 def tw_close(s):
@@ -224,6 +297,50 @@ elif case == 'local':
         sys.exit('TERMINATE control %s' % t[18:22].hex())
     print('TERMINATE: RDMAP, local catastrophic error, no headers',
           flush=True)
+elif case == 'closing':
+    s.sendall(iwcm.mpa_fpdu(bytes([0xc1, 0x40]) + struct.pack('>IQ', 1, 0),
+                            crc))
+    print('RTR sent', flush=True)
+    # untagged, last; READ request; queue 1, MSN 1, MO 0; sink STag and
+    # TO, size, source STag and TO
+    t = iwcm.read_fpdu(s, crc)
+    if (len(t) != 46 or t[:2] != bytes([0x41, 0x41]) or
+            struct.unpack('>III', t[6:18]) != (1, 1, 0)):
+        sys.exit('not a READ request: %s' % t.hex())
+    sink, sink_to, size, src, src_to = struct.unpack('>IQIIQ', t[18:46])
+    if (size, src, src_to) != (16, 0x5eed, 0x2000):
+        sys.exit('READ request for %d bytes at %x, TO %x' % (size, src,
+                                                              src_to))
+    print('READ request for 16 bytes', flush=True)
+    t0 = time.time()
+    while not os.path.exists(go):
+        if time.time() - t0 > 120:
+            sys.exit('no word from the server')
+        time.sleep(0.02)
+    # tagged, last; READ response to the sink
+    s.sendall(iwcm.mpa_fpdu(bytes([0xc1, 0x42]) +
+                            struct.pack('>IQ', sink, sink_to) +
+                            b'closing-readresp', crc))
+    print('READ response sent', flush=True)
+    buf = b''
+    t0 = time.time()
+    s.settimeout(1)
+    while time.time() - t0 < 300:
+        try:
+            d = s.recv(4096)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            if buf:
+                sys.exit('%d bytes before the RST: %s' % (len(buf),
+                                                          buf.hex()))
+            print('RST, with nothing before it', flush=True)
+            sys.exit(0)
+        if not d:
+            sys.exit('a FIN after %d bytes, not an RST: %s' % (len(buf),
+                                                               buf.hex()))
+        buf += d
+    sys.exit('neither an RST nor a FIN within 300 s')
 elif case == 'tw':
     # RFC 6581's RTR: a zero-length RDMA WRITE to STag 1, TO 0
     s.sendall(iwcm.mpa_fpdu(bytes([0xc1, 0x40]) + struct.pack('>IQ', 1, 0),
@@ -306,6 +423,23 @@ terminate_case local 7056 3 badkey
 n=$(sim_counts 0 toe term_tx term_rx) || fail "no toe line in $state"
 [ "$n" = "2 1" ] || fail "TERMINATEs sent and received: $n, wanted 2 1"
 
+step "a WQE that fails while our close waits behind it: an RST at once"
+declare -A cnt
+port_counters "$(ibdev_of 0)"
+ct0=${cnt[cm_close_timeouts]:-x}
+rm -f /tmp/53-closing-disc /tmp/53-closing-go
+server 7057 3 /tmp/53-closing-server.txt readbad
+peer 7057 closing /tmp/53-closing-peer.txt
+wait_line 120 "READ request*" /tmp/53-closing-peer.txt ||
+	fail "no READ request at the peer: $(</tmp/53-closing-peer.txt)"
+touch /tmp/53-closing-disc
+case_done closing
+port_counters "$(ibdev_of 0)"
+[ "${cnt[cm_close_timeouts]:-y}" = "$ct0" ] ||
+	fail "the close timer ended it: cm_close_timeouts $ct0 -> ${cnt[cm_close_timeouts]:-none}"
+n=$(sim_counts 0 toe term_tx term_rx) || fail "no toe line in $state"
+[ "$n" = "2 1" ] || fail "TERMINATEs sent and received: $n, wanted 2 1"
+
 step "TIME_WAIT: the peer's FIN, sent again, acknowledged again"
 rm -f /tmp/53-tw-go
 server 7055 -1 /tmp/53-tw-server.txt
@@ -325,5 +459,6 @@ echo "TIME_WAIT: $(grep -o 'tw=.*' $state)"
 step "remove"
 sim_pair_remove $ns
 echo "TERMINATE: ours for the peer's bad STag, the peer's to our consumer,"
-echo "ours for our own bad local key, each with our FIN; TIME_WAIT answered"
+echo "ours for our own bad local key, each with our FIN; the same error while"
+echo "closing aborted at once; TIME_WAIT answered"
 echo "the peer's FIN sent again; nothing left behind"
