@@ -277,6 +277,16 @@ def read_fpdu(s, crc):
     return body[2:2 + ulen]
 
 
+def wait_file(path, what, patience=120):
+    """wait for path to exist, the word of another process of the test;
+    exit unless it comes within patience seconds (what: from whom)"""
+    t0 = time.time()
+    while not os.path.exists(path):
+        if time.time() - t0 > patience:
+            sys.exit('no word from %s within %d s' % (what, patience))
+        time.sleep(0.02)
+
+
 def read_to_end(s, patience=300):
     """what socket s receives until the peer's FIN; exit on a reset or when
     no FIN comes within patience seconds"""

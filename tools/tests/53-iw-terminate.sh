@@ -68,7 +68,6 @@ trap cleanup EXIT
 server() {
 	python3 -u - 192.0.2.1 "$1" $pdata "$2" "${4:-}" >"$3" 2>&1 <<'EOF' &
 import ctypes
-import os
 import re
 import signal
 import struct
@@ -98,20 +97,25 @@ class SendWr(ctypes.Structure):
                 ('rest', ctypes.c_uint8 * 100)]
 
 
-def post_bad_send(verbs, qp):
-    """a signaled SEND of 8 bytes from a buffer with a local key no MR
-    has; ibv_post_send() is inline: call the provider's post_send, entry
-    25 of struct ibv_context_ops, which follows the device pointer"""
-    buf = ctypes.create_string_buffer(b'badlkey!', 8)
-    sge = Sge(ctypes.addressof(buf), 8, 0x00dead5a)
-    wr = SendWr(wr_id=1, sg_list=ctypes.pointer(sge), num_sge=1,
-                opcode=2, send_flags=2)
+def post_send(verbs, qp, wr, what):
+    """post wr; ibv_post_send() is inline: call the provider's post_send,
+    entry 25 of struct ibv_context_ops, which follows the device pointer"""
     post = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
                             ctypes.c_void_p)(
         ctypes.c_void_p.from_address(verbs + 8 + 8 * 25).value)
     bad = ctypes.c_void_p()
     check(post(qp, ctypes.byref(wr), ctypes.byref(bad)), 'post_send')
-    print('SEND with a bad local key posted', flush=True)
+    print(what, 'posted', flush=True)
+
+
+def post_bad_send(verbs, qp):
+    """a signaled SEND of 8 bytes from a buffer with a local key no MR
+    has"""
+    buf = ctypes.create_string_buffer(b'badlkey!', 8)
+    sge = Sge(ctypes.addressof(buf), 8, 0x00dead5a)
+    wr = SendWr(wr_id=1, sg_list=ctypes.pointer(sge), num_sge=1,
+                opcode=2, send_flags=2)
+    post_send(verbs, qp, wr, 'SEND with a bad local key')
     return buf
 
 
@@ -134,12 +138,7 @@ def post_read(verbs, qp):
                 send_flags=2)
     # after send_flags: imm_data, then wr.rdma: remote_addr, rkey
     struct.pack_into('<QI', wr.rest, 4, 0x2000, 0x5eed)
-    post = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
-                            ctypes.c_void_p)(
-        ctypes.c_void_p.from_address(verbs + 8 + 8 * 25).value)
-    bad = ctypes.c_void_p()
-    check(post(qp, ctypes.byref(wr), ctypes.byref(bad)), 'post_send READ')
-    print('RDMA READ posted', flush=True)
+    post_send(verbs, qp, wr, 'RDMA READ')
     return mr, buf
 
 
@@ -166,11 +165,7 @@ if post == 'readbad':
 if post in ('badkey', 'readbad'):
     keep = post_bad_send(verbs, qp)
 if post == 'readbad':
-    t0 = time.time()
-    while not os.path.exists('/tmp/53-closing-disc'):
-        if time.time() - t0 > 120:
-            sys.exit('no word to disconnect')
-        time.sleep(0.1)
+    iwcm.wait_file('/tmp/53-closing-disc', 'the test')
     check(cm.rdma_disconnect(cid), 'rdma_disconnect')
     print('rdma_disconnect with the READ and the SEND queued', flush=True)
     # Once the close has reached the engine (the QP CLOSING, our FIN
@@ -217,7 +212,6 @@ EOF
 peer() {
 	ip netns exec $ns python3 -u - 192.0.2.1 "$1" $pdata "$2" \
 		>"$3" 2>&1 <<'EOF' &
-import os
 import socket
 import struct
 import sys
@@ -237,11 +231,8 @@ def tw_close(s):
     if rest:
         sys.exit('%d bytes before the FIN: %s' % (len(rest), rest.hex()))
     print('FIN', flush=True)
+    iwcm.wait_file(go, 'the test', 60)
     t0 = time.time()
-    while not os.path.exists(go):
-        if time.time() - t0 > 60:
-            sys.exit('no go from the test')
-        time.sleep(0.1)
     s.shutdown(socket.SHUT_WR)
     print('our FIN sent', flush=True)
     # struct tcp_info: tcpi_state first, tcpi_total_retrans at 100
@@ -312,11 +303,7 @@ elif case == 'closing':
         sys.exit('READ request for %d bytes at %x, TO %x' % (size, src,
                                                               src_to))
     print('READ request for 16 bytes', flush=True)
-    t0 = time.time()
-    while not os.path.exists(go):
-        if time.time() - t0 > 120:
-            sys.exit('no word from the server')
-        time.sleep(0.02)
+    iwcm.wait_file(go, 'the server')
     # tagged, last; READ response to the sink
     s.sendall(iwcm.mpa_fpdu(bytes([0xc1, 0x42]) +
                             struct.pack('>IQ', sink, sink_to) +
