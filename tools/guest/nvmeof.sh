@@ -6,96 +6,131 @@
 # own host and target: nvmet-rdma exports a file-backed namespace at
 # 192.0.2.1:4420 and nvme-rdma connects to it, loopback through the
 # adapter's switch. Both are rdma_cm consumers.
-#  - 4 MiB of random data written to the block device with O_DIRECT in
-#    64 KiB I/Os, read back and compared; the namespace's file holds the
-#    same bytes.
-#  - The port counters: the STags invalidated, the READs and WRITEs.
-#  - The controller deleted, the target taken down, the modules unloaded:
-#    the RDMA resources and the engine's objects are back at the baseline,
-#    but for the idle CQs of the core's shared pool, which stay until the
-#    device goes.
+#  - nvmeof_target, nvmeof_port up|down: the target, and its port 1, on
+#    which it listens while the subsystem is linked to it.
+#  - nvmeof_connect: the host's controller and its namespace's block device.
+#  - nvmeof_write, nvmeof_verify: random data written to the block device
+#    with O_DIRECT in 64 KiB I/Os, read back and compared; the namespace's
+#    file holds the same bytes.
+#  - nvmeof_end: the controller deleted, the target taken down, the modules
+#    unloaded: the RDMA resources and the engine's objects are back at the
+#    baseline, but for the idle CQs of the core's shared pool, which stay
+#    until the device goes.
+#  - nvmeof_loop: all of it once, with the port counters checked.
 
-# For nvmeof_loop: NVMe-oF I/O on the function 0 that the caller has made
-# (its netdev up, 192.0.2.1/24 on it, its engine live), RDMA device DEV,
-# transport TRANSPORT (iwarp or roce), files under /tmp named after TAG.
-# Usage: nvmeof_loop DEV TRANSPORT TAG
-nvmeof_loop() {
-	local dev=$1 tr=$2 tag=$3
-	local cfs=/sys/kernel/config/nvmet nqn=nqn.2026-12.org.example:irdma-sim
-	local img=/tmp/$tag-nvmet.img pat=/tmp/$tag-pattern back=/tmp/$tag-back
-	local mib=4 ios ctrl ctl blk d i cqs pool others line base_cqs
+NVMEOF_CFS=/sys/kernel/config/nvmet
+NVMEOF_NQN=nqn.2026-12.org.example:irdma-sim
 
+# The modules, the baseline of RDMA device DEV (its function 0 made by the
+# caller: netdev up, 192.0.2.1/24 on it, engine live), and the target: a
+# namespace backed by a MIB MiB file under /tmp named after TAG, port 1 at
+# 192.0.2.1:4420 with no subsystem yet. Usage: nvmeof_target DEV TAG MIB
+nvmeof_target() {
+	local dev=$1 cfs=$NVMEOF_CFS nqn=$NVMEOF_NQN
+	local ns=$NVMEOF_CFS/subsystems/$NVMEOF_NQN/namespaces/1
+
+	NVMEOF_IMG=/tmp/$2-nvmet.img
+	NVMEOF_PAT=/tmp/$2-pattern
+	NVMEOF_BACK=/tmp/$2-back
+	NVMEOF_MIB=$3
 	kmod -a nvmet nvmet-rdma nvme-rdma ||
 		fail "cannot load nvmet, nvmet-rdma, nvme-rdma"
 	[ -d $cfs ] || mount -t configfs none /sys/kernel/config || fail "mount configfs"
 	[ -d $cfs ] || fail "no $cfs"
 	take_baseline "qhash apbvt_ports ahs" 0
 	# the CQs already there (on RoCEv2, the MAD layer's of QP1)
-	base_cqs=$(rdma res show cq dev "$dev") || fail "rdma res show cq: $base_cqs"
-	base_cqs=" $(sed -n 's/.* cqn \([0-9]*\) .*/\1/p' <<<"$base_cqs" | tr '\n' ' ')"
+	NVMEOF_BASE_CQS=$(rdma res show cq dev "$dev") ||
+		fail "rdma res show cq: $NVMEOF_BASE_CQS"
+	NVMEOF_BASE_CQS=" $(sed -n 's/.* cqn \([0-9]*\) .*/\1/p' <<<"$NVMEOF_BASE_CQS" |
+		tr '\n' ' ')"
 	echo "baseline: $IRDMA_BASE_RES; engine: ${IRDMA_BASE_OBJ[0]}"
-	rdma_io_counters "$dev" start
 
-	step "target: $nqn on 192.0.2.1:4420 (rdma), a $mib MiB file"
-	head -c $((mib << 20)) /dev/zero >"$img" || fail "namespace file"
+	step "target: $nqn on 192.0.2.1:4420 (rdma), a $NVMEOF_MIB MiB file"
+	head -c $((NVMEOF_MIB << 20)) /dev/zero >"$NVMEOF_IMG" || fail "namespace file"
 	mkdir $cfs/subsystems/$nqn || fail "subsystem"
 	echo 1 >$cfs/subsystems/$nqn/attr_allow_any_host || fail "allow any host"
-	mkdir $cfs/subsystems/$nqn/namespaces/1 || fail "namespace"
+	mkdir "$ns" || fail "namespace"
 	# tmpfs takes no O_DIRECT: the target reads and writes through the cache
-	echo 1 >$cfs/subsystems/$nqn/namespaces/1/buffered_io || fail "buffered_io"
-	echo -n "$img" >$cfs/subsystems/$nqn/namespaces/1/device_path ||
-		fail "device_path"
-	echo 1 >$cfs/subsystems/$nqn/namespaces/1/enable || fail "enable the namespace"
+	echo 1 >"$ns/buffered_io" || fail "buffered_io"
+	echo -n "$NVMEOF_IMG" >"$ns/device_path" || fail "device_path"
+	echo 1 >"$ns/enable" || fail "enable the namespace"
 	mkdir $cfs/ports/1 || fail "port"
 	echo rdma >$cfs/ports/1/addr_trtype || fail "trtype"
 	echo ipv4 >$cfs/ports/1/addr_adrfam || fail "adrfam"
 	echo 192.0.2.1 >$cfs/ports/1/addr_traddr || fail "traddr"
 	echo 4420 >$cfs/ports/1/addr_trsvcid || fail "trsvcid"
-	ln -s $cfs/subsystems/$nqn $cfs/ports/1/subsystems/$nqn ||
-		fail "the port does not take the subsystem (no listener on $dev?)"
+}
+
+# up: link the subsystem to port 1, which makes the target listen on it;
+# down: unlink it, which makes the target disconnect the controllers it has
+# on the port and stop listening. Usage: nvmeof_port up|down
+nvmeof_port() {
+	local link=$NVMEOF_CFS/ports/1/subsystems/$NVMEOF_NQN
+
+	if [ "$1" = up ]; then
+		ln -s "$NVMEOF_CFS/subsystems/$NVMEOF_NQN" "$link" ||
+			fail "the port does not take the subsystem (no listener?)"
+	else
+		rm "$link" || fail "unlink the subsystem from port 1"
+	fi
+}
+
+# The host connects to the target with the fabrics options OPTS (may be
+# empty) after its own; sets NVMEOF_CTL (nvmeN) and NVMEOF_BLK (the
+# namespace's block device). Usage: nvmeof_connect [OPTS]
+nvmeof_connect() {
+	local ctrl d i
+	local args="transport=rdma,traddr=192.0.2.1,trsvcid=4420,nqn=$NVMEOF_NQN,nr_io_queues=1,queue_size=32"
 
 	step "host: nvme-rdma connects"
 	exec 3<>/dev/nvme-fabrics || fail "no /dev/nvme-fabrics"
-	echo "transport=rdma,traddr=192.0.2.1,trsvcid=4420,nqn=$nqn,nr_io_queues=1,queue_size=32" >&3 ||
-		fail "connect refused: $(dmesg | tail -n 5)"
+	echo "$args${1:+,$1}" >&3 || fail "connect refused: $(dmesg | tail -n 5)"
 	read -r ctrl <&3 || fail "no answer from /dev/nvme-fabrics"
 	exec 3>&-
 	echo "connected: $ctrl"
 	[[ $ctrl =~ instance=([0-9]+) ]] || fail "no instance in '$ctrl'"
-	ctl=nvme${BASH_REMATCH[1]}
-	blk=
+	NVMEOF_CTL=nvme${BASH_REMATCH[1]}
+	NVMEOF_BLK=
 	for ((i = 0; i < 30; i++)); do
 		# the namespace's block device (with multipath, the head's)
 		for d in /dev/nvme*n1; do
-			[ -b "$d" ] && blk=$d && break 2
+			[ -b "$d" ] && NVMEOF_BLK=$d && break 2
 		done
 		pause 1
 	done
-	[ -n "$blk" ] || fail "no namespace block device of $ctl"
-	echo "namespace: $blk, transport $(<"/sys/class/nvme/$ctl/transport")"
+	[ -n "$NVMEOF_BLK" ] || fail "no namespace block device of $NVMEOF_CTL"
+	echo "namespace: $NVMEOF_BLK, transport $(<"/sys/class/nvme/$NVMEOF_CTL/transport")"
+}
 
-	step "$mib MiB written with O_DIRECT, read back, compared"
-	head -c $((mib << 20)) /dev/urandom >"$pat" || fail "pattern"
-	dd if="$pat" of="$blk" bs=64k count=$((mib * 16)) oflag=direct status=none ||
-		fail "write to $blk"
-	dd if="$blk" of="$back" bs=64k count=$((mib * 16)) iflag=direct status=none ||
-		fail "read from $blk"
-	cmp "$pat" "$back" || fail "the data read back differs from what was written"
-	cmp "$pat" "$img" || fail "the namespace's file differs from what was written"
-	echo "$mib MiB through nvme-rdma and nvmet-rdma," \
-		"identical on the host, the wire and the file"
+# Read the namespace back with O_DIRECT and compare it, and the target's
+# file, with what nvmeof_write wrote last; WHAT names the check.
+# Usage: nvmeof_verify WHAT
+nvmeof_verify() {
+	dd if="$NVMEOF_BLK" of="$NVMEOF_BACK" bs=64k count=$((NVMEOF_MIB * 16)) \
+		iflag=direct status=none || fail "$1: read from $NVMEOF_BLK"
+	cmp "$NVMEOF_PAT" "$NVMEOF_BACK" ||
+		fail "$1: the data read back differs from what was written"
+	cmp "$NVMEOF_PAT" "$NVMEOF_IMG" ||
+		fail "$1: the namespace's file differs from what was written"
+	echo "$1: $NVMEOF_MIB MiB identical on the host, the wire and the file"
+}
 
-	step "the port counters"
-	# Per 64 KiB write the target READs the data and its reply invalidates
-	# the host's MR; per read it WRITEs the data and its reply invalidates.
-	# On iWARP the sink of a READ must be an MR that the READ invalidates
-	# (rdma_rw registers one per READ); on RoCEv2 it reads into its pages.
-	ios=$((mib * 16))
-	if [ "$tr" = iwarp ]; then
-		rdma_io_counters "$dev" check $ios $((3 * ios))
-	else
-		rdma_io_counters "$dev" check $ios $((2 * ios))
-	fi
+# Fresh random data written to the namespace with O_DIRECT in 64 KiB
+# I/Os, then nvmeof_verify WHAT. Usage: nvmeof_write WHAT
+nvmeof_write() {
+	step "$1: $NVMEOF_MIB MiB written with O_DIRECT, read back, compared"
+	head -c $((NVMEOF_MIB << 20)) /dev/urandom >"$NVMEOF_PAT" || fail "pattern"
+	dd if="$NVMEOF_PAT" of="$NVMEOF_BLK" bs=64k count=$((NVMEOF_MIB * 16)) \
+		oflag=direct status=none || fail "$1: write to $NVMEOF_BLK"
+	nvmeof_verify "$1"
+}
+
+# The controller deleted, the target taken down (port 1 still up), the
+# modules unloaded, and everything but the core's idle pool CQs back at
+# the baseline of RDMA device DEV. Usage: nvmeof_end DEV
+nvmeof_end() {
+	local dev=$1 cfs=$NVMEOF_CFS nqn=$NVMEOF_NQN ctl=$NVMEOF_CTL
+	local i cqs pool others line
 
 	step "teardown"
 	echo 1 >"/sys/class/nvme/$ctl/delete_controller" || fail "delete $ctl"
@@ -104,7 +139,7 @@ nvmeof_loop() {
 		pause 1
 	done
 	[ -e "/sys/class/nvme/$ctl" ] && fail "$ctl still there"
-	rm $cfs/ports/1/subsystems/$nqn || fail "unlink the subsystem"
+	nvmeof_port down
 	rmdir $cfs/ports/1 || fail "remove the port"
 	echo 0 >$cfs/subsystems/$nqn/namespaces/1/enable
 	rmdir $cfs/subsystems/$nqn/namespaces/1 || fail "remove the namespace"
@@ -119,7 +154,7 @@ nvmeof_loop() {
 		others=
 		while IFS= read -r line; do
 			[ -n "$line" ] || continue
-			[[ $line =~ " cqn "([0-9]+)" " && $base_cqs == *" ${BASH_REMATCH[1]} "* ]] &&
+			[[ $line =~ " cqn "([0-9]+)" " && $NVMEOF_BASE_CQS == *" ${BASH_REMATCH[1]} "* ]] &&
 				continue
 			if [[ " $line " == *" users 0 "* && $line == *"comm [ib_core]"* ]]; then
 				pool=$((pool + 1))
@@ -136,6 +171,33 @@ nvmeof_loop() {
 		fail "no CQ count in '$IRDMA_BASE_RES'"
 	IRDMA_BASE_RES=${IRDMA_BASE_RES/ cq ${BASH_REMATCH[1]} / cq $((BASH_REMATCH[1] + pool)) }
 	wait_baseline "NVMe-oF"
-	rm -f "$img" "$pat" "$back"
+	rm -f "$NVMEOF_IMG" "$NVMEOF_PAT" "$NVMEOF_BACK"
+}
+
+# For nvmeof_loop: NVMe-oF I/O on the function 0 that the caller has made
+# (its netdev up, 192.0.2.1/24 on it, its engine live), RDMA device DEV,
+# transport TRANSPORT (iwarp or roce), files under /tmp named after TAG.
+# Usage: nvmeof_loop DEV TRANSPORT TAG
+nvmeof_loop() {
+	local dev=$1 tr=$2 mib=4 ios
+
+	nvmeof_target "$dev" "$3" $mib
+	rdma_io_counters "$dev" start
+	nvmeof_port up
+	nvmeof_connect ""
+	nvmeof_write "I/O"
+
+	step "the port counters"
+	# Per 64 KiB write the target READs the data and its reply invalidates
+	# the host's MR; per read it WRITEs the data and its reply invalidates.
+	# On iWARP the sink of a READ must be an MR that the READ invalidates
+	# (rdma_rw registers one per READ); on RoCEv2 it reads into its pages.
+	ios=$((mib * 16))
+	if [ "$tr" = iwarp ]; then
+		rdma_io_counters "$dev" check $ios $((3 * ios))
+	else
+		rdma_io_counters "$dev" check $ios $((2 * ios))
+	fi
+	nvmeof_end "$dev"
 	echo "NVMe-oF over $tr on one function: $mib MiB verified, nothing left behind"
 }
