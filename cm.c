@@ -3334,13 +3334,41 @@ static void irdma_cm_discard_node(struct irdma_cm_node *node)
 	irdma_cm_node_unlock(node, flags);
 }
 
+/*
+ * An active open to an address of this function can be taken by one of
+ * our own listeners only: its SYN comes back to this function, and the
+ * host's stack, if nothing here takes it, drops a segment from one of its
+ * own addresses as a martian without a RST. Without a listener the open
+ * would wait out every retransmission of the SYN.
+ */
+static bool irdma_cm_loopback_heard(struct irdma_cm_core *core,
+				    const struct irdma_cm_info *ci)
+{
+	struct irdma_cm_listener *listener;
+	struct irdma_cm_info passive = *ci;
+
+	memcpy(passive.loc_addr, ci->rem_addr, sizeof(passive.loc_addr));
+	memcpy(passive.rem_addr, ci->loc_addr, sizeof(passive.rem_addr));
+	passive.loc_port = ci->rem_port;
+	passive.rem_port = ci->loc_port;
+	listener = irdma_find_listener(core, &passive);
+	if (!listener)
+		return false;
+	irdma_cm_listener_put(listener);
+	return true;
+}
+
 /**
  * irdma_connect - iw_cm active open
  * @cm_id: iw_cm id (m_local_addr / m_remote_addr are used)
  * @conn_param: QP, IRD/ORD and private data
  *
- * Return: 0 when the SYN is on its way (events follow), or an errno, in
- * which case no event is ever raised and no reference is kept.
+ * An open to this function's own address that none of its listeners
+ * takes is refused at once: CONNECT_REPLY with -ECONNREFUSED follows.
+ *
+ * Return: 0 when the SYN is on its way or the refusal queued (events
+ * follow), or an errno, in which case no event is ever raised and no
+ * reference is kept.
  */
 int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 {
@@ -3374,6 +3402,12 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 	refcount_inc(&node->refcnt);
 	node->ulp_ref = true;
 	irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_SENT);
+	if (node->loopback && !irdma_cm_loopback_heard(core, &ci)) {
+		/* refused, as a RST to the SYN would say, and as connect(2) */
+		irdma_active_open_err(node, false, -ECONNREFUSED);
+		irdma_cm_node_unlock(node, flags);
+		return 0;
+	}
 	err = irdma_send_syn(node, false);
 	if (err)
 		irdma_cm_free_tcp(node);

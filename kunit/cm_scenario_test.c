@@ -1175,6 +1175,58 @@ static void irdma_cm_wire_listener_destroyed(struct kunit *test)
 }
 
 /*
+ * An open to the function's own address that no listener of its own takes
+ * is refused at once, without a SYN: the host's stack would drop it as a
+ * martian and the open would wait out every retransmission. One that a
+ * listener takes sends its SYN and reaches the listener.
+ */
+static void irdma_cm_wire_loopback_refused(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	atomic64_t *conn_err = &env->a.core->stats[IRDMA_CM_STAT_CONNECT_ERR];
+	struct cmt_id *lid, *cid;
+	struct cmt_event *e;
+	u32 tx;
+	int rc;
+
+	env->a.peer = &env->a;
+	/* a listener on another port does not take it */
+	lid = cmt_listen(&env->a, false, 1, 4001, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	tx = env->a.tx;
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 1, 4000, &cp), 0);
+	KUNIT_EXPECT_EQ(test, env->a.tx, tx);
+	cmt_pump(env);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
+	cmt_expect_no_event(env);
+	KUNIT_EXPECT_EQ(test, atomic64_read(conn_err), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->a.core->node_cnt), 0);
+	KUNIT_EXPECT_EQ(test, env->a.est_filters, 0);
+	KUNIT_EXPECT_EQ(test, env->a.ahs, 0);
+	cmt_unlisten(lid);
+
+	/* the port listened on: the SYN goes out and the listener hears it */
+	lid = cmt_listen(&env->a, false, 1, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6001, 1, 4000, &cp), 0);
+	KUNIT_EXPECT_GT(test, env->a.tx, tx);
+	cmt_pump(env);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, cmt_reject(cmt_child_of(env, e), NULL, 0), 0);
+	cmt_pump(env);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
+	cmt_advance(env, 2 * IRDMA_CM_TIME_WAIT_MS);
+	cmt_expect_no_event(env);
+	KUNIT_EXPECT_EQ(test, atomic64_read(conn_err), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->a.core->node_cnt), 0);
+	cmt_unlisten(lid);
+}
+
+/*
  * A segment the layer below refuses to send (ILQ out of buffers) is counted
  * and treated as lost: the connect's SYN goes again on its retransmit timer
  * and the connection proceeds.
@@ -1460,6 +1512,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_cm_wire_ord_above_peer_ird),
 	KUNIT_CASE(irdma_cm_wire_listener_destroyed),
 	KUNIT_CASE(irdma_cm_wire_xmit_refused),
+	KUNIT_CASE(irdma_cm_wire_loopback_refused),
 	KUNIT_CASE(irdma_cm_wire_entry_errors),
 	KUNIT_CASE(irdma_cm_wire_accept_qp_errors),
 	KUNIT_CASE(irdma_cm_wire_if_notify),
