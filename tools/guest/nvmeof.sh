@@ -11,7 +11,7 @@
 #  - nvmeof_connect: the host's controller and its namespace's block device.
 #  - nvmeof_write, nvmeof_verify: random data written to the block device
 #    with O_DIRECT in 64 KiB I/Os, read back and compared; the namespace's
-#    file holds the same bytes.
+#    file holds the same bytes. nvmeof_write_bg: such a write left running.
 #  - nvmeof_end: the controller deleted, the target taken down, the modules
 #    unloaded: the RDMA resources and the engine's objects are back at the
 #    baseline, but for the idle CQs of the core's shared pool, which stay
@@ -125,26 +125,74 @@ nvmeof_write() {
 	nvmeof_verify "$1"
 }
 
-# The controller deleted, the target taken down (port 1 still up), the
-# modules unloaded, and everything but the core's idle pool CQs back at
-# the baseline of RDMA device DEV. Usage: nvmeof_end DEV
-nvmeof_end() {
-	local dev=$1 cfs=$NVMEOF_CFS nqn=$NVMEOF_NQN ctl=$NVMEOF_CTL
-	local i cqs pool others line
+# The writes completed so far on the namespace's block device.
+nvmeof_writes() {
+	local s
 
-	step "teardown"
-	echo 1 >"/sys/class/nvme/$ctl/delete_controller" || fail "delete $ctl"
+	read -r -a s <"/sys/block/${NVMEOF_BLK#/dev/}/stat" ||
+		fail "no stat of $NVMEOF_BLK"
+	echo "${s[4]}"
+}
+
+# Start writing fresh random data to the namespace in the background, as
+# nvmeof_write does, and return once N of its 64 KiB writes are done and
+# it still runs: NVMEOF_DD is its PID, NVMEOF_W0 the writes done before
+# it, its errors go to $NVMEOF_BACK.err. Usage: nvmeof_write_bg N
+nvmeof_write_bg() {
+	local i n=0
+
+	head -c $((NVMEOF_MIB << 20)) /dev/urandom >"$NVMEOF_PAT" || fail "pattern"
+	NVMEOF_W0=$(nvmeof_writes)
+	dd if="$NVMEOF_PAT" of="$NVMEOF_BLK" bs=64k count=$((NVMEOF_MIB * 16)) \
+		oflag=direct status=none 2>"$NVMEOF_BACK.err" &
+	NVMEOF_DD=$!
+	for ((i = 0; i < 300; i++)); do
+		n=$(($(nvmeof_writes) - NVMEOF_W0))
+		((n >= $1)) && break
+		kill -0 "$NVMEOF_DD" 2>/dev/null || break
+		pause 0.2
+	done
+	((n >= $1)) || fail "the write did not start: $n writes"
+	kill -0 "$NVMEOF_DD" 2>/dev/null || fail "the write was over after $n writes"
+	echo "$n of $((NVMEOF_MIB * 16)) writes done"
+}
+
+# Wait up to 30 s for the host's controller to go away; fail if it stays.
+nvmeof_ctrl_gone() {
+	local i
+
 	for ((i = 0; i < 30; i++)); do
-		[ -e "/sys/class/nvme/$ctl" ] || break
+		[ -e "/sys/class/nvme/$NVMEOF_CTL" ] || return 0
 		pause 1
 	done
-	[ -e "/sys/class/nvme/$ctl" ] && fail "$ctl still there"
-	nvmeof_port down
+	fail "$NVMEOF_CTL still there"
+}
+
+# The target taken down (port 1 up or not), its file removed, and the
+# NVMe-oF modules unloaded (the host's controller must be gone).
+nvmeof_target_down() {
+	local cfs=$NVMEOF_CFS nqn=$NVMEOF_NQN
+
+	[ -L $cfs/ports/1/subsystems/$nqn ] && nvmeof_port down
 	rmdir $cfs/ports/1 || fail "remove the port"
 	echo 0 >$cfs/subsystems/$nqn/namespaces/1/enable
 	rmdir $cfs/subsystems/$nqn/namespaces/1 || fail "remove the namespace"
 	rmdir $cfs/subsystems/$nqn || fail "remove the subsystem"
 	rmmod nvme_rdma nvmet_rdma nvmet || fail "rmmod nvme_rdma nvmet_rdma nvmet"
+	rm -f "$NVMEOF_IMG" "$NVMEOF_PAT" "$NVMEOF_BACK" "$NVMEOF_BACK.err"
+}
+
+# The controller deleted, the target taken down, the modules unloaded,
+# and everything but the core's idle pool CQs back at the baseline of RDMA
+# device DEV. Usage: nvmeof_end DEV
+nvmeof_end() {
+	local dev=$1 i cqs pool others line
+
+	step "teardown"
+	echo 1 >"/sys/class/nvme/$NVMEOF_CTL/delete_controller" ||
+		fail "delete $NVMEOF_CTL"
+	nvmeof_ctrl_gone
+	nvmeof_target_down
 	# Both take their CQs from the core's shared pool (ib_cq_pool_get()),
 	# which keeps them, unused, until the device goes away: those may stay
 	pool=0
@@ -171,7 +219,6 @@ nvmeof_end() {
 		fail "no CQ count in '$IRDMA_BASE_RES'"
 	IRDMA_BASE_RES=${IRDMA_BASE_RES/ cq ${BASH_REMATCH[1]} / cq $((BASH_REMATCH[1] + pool)) }
 	wait_baseline "NVMe-oF"
-	rm -f "$NVMEOF_IMG" "$NVMEOF_PAT" "$NVMEOF_BACK"
 }
 
 # For nvmeof_loop: NVMe-oF I/O on the function 0 that the caller has made

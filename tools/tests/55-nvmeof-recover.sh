@@ -21,8 +21,8 @@
 
 bus=/sys/bus/irdma_sim
 mib=4
-dd_pid=
-kill_on_exit dd_pid
+NVMEOF_DD=
+kill_on_exit NVMEOF_DD
 
 # Wait up to SECONDS for the host's controller to be in STATE.
 # Usage: ctrl_state_wait STATE SECONDS
@@ -35,15 +35,6 @@ ctrl_state_wait() {
 		pause 0.2
 	done
 	fail "$NVMEOF_CTL is $s, not $1, after $2 s"
-}
-
-# Writes completed on the namespace's block device so far.
-blk_writes() {
-	local s
-
-	read -r -a s <"/sys/block/${NVMEOF_BLK#/dev/}/stat" ||
-		fail "no stat of $NVMEOF_BLK"
-	echo "${s[4]}"
 }
 
 log_mark 55-nvmeof-recover
@@ -61,19 +52,8 @@ nvmeof_connect reconnect_delay=1,ctrl_loss_tmo=120
 nvmeof_write "before"
 
 step "the target's port goes down under a write, and comes back"
-head -c $((mib << 20)) /dev/urandom >"$NVMEOF_PAT" || fail "pattern"
-w0=$(blk_writes)
-dd if="$NVMEOF_PAT" of="$NVMEOF_BLK" bs=64k count=$((mib * 16)) \
-	oflag=direct status=none &
-dd_pid=$!
-for ((i = 0; i < 300; i++)); do
-	(($(blk_writes) >= w0 + 4)) && break
-	kill -0 $dd_pid 2>/dev/null || break
-	pause 0.2
-done
-(($(blk_writes) >= w0 + 4)) || fail "the write did not start: $(blk_writes) writes"
-kill -0 $dd_pid 2>/dev/null || fail "the write was over before the port went down"
-echo "$(($(blk_writes) - w0)) of $((mib * 16)) writes done: the port goes down"
+nvmeof_write_bg 4
+echo "the port goes down"
 nvmeof_port down
 for ((i = 0; i < 150; i++)); do
 	[ "$(<"/sys/class/nvme/$NVMEOF_CTL/state")" != live ] && break
@@ -87,10 +67,10 @@ for ((i = 0; i < 60; i++)); do
 done
 tries=$(count_log "Failed reconnect attempt")
 ((tries >= 2)) || fail "$tries failed reconnect attempts in 60 s: $(log_since | tail -n 8)"
-kill -0 $dd_pid 2>/dev/null ||
-	fail "the write ended while the target was away: $(wait $dd_pid; echo "status $?")"
+kill -0 $NVMEOF_DD 2>/dev/null ||
+	fail "the write ended while the target was away: $(wait $NVMEOF_DD; echo "status $?")"
 echo "$NVMEOF_CTL is $(<"/sys/class/nvme/$NVMEOF_CTL/state") after $tries refused reconnects;" \
-	"the write waits at $(($(blk_writes) - w0)) of $((mib * 16))"
+	"the write waits at $(($(nvmeof_writes) - NVMEOF_W0)) of $((mib * 16))"
 port_counters "$dev"
 refused=$((cnt[cm_connect_err] - cm0[1]))
 ((refused >= tries)) ||
@@ -99,9 +79,9 @@ nvmeof_port up
 ctrl_state_wait live 60
 [ "$(count_log "Successfully reconnected")" = 1 ] ||
 	fail "no 'Successfully reconnected': $(log_since | tail -n 8)"
-wait_exit 120 $dd_pid || fail "the write still runs 120 s after the reconnect"
-wait $dd_pid || fail "the write across the outage failed (status $?)"
-dd_pid=
+wait_exit 120 $NVMEOF_DD || fail "the write still runs 120 s after the reconnect"
+wait $NVMEOF_DD || fail "the write across the outage failed (status $?)"
+NVMEOF_DD=
 nvmeof_verify "across the outage"
 
 step "the host resets its controller"
