@@ -17,6 +17,7 @@
 #    baseline, but for the idle CQs of the core's shared pool, which stay
 #    until the device goes.
 #  - nvmeof_loop: all of it once, with the port counters checked.
+#  - nvmeof_recover: a target outage and a controller reset survived.
 
 NVMEOF_CFS=/sys/kernel/config/nvmet
 NVMEOF_NQN=nqn.2026-12.org.example:irdma-sim
@@ -247,4 +248,110 @@ nvmeof_loop() {
 	fi
 	nvmeof_end "$dev"
 	echo "NVMe-oF over $tr on one function: $mib MiB verified, nothing left behind"
+}
+
+# Wait up to SECONDS for the host's controller to be in STATE.
+# Usage: nvmeof_ctrl_state STATE SECONDS
+nvmeof_ctrl_state() {
+	local i s
+
+	for ((i = 0; i < $2 * 5; i++)); do
+		s=$(<"/sys/class/nvme/$NVMEOF_CTL/state")
+		[ "$s" = "$1" ] && return 0
+		pause 0.2
+	done
+	fail "$NVMEOF_CTL is $s, not $1, after $2 s"
+}
+
+# For nvmeof_recover: NVMe-oF when the connections go away, on function 0
+# as nvmeof_loop takes it, RDMA device DEV, transport TRANSPORT (iwarp or
+# roce), files under /tmp named after TAG. The host tries to reconnect
+# every second for up to two minutes. (On RoCEv2 it ran clean but for a
+# lockdep report inside nvmet: its port removal destroys a cm_id under
+# nvmet_config_sem, and a connect command run from rdma_cm's handler, when
+# it beat the IB CM's RTU, takes that semaphore under the handler's mutex.)
+#  - The target's port goes down: the target disconnects the host's queues
+#    and stops listening; the host's error recovery tries again and again,
+#    each try refused (on iWARP by our CM, which counts them; on RoCEv2 by
+#    the IB CM's REJ), and a 4 MiB write issued meanwhile waits, none of it
+#    done; the port comes back, the host reconnects on its own, and the
+#    write completes with every byte in place.
+#  - The host resets its controller: every queue closed gracefully and
+#    connected again, and a verified write after.
+#  - nvmeof_end; on iWARP every CM node made on the way is freed.
+# The caller kills NVMEOF_DD on exit (kill_on_exit).
+# Usage: nvmeof_recover DEV TRANSPORT TAG
+nvmeof_recover() {
+	local dev=$1 tr=$2 mib=4 i tries refused state
+	local -a cm0
+	local -A cnt
+
+	nvmeof_target "$dev" "$3" $mib
+	if [ "$tr" = iwarp ]; then
+		port_counters "$dev"
+		cm0=("${cnt[cm_connects]}" "${cnt[cm_connect_err]}" "${cnt[cm_rst_rx]}")
+	fi
+	nvmeof_port up
+	nvmeof_connect reconnect_delay=1,ctrl_loss_tmo=120
+	nvmeof_write "before"
+
+	# (a write in flight when the connections go is 56's and 57's: on
+	# RoCEv2 a write would be over before the target had let go)
+	step "the target's port goes down, a write waits for it to come back"
+	nvmeof_port down
+	for ((i = 0; i < 150; i++)); do
+		state=$(<"/sys/class/nvme/$NVMEOF_CTL/state")
+		[ "$state" != live ] && break
+		pause 0.2
+	done
+	[ "$state" != live ] || fail "$NVMEOF_CTL still live 30 s after its port went down"
+	nvmeof_write_bg 0
+	for ((i = 0; i < 60; i++)); do
+		tries=$(count_log "Failed reconnect attempt")
+		((tries >= 2)) && break
+		pause 1
+	done
+	((tries >= 2)) ||
+		fail "$tries failed reconnect attempts in 60 s: $(log_since | tail -n 8)"
+	if ! kill -0 "$NVMEOF_DD" 2>/dev/null; then
+		wait "$NVMEOF_DD"
+		fail "the write ended while the target was away (status $?," \
+			"$(($(nvmeof_writes) - NVMEOF_W0)) writes done):" \
+			"$(head -c 300 "$NVMEOF_BACK.err")"
+	fi
+	i=$(($(nvmeof_writes) - NVMEOF_W0))
+	echo "$NVMEOF_CTL is $(<"/sys/class/nvme/$NVMEOF_CTL/state") after $tries" \
+		"refused reconnects; the write waits at $i of $((mib * 16))"
+	((i == 0)) || fail "$i writes completed with the target away"
+	if [ "$tr" = iwarp ]; then
+		port_counters "$dev"
+		refused=$((cnt[cm_connect_err] - cm0[1]))
+		# shellcheck disable=SC2154 # cnt_line: port_counters sets it
+		((refused >= tries)) ||
+			fail "$tries refused reconnects, $refused connect errors in the CM ($cnt_line)"
+	fi
+	nvmeof_port up
+	nvmeof_ctrl_state live 60
+	[ "$(count_log "Successfully reconnected")" = 1 ] ||
+		fail "no 'Successfully reconnected': $(log_since | tail -n 8)"
+	wait_exit 120 "$NVMEOF_DD" || fail "the write still runs 120 s after the reconnect"
+	wait "$NVMEOF_DD" || fail "the write across the outage failed (status $?)"
+	NVMEOF_DD=
+	nvmeof_verify "across the outage"
+
+	step "the host resets its controller"
+	echo 1 >"/sys/class/nvme/$NVMEOF_CTL/reset_controller" ||
+		fail "reset $NVMEOF_CTL"
+	nvmeof_ctrl_state live 60
+	nvmeof_write "after the reset"
+
+	nvmeof_end "$dev"
+	[ "$tr" = iwarp ] || return 0
+	port_counters "$dev"
+	echo "CM: $((cnt[cm_connects] - cm0[0])) connects," \
+		"$((cnt[cm_connect_err] - cm0[1])) refused," \
+		"$((cnt[cm_rst_rx] - cm0[2])) RSTs received;" \
+		"nodes made ${cnt[cm_nodes_created]}, freed ${cnt[cm_nodes_freed]}"
+	[ "${cnt[cm_nodes_created]}" = "${cnt[cm_nodes_freed]}" ] ||
+		fail "CM nodes left: ${cnt[cm_nodes_created]} made, ${cnt[cm_nodes_freed]} freed"
 }
