@@ -3376,6 +3376,7 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 	struct irdma_cm_node *node;
 	struct irdma_cm_info ci;
 	unsigned long flags;
+	bool refused;
 	void *qp;
 	int err;
 
@@ -3397,12 +3398,13 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 	err = irdma_cm_conn_resources(node);
 	if (err)
 		goto err_node;
+	refused = node->loopback && !irdma_cm_loopback_heard(core, &ci);
 	spin_lock_irqsave(&node->lock, flags);
 	irdma_cm_link_ulp(node, cm_id, qp);
 	refcount_inc(&node->refcnt);
 	node->ulp_ref = true;
 	irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_SENT);
-	if (node->loopback && !irdma_cm_loopback_heard(core, &ci)) {
+	if (refused) {
 		/* refused, as a RST to the SYN would say, and as connect(2) */
 		irdma_active_open_err(node, false, -ECONNREFUSED);
 		irdma_cm_node_unlock(node, flags);
