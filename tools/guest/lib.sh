@@ -549,28 +549,53 @@ need_user() {
 	done
 }
 
-# For tests: iWARP function 0 alone, 192.0.2.1/24 on its netdev (up), for
-# the kernel's storage protocols, whose host and target both run on it;
-# waits for its engine.
-# Usage: sim_iwarp_function0
+# For tests: irdma and irdma_sim loaded, iWARP function 0 alone,
+# 192.0.2.1/24 on its netdev (up), for the kernel's storage protocols,
+# whose host and target both run on it; waits for its engine and sets the
+# variable VAR to its RDMA device. Usage: sim_iwarp_function0 VAR
 sim_iwarp_function0() {
+	load_irdma_sim
 	echo "0 iwarp" >/sys/bus/irdma_sim/new_device || fail "create 0"
 	ip link set isim0 up || fail "isim0 up"
 	ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
-	sim_wait_counts 60 1 0 cqp live
+	sim_function0_dev "$1"
 }
 
-# For tests: RoCEv2 function 0 with 192.0.2.1/24 on its netdev and
-# function 1 beside it, only to give the wire a carrier (the port is not
-# ACTIVE without one); waits for function 0's engine. Both netdevs up.
-# Usage: sim_roce_function0
+# For tests: irdma and irdma_sim loaded, RoCEv2 function 0 with
+# 192.0.2.1/24 on its netdev and function 1 beside it, only to give the
+# wire a carrier (the port is not ACTIVE without one); both netdevs up;
+# waits for function 0's engine and sets the variable VAR to its RDMA
+# device. Usage: sim_roce_function0 VAR
 sim_roce_function0() {
+	load_irdma_sim
 	echo "0 roce" >/sys/bus/irdma_sim/new_device || fail "create 0"
 	echo "1 roce" >/sys/bus/irdma_sim/new_device || fail "create 1"
 	ip link set isim1 up || fail "isim1 up"
 	ip link set isim0 up || fail "isim0 up"
 	ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
+	sim_function0_dev "$1"
+}
+
+# For the two above: wait for function 0's engine, set VAR to its RDMA device.
+sim_function0_dev() {
+	local d
+
 	sim_wait_counts 60 1 0 cqp live
+	d=$(ibdev_of 0)
+	[ -n "$d" ] || fail "no RDMA device on function 0"
+	printf -v "$1" %s "$d"
+}
+
+# For tests: delete the simulated functions FN, in that order, then
+# unload irdma_sim and irdma. Usage: sim_unload [FN...]
+sim_unload() {
+	local fn
+
+	for fn; do
+		echo "$fn" >/sys/bus/irdma_sim/del_device || fail "delete $fn"
+	done
+	rmmod irdma_sim || fail "rmmod irdma_sim"
+	rmmod irdma || fail "rmmod irdma"
 }
 
 # For tests: wait (SECS) for the rping server whose PID the variable VAR

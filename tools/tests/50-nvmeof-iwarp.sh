@@ -13,14 +13,7 @@
 . "$IRDMA_REPO/tools/guest/lib.sh"
 . "$IRDMA_REPO/tools/guest/nvmeof.sh"
 
-bus=/sys/bus/irdma_sim
-
 log_mark 50-nvmeof-iwarp
-load_irdma_sim
-sim_iwarp_function0
-dev=$(ibdev_of 0)
-[ -n "$dev" ] || fail "no RDMA device on function 0"
+sim_iwarp_function0 dev
 nvmeof_loop "$dev" iwarp 50
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_unload 0

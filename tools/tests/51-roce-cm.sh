@@ -18,8 +18,6 @@
 # were (the MAD layer destroys the AHs of its MADs once they are done).
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
-bus=/sys/bus/irdma_sim
-
 kill_on_exit spid cpid
 
 # rping on function 0 to its own address $1, port $2, $3 pings
@@ -55,11 +53,8 @@ rping_roce() {
 
 log_mark 51-roce-cm
 need_user rping
-load_irdma_sim
-sim_roce_function0
+sim_roce_function0 dev
 ip addr add 2001:db8::1/64 dev isim0 nodad || fail "IPv6 on isim0"
-dev=$(ibdev_of 0)
-[ -n "$dev" ] || fail "no RDMA device on function 0"
 roce_port_ready "$dev" ':ffff:c000:0201' '2001:0db8:'
 take_baseline "ahs" 0
 echo "baseline: $IRDMA_BASE_RES; engine AHs: ${IRDMA_BASE_OBJ[0]}"
@@ -81,8 +76,5 @@ ud=$(grep '^ud: ' /sys/kernel/debug/irdma_sim/irdma_sim0/state)
 echo "$ud"
 [ "${bad//[ 0]/}" = "" ] || fail "datagrams failed or dropped: $ud"
 
-echo 1 >$bus/del_device || fail "delete 1"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_unload 1 0
 echo "PASS"

@@ -14,20 +14,12 @@
 . "$IRDMA_REPO/tools/guest/lib.sh"
 . "$IRDMA_REPO/tools/guest/nvmeof.sh"
 
-bus=/sys/bus/irdma_sim
-
 log_mark 52-nvmeof-roce
-load_irdma_sim
-sim_roce_function0
-dev=$(ibdev_of 0)
-[ -n "$dev" ] || fail "no RDMA device on function 0"
+sim_roce_function0 dev
 roce_port_ready "$dev" ':ffff:c000:0201'
 nvmeof_loop "$dev" roce 52
 bad=$(sim_counts 0 ud tx_err tx_lost rx_err drop_full drop_malformed drop_icrc \
 	drop_opcode drop_qp drop_qkey drop_no_rqe) || fail "no UD counters"
 grep '^ud: ' /sys/kernel/debug/irdma_sim/irdma_sim0/state
 [ "${bad//[ 0]/}" = "" ] || fail "the CM's datagrams failed or were dropped"
-echo 1 >$bus/del_device || fail "delete 1"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_unload 1 0

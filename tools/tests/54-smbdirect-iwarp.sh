@@ -21,7 +21,6 @@
 #    resources and the engine's objects are back at the baseline.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
-bus=/sys/bus/irdma_sim
 work=/tmp/54-smb
 share=$work/share
 mnt=$work/mnt
@@ -38,10 +37,7 @@ for t in ksmbd.mountd ksmbd.adduser ksmbd.control mount.cifs; do
 done
 
 log_mark 54-smbdirect-iwarp
-load_irdma_sim
-sim_iwarp_function0
-dev=$(ibdev_of 0)
-[ -n "$dev" ] || fail "no RDMA device on function 0"
+sim_iwarp_function0 dev
 kmod -a ksmbd cifs || fail "cannot load ksmbd and cifs"
 take_baseline "qhash apbvt_ports" 0
 echo "baseline: $IRDMA_BASE_RES; engine: ${IRDMA_BASE_OBJ[0]}"
@@ -115,7 +111,5 @@ pgrep -x ksmbd.mountd >/dev/null && fail "ksmbd.mountd still running"
 rmmod cifs ksmbd || fail "rmmod cifs ksmbd"
 wait_baseline "SMB Direct"
 rm -rf "$work"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_unload 0
 echo "SMB Direct over iWARP on one function: $mib MiB verified, nothing left behind"

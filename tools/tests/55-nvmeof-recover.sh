@@ -15,17 +15,11 @@
 . "$IRDMA_REPO/tools/guest/lib.sh"
 . "$IRDMA_REPO/tools/guest/nvmeof.sh"
 
-bus=/sys/bus/irdma_sim
 NVMEOF_DD=
 kill_on_exit NVMEOF_DD
 
 log_mark 55-nvmeof-recover
-load_irdma_sim
-sim_iwarp_function0
-dev=$(ibdev_of 0)
-[ -n "$dev" ] || fail "no RDMA device on function 0"
+sim_iwarp_function0 dev
 nvmeof_recover "$dev" iwarp 55
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_unload 0
 echo "NVMe-oF over iWARP: a target outage and a reset survived, nothing left behind"

@@ -23,10 +23,7 @@ del_pid=
 kill_on_exit NVMEOF_DD del_pid
 
 log_mark 56-nvmeof-unplug
-load_irdma_sim
-sim_iwarp_function0
-dev=$(ibdev_of 0)
-[ -n "$dev" ] || fail "no RDMA device on function 0"
+sim_iwarp_function0 dev
 nvmeof_target "$dev" 56 $mib
 nvmeof_port up
 nvmeof_connect ""
@@ -51,6 +48,5 @@ devs=$(rdma dev) || fail "rdma dev: $devs"
 
 step "the target comes down, the modules unload"
 nvmeof_target_down
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_unload
 echo "NVMe-oF over iWARP: the function removed under a write, everything released"

@@ -17,17 +17,13 @@
 . "$IRDMA_REPO/tools/guest/lib.sh"
 . "$IRDMA_REPO/tools/guest/nvmeof.sh"
 
-bus=/sys/bus/irdma_sim
 knobs=/sys/kernel/debug/irdma_sim/irdma_sim0
 par=/sys/module/nvme_core/parameters
 NVMEOF_DD=
 kill_on_exit NVMEOF_DD
 
 log_mark 57-nvmeof-linkloss
-load_irdma_sim
-sim_iwarp_function0
-dev=$(ibdev_of 0)
-[ -n "$dev" ] || fail "no RDMA device on function 0"
+sim_iwarp_function0 dev
 nvmeof_target "$dev" 57 2
 declare -A cnt
 port_counters "$dev"
@@ -73,7 +69,5 @@ echo "CM: $((cnt[cm_connects] - cm0[1])) connects," \
 grep '^toe: ' $knobs/state
 [ "${cnt[cm_nodes_created]}" = "${cnt[cm_nodes_freed]}" ] ||
 	fail "CM nodes left: ${cnt[cm_nodes_created]} made, ${cnt[cm_nodes_freed]} freed"
-echo 0 >$bus/del_device || fail "delete 0"
-rmmod irdma_sim || fail "rmmod irdma_sim"
-rmmod irdma || fail "rmmod irdma"
+sim_unload 0
 echo "NVMe-oF over iWARP: a silent wire survived, nothing left behind"
