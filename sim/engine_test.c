@@ -3159,8 +3159,12 @@ struct isim_t_pair {
 	struct isim_qp *qa, *qb;
 };
 
-/* both QPs in RTS, offloaded, remote write and read allowed, MR 1 */
-static void isim_t_pair(struct kunit *test, struct isim_t_pair *p)
+/*
+ * both QPs in RTS, offloaded, remote write and read allowed, MR 1; QP 3's
+ * context names @ieq as its IEQ (0: none)
+ */
+static void isim_t_pair_ieq(struct kunit *test, struct isim_t_pair *p,
+			    u16 ieq)
 {
 	struct isim_test *t = test->priv;
 	u64 ctx[ISIM_QP_HOST_CTX_BYTES / 8];
@@ -3194,6 +3198,7 @@ static void isim_t_pair(struct kunit *test, struct isim_t_pair *p)
 		 FIELD_PREP(ISIM_QPC_W3_DST_PORT, ISIM_T_LPORT);
 	ctx[ISIM_QPC_W_REM_ADDR] = ISIM_T_LOC_IP;
 	ctx[ISIM_QPC_W_LOC_ADDR] = ISIM_T_REM_IP;
+	ctx[22] = FIELD_PREP(ISIM_QPC_W22_EXCEPTION_Q, ieq);
 	ctx[10] = FIELD_PREP(ISIM_QPC_SEQ_LO, ISIM_T_RCV_NXT) |
 		  FIELD_PREP(ISIM_QPC_SEQ_HI, 0xffff);
 	ctx[11] = FIELD_PREP(ISIM_QPC_SEQ_LO, ISIM_T_SND_NXT) |
@@ -3208,6 +3213,11 @@ static void isim_t_pair(struct kunit *test, struct isim_t_pair *p)
 	p->qb = xa_load(&t->f->qps, ISIM_T_IWQP_B);
 	KUNIT_ASSERT_NOT_NULL(test, p->qa);
 	KUNIT_ASSERT_NOT_NULL(test, p->qb);
+}
+
+static void isim_t_pair(struct kunit *test, struct isim_t_pair *p)
+{
+	isim_t_pair_ieq(test, p, 0);
 }
 
 /* a transmitted frame comes back in, as the loopback wire turns it */
@@ -4044,6 +4054,147 @@ static void isim_ud_bad_icrc_or_no_rqe_is_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ud.steered), 3LL);
 }
 
+/* ---- partial FPDUs: the IEQ ---- */
+
+/*
+ * The part of frame @skb (Ethernet, IPv4, TCP of 20 bytes) whose payload
+ * runs from @off for @len bytes, as a segment of its own
+ */
+static struct sk_buff *isim_t_seg_part(struct kunit *test,
+				       const struct sk_buff *skb, u32 off,
+				       u32 len)
+{
+	u32 hdrs = ETH_HLEN + sizeof(struct iphdr) + sizeof(struct tcphdr);
+	struct sk_buff *part = alloc_skb(hdrs + len, GFP_KERNEL);
+	struct iphdr *ih;
+	struct tcphdr *th;
+
+	KUNIT_ASSERT_NOT_NULL(test, part);
+	skb_put_data(part, skb->data, hdrs);
+	skb_put_data(part, skb->data + hdrs + off, len);
+	ih = (struct iphdr *)(part->data + ETH_HLEN);
+	th = (struct tcphdr *)(ih + 1);
+	ih->tot_len = htons(sizeof(*ih) + sizeof(*th) + len);
+	th->seq = htonl(ntohl(th->seq) + off);
+	return part;
+}
+
+/* receive CQEs of QP @qpn in the ILQ's CQ (extended ones skipped) */
+static u32 isim_t_rx_cqes(struct isim_test *t, u32 qpn)
+{
+	u32 i, n = 0;
+	u64 w3;
+
+	for (i = 0; i < 32; i++) {
+		w3 = isim_t_cqe(t->ilq->cq, i, 3);
+		if (!(w3 & ISIM_CQE_W3_VALID))
+			break;
+		if (FIELD_GET(ISIM_CQE_W2_QP, isim_t_cqe(t->ilq->cq, i, 2)) ==
+		    qpn && !(w3 & ISIM_CQE_W3_SQ))
+			n++;
+		if (w3 & ISIM_CQE_W3_EXT)
+			i++;
+	}
+	return n;
+}
+
+/*
+ * A SEND's FPDU reaches B cut in two segments. B's context names the
+ * ILQ's QP as its IEQ: the first segment goes there whole with the FPSN
+ * in Q2 and nothing placed, and so does the second, though it completes
+ * the FPDU; both are acknowledged. The driver's loopback send of the
+ * whole FPDU is placed and ends the episode; the same send again finds
+ * no episode and is dropped.
+ */
+static void isim_iw_partial_fpdu_goes_to_ieq(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *rq;
+	struct sk_buff *skb, *s1, *s2;
+	struct isim_t_pair p;
+	u8 *dst, *rx0, *rx1, *tx;
+	u32 fpsn, i;
+	u64 w[8] = {};
+
+	isim_t_pair_ieq(test, &p, ISIM_T_ILQ);
+	rq = t->ilq->rings + 8 * 4;
+	tx = t->ilq->bufs;
+	rx0 = t->ilq->bufs + 1024;
+	rx1 = t->ilq->bufs + 2048;
+	isim_t_wqe(rq, 0, 0, isim_t_bus(t, rx0), 1024, 0, 0);
+	isim_t_wqe(rq, 1, 0, isim_t_bus(t, rx1), 1024, 0, 0);
+	dst = (u8 *)p.b->buf;
+	for (i = 0; i < 64; i++)
+		((u8 *)p.a->buf)[i] = 0x40 + i;
+	isim_t_wqe(p.b->sq + 256, 0, 0, isim_t_bus(t, dst), 64, 0, 0);
+	isim_t_wqe(p.a->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, p.a->buf), 64, 0,
+		   ISIM_WQH_SIGNALED);
+	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	/* 2 + 18 + 64 + 4: one FPDU of 88 bytes, cut after 30 */
+	KUNIT_ASSERT_EQ(test, skb->len, (u32)(ETH_HLEN + 20 + 20 + 88));
+	s1 = isim_t_seg_part(test, skb, 0, 30);
+	s2 = isim_t_seg_part(test, skb, 30, 58);
+	fpsn = p.qb->toe.rcv_nxt;
+
+	/* a pass takes the segment, the next places it in the IEQ's RQ */
+	isim_t_wire_in(t, s1);
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, p.qb->toe.partial);
+	KUNIT_EXPECT_EQ(test, p.qb->toe.fpdu_nxt, fpsn);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(isim_t_q2(p.b) +
+						 ISIM_Q2_FPSN_OFF), fpsn);
+	KUNIT_EXPECT_EQ(test, p.qb->toe.rcv_nxt, fpsn + 30);
+	KUNIT_EXPECT_EQ(test, isim_t_rx_cqes(t, ISIM_T_ILQ), 1U);
+	/* the segment as received: TCP header at byte 40, then the cut FPDU */
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(rx0 + 40 + 4), fpsn);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(rx0 + 40 + 20), (u16)82);
+	KUNIT_EXPECT_EQ(test, dst[0], 0);
+
+	isim_t_wire_in(t, s2);
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, p.qb->toe.partial);
+	KUNIT_EXPECT_EQ(test, p.qb->toe.rcv_nxt, fpsn + 88);
+	KUNIT_EXPECT_EQ(test, isim_t_rx_cqes(t, ISIM_T_ILQ), 2U);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(rx1 + 40 + 4), fpsn + 30);
+	KUNIT_EXPECT_EQ(test, dst[0], 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.partials), 1LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.to_ieq), 2LL);
+
+	/* the driver's loopback AH: the connection as B receives it */
+	w[0] = ISIM_T_REM_MAC << 16;
+	w[2] = FIELD_PREP(ISIM_AH_W2_ARP, ISIM_T_ILQ_ARP) |
+	       FIELD_PREP(ISIM_AH_W2_HOP_LIMIT, 64);
+	w[4] = ISIM_T_REM_IP;
+	w[6] = ISIM_T_LOC_IP;
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_AH_HDR_INDEX, ISIM_T_ILQ_AH + 1) |
+			  ISIM_AH_HDR_IPV4 | ISIM_AH_HDR_LOOPBACK;
+	isim_t_run(t, ISIM_OP_CREATE_AH, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	/* the peer's TCP header, its sequence number the FPSN, the FPDU */
+	memcpy(tx, skb->data + ETH_HLEN + 20, 20);
+	memcpy(tx + 20, skb->data + ETH_HLEN + 40, 88);
+	put_unaligned_be32(fpsn, tx + 4);
+	isim_t_ilq_send(t, 0, 108, ISIM_T_ILQ_AH + 1);
+	isim_t_poll(t);
+	for (i = 0; i < 64; i++)
+		KUNIT_EXPECT_EQ(test, dst[i], (u8)(0x40 + i));
+	KUNIT_EXPECT_FALSE(test, p.qb->toe.partial);
+	KUNIT_EXPECT_EQ(test, p.qb->toe.fpdu_nxt, fpsn + 88);
+	KUNIT_EXPECT_EQ(test, isim_t_rx_cqes(t, ISIM_T_IWQP_B), 1U);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.from_ieq), 1LL);
+
+	/* the same again: no episode any more, dropped */
+	isim_t_ilq_send(t, 1, 108, ISIM_T_ILQ_AH + 1);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.ieq_bad), 1LL);
+	KUNIT_EXPECT_EQ(test, isim_t_rx_cqes(t, ISIM_T_IWQP_B), 1U);
+	kfree_skb(skb);
+}
+
 static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
 			 isim_ctx_gen_params),
@@ -4101,6 +4252,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_iw_terminate_both_ways),
 	KUNIT_CASE(isim_iw_lost_segment_is_sent_again),
 	KUNIT_CASE(isim_iw_late_ack_resends_oldest_only),
+	KUNIT_CASE(isim_iw_partial_fpdu_goes_to_ieq),
 	KUNIT_CASE(isim_ud_send_loopback_places_grh_and_payload),
 	KUNIT_CASE(isim_ud_send_inline_imm_solicited),
 	KUNIT_CASE(isim_ud_wrong_qkey_is_dropped),

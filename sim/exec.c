@@ -943,8 +943,6 @@ static int isim_exec_lsmm(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 
 /* ---- iWARP: RDMAP over DDP over MPA on an offloaded connection ---- */
 
-#define ISIM_MPA_LEN_BYTES	2	/* ULPDU_Length in front of each FPDU */
-#define ISIM_MPA_CRC_BYTES	4
 #define ISIM_DDP_TAGGED_HDR	14	/* DDP + RDMAP header, tagged */
 #define ISIM_DDP_UNTAGGED_HDR	18	/* and untagged */
 #define ISIM_DDP_T		0x80	/* DDP control: tagged */

@@ -21,8 +21,12 @@
  * Segments of offloaded connections are not the ILQ's: toe.c takes them
  * before the filters are asked.
  *
- * Not modelled: the IEQ (partial FPDUs), IPv4 options and IPv6 extension
- * headers in received segments (such frames are not steered).
+ * The IEQ is the same kind of QP: the engine hands it segments with
+ * partial FPDUs (toe.c), and a send through a loopback AH goes back to the
+ * offloaded connection it names instead of the wire.
+ *
+ * Not modelled: IPv4 options and IPv6 extension headers in received
+ * segments (such frames are not steered).
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -366,6 +370,7 @@ int isim_ah_hdrs(struct isim_func *f, u32 ah_idx, struct isim_ilq_hdrs *h)
 	h->vlan = w[ISIM_WQE_HDR] & ISIM_AH_HDR_VLAN;
 	h->tci = FIELD_GET(ISIM_AH_W1_VLAN_TAG, w[1]);
 	h->ipv4 = w[ISIM_WQE_HDR] & ISIM_AH_HDR_IPV4;
+	h->loopback = w[ISIM_WQE_HDR] & ISIM_AH_HDR_LOOPBACK;
 	h->tc = FIELD_GET(ISIM_AH_W1_TC, w[1]);
 	h->hop = FIELD_GET(ISIM_AH_W2_HOP_LIMIT, w[2]);
 	h->flow = FIELD_GET(ISIM_AH_W2_FLOW_LABEL, w[2]);
@@ -594,6 +599,62 @@ static void isim_ilq_out(struct isim_func *f, struct sk_buff *skb)
 		atomic64_inc(&f->ilq.tx);
 }
 
+/*
+ * A send through a loopback AH (the IEQ's): the segment is taken as one
+ * the function received, by the offloaded connection it names (toe.c).
+ * Return: 0 or an enum isim_wc_minor.
+ */
+static u16 isim_ilq_loopback(struct isim_func *f,
+			     const struct isim_ilq_hdrs *h, u64 addr, u32 len)
+{
+	u8 *seg;
+
+	seg = kmalloc(len, GFP_ATOMIC);
+	if (!seg)
+		return ISIM_WC_LOC_QP_OP;
+	if (isim_dma_read(f, addr, seg, len)) {
+		kfree(seg);
+		return ISIM_WC_LOC_PROT;
+	}
+	isim_toe_ieq_in(f, h, seg, len);
+	kfree(seg);
+	atomic64_inc(&f->ilq.tx);
+	return 0;
+}
+
+/**
+ * isim_ilq_exception - hand a segment of an offloaded connection to the IEQ
+ * @f: function
+ * @skb: the frame as received (data at the IP header); not consumed
+ * @qpn: the IEQ's QP
+ *
+ * It is placed in the IEQ's next RQ buffer like a steered frame in the
+ * ILQ's (isim_ilq_run()).
+ *
+ * Return: 0, or -ENOMEM, -EINVAL (not a TCP segment), -ENOSPC (queue full).
+ */
+int isim_ilq_exception(struct isim_func *f, struct sk_buff *skb,
+		       u32 qpn)
+{
+	struct isim_ilq_cb cb = {};
+	struct isim_flow fl = {};
+	struct sk_buff *c;
+
+	if (skb_queue_len(&f->ilq.rxq) >= ISIM_ILQ_RXQ_MAX)
+		return -ENOSPC;
+	c = skb_clone(skb, GFP_ATOMIC);
+	if (!c)
+		return -ENOMEM;
+	if (isim_ilq_parse(c, &fl, &cb)) {
+		kfree_skb(c);
+		return -EINVAL;
+	}
+	cb.qpn = qpn;
+	*isim_ilq_cb(c) = cb;
+	skb_queue_tail(&f->ilq.rxq, c);
+	return 0;
+}
+
 /* Transmit the SQ WQE @w. Return: 0 or an enum isim_wc_minor. */
 static u16 isim_ilq_xmit(struct isim_func *f, const u64 *w)
 {
@@ -610,6 +671,8 @@ static u16 isim_ilq_xmit(struct isim_func *f, const u64 *w)
 		return ISIM_WC_LOC_LEN;
 	if (isim_ah_hdrs(f, FIELD_GET(ISIM_ILQ_SQ_HDR_AH, hdr), &h))
 		return ISIM_WC_LOC_QP_OP;
+	if (h.loopback)
+		return isim_ilq_loopback(f, &h, w[0], len);
 	skb = isim_ilq_frame(f, &h, w[0], len);
 	if (IS_ERR_OR_NULL(skb))
 		return skb ? ISIM_WC_LOC_PROT : ISIM_WC_LOC_QP_OP;

@@ -203,6 +203,12 @@ struct isim_flow {
  * @recovering: a loss is being repaired: each ACK that moves snd_una
  *	short of @recover sends the next oldest segment again
  * @recover: snd_nxt when the loss was detected
+ * @ieq_qpn: the IEQ that takes partial FPDUs (context word 22; 0: none)
+ * @partial: an FPDU was cut by a segment's end: every in-order segment
+ *	with data goes to the IEQ whole until the driver has handed back
+ *	(through the IEQ's loopback sends) everything up to @rcv_nxt
+ * @fpdu_nxt: while @partial, where the next FPDU the engine has not seen
+ *	starts (the FPSN of the episode, and on with what comes back)
  */
 struct isim_toe {
 	struct list_head node;
@@ -253,6 +259,9 @@ struct isim_toe {
 	u8 dupacks;
 	bool recovering;
 	u32 recover;
+	u16 ieq_qpn;
+	bool partial;
+	u32 fpdu_nxt;
 };
 
 /**
@@ -585,6 +594,8 @@ struct isim_conn {
  * @tci: VLAN tag, with @vlan
  * @vlan: insert an 802.1Q tag
  * @ipv4: IPv4 (else IPv6)
+ * @loopback: the AH has the loopback bit: the frame stays in the function
+ *	(the IEQ's sends, isim_toe_ieq_in())
  * @tc: IPv4 TOS or IPv6 traffic class
  * @hop: TTL or hop limit
  * @flow: IPv6 flow label
@@ -597,6 +608,7 @@ struct isim_ilq_hdrs {
 	u16 tci;
 	bool vlan;
 	bool ipv4;
+	bool loopback;
 	u8 tc;
 	u8 hop;
 	u32 flow;
@@ -719,6 +731,12 @@ struct isim_ud_stats {
  *	(LLP_TOO_MANY_RETRIES)
  * @tw_acks: segments of a connection in TIME_WAIT answered with an ACK
  * @tw_reused: connections in TIME_WAIT ended by a new SYN of the 4-tuple
+ * @partials: episodes begun: a segment ended inside an FPDU (the FPSN
+ *	written to Q2)
+ * @to_ieq: segments handed to the IEQ
+ * @from_ieq: segments the IEQ handed back and the engine placed
+ * @ieq_bad: segments the IEQ handed back that matched no partial
+ *	connection or not where its next FPDU starts (dropped)
  * @rxq_max: most segments ever waiting in @rxq
  * @rto_ms: first retransmission timeout of a new connection
  * @tw_ms: how long a connection stays in TIME_WAIT
@@ -738,6 +756,10 @@ struct isim_toe_stats {
 	u32 tw_ms;
 	atomic64_t tw_acks;
 	atomic64_t tw_reused;
+	atomic64_t partials;
+	atomic64_t to_ieq;
+	atomic64_t from_ieq;
+	atomic64_t ieq_bad;
 	atomic64_t tx;
 	atomic64_t rx;
 	atomic64_t fin;
@@ -1238,6 +1260,10 @@ bool isim_conn_steer(struct isim_func *f, const struct isim_flow *fl,
 void isim_ilq_init(struct isim_func *f);
 void isim_ilq_reset(struct isim_func *f);
 bool isim_ilq_steer(struct isim_func *f, struct sk_buff *skb);
+int isim_ilq_exception(struct isim_func *f, struct sk_buff *skb,
+		       u32 qpn);
+void isim_toe_ieq_in(struct isim_func *f, const struct isim_ilq_hdrs *h,
+		     const u8 *seg, u32 len);
 rx_handler_result_t isim_ilq_rx_handler(struct sk_buff **pskb);
 bool isim_ilq_run(struct isim_func *f, unsigned int budget);
 struct sk_buff *isim_ilq_seg_frame(struct isim_func *f,

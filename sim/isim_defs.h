@@ -273,6 +273,14 @@ enum isim_wc_minor {
  */
 #define ISIM_Q2_BYTES			256
 #define ISIM_Q2_FRAME_OFF		72
+/*
+ * An offloaded QP's partial FPDU (an IEQ episode): the engine writes the
+ * sequence number where it starts (the FPSN), little endian, here
+ */
+#define ISIM_Q2_FPSN_OFF		64
+/* MPA framing (RFC 5044, 4): ULPDU_Length in front of each FPDU, its CRC */
+#define ISIM_MPA_LEN_BYTES		2
+#define ISIM_MPA_CRC_BYTES		4
 /* TERMINATE control (RFC 5040, 4.8): byte 2 says what follows it */
 #define ISIM_TERM_CTRL_BYTES		4
 #define ISIM_TERM_HDRCT_M		0x80	/* DDP segment length */
@@ -479,6 +487,8 @@ enum isim_hmc_obj {
 #define ISIM_QPC_SEQ_LO			GENMASK_ULL(31, 0)
 #define ISIM_QPC_SEQ_HI			GENMASK_ULL(63, 32)
 #define ISIM_QPC_W19_LOCAL_MAC		GENMASK_ULL(63, 16)
+/* the IEQ's QP (exception LAN queue), iWARP; 0: none */
+#define ISIM_QPC_W22_EXCEPTION_Q	GENMASK_ULL(43, 32)
 #define ISIM_QPC_W_LOC_ADDR		23
 
 /* ---- SQ and RQ WQEs: 1..8 quanta of 32 bytes, word 3 the header ---- */

@@ -77,6 +77,7 @@
 #include <linux/if_vlan.h>
 #include <linux/seq_file.h>
 #include <linux/tcp.h>
+#include <asm/unaligned.h>
 
 #include "isim.h"
 
@@ -302,6 +303,7 @@ u16 isim_toe_check(struct isim_func *f, const struct isim_qp *qp,
 	if (minor)
 		return minor;
 	toe->no_crc = ctx[20] & ISIM_QPC_W20_NO_MPA_CRC;
+	toe->ieq_qpn = FIELD_GET(ISIM_QPC_W22_EXCEPTION_Q, ctx[22]);
 	/* RFC 5041, 5.1: the MSN of each queue starts at 1 */
 	toe->snd_msn[0] = 1;
 	toe->snd_msn[1] = 1;
@@ -567,22 +569,156 @@ static void isim_toe_closed(struct isim_func *f, struct isim_qp *qp)
 	isim_toe_ae(f, qp, ISIM_AE_LLP_CLOSE_COMPLETE);
 }
 
+/*
+ * The bytes of the whole FPDUs at the front of @data: each is its 2-byte
+ * MPA length, the ULPDU, padding to 4 and the CRC. Less than @len when
+ * the segment ends inside an FPDU (or inside its length).
+ */
+static u32 isim_toe_whole(const u8 *data, u32 len)
+{
+	u32 off = 0, flen;
+
+	while (len - off >= ISIM_MPA_LEN_BYTES) {
+		flen = ALIGN(ISIM_MPA_LEN_BYTES + get_unaligned_be16(data + off),
+			     4) + ISIM_MPA_CRC_BYTES;
+		if (flen > len - off)
+			break;
+		off += flen;
+	}
+	return off;
+}
+
+/*
+ * An FPDU cut by the segment's end, on a QP with an IEQ that would have
+ * it placed: the episode begins at @fpsn, which goes to Q2 for the driver.
+ * Return: true if it did (the segment is the IEQ's).
+ */
+static bool isim_toe_go_partial(struct isim_func *f, struct isim_qp *qp,
+				u32 fpsn)
+{
+	struct isim_toe *t = &qp->toe;
+	__le32 v = cpu_to_le32(fpsn);
+
+	if (!t->ieq_qpn || !qp->q2_pa || qp->term_halted ||
+	    (qp->state != ISIM_QPS_RTS && qp->state != ISIM_QPS_CLOSING) ||
+	    isim_dma_write(f, qp->q2_pa + ISIM_Q2_FPSN_OFF, &v, sizeof(v)))
+		return false;
+	t->partial = true;
+	t->fpdu_nxt = fpsn;
+	atomic64_inc(&f->toe.partials);
+	return true;
+}
+
 /* the payload of a segment at rcv_nxt: FPDUs for the data path */
 static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
-			  struct isim_qp *qp, const u8 *data, u32 plen,
-			  const u8 *hdrs, u32 hdr_len)
+			  struct isim_qp *qp, struct sk_buff *skb,
+			  const u8 *data, u32 plen, const u8 *hdrs,
+			  u32 hdr_len)
 {
 	struct isim_toe *t = &qp->toe;
 	u32 snd = t->snd_nxt;
+	u32 seq = t->rcv_nxt;
+	u32 whole = plen;
 
 	/* the peer's first FPDU (the RTR, or data) releases the SQ */
 	t->first_fpdu = true;
 	t->wait_fpdu = false;
 	t->rcv_nxt += plen;
-	isim_exec_iw_rx(xp, f, qp, data, plen, hdrs, hdr_len);
+	/* in an episode every byte is the IEQ's, until it hands them back */
+	if (t->partial)
+		whole = 0;
+	else if (t->ieq_qpn)
+		whole = isim_toe_whole(data, plen);
+	if (whole)
+		isim_exec_iw_rx(xp, f, qp, data, whole, hdrs, hdr_len);
+	if (whole < plen && !t->partial && t->linked &&
+	    !isim_toe_go_partial(f, qp, seq + whole))
+		/* no IEQ: the cut FPDU is a framing error */
+		isim_exec_iw_rx(xp, f, qp, data + whole, plen - whole, hdrs,
+				hdr_len);
+	if (t->partial) {
+		if (isim_ilq_exception(f, skb, t->ieq_qpn))
+			atomic64_inc(&f->toe.dropped);
+		else
+			atomic64_inc(&f->toe.to_ieq);
+	}
 	/* acknowledge, unless a READ RESPONSE already did */
 	if (t->linked && t->snd_nxt == snd)
 		isim_toe_send(f, qp, data, 0);
+}
+
+/* the QP offloading @fl, or NULL */
+static struct isim_qp *isim_toe_find(struct isim_func *f,
+				     const struct isim_flow *fl)
+{
+	struct isim_toe *t;
+	u32 qpn = 0;
+
+	spin_lock_bh(&f->conn.qh_lock);
+	list_for_each_entry(t, &f->conn.toe, node) {
+		if (isim_toe_same(&t->flow, fl)) {
+			qpn = t->qpn;
+			break;
+		}
+	}
+	spin_unlock_bh(&f->conn.qh_lock);
+	return qpn ? xa_load(&f->qps, qpn) : NULL;
+}
+
+/**
+ * isim_toe_ieq_in - a segment the IEQ hands back through a loopback AH
+ * @f: function
+ * @h: the AH's headers: the connection as its segments arrive (source
+ *	the peer, destination this function)
+ * @seg: TCP header and whole FPDUs
+ * @len: its bytes
+ *
+ * Taken by the connection of the 4-tuple if it is in a partial episode
+ * and the segment starts where its next FPDU does: the FPDUs are placed
+ * as received ones are, and once the driver has given back everything up
+ * to rcv_nxt the episode is over. Anything else is dropped and counted.
+ * The segment's TCP fields other than the ports and the sequence number
+ * are not looked at: the connection's TCP saw the original.
+ */
+void isim_toe_ieq_in(struct isim_func *f, const struct isim_ilq_hdrs *h,
+		     const u8 *seg, u32 len)
+{
+	const struct tcphdr *th = (const struct tcphdr *)seg;
+	struct isim_xfer *x = NULL;
+	struct isim_flow fl = {};
+	struct isim_qp *qp;
+	struct isim_toe *t;
+	u32 hlen, plen;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (len < sizeof(*th) || th->doff * 4 < sizeof(*th) ||
+	    th->doff * 4 > len)
+		goto bad;
+	hlen = th->doff * 4;
+	plen = len - hlen;
+	fl.ipv4 = h->ipv4;
+	memcpy(fl.loc_addr, h->dst, sizeof(fl.loc_addr));
+	memcpy(fl.rem_addr, h->src, sizeof(fl.rem_addr));
+	fl.loc_port = ntohs(th->dest);
+	fl.rem_port = ntohs(th->source);
+	fl.vlan = h->vlan ? h->tci & VLAN_VID_MASK : 0xffff;
+	qp = isim_toe_find(f, &fl);
+	if (!qp || !qp->toe.linked || !qp->toe.partial || !plen)
+		goto bad;
+	t = &qp->toe;
+	if (ntohl(th->seq) != t->fpdu_nxt ||
+	    (s32)(t->rcv_nxt - (t->fpdu_nxt + plen)) < 0 ||
+	    isim_toe_whole(seg + hlen, plen) != plen)
+		goto bad;
+	isim_exec_iw_rx(&x, f, qp, seg + hlen, plen, NULL, 0);
+	isim_xfer_put(x);
+	t->fpdu_nxt += plen;
+	if (t->fpdu_nxt == t->rcv_nxt)
+		t->partial = false;
+	atomic64_inc(&f->toe.from_ieq);
+	return;
+bad:
+	atomic64_inc(&f->toe.ieq_bad);
 }
 
 /* what the peer acknowledged all of is not kept any more */
@@ -673,7 +809,7 @@ static bool isim_toe_trim(const struct isim_toe *t, u32 *seq,
 
 /* Return: true if the segment was acted on, false to count it dropped */
 static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
-			 struct isim_qp *qp, const struct sk_buff *skb,
+			 struct isim_qp *qp, struct sk_buff *skb,
 			 const struct tcphdr *th, const u8 *data, u32 plen)
 {
 	struct isim_toe *t = &qp->toe;
@@ -719,12 +855,12 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 	if (plen && !t->fin_rcvd) {
 		/* the frame's headers, for an FPDU the engine refuses */
 		if (skb_mac_header_was_set(skb))
-			isim_toe_data(xp, f, qp, data, plen,
+			isim_toe_data(xp, f, qp, skb, data, plen,
 				      skb_mac_header(skb),
 				      (const u8 *)th + th->doff * 4 -
 				      skb_mac_header(skb));
 		else
-			isim_toe_data(xp, f, qp, data, plen, NULL, 0);
+			isim_toe_data(xp, f, qp, skb, data, plen, NULL, 0);
 		if (!t->linked)
 			return true;
 		took = true;
@@ -932,7 +1068,8 @@ static void isim_toe_timers(struct isim_func *f)
  * queue), the first ISIM_TOE_RX_MIN segments are looked at even when
  * the pass is over. The retransmission timers come after the segments.
  *
- * Return: true if segments are still waiting.
+ * Return: true if segments are still waiting, here or handed to the IEQ
+ * (placed in its RQ by the next pass).
  */
 bool isim_toe_run(struct isim_func *f, unsigned int budget)
 {
@@ -948,7 +1085,7 @@ bool isim_toe_run(struct isim_func *f, unsigned int budget)
 	}
 	isim_xfer_put(x);
 	isim_toe_timers(f);
-	return !skb_queue_empty(&f->toe.rxq);
+	return !skb_queue_empty(&f->toe.rxq) || !skb_queue_empty(&f->ilq.rxq);
 }
 
 /* ---- transmit ---- */
@@ -1240,7 +1377,7 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 	ntw = f->conn.ntw;
 	qmax = f->toe.rxq_max;
 	spin_unlock_bh(&f->conn.qh_lock);
-	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld malformed=%lld unacceptable=%lld rxq_max=%u term_tx=%lld term_rx=%lld tw=%u tw_acks=%lld tw_reuse=%lld\n",
+	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld malformed=%lld unacceptable=%lld rxq_max=%u term_tx=%lld term_rx=%lld tw=%u tw_acks=%lld tw_reuse=%lld partials=%lld to_ieq=%lld from_ieq=%lld ieq_bad=%lld\n",
 		   n, (s64)atomic64_read(&f->toe.tx),
 		   (s64)atomic64_read(&f->toe.rx),
 		   (s64)atomic64_read(&f->toe.fin),
@@ -1260,5 +1397,9 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 		   qmax, (s64)atomic64_read(&f->toe.term_tx),
 		   (s64)atomic64_read(&f->toe.term_rx), ntw,
 		   (s64)atomic64_read(&f->toe.tw_acks),
-		   (s64)atomic64_read(&f->toe.tw_reused));
+		   (s64)atomic64_read(&f->toe.tw_reused),
+		   (s64)atomic64_read(&f->toe.partials),
+		   (s64)atomic64_read(&f->toe.to_ieq),
+		   (s64)atomic64_read(&f->toe.from_ieq),
+		   (s64)atomic64_read(&f->toe.ieq_bad));
 }
