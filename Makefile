@@ -29,7 +29,7 @@ irdma-y += mr.o uring.o
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/qp_test.o
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/hw_test.o
 
-irdma-y += cm.o cm_hw.o arp.o ilq.o trace.o
+irdma-y += cm.o cm_hw.o arp.o ilq.o ieq.o trace.o
 CFLAGS_trace.o := -I$(src)
 
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/main_test.o

@@ -2752,6 +2752,57 @@ int irdma_receive_ilq(struct irdma_cm_core *core, const void *frame, u32 len,
 	return err;
 }
 
+/**
+ * irdma_cm_ieq_lookup - the connection of a segment the IEQ received
+ * @core: CM core
+ * @frame: the segment, from its IP header (@rxi->l3)
+ * @len: its length
+ * @rxi: receive metadata
+ * @out: filled in on success; its pointers are into @frame
+ *
+ * The engine hands the IEQ segments of connections it has offloaded,
+ * whose node still names their QP. Nothing of the node changes.
+ *
+ * Context: any; does not sleep.
+ * Return: 0 with @out->qp held, -EINVAL for a malformed segment, -ENOENT
+ * when no node with a QP has its 4-tuple.
+ */
+int irdma_cm_ieq_lookup(struct irdma_cm_core *core, const void *frame,
+			u32 len, const struct irdma_cm_rx_info *rxi,
+			struct irdma_cm_ieq_seg *out)
+{
+	struct irdma_cm_node *node;
+	struct irdma_cm_seg seg;
+	unsigned long flags;
+	void *qp = NULL;
+
+	if (!rxi || !rxi->l3 || !core->ops->qp_hold ||
+	    irdma_cm_parse_frame(frame, len, rxi, &seg))
+		return -EINVAL;
+	node = irdma_find_node(core, &seg.ci);
+	if (!node)
+		return -ENOENT;
+	spin_lock_irqsave(&node->lock, flags);
+	if (node->qp) {
+		qp = node->qp;
+		core->ops->qp_hold(core, qp);
+		out->arp_idx = node->arp_idx;
+	}
+	spin_unlock_irqrestore(&node->lock, flags);
+	irdma_rem_ref_cm_node(node);
+	if (!qp)
+		return -ENOENT;
+	out->qp = qp;
+	out->ci = seg.ci;
+	ether_addr_copy(out->smac, seg.smac);
+	out->tcp_len = sizeof(struct tcphdr) + seg.optlen;
+	out->tcp = seg.data - out->tcp_len;
+	out->seq = seg.seq;
+	out->data = seg.data;
+	out->datalen = seg.datalen;
+	return 0;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Timer entries                                                          */
 

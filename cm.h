@@ -253,7 +253,9 @@ struct irdma_cm_tcp_ctx {
  * @get_vlan: (optional) VLAN id owning a local address; default walks the
  *	netdevs of irdma_cm_net().
  * @qp_lookup: (atomic) find a QP by number, with a reference, or NULL.
- * @qp_put: (atomic) drop a reference taken by @qp_lookup.
+ * @qp_put: (atomic) drop a reference taken by @qp_lookup or @qp_hold.
+ * @qp_hold: (atomic, optional) take one more reference to a QP the caller
+ *	holds one to (irdma_cm_ieq_lookup()).
  * @qp_link: (atomic, optional) tell the QP which CM node owns it (NULL: none).
  * @qp_set_ctx: program the TCP/iWARP context of a QP.
  * @qp_post_lsmm: post the MPA reply as the QP's first (streamed) message.
@@ -278,6 +280,7 @@ struct irdma_cm_hw_ops {
 	u16 (*get_vlan)(struct irdma_cm_core *core, const u32 *addr, bool ipv4);
 	void *(*qp_lookup)(struct irdma_cm_core *core, u32 qpn);
 	void (*qp_put)(struct irdma_cm_core *core, void *qp);
+	void (*qp_hold)(struct irdma_cm_core *core, void *qp);
 	void (*qp_link)(struct irdma_cm_core *core, void *qp,
 			struct irdma_cm_node *node);
 	int (*qp_set_ctx)(struct irdma_cm_core *core, void *qp,
@@ -724,6 +727,34 @@ int irdma_setup_cm_core(struct irdma_device *iwdev,
 void irdma_cleanup_cm_core(struct irdma_cm_core *core);
 int irdma_receive_ilq(struct irdma_cm_core *core, const void *frame, u32 len,
 		      const struct irdma_cm_rx_info *rxi);
+
+/**
+ * struct irdma_cm_ieq_seg - a segment of an offloaded connection
+ * @qp: the connection's QP, with a reference (core->ops->qp_put())
+ * @ci: its 4-tuple and VLAN as seen from here
+ * @smac: the peer's MAC
+ * @arp_idx: the hardware ARP index of the peer
+ * @tcp: the segment's TCP header
+ * @tcp_len: its bytes, options included
+ * @seq: its sequence number
+ * @data: its payload
+ * @datalen: the payload's bytes
+ */
+struct irdma_cm_ieq_seg {
+	void *qp;
+	struct irdma_cm_info ci;
+	u8 smac[ETH_ALEN];
+	int arp_idx;
+	const u8 *tcp;
+	u32 tcp_len;
+	u32 seq;
+	const u8 *data;
+	u32 datalen;
+};
+
+int irdma_cm_ieq_lookup(struct irdma_cm_core *core, const void *frame,
+			u32 len, const struct irdma_cm_rx_info *rxi,
+			struct irdma_cm_ieq_seg *out);
 void irdma_cm_timer_tick(struct irdma_cm_core *core);
 void irdma_cm_disconn(struct irdma_cm_node *node,
 		      enum irdma_cm_disc_cause cause);

@@ -267,6 +267,13 @@ static void irdma_cm_hw_qp_put(struct irdma_cm_core *core, void *qp)
 	irdma_qp_put(qp);
 }
 
+static void irdma_cm_hw_qp_hold(struct irdma_cm_core *core, void *qp)
+{
+	struct irdma_qp *iwqp = qp;
+
+	refcount_inc(&iwqp->refs);
+}
+
 /* The node AEs of the QP go to (irdma_cm_disconn()), or none */
 static void irdma_cm_hw_qp_link(struct irdma_cm_core *core, void *qp,
 				struct irdma_cm_node *node)
@@ -329,6 +336,7 @@ static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 	.get_vlan = irdma_cm_hw_get_vlan,
 	.qp_lookup = irdma_cm_hw_qp_lookup,
 	.qp_put = irdma_cm_hw_qp_put,
+	.qp_hold = irdma_cm_hw_qp_hold,
 	.qp_link = irdma_cm_hw_qp_link,
 	.qp_set_ctx = irdma_cm_hw_qp_set_ctx,
 	.qp_post_lsmm = irdma_cm_hw_qp_post_lsmm,
@@ -339,7 +347,7 @@ static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 };
 
 /**
- * irdma_cm_hw_setup - start the ARP cache and, for iWARP, the ILQ and CM
+ * irdma_cm_hw_setup - start the ARP cache and, for iWARP, the ILQ, IEQ and CM
  * @iwdev: a device about to be registered; its engine is up
  *
  * Context: process context.
@@ -359,9 +367,12 @@ int irdma_cm_hw_setup(struct irdma_device *iwdev)
 	ret = irdma_ilq_create(iwdev);
 	if (ret)
 		goto err_cleanup_arp;
-	ret = irdma_setup_cm_core(iwdev, &irdma_cm_cqp_ops, iwdev);
+	ret = irdma_ieq_create(iwdev, READ_ONCE(netdev->mtu));
 	if (ret)
 		goto err_destroy_ilq;
+	ret = irdma_setup_cm_core(iwdev, &irdma_cm_cqp_ops, iwdev);
+	if (ret)
+		goto err_destroy_ieq;
 	core->netdev = netdev;
 	core->cfg.mtu = READ_ONCE(netdev->mtu);
 	core->cfg.max_ird = IRDMA_QP_OFFER_IRD;
@@ -370,6 +381,8 @@ int irdma_cm_hw_setup(struct irdma_device *iwdev)
 	irdma_ilq_attach(iwdev->fn->hw, core);
 	return 0;
 
+err_destroy_ieq:
+	irdma_ieq_destroy(iwdev);
 err_destroy_ilq:
 	irdma_ilq_destroy(iwdev);
 err_cleanup_arp:
@@ -383,9 +396,9 @@ err_cleanup_arp:
  *	and no notifier can find it), its engine still up: the filters,
  *	ports, AHs and ARP entries removed here are deleted through the CQP
  *
- * The ILQ stops delivering first, so nothing reaches the CM while it is
- * cleaned up; it still sends (the resets of aborted connections) until
- * it goes, after the CM.
+ * The ILQ and IEQ stop delivering first, so nothing reaches the CM while
+ * it is cleaned up; the ILQ still sends (the resets of aborted
+ * connections) until it goes, after the CM and the IEQ.
  *
  * Context: process context.
  */
@@ -394,6 +407,7 @@ void irdma_cm_hw_cleanup(struct irdma_device *iwdev)
 	if (iwdev->fn->protocol == IRDMA_PROTOCOL_IWARP) {
 		irdma_ilq_attach(iwdev->fn->hw, NULL);
 		irdma_cleanup_cm_core(&iwdev->cm_core);
+		irdma_ieq_destroy(iwdev);
 		irdma_ilq_destroy(iwdev);
 	}
 	irdma_arp_cache_cleanup(iwdev);

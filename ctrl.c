@@ -1477,6 +1477,7 @@ static int irdma_qpc_check(const struct irdma_qpc_common *c)
 	    c->rq_size_log2 > FIELD_MAX(IRDMA_QPC_RQSIZE) ||
 	    c->rq_wqe_size > FIELD_MAX(IRDMA_QPC_RQWQESIZE) ||
 	    c->qs_handle > FIELD_MAX(IRDMA_QPC_QSHANDLE) ||
+	    c->ieq_qpn > FIELD_MAX(IRDMA_QPC_EXCEPTION_LAN_Q) ||
 	    c->flow_label > FIELD_MAX(IRDMA_QPC_FLOWLABEL) ||
 	    c->stats_idx > FIELD_MAX(IRDMA_QPC_STAT_INDEX))
 		return -EINVAL;
@@ -1500,7 +1501,8 @@ static u64 irdma_qpc_common(__le64 *ctx, const struct irdma_qpc_common *c)
 			       FIELD_PREP(IRDMA_QPC_RXCQNUM, c->recv_cq));
 	irdma_wqe_set(ctx, 19, FIELD_PREP(IRDMA_QPC_MACADDRESS, c->mac));
 	irdma_wqe_set(ctx, 21, c->compl_ctx);
-	irdma_wqe_set(ctx, 22, FIELD_PREP(IRDMA_QPC_QSHANDLE, c->qs_handle));
+	irdma_wqe_set(ctx, 22, FIELD_PREP(IRDMA_QPC_QSHANDLE, c->qs_handle) |
+			       FIELD_PREP(IRDMA_QPC_EXCEPTION_LAN_Q, c->ieq_qpn));
 	irdma_put_addr(ctx, 23, 24, c->local_addr, c->ipv4);
 	return FIELD_PREP(IRDMA_QPC_RQWQESIZE, c->rq_wqe_size) |
 	       FIELD_PREP(IRDMA_QPC_PDIDXHI, c->pd_id >> 16) |

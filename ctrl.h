@@ -593,6 +593,8 @@ void irdma_aeqe_decode(const __le64 *aeqe, struct irdma_aeqe_info *info);
  * @vlan_tag: VLAN tag
  * @arp_idx: ARP index
  * @qs_handle: QS handle
+ * @ieq_qpn: the IEQ the engine hands this QP's partial FPDUs to (iWARP;
+ *	0: none)
  * @flow_label: IPv6 flow label
  * @ord: ORD
  * @ird: IRD (4, 16, 64, 128 or 256)
@@ -628,6 +630,7 @@ struct irdma_qpc_common {
 	u16 vlan_tag;
 	u16 arp_idx;
 	u16 qs_handle;
+	u16 ieq_qpn;
 	u32 flow_label;
 	u8 ord;
 	u16 ird;

@@ -178,6 +178,7 @@ struct irdma_hw_counters {
  *	CQ polling find a QP under RCU
  * @ilq: the ILQ of an iWARP function (ilq.c), or NULL; the CEQ thread
  *	finds it under RCU
+ * @ieq: the IEQ of an iWARP function (ilq.c, ieq.c), or NULL; likewise
  * @counters: the engine's statistics (GATHER_STATS)
  *
  * Allocated by irdma_hw_init() and freed by irdma_hw_deinit(); lives
@@ -214,6 +215,7 @@ struct irdma_hw {
 	struct xarray cqs;
 	struct xarray qps;
 	struct irdma_ilq __rcu *ilq;
+	struct irdma_ilq __rcu *ieq;
 	struct irdma_hw_counters counters;
 };
 

@@ -29,6 +29,13 @@
  * a reference for its connection and one for each send naming it; the last
  * put destroys it on the engine, so no send can find its AH gone.
  *
+ * The IEQ (QP 2 with CQ 2) is the same kind of queue, made and run by the
+ * same code with buffers that hold a full segment: the engine hands it
+ * segments of offloaded connections with partial FPDUs, which go to
+ * ieq.c instead of the CM, and ieq.c sends the FPDUs it put together back
+ * through it (hw-interface.rst, "Partial FPDUs (IEQ)"). Its AHs come from
+ * the ILQ's indexes; it is created after the ILQ and destroyed before it.
+ *
  * Lock order: cq_lock, then the CM's node locks, then tx_lock.
  */
 #include <linux/bitmap.h>
@@ -40,6 +47,7 @@
 #include <linux/tcp.h>
 
 #include "hw.h"
+#include "ieq.h"
 #include "ilq.h"
 #include "main.h"
 
@@ -87,6 +95,11 @@ struct irdma_ilq_tx {
  * struct irdma_ilq - the ILQ of one function
  * @hw: the engine
  * @iwdev: the device, for messages
+ * @name: "ILQ" or "IEQ", for messages
+ * @qpn: its QP number (IRDMA_ILQ_QPN or IRDMA_IEQ_QPN)
+ * @cqn: its CQ number
+ * @buf_size: bytes of every receive and send buffer
+ * @ieq: the IEQ: receives go to ieq.c, not to the CM
  * @core: the CM that receives, or NULL (cq_lock)
  * @cq_lock: the CQ ring, the RQ half of @qp, @rx_posted and @core
  * @tx_lock: the SQ half of @qp, @tx_free and every @tx's @busy and @ah
@@ -98,7 +111,7 @@ struct irdma_ilq_tx {
  * @qp_ctx: the QP host context
  * @cq_mem: CQEs
  * @cq_shadow: the CQ's shadow area
- * @rx_mem: receive buffers, IRDMA_ILQ_BUF_SIZE bytes each
+ * @rx_mem: receive buffers, @buf_size bytes each
  * @tx_mem: transmit buffers
  * @sq_slots: uk.c's record of posted sends
  * @rq_wrid: uk.c's record of posted receives (the buffer numbers)
@@ -108,6 +121,7 @@ struct irdma_ilq_tx {
  * @ah_ida: AH indexes in use
  * @ah_cnt: AHs alive
  * @stats: counters (enum irdma_ilq_stat)
+ * @ieq_stats: the IEQ's own counters (enum irdma_ieq_stat)
  *
  * Lifetime: made by irdma_ilq_create() and published in hw->ilq under
  * RCU for the CEQ thread; irdma_ilq_destroy() unpublishes it, waits a
@@ -116,6 +130,11 @@ struct irdma_ilq_tx {
 struct irdma_ilq {
 	struct irdma_hw *hw;
 	struct irdma_device *iwdev;
+	const char *name;
+	u32 qpn;
+	u32 cqn;
+	u32 buf_size;
+	bool ieq;
 	struct irdma_cm_core *core;
 	spinlock_t cq_lock; /* CQ, RQ, rx_posted, core */
 	spinlock_t tx_lock; /* SQ, tx_free, tx[].busy, tx[].ah */
@@ -137,14 +156,15 @@ struct irdma_ilq {
 	struct ida ah_ida;
 	atomic_t ah_cnt;
 	atomic64_t stats[IRDMA_ILQ_STAT_COUNT];
+	atomic64_t ieq_stats[IRDMA_IEQ_STAT_COUNT];
 };
 
 #define ilq_stat(ilq, s) atomic64_inc(&(ilq)->stats[IRDMA_ILQ_STAT_##s])
 
-static u64 irdma_ilq_cq_ctx(void)
+static u64 irdma_ilq_cq_ctx(u32 cqn)
 {
 	/* as for every CQ, the number shifted: the context must be even */
-	return (u64)IRDMA_ILQ_CQN << 1;
+	return (u64)cqn << 1;
 }
 
 /*
@@ -154,6 +174,26 @@ static u64 irdma_ilq_cq_ctx(void)
 static struct irdma_ilq *irdma_ilq_of(struct irdma_hw *hw)
 {
 	return rcu_dereference_protected(hw->ilq, true);
+}
+
+/**
+ * irdma_ieq_read_stats - a snapshot of the IEQ's counters
+ * @hw: engine
+ * @vals: IRDMA_IEQ_STAT_COUNT values, in the order of enum irdma_ieq_stat;
+ *	zeros while the engine has no IEQ
+ *
+ * Context: any; the IEQ is freed only after an RCU grace period.
+ */
+void irdma_ieq_read_stats(struct irdma_hw *hw, u64 *vals)
+{
+	struct irdma_ilq *ieq;
+	int i;
+
+	rcu_read_lock();
+	ieq = rcu_dereference(hw->ieq);
+	for (i = 0; i < IRDMA_IEQ_STAT_COUNT; i++)
+		vals[i] = ieq ? atomic64_read(&ieq->ieq_stats[i]) : 0;
+	rcu_read_unlock();
 }
 
 /**
@@ -183,9 +223,9 @@ static int irdma_ilq_cq_cmd(struct irdma_ilq *ilq, bool create)
 	struct irdma_cqp_cq_info info = {
 		.ring_pa = ilq->cq_mem.pa,
 		.shadow_pa = ilq->cq_shadow.pa,
-		.compl_ctx = irdma_ilq_cq_ctx(),
+		.compl_ctx = irdma_ilq_cq_ctx(ilq->cqn),
 		.size = IRDMA_ILQ_CQ_SIZE,
-		.cq_id = IRDMA_ILQ_CQN,
+		.cq_id = ilq->cqn,
 		.ceq_id = 0,
 		.ceq_id_valid = true,
 		.ceqe_mask = true,
@@ -197,7 +237,8 @@ static int irdma_ilq_cq_cmd(struct irdma_ilq *ilq, bool create)
 		.build = create ? irdma_cqpw_cq_create_cb :
 				  irdma_cqpw_cq_destroy_cb,
 		.arg = &info,
-		.name = create ? "CREATE_CQ (ILQ)" : "DESTROY_CQ (ILQ)",
+		.name = create ? (ilq->ieq ? "CREATE_CQ (IEQ)" : "CREATE_CQ (ILQ)") :
+				 (ilq->ieq ? "DESTROY_CQ (IEQ)" : "DESTROY_CQ (ILQ)"),
 	};
 
 	return irdma_cmd_exec(ilq->hw, &cmd);
@@ -208,7 +249,7 @@ static int irdma_ilq_qp_cmd(struct irdma_ilq *ilq, bool create)
 	struct irdma_cqp_qp_info info = {
 		.ctx_pa = ilq->qp_ctx.pa,
 		.shadow_pa = ilq->qp_shadow.pa,
-		.qp_id = IRDMA_ILQ_QPN,
+		.qp_id = ilq->qpn,
 		.qp_type = IRDMA_QPTYPE_UDA,
 		.next_state = create ? IRDMA_QPS_RTS : 0,
 		.cq_num_valid = create,
@@ -217,7 +258,8 @@ static int irdma_ilq_qp_cmd(struct irdma_ilq *ilq, bool create)
 		.build = create ? irdma_cqpw_qp_create_cb :
 				  irdma_cqpw_qp_destroy_cb,
 		.arg = &info,
-		.name = create ? "CREATE_QP (ILQ)" : "DESTROY_QP (ILQ)",
+		.name = create ? (ilq->ieq ? "CREATE_QP (IEQ)" : "CREATE_QP (ILQ)") :
+				 (ilq->ieq ? "DESTROY_QP (IEQ)" : "DESTROY_QP (ILQ)"),
 	};
 
 	return irdma_cmd_exec(ilq->hw, &cmd);
@@ -231,10 +273,10 @@ static int irdma_ilq_fill_ctx(struct irdma_ilq *ilq)
 		.rq_pa = ilq->rq_mem.pa,
 		.sq_size_log2 = ilog2(IRDMA_ILQ_SQ_SIZE) - 2,
 		.rq_size_log2 = ilog2(IRDMA_ILQ_RQ_SIZE) - 2,
-		.snd_mss = IRDMA_ILQ_BUF_SIZE,
-		.send_cq = IRDMA_ILQ_CQN,
-		.recv_cq = IRDMA_ILQ_CQN,
-		.compl_ctx = irdma_ilq_cq_ctx(),
+		.snd_mss = ilq->buf_size,
+		.send_cq = ilq->cqn,
+		.recv_cq = ilq->cqn,
+		.compl_ctx = irdma_ilq_cq_ctx(ilq->cqn),
 		.priv_en = true,
 	};
 
@@ -271,9 +313,9 @@ static int irdma_ilq_alloc_mem(struct irdma_ilq *ilq)
 			    IRDMA_ILQ_CQ_SIZE * IRDMA_QUANTUM_BYTES) ||
 	    irdma_dma_alloc(dev, &ilq->cq_shadow, IRDMA_SHADOW_AREA_BYTES) ||
 	    irdma_dma_alloc(dev, &ilq->rx_mem,
-			    IRDMA_ILQ_RX_BUFS * IRDMA_ILQ_BUF_SIZE) ||
+			    IRDMA_ILQ_RX_BUFS * ilq->buf_size) ||
 	    irdma_dma_alloc(dev, &ilq->tx_mem,
-			    IRDMA_ILQ_TX_BUFS * IRDMA_ILQ_BUF_SIZE)) {
+			    IRDMA_ILQ_TX_BUFS * ilq->buf_size)) {
 		irdma_ilq_free_mem(ilq);
 		return -ENOMEM;
 	}
@@ -290,7 +332,7 @@ static int irdma_ilq_init_rings(struct irdma_ilq *ilq)
 	cq->shadow = ilq->cq_shadow.va;
 	cq->mmio = &ilq->hw->mmio;
 	cq->arm_off = IRDMA_REG_CQARM;
-	cq->cq_id = IRDMA_ILQ_CQN;
+	cq->cq_id = ilq->cqn;
 	cq->size = IRDMA_ILQ_CQ_SIZE;
 	qp->sq = ilq->sq_mem.va;
 	qp->rq = ilq->rq_mem.va;
@@ -299,7 +341,7 @@ static int irdma_ilq_init_rings(struct irdma_ilq *ilq)
 	qp->shadow = ilq->qp_shadow.va;
 	qp->mmio = &ilq->hw->mmio;
 	qp->db_off = IRDMA_REG_WQEALLOC;
-	qp->qp_id = IRDMA_ILQ_QPN;
+	qp->qp_id = ilq->qpn;
 	qp->sq_size = IRDMA_ILQ_SQ_SIZE;
 	qp->rq_size = IRDMA_ILQ_RQ_SIZE;
 	qp->rq_shift = 0;
@@ -314,14 +356,14 @@ static int irdma_ilq_init_rings(struct irdma_ilq *ilq)
 
 static void *irdma_ilq_rx_buf(struct irdma_ilq *ilq, u32 idx)
 {
-	return (u8 *)ilq->rx_mem.va + (size_t)idx * IRDMA_ILQ_BUF_SIZE;
+	return (u8 *)ilq->rx_mem.va + (size_t)idx * ilq->buf_size;
 }
 
 static int irdma_ilq_post_rx(struct irdma_ilq *ilq, u32 idx)
 {
 	struct irdma_uk_sge sge = {
-		.addr = ilq->rx_mem.pa + (u64)idx * IRDMA_ILQ_BUF_SIZE,
-		.len = IRDMA_ILQ_BUF_SIZE,
+		.addr = ilq->rx_mem.pa + (u64)idx * ilq->buf_size,
+		.len = ilq->buf_size,
 	};
 	int ret;
 
@@ -337,13 +379,16 @@ static void irdma_ilq_bad_cqe(struct irdma_ilq *ilq,
 {
 	ilq_stat(ilq, BAD_CQE);
 	ibdev_warn_ratelimited(&ilq->iwdev->ibdev,
-			       "ILQ: %s CQE dropped (%s): QP %u WQE %u bytes %u major 0x%x minor 0x%x\n",
-			       cqe->sq ? "send" : "receive", why, cqe->qp_id,
+			       "%s: %s CQE dropped (%s): QP %u WQE %u bytes %u major 0x%x minor 0x%x\n",
+			       ilq->name, cqe->sq ? "send" : "receive", why, cqe->qp_id,
 			       cqe->wqe_idx, cqe->bytes, cqe->major,
 			       cqe->minor);
 }
 
-/* A received segment to the CM: the IP header at byte 20 or 0 */
+/*
+ * A received segment to the CM, or to the IEQ's partial FPDU handling:
+ * the IP header at byte 20 or 0
+ */
 static void irdma_ilq_deliver(struct irdma_ilq *ilq,
 			      const struct irdma_uk_cqe *cqe, const u8 *buf)
 {
@@ -355,10 +400,18 @@ static void irdma_ilq_deliver(struct irdma_ilq *ilq,
 		.vlan_tci = cqe->ud_vlan,
 	};
 	u32 off = cqe->ipv4 ? IRDMA_ILQ_RX_IPV4_OFF : 0;
+	int ret;
 
 	u64_to_ether_addr(cqe->ud_smac, rxi.smac);
-	if (ilq->core &&
-	    !irdma_receive_ilq(ilq->core, buf + off, cqe->bytes - off, &rxi))
+	if (!ilq->core)
+		ret = -ENODEV;
+	else if (ilq->ieq)
+		ret = irdma_ieq_rx(ilq->iwdev, ilq->core, buf + off,
+				   cqe->bytes - off, &rxi, ilq->ieq_stats);
+	else
+		ret = irdma_receive_ilq(ilq->core, buf + off, cqe->bytes - off,
+					&rxi);
+	if (!ret)
 		ilq_stat(ilq, RX);
 	else
 		ilq_stat(ilq, RX_REFUSED);
@@ -392,14 +445,14 @@ static void irdma_ilq_rx_cqe(struct irdma_ilq *ilq,
 	if (cqe->error)
 		irdma_ilq_bad_cqe(ilq, cqe, "error");
 	else if (cqe->bytes < IRDMA_ILQ_RX_MIN ||
-		 cqe->bytes > IRDMA_ILQ_BUF_SIZE)
+		 cqe->bytes > ilq->buf_size)
 		irdma_ilq_bad_cqe(ilq, cqe, "length");
 	else
 		irdma_ilq_deliver(ilq, cqe, irdma_ilq_rx_buf(ilq, idx));
 	if (irdma_ilq_post_rx(ilq, idx))
 		ibdev_warn_ratelimited(&ilq->iwdev->ibdev,
-				       "ILQ: receive buffer %u not posted again\n",
-				       idx);
+				       "%s: receive buffer %u not posted again\n",
+				       ilq->name, idx);
 }
 
 /* ---- send completions ---- */
@@ -458,8 +511,8 @@ static void irdma_ilq_tx_cqe(struct irdma_ilq *ilq,
 	if (cqe->error) {
 		ilq_stat(ilq, TX_ERR);
 		ibdev_dbg(&ilq->iwdev->ibdev,
-			  "ILQ: send %d failed: major 0x%x minor 0x%x\n",
-			  idx, cqe->major, cqe->minor);
+			  "%s: send %d failed: major 0x%x minor 0x%x\n",
+			  ilq->name, idx, cqe->major, cqe->minor);
 	}
 	irdma_ilq_tx_put(ilq, idx);
 }
@@ -468,7 +521,7 @@ static void irdma_ilq_tx_cqe(struct irdma_ilq *ilq,
 
 static void irdma_ilq_cqe(struct irdma_ilq *ilq, const struct irdma_uk_cqe *cqe)
 {
-	if (cqe->qp_id != IRDMA_ILQ_QPN)
+	if (cqe->qp_id != ilq->qpn)
 		irdma_ilq_bad_cqe(ilq, cqe, "other QP");
 	else if (cqe->sq)
 		irdma_ilq_tx_cqe(ilq, cqe);
@@ -495,26 +548,33 @@ static void irdma_ilq_poll(struct irdma_ilq *ilq)
 }
 
 /**
- * irdma_ilq_ceq_event - take a CEQ element that names the ILQ's CQ
+ * irdma_ilq_ceq_event - take a CEQ element that names the ILQ's or IEQ's CQ
  * @hw: the engine
  * @cq_ctx: the completion context from the element
  *
- * Only an iWARP function keeps the ILQ's CQ number for it; on a RoCEv2
- * function that number is a verbs CQ's (the MAD layer's, usually).
+ * Only an iWARP function keeps those CQ numbers for them; on a RoCEv2
+ * function they are verbs CQs' (the MAD layer's, usually).
  *
  * Context: a CEQ's interrupt thread.
- * Return: true if @cq_ctx is the ILQ's (the event is consumed, even with
- * no ILQ at the moment), false to look for a verbs CQ.
+ * Return: true if @cq_ctx is the ILQ's or the IEQ's (the event is
+ * consumed, even with no such queue at the moment), false to look for a
+ * verbs CQ.
  */
 bool irdma_ilq_ceq_event(struct irdma_hw *hw, u64 cq_ctx)
 {
 	struct irdma_ilq *ilq;
+	bool ieq;
 
-	if (cq_ctx != irdma_ilq_cq_ctx() ||
-	    hw->fn->protocol != IRDMA_PROTOCOL_IWARP)
+	if (hw->fn->protocol != IRDMA_PROTOCOL_IWARP)
+		return false;
+	if (cq_ctx == irdma_ilq_cq_ctx(IRDMA_IEQ_CQN))
+		ieq = true;
+	else if (cq_ctx == irdma_ilq_cq_ctx(IRDMA_ILQ_CQN))
+		ieq = false;
+	else
 		return false;
 	rcu_read_lock();
-	ilq = rcu_dereference(hw->ilq);
+	ilq = ieq ? rcu_dereference(hw->ieq) : rcu_dereference(hw->ilq);
 	if (ilq)
 		irdma_ilq_poll(ilq);
 	rcu_read_unlock();
@@ -529,7 +589,7 @@ static void irdma_ilq_tx_work(struct work_struct *work)
 	struct irdma_ilq_tx *tx = container_of(work, struct irdma_ilq_tx, work);
 	struct irdma_ilq *ilq = tx->ilq;
 	struct irdma_uk_sge sge = {
-		.addr = ilq->tx_mem.pa + (u64)tx->idx * IRDMA_ILQ_BUF_SIZE,
+		.addr = ilq->tx_mem.pa + (u64)tx->idx * ilq->buf_size,
 		.len = tx->len,
 	};
 	struct irdma_uk_wr wr = {
@@ -555,8 +615,8 @@ static void irdma_ilq_tx_work(struct work_struct *work)
 	}
 	ilq_stat(ilq, TX_ERR);
 	ibdev_warn_ratelimited(&ilq->iwdev->ibdev,
-			       "ILQ: send of buffer %u not posted: %d\n",
-			       tx->idx, ret);
+			       "%s: send of buffer %u not posted: %d\n",
+			       ilq->name, tx->idx, ret);
 	irdma_ilq_tx_put(ilq, tx->idx);
 }
 
@@ -581,6 +641,38 @@ static struct irdma_ilq_tx *irdma_ilq_tx_get(struct irdma_ilq *ilq,
 	return tx;
 }
 
+/*
+ * Copy a segment (@hdr, then @data) into a free send buffer and post it;
+ * its TCP header is at the start of @hdr
+ */
+static int irdma_rawq_xmit(struct irdma_ilq *ilq, struct irdma_ilq_ah *ah,
+			   const void *hdr, u32 hlen, const void *data,
+			   u32 dlen)
+{
+	const struct tcphdr *th = hdr;
+	struct irdma_ilq_tx *tx;
+	u32 len = hlen + dlen;
+	u8 *buf;
+
+	if (!ilq || !ah || hlen < sizeof(*th) || len < hlen ||
+	    len > ilq->buf_size || th->doff * 4 < sizeof(*th) ||
+	    th->doff * 4 > len)
+		return -EINVAL;
+	tx = irdma_ilq_tx_get(ilq, ah);
+	if (!tx) {
+		ilq_stat(ilq, TX_NOBUF);
+		return -ENOBUFS;
+	}
+	buf = (u8 *)ilq->tx_mem.va + (size_t)tx->idx * ilq->buf_size;
+	memcpy(buf, hdr, hlen);
+	if (dlen)
+		memcpy(buf + hlen, data, dlen);
+	tx->len = len;
+	tx->l4len = th->doff;
+	queue_work(ilq->hw->cmd_wq, &tx->work);
+	return 0;
+}
+
 /**
  * irdma_ilq_xmit - send one TCP segment of the CM
  * @hw: the engine; its ILQ exists (the CM is attached)
@@ -598,24 +690,31 @@ static struct irdma_ilq_tx *irdma_ilq_tx_get(struct irdma_ilq *ilq,
 int irdma_ilq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
 		   const void *seg, u32 len)
 {
-	struct irdma_ilq *ilq = irdma_ilq_of(hw);
-	const struct tcphdr *th = seg;
-	struct irdma_ilq_tx *tx;
+	return irdma_rawq_xmit(irdma_ilq_of(hw), ah, seg, len, NULL, 0);
+}
 
-	if (!ilq || !ah || len < sizeof(*th) || len > IRDMA_ILQ_BUF_SIZE ||
-	    th->doff * 4 < sizeof(*th) || th->doff * 4 > len)
-		return -EINVAL;
-	tx = irdma_ilq_tx_get(ilq, ah);
-	if (!tx) {
-		ilq_stat(ilq, TX_NOBUF);
-		return -ENOBUFS;
-	}
-	memcpy((u8 *)ilq->tx_mem.va + (size_t)tx->idx * IRDMA_ILQ_BUF_SIZE, seg,
-	       len);
-	tx->len = len;
-	tx->l4len = th->doff;
-	queue_work(hw->cmd_wq, &tx->work);
-	return 0;
+/**
+ * irdma_ieq_xmit - hand complete FPDUs back to the engine
+ * @hw: the engine; its IEQ exists
+ * @ah: an AH made with the loopback flag, naming the connection as its
+ *	segments arrive (source the peer, destination this function)
+ * @tcp: a TCP header as the peer sent it, its sequence number that of
+ *	the first byte of @fpdus
+ * @tcp_len: its bytes, options included
+ * @fpdus: whole FPDUs
+ * @len: their bytes
+ *
+ * The engine takes the segment as received by the connection (see
+ * hw-interface.rst, "Partial FPDUs (IEQ)").
+ *
+ * Context: any; does not sleep.
+ * Return: as irdma_ilq_xmit().
+ */
+int irdma_ieq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
+		   const void *tcp, u32 tcp_len, const void *fpdus, u32 len)
+{
+	return irdma_rawq_xmit(rcu_dereference_protected(hw->ieq, true), ah,
+			       tcp, tcp_len, fpdus, len);
 }
 
 /* ---- address handles ---- */
@@ -748,7 +847,8 @@ static void irdma_ilq_release_ids(struct irdma_hw *hw)
 	irdma_ilq_release_pair(&hw->qps, IRDMA_ILQ_QPN, IRDMA_IEQ_QPN);
 }
 
-static struct irdma_ilq *irdma_ilq_alloc(struct irdma_device *iwdev)
+static struct irdma_ilq *irdma_ilq_alloc(struct irdma_device *iwdev,
+					 bool ieq, u32 mtu)
 {
 	struct irdma_ilq *ilq;
 	u32 i;
@@ -758,6 +858,15 @@ static struct irdma_ilq *irdma_ilq_alloc(struct irdma_device *iwdev)
 		return NULL;
 	ilq->hw = iwdev->fn->hw;
 	ilq->iwdev = iwdev;
+	ilq->ieq = ieq;
+	ilq->name = ieq ? "IEQ" : "ILQ";
+	ilq->qpn = ieq ? IRDMA_IEQ_QPN : IRDMA_ILQ_QPN;
+	ilq->cqn = ieq ? IRDMA_IEQ_CQN : IRDMA_ILQ_CQN;
+	/* the IEQ takes whole segments of offloaded connections */
+	ilq->buf_size = IRDMA_ILQ_BUF_SIZE;
+	if (ieq)
+		ilq->buf_size = max_t(u32, ilq->buf_size,
+				      ALIGN(IRDMA_ILQ_RX_TCP_OFF + mtu, 256));
 	spin_lock_init(&ilq->cq_lock);
 	spin_lock_init(&ilq->tx_lock);
 	ida_init(&ilq->ah_ida);
@@ -813,6 +922,40 @@ static int irdma_ilq_start(struct irdma_ilq *ilq)
 	return 0;
 }
 
+/* The ILQ or the IEQ: made, started and published */
+static int irdma_rawq_create(struct irdma_device *iwdev, bool ieq, u32 mtu)
+{
+	struct irdma_hw *hw = iwdev->fn->hw;
+	struct irdma_ilq *ilq;
+	int ret;
+
+	ilq = irdma_ilq_alloc(iwdev, ieq, mtu);
+	if (!ilq)
+		return -ENOMEM;
+	ret = irdma_ilq_alloc_mem(ilq);
+	if (ret)
+		goto err_free;
+	ret = irdma_ilq_start(ilq);
+	if (ret)
+		goto err_free_mem;
+	if (ieq)
+		rcu_assign_pointer(hw->ieq, ilq);
+	else
+		rcu_assign_pointer(hw->ilq, ilq);
+	/* the first receive raises an event */
+	irdma_ilq_poll(ilq);
+	ibdev_dbg(&iwdev->ibdev, "%s: QP %u, CQ %u, %u receive and %u send buffers of %u bytes\n",
+		  ilq->name, ilq->qpn, ilq->cqn, IRDMA_ILQ_RX_BUFS,
+		  IRDMA_ILQ_TX_BUFS, ilq->buf_size);
+	return 0;
+
+err_free_mem:
+	irdma_ilq_free_mem(ilq);
+err_free:
+	irdma_ilq_free(ilq);
+	return ret;
+}
+
 /**
  * irdma_ilq_create - bring up the ILQ of an iWARP function
  * @iwdev: the device; its engine is up, its CM not yet set up
@@ -827,44 +970,49 @@ static int irdma_ilq_start(struct irdma_ilq *ilq)
 int irdma_ilq_create(struct irdma_device *iwdev)
 {
 	struct irdma_hw *hw = iwdev->fn->hw;
-	struct irdma_ilq *ilq;
 	int ret;
 
-	ilq = irdma_ilq_alloc(iwdev);
-	if (!ilq)
-		return -ENOMEM;
 	ret = irdma_ilq_reserve_ids(hw);
 	if (ret)
-		goto err_free;
-	ret = irdma_ilq_alloc_mem(ilq);
-	if (ret)
-		goto err_release_ids;
-	ret = irdma_ilq_start(ilq);
-	if (ret)
-		goto err_free_mem;
-	rcu_assign_pointer(hw->ilq, ilq);
-	/* the first receive raises an event */
-	irdma_ilq_poll(ilq);
-	ibdev_dbg(&iwdev->ibdev, "ILQ: QP %u, CQ %u, %u receive and %u send buffers of %u bytes\n",
-		  IRDMA_ILQ_QPN, IRDMA_ILQ_CQN, IRDMA_ILQ_RX_BUFS,
-		  IRDMA_ILQ_TX_BUFS, IRDMA_ILQ_BUF_SIZE);
+		goto err;
+	ret = irdma_rawq_create(iwdev, false, 0);
+	if (ret) {
+		irdma_ilq_release_ids(hw);
+		goto err;
+	}
 	return 0;
-
-err_free_mem:
-	irdma_ilq_free_mem(ilq);
-err_release_ids:
-	irdma_ilq_release_ids(hw);
-err_free:
-	irdma_ilq_free(ilq);
+err:
 	ibdev_err(&iwdev->ibdev, "ILQ bring-up failed: %d\n", ret);
 	return ret;
 }
 
 /**
+ * irdma_ieq_create - bring up the IEQ of an iWARP function
+ * @iwdev: the device; its ILQ exists, its CM not yet attached
+ * @mtu: the netdev's MTU: every buffer holds a full segment
+ *
+ * Creates CQ 2 and QP 2 (numbers the ILQ reserved) with every receive
+ * buffer posted, and publishes the IEQ for the CEQ thread.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
+int irdma_ieq_create(struct irdma_device *iwdev, u32 mtu)
+{
+	int ret;
+
+	ret = irdma_rawq_create(iwdev, true, mtu);
+	if (ret)
+		ibdev_err(&iwdev->ibdev, "IEQ bring-up failed: %d\n", ret);
+	return ret;
+}
+
+/**
  * irdma_ilq_attach - let the CM receive, or stop it
- * @hw: the engine; its ILQ exists
+ * @hw: the engine; its ILQ exists, its IEQ may
  * @core: the CM core, set up; NULL to detach before it is cleaned up
  *
+ * Both queues are attached: the IEQ finds its connections through the CM.
  * Detaching waits for a segment being delivered; later segments are
  * dropped.
  *
@@ -872,13 +1020,18 @@ err_free:
  */
 void irdma_ilq_attach(struct irdma_hw *hw, struct irdma_cm_core *core)
 {
-	struct irdma_ilq *ilq = irdma_ilq_of(hw);
+	struct irdma_ilq *q[] = {
+		irdma_ilq_of(hw), rcu_dereference_protected(hw->ieq, true),
+	};
+	u32 i;
 
-	if (!ilq)
-		return;
-	spin_lock_bh(&ilq->cq_lock);
-	ilq->core = core;
-	spin_unlock_bh(&ilq->cq_lock);
+	for (i = 0; i < ARRAY_SIZE(q); i++) {
+		if (!q[i])
+			continue;
+		spin_lock_bh(&q[i]->cq_lock);
+		q[i]->core = core;
+		spin_unlock_bh(&q[i]->cq_lock);
+	}
 }
 
 static bool irdma_ilq_tx_idle(struct irdma_ilq *ilq)
@@ -918,36 +1071,35 @@ static void irdma_ilq_tx_abandon(struct irdma_ilq *ilq)
 		left++;
 	}
 	if (left)
-		ibdev_warn(&ilq->iwdev->ibdev, "ILQ: %u sends never completed\n",
-			   left);
+		ibdev_warn(&ilq->iwdev->ibdev, "%s: %u sends never completed\n",
+			   ilq->name, left);
 }
 
-/**
- * irdma_ilq_destroy - undo irdma_ilq_create()
- * @iwdev: the device; its CM is detached and cleaned up (so every AH of
- *	a connection was put), its engine still up
- *
- * Context: process context; sleeps.
- */
-void irdma_ilq_destroy(struct irdma_device *iwdev)
+/* Unpublish, drain and destroy the ILQ or the IEQ */
+static void irdma_rawq_destroy(struct irdma_device *iwdev, bool ieq)
 {
 	struct irdma_hw *hw = iwdev->fn->hw;
-	struct irdma_ilq *ilq = irdma_ilq_of(hw);
+	struct irdma_ilq *ilq;
 
+	ilq = ieq ? rcu_dereference_protected(hw->ieq, true) : irdma_ilq_of(hw);
 	if (!ilq)
 		return;
 	irdma_ilq_drain(ilq);
-	RCU_INIT_POINTER(hw->ilq, NULL);
+	if (ieq)
+		RCU_INIT_POINTER(hw->ieq, NULL);
+	else
+		RCU_INIT_POINTER(hw->ilq, NULL);
 	synchronize_rcu();
 	irdma_ilq_qp_cmd(ilq, false);
 	irdma_ilq_cq_cmd(ilq, false);
 	irdma_ilq_tx_abandon(ilq);
 	/* the DESTROY_AH commands of the last puts */
 	flush_workqueue(hw->cmd_wq);
-	if (atomic_read(&ilq->ah_cnt))
+	if (!ieq && atomic_read(&ilq->ah_cnt))
 		ibdev_warn(&iwdev->ibdev, "ILQ: %d AHs left at destroy\n",
 			   atomic_read(&ilq->ah_cnt));
-	ibdev_dbg(&iwdev->ibdev, "ILQ: rx %lld refused %lld tx %lld nobuf %lld tx_err %lld bad CQEs %lld\n",
+	ibdev_dbg(&iwdev->ibdev, "%s: rx %lld refused %lld tx %lld nobuf %lld tx_err %lld bad CQEs %lld\n",
+		  ilq->name,
 		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_RX]),
 		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_RX_REFUSED]),
 		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_TX]),
@@ -955,6 +1107,34 @@ void irdma_ilq_destroy(struct irdma_device *iwdev)
 		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_TX_ERR]),
 		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_BAD_CQE]));
 	irdma_ilq_free_mem(ilq);
-	irdma_ilq_release_ids(hw);
 	irdma_ilq_free(ilq);
+}
+
+/**
+ * irdma_ieq_destroy - undo irdma_ieq_create()
+ * @iwdev: the device; its CM is detached, its QPs' partial FPDU state
+ *	given up (irdma_ieq_qp_release()), its engine still up
+ *
+ * Context: process context; sleeps.
+ */
+void irdma_ieq_destroy(struct irdma_device *iwdev)
+{
+	irdma_rawq_destroy(iwdev, true);
+}
+
+/**
+ * irdma_ilq_destroy - undo irdma_ilq_create()
+ * @iwdev: the device; its CM is detached and cleaned up (so every AH of
+ *	a connection was put), its IEQ destroyed, its engine still up
+ *
+ * Context: process context; sleeps.
+ */
+void irdma_ilq_destroy(struct irdma_device *iwdev)
+{
+	struct irdma_hw *hw = iwdev->fn->hw;
+
+	if (!irdma_ilq_of(hw))
+		return;
+	irdma_rawq_destroy(iwdev, false);
+	irdma_ilq_release_ids(hw);
 }

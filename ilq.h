@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * irdma: the ILQ, the privileged raw queue pair that carries the iWARP
- * CM's TCP segments (ilq.c), and the address handles its sends name.
+ * CM's TCP segments (ilq.c), the address handles its sends name, and the
+ * IEQ, the second such queue, which takes partial FPDUs (ieq.c).
  */
 #ifndef IRDMA_ILQ_H
 #define IRDMA_ILQ_H
@@ -16,7 +17,7 @@ struct irdma_ilq_ah;
 
 /*
  * Numbers kept for the privileged queues (hw-interface.rst): the ILQ is
- * QP 1 with CQ 1, the IEQ (not implemented) would be QP 2 with CQ 2.
+ * QP 1 with CQ 1, the IEQ (partial FPDUs, ieq.c) is QP 2 with CQ 2.
  * Verbs never get them on an iWARP function.
  */
 #define IRDMA_ILQ_QPN		1
@@ -65,6 +66,11 @@ enum irdma_ilq_stat {
 
 int irdma_ilq_create(struct irdma_device *iwdev);
 void irdma_ilq_destroy(struct irdma_device *iwdev);
+int irdma_ieq_create(struct irdma_device *iwdev, u32 mtu);
+void irdma_ieq_destroy(struct irdma_device *iwdev);
+void irdma_ieq_read_stats(struct irdma_hw *hw, u64 *vals);
+int irdma_ieq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
+		   const void *tcp, u32 tcp_len, const void *fpdus, u32 len);
 void irdma_ilq_attach(struct irdma_hw *hw, struct irdma_cm_core *core);
 void irdma_ilq_read_stats(struct irdma_hw *hw, u64 *vals);
 bool irdma_ilq_ceq_event(struct irdma_hw *hw, u64 cq_ctx);

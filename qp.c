@@ -26,6 +26,7 @@
 #include <rdma/ib_cache.h>
 #include <rdma/irdma-abi.h>
 
+#include "ilq.h"
 #include "main.h"
 #include "mr.h"
 #include "qp.h"
@@ -320,6 +321,8 @@ static void irdma_qp_ctx_common(const struct irdma_qp *qp,
 		.use_stats = true,
 		.stats_idx = qp->hw->counters.inst,
 		.dst_port = irdma_qp_is_iwarp(qp) ? 0 : IRDMA_QP_ROCE_PORT,
+		/* partial FPDUs of an offloaded connection: ieq.c */
+		.ieq_qpn = irdma_qp_is_iwarp(qp) ? IRDMA_IEQ_QPN : 0,
 		.ipv4 = true,
 		.rd_en = true,
 		.wr_rdresp_en = true,
@@ -420,6 +423,7 @@ void irdma_qp_publish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id)
 	refcount_set(&qp->refs, 1);
 	init_completion(&qp->freed);
 	spin_lock_init(&qp->cm_lock);
+	irdma_ieq_stream_init(&qp->ieq);
 	qp->cm_node = NULL;
 	INIT_WORK(&qp->err_work, irdma_qp_err_worker);
 	/* the slot exists already: nothing is allocated */
@@ -895,6 +899,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	/* sends still held are dropped with the QP */
 	cancel_work_sync(&qp->ud.release);
 	irdma_qp_unpublish(qp->hw, qp, ibqp->qp_num);
+	irdma_ieq_qp_release(qp);
 	irdma_qp_hw_destroy(qp);
 	xa_erase(&qp->hw->qps, ibqp->qp_num);
 	irdma_qp_release_mem(qp);

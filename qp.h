@@ -19,6 +19,7 @@
 
 #include "ctrl.h"
 #include "hw.h"
+#include "ieq.h"
 #include "uk.h"
 
 struct irdma_cm_node;
@@ -229,6 +230,7 @@ struct irdma_qp_ud {
  * @lsmm_stag: a user QP's STag over @lsmm (irdma_mr_kbuf_reg()), else 0;
  *	under @state_lock
  * @ud: UD sends held back until their AH exists (kernel UD and GSI QPs)
+ * @ieq: partial FPDUs of its offloaded connection held by the IEQ (ieq.c)
  *
  * Lifetime: published in hw->qps once the engine has it. poll_cq finds it
  * there under RCU without a reference; everything that keeps it beyond a
@@ -271,6 +273,7 @@ struct irdma_qp {
 	struct irdma_dma_mem lsmm;
 	u32 lsmm_stag;
 	struct irdma_qp_ud ud;
+	struct irdma_ieq_stream ieq;
 };
 
 /* our CQ and QP around the ib_core objects they embed */

@@ -984,6 +984,7 @@ static void irdma_iw_rem_ref(struct ib_qp *ibqp)
  */
 #define IRDMA_CM_DESC(i)	(IRDMA_HWC_COUNT + (i))
 #define IRDMA_ILQ_DESC(i)	(IRDMA_HWC_COUNT + IRDMA_CM_STAT_COUNT + (i))
+#define IRDMA_IEQ_DESC(i)	(IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_COUNT) + (i))
 
 static const struct rdma_stat_desc irdma_port_stat_descs[] = {
 	[IRDMA_HWC_RX_VLAN_ERR].name = "rxVlanErrors",
@@ -1072,10 +1073,20 @@ static const struct rdma_stat_desc irdma_port_stat_descs[] = {
 	[IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_TX_NOBUF)].name = "ilq_tx_nobuf",
 	[IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_TX_ERR)].name = "ilq_tx_err",
 	[IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_BAD_CQE)].name = "ilq_bad_cqe",
+	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_EPISODES)].name = "ieq_episodes",
+	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_SEGS)].name = "ieq_segs",
+	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_FPDUS)].name = "ieq_fpdus",
+	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_SENDS)].name = "ieq_sends",
+	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_DUP)].name = "ieq_dup",
+	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_GAP)].name = "ieq_gap",
+	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_NO_CONN)].name = "ieq_no_conn",
+	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_BAD_FPDU)].name = "ieq_bad_fpdu",
+	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_NO_RES)].name = "ieq_no_res",
 };
 
 static_assert(ARRAY_SIZE(irdma_port_stat_descs) ==
-	      IRDMA_HWC_COUNT + IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_COUNT);
+	      IRDMA_HWC_COUNT + IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_COUNT +
+	      IRDMA_IEQ_STAT_COUNT);
 
 static struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
 						       u32 port)
@@ -1104,6 +1115,8 @@ static int irdma_get_hw_stats(struct ib_device *ibdev,
 	v += IRDMA_HWC_COUNT;
 	irdma_cm_read_stats(&iwdev->cm_core, v);
 	irdma_ilq_read_stats(iwdev->fn->hw, v + IRDMA_CM_STAT_COUNT);
+	irdma_ieq_read_stats(iwdev->fn->hw,
+			     v + IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_COUNT);
 	return stats->num_counters;
 }
 

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * irdma: partial FPDUs of offloaded iWARP connections, which the engine
+ * hands to the IEQ (ieq.c), and the per-QP state that puts them together.
+ */
+#ifndef IRDMA_IEQ_H
+#define IRDMA_IEQ_H
+
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+struct irdma_cm_core;
+struct irdma_cm_rx_info;
+struct irdma_device;
+struct irdma_ilq_ah;
+struct irdma_qp;
+
+/* Where the engine writes the FPSN of a QP's partial FPDU in its Q2 */
+#define IRDMA_Q2_FPSN_OFF	64
+
+/**
+ * enum irdma_ieq_stat - what the IEQ did
+ * @IRDMA_IEQ_STAT_EPISODES: times a connection went partial (a new FPSN)
+ * @IRDMA_IEQ_STAT_SEGS: segments taken into a connection's stream
+ * @IRDMA_IEQ_STAT_FPDUS: complete FPDUs handed back to the engine
+ * @IRDMA_IEQ_STAT_SENDS: sends that carried them
+ * @IRDMA_IEQ_STAT_DUP: segments with nothing new (a duplicate) dropped
+ * @IRDMA_IEQ_STAT_GAP: segments beyond a missing one dropped
+ * @IRDMA_IEQ_STAT_NO_CONN: segments of no connection with a QP
+ * @IRDMA_IEQ_STAT_BAD_FPDU: FPDUs with an impossible length or a bad CRC;
+ *	each ends its connection through an AE
+ * @IRDMA_IEQ_STAT_NO_RES: segments lost for want of memory or a buffer
+ * @IRDMA_IEQ_STAT_COUNT: number of counters
+ */
+enum irdma_ieq_stat {
+	IRDMA_IEQ_STAT_EPISODES,
+	IRDMA_IEQ_STAT_SEGS,
+	IRDMA_IEQ_STAT_FPDUS,
+	IRDMA_IEQ_STAT_SENDS,
+	IRDMA_IEQ_STAT_DUP,
+	IRDMA_IEQ_STAT_GAP,
+	IRDMA_IEQ_STAT_NO_CONN,
+	IRDMA_IEQ_STAT_BAD_FPDU,
+	IRDMA_IEQ_STAT_NO_RES,
+	IRDMA_IEQ_STAT_COUNT,
+};
+
+/* The longest TCP header a segment handed back carries */
+#define IRDMA_IEQ_TCP_MAX	60
+
+/**
+ * struct irdma_ieq_stream - the bytes of one connection the IEQ holds
+ * @lock: everything below
+ * @buf: bytes from @seq on, not yet handed back (@size bytes)
+ * @ah: loopback AH the sends name, or NULL
+ * @size: room in @buf
+ * @len: bytes held
+ * @seq: sequence number of @buf's first byte
+ * @fps: the FPSN of the episode (the engine's, from Q2)
+ * @active: an episode is under way
+ * @failed: a bad FPDU was found; nothing more is taken this episode
+ * @tcp: the TCP header of the latest segment, for the sends
+ * @tcp_len: its bytes
+ */
+struct irdma_ieq_stream {
+	spinlock_t lock; /* all fields */
+	u8 *buf;
+	struct irdma_ilq_ah *ah;
+	u32 size;
+	u32 len;
+	u32 seq;
+	u32 fps;
+	bool active;
+	bool failed;
+	u8 tcp[IRDMA_IEQ_TCP_MAX];
+	u8 tcp_len;
+};
+
+void irdma_ieq_stream_init(struct irdma_ieq_stream *s);
+int irdma_ieq_stream_add(struct irdma_ieq_stream *s, u32 fps, u32 seq,
+			 const u8 *data, u32 len, u32 size);
+int irdma_ieq_stream_ready(const struct irdma_ieq_stream *s, u32 room,
+			   u32 max_fpdu, bool crc, u32 *n, u32 *fpdus);
+void irdma_ieq_stream_consume(struct irdma_ieq_stream *s, u32 n);
+void irdma_ieq_stream_reset(struct irdma_ieq_stream *s);
+
+int irdma_ieq_rx(struct irdma_device *iwdev, struct irdma_cm_core *core,
+		 const u8 *frame, u32 len, const struct irdma_cm_rx_info *rxi,
+		 atomic64_t *stats);
+void irdma_ieq_qp_release(struct irdma_qp *qp);
+
+#endif /* IRDMA_IEQ_H */
