@@ -70,6 +70,41 @@ class CmEvent(ctypes.Structure):
                 ('event', ctypes.c_int), ('status', ctypes.c_int)]
 
 
+class Sge(ctypes.Structure):
+    """struct ibv_sge"""
+    _fields_ = [('addr', ctypes.c_uint64), ('length', ctypes.c_uint32),
+                ('lkey', ctypes.c_uint32)]
+
+
+class SendWr(ctypes.Structure):
+    """struct ibv_send_wr, up to its opcode and flags (the rest zero)"""
+    _fields_ = [('wr_id', ctypes.c_uint64), ('next', ctypes.c_void_p),
+                ('sg_list', ctypes.POINTER(Sge)), ('num_sge', ctypes.c_int),
+                ('opcode', ctypes.c_int), ('send_flags', ctypes.c_uint),
+                ('rest', ctypes.c_uint8 * 100)]
+
+
+# entries of struct ibv_context_ops (after the device pointer) for the
+# verbs libibverbs inlines
+OPS_POLL_CQ = 11
+OPS_POST_SEND = 25
+
+
+def context_op(verbs, entry, *argtypes):
+    """the provider's function at entry of the ops of context verbs"""
+    return ctypes.CFUNCTYPE(ctypes.c_int, *argtypes)(
+        ctypes.c_void_p.from_address(verbs + 8 + 8 * entry).value)
+
+
+def post_send(verbs, qp, wr, what):
+    """post wr on qp through the provider's post_send; exit on failure"""
+    post = context_op(verbs, OPS_POST_SEND, ctypes.c_void_p, ctypes.c_void_p,
+                      ctypes.c_void_p)
+    bad = ctypes.c_void_p()
+    check(post(qp, ctypes.byref(wr), ctypes.byref(bad)), 'post_send')
+    print(what, 'posted', flush=True)
+
+
 def librdmacm():
     """librdmacm, with the prototypes ctypes cannot guess"""
     cm = ctypes.CDLL('librdmacm.so.1', use_errno=True)
@@ -205,6 +240,28 @@ def peer_exchange(addr, port, want, patience=600):
         buf += d
     print('reply', buf.hex(), flush=True)
     return buf
+
+
+def peer_open(addr, port, pdata, nodelay=False):
+    """the peer's side: connect to addr:port, send an MPA v2 request,
+    check the accepting reply (private data pdata) and send RFC 6581's RTR
+    (a zero-length RDMA WRITE to STag 1, TO 0). Returns the socket and
+    whether the connection uses CRCs."""
+    s = socket.create_connection((addr, port), timeout=120)
+    if nodelay:
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    s.sendall(mpa_v2_request(b'hello'))
+    rep = recv_exact(s, MPA_HDR + MPA_V2_IRD_ORD + len(pdata))
+    check_mpa_reply(rep, pdata, reject=False)
+    crc = bool(rep[16] & MPA_FLAG_CRC)
+    print('MPA reply, CRC', crc, flush=True)
+    return s, crc
+
+
+def send_rtr(s, crc):
+    """RFC 6581's RTR: a zero-length RDMA WRITE to STag 1, TO 0"""
+    s.sendall(mpa_fpdu(bytes([0xc1, 0x40]) + struct.pack('>IQ', 1, 0), crc))
+    print('RTR sent', flush=True)
 
 
 def check_mpa_reply(buf, pdata, reject):

@@ -205,6 +205,29 @@ log_mark() {
 	echo "$IRDMA_LOG_MARK" >/dev/kmsg
 }
 
+# For tests with a librdmacm server and a scripted MPA peer: both must
+# exit 0 (the server's pid in $lpid, the peer's in $ppid_; their output
+# in /tmp/TAG-CASE-server.txt and -peer.txt, printed), and function 0's
+# engine objects (QPs, STags, qhash entries, APBVT ports, AHs) must go
+# back to "$qps0 $stags0 0 0 0" within a minute.
+# Usage: mpa_case_done TAG CASE
+mpa_case_done() {
+	local srv=/tmp/$1-$2-server.txt prr=/tmp/$1-$2-peer.txt rc
+
+	wait "$ppid_"
+	rc=$?
+	ppid_=
+	echo "peer: $(<"$prr")"
+	[ $rc -eq 0 ] || fail "peer exited $rc: $(<"$prr"); server: $(<"$srv")"
+	wait "$lpid"
+	rc=$?
+	lpid=
+	echo "server: $(<"$srv")"
+	[ $rc -eq 0 ] || fail "server exited $rc: $(<"$srv")"
+	sim_wait_counts 60 "$qps0 $stags0 0 0 0" 0 objects qps stags qhash \
+		apbvt_ports ahs
+}
+
 # For tests: say what the script does next, on stdout and in the kernel
 # log (there as "NAME: WHAT", NAME as given to log_mark).
 # Usage: step WHAT...

@@ -83,39 +83,14 @@ class AsyncEvent(ctypes.Structure):
     _fields_ = [('element', ctypes.c_void_p), ('event_type', ctypes.c_int)]
 
 
-class Sge(ctypes.Structure):
-    """struct ibv_sge"""
-    _fields_ = [('addr', ctypes.c_uint64), ('length', ctypes.c_uint32),
-                ('lkey', ctypes.c_uint32)]
-
-
-class SendWr(ctypes.Structure):
-    """struct ibv_send_wr, up to its opcode and flags (the rest zero)"""
-    _fields_ = [('wr_id', ctypes.c_uint64), ('next', ctypes.c_void_p),
-                ('sg_list', ctypes.POINTER(Sge)), ('num_sge', ctypes.c_int),
-                ('opcode', ctypes.c_int), ('send_flags', ctypes.c_uint),
-                ('rest', ctypes.c_uint8 * 100)]
-
-
-def post_send(verbs, qp, wr, what):
-    """post wr; ibv_post_send() is inline: call the provider's post_send,
-    entry 25 of struct ibv_context_ops, which follows the device pointer"""
-    post = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
-                            ctypes.c_void_p)(
-        ctypes.c_void_p.from_address(verbs + 8 + 8 * 25).value)
-    bad = ctypes.c_void_p()
-    check(post(qp, ctypes.byref(wr), ctypes.byref(bad)), 'post_send')
-    print(what, 'posted', flush=True)
-
-
 def post_bad_send(verbs, qp):
     """a signaled SEND of 8 bytes from a buffer with a local key no MR
     has"""
     buf = ctypes.create_string_buffer(b'badlkey!', 8)
-    sge = Sge(ctypes.addressof(buf), 8, 0x00dead5a)
-    wr = SendWr(wr_id=1, sg_list=ctypes.pointer(sge), num_sge=1,
-                opcode=2, send_flags=2)
-    post_send(verbs, qp, wr, 'SEND with a bad local key')
+    sge = iwcm.Sge(ctypes.addressof(buf), 8, 0x00dead5a)
+    wr = iwcm.SendWr(wr_id=1, sg_list=ctypes.pointer(sge), num_sge=1,
+                     opcode=2, send_flags=2)
+    iwcm.post_send(verbs, qp, wr, 'SEND with a bad local key')
     return buf
 
 
@@ -132,13 +107,13 @@ def post_read(verbs, qp):
     if not mr:
         sys.exit('ibv_reg_mr failed')
     # struct ibv_mr: context, pd, addr, length, handle, lkey
-    sge = Sge(ctypes.addressof(buf), 16,
-              ctypes.c_uint32.from_address(mr + 36).value)
-    wr = SendWr(wr_id=2, sg_list=ctypes.pointer(sge), num_sge=1, opcode=4,
-                send_flags=2)
+    sge = iwcm.Sge(ctypes.addressof(buf), 16,
+                   ctypes.c_uint32.from_address(mr + 36).value)
+    wr = iwcm.SendWr(wr_id=2, sg_list=ctypes.pointer(sge), num_sge=1,
+                     opcode=4, send_flags=2)
     # after send_flags: imm_data, then wr.rdma: remote_addr, rkey
     struct.pack_into('<QI', wr.rest, 4, 0x2000, 0x5eed)
-    post_send(verbs, qp, wr, 'RDMA READ')
+    iwcm.post_send(verbs, qp, wr, 'RDMA READ')
     return mr, buf
 
 
@@ -250,12 +225,7 @@ def tw_close(s):
     if resent < 1:
         sys.exit('the FIN was not sent again: nothing tested')
     print('closed', flush=True)
-s = socket.create_connection((addr, port), timeout=120)
-s.sendall(iwcm.mpa_v2_request(b'hello'))
-rep = iwcm.recv_exact(s, iwcm.MPA_HDR + iwcm.MPA_V2_IRD_ORD + len(pdata))
-iwcm.check_mpa_reply(rep, pdata, reject=False)
-crc = bool(rep[16] & iwcm.MPA_FLAG_CRC)
-print('MPA reply, CRC', crc, flush=True)
+s, crc = iwcm.peer_open(addr, port, pdata)
 if case == 'write':
     # tagged, last, DDP 1; RDMAP 1, WRITE; STag, TO; 8 bytes
     ulpdu = (bytes([0xc1, 0x40]) + struct.pack('>IQ', 0x12345678, 0x1000) +
@@ -275,9 +245,7 @@ if case == 'write':
     print('TERMINATE: DDP tagged buffer error, invalid STag, with the '
           'WRITE\'s length and DDP header', flush=True)
 elif case == 'local':
-    s.sendall(iwcm.mpa_fpdu(bytes([0xc1, 0x40]) + struct.pack('>IQ', 1, 0),
-                            crc))
-    print('RTR sent', flush=True)
+    iwcm.send_rtr(s, crc)
     t = iwcm.read_fpdu(s, crc)
     print('FPDU', t.hex(), flush=True)
     if len(t) != 22 or t[0] != 0x41 or t[1] != 0x47:
@@ -289,9 +257,7 @@ elif case == 'local':
     print('TERMINATE: RDMAP, local catastrophic error, no headers',
           flush=True)
 elif case == 'closing':
-    s.sendall(iwcm.mpa_fpdu(bytes([0xc1, 0x40]) + struct.pack('>IQ', 1, 0),
-                            crc))
-    print('RTR sent', flush=True)
+    iwcm.send_rtr(s, crc)
     # untagged, last; READ request; queue 1, MSN 1, MO 0; sink STag and
     # TO, size, source STag and TO
     t = iwcm.read_fpdu(s, crc)
@@ -329,10 +295,7 @@ elif case == 'closing':
         buf += d
     sys.exit('neither an RST nor a FIN within 300 s')
 elif case == 'tw':
-    # RFC 6581's RTR: a zero-length RDMA WRITE to STag 1, TO 0
-    s.sendall(iwcm.mpa_fpdu(bytes([0xc1, 0x40]) + struct.pack('>IQ', 1, 0),
-                            crc))
-    print('RTR sent', flush=True)
+    iwcm.send_rtr(s, crc)
     tw_close(s)
     sys.exit(0)
 else:
@@ -351,30 +314,12 @@ EOF
 	ppid_=$!
 }
 
-# both ends of case $1 must exit 0; the engine's objects must go back
-case_done() {
-	local srv=/tmp/53-$1-server.txt prr=/tmp/53-$1-peer.txt rc
-
-	wait "$ppid_"
-	rc=$?
-	ppid_=
-	echo "peer: $(<"$prr")"
-	[ $rc -eq 0 ] || fail "peer exited $rc: $(<"$prr"); server: $(<"$srv")"
-	wait "$lpid"
-	rc=$?
-	lpid=
-	echo "server: $(<"$srv")"
-	[ $rc -eq 0 ] || fail "server exited $rc: $(<"$srv")"
-	sim_wait_counts 60 "$qps0 $stags0 0 0 0" 0 objects qps stags qhash \
-		apbvt_ports ahs
-}
-
 # case $1 on port $2; the server's QP must get async event $3 ($4: what
 # the server posts)
 terminate_case() {
 	server "$2" "$3" "/tmp/53-$1-server.txt" "${4:-}"
 	peer "$2" "$1" "/tmp/53-$1-peer.txt"
-	case_done "$1"
+	mpa_case_done 53 "$1"
 }
 
 log_mark 53-iw-terminate
@@ -420,7 +365,7 @@ peer 7057 closing /tmp/53-closing-peer.txt
 wait_line 120 "READ request*" /tmp/53-closing-peer.txt ||
 	fail "no READ request at the peer: $(</tmp/53-closing-peer.txt)"
 touch /tmp/53-closing-disc
-case_done closing
+mpa_case_done 53 closing
 port_counters "$(ibdev_of 0)"
 [ "${cnt[cm_close_timeouts]:-y}" = "$ct0" ] ||
 	fail "the close timer ended it: cm_close_timeouts $ct0 -> ${cnt[cm_close_timeouts]:-none}"
@@ -436,7 +381,7 @@ wait_line 120 FIN /tmp/53-tw-peer.txt ||
 # the engine has nothing to acknowledge until the peer's FIN: lose that ACK
 echo 1 >/sys/kernel/debug/irdma_sim/irdma_sim0/drop_toe_acks
 touch /tmp/53-tw-go
-case_done tw
+mpa_case_done 53 tw
 n=$(sim_counts 0 toe tw_acks) || fail "no toe line in $state"
 [ "$n" -ge 1 ] || fail "TIME_WAIT answered $n segments"
 echo "TIME_WAIT: $(grep -o 'tw=.*' $state)"

@@ -1,0 +1,272 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# irdma-vm-timeout: 600
+# irdma-vm-secs: 90
+#
+# Partial FPDUs: the IEQ. As in 53-iw-terminate.sh, a librdmacm server on
+# function 0 accepts an MPA v2 request from a kernel TCP socket in function
+# 1's namespace, with a user QP, and the peer speaks MPA and DDP itself. It
+# cuts its FPDUs across TCP segments (TCP_NODELAY, a pause between sends),
+# which the engine cannot place on its own:
+#
+# 1. the server posts an RDMA READ of 1800 bytes; the peer answers with two
+#    READ RESPONSE FPDUs (1000 and 800 bytes) sent as segments of 700, 500
+#    and 640 bytes. The engine hands them to the IEQ, the driver puts the
+#    FPDUs together and gives them back, the READ completes and its sink
+#    holds exactly the peer's bytes.
+# 2. the peer then WRITEs 200 and then 300 bytes into that sink (whose
+#    STag its READ request named), cut after the first FPDU and 100 bytes
+#    of the second: the engine places the first itself, the IEQ the
+#    second; the sink must show both.
+# 3. on a second connection the peer sends a WRITE whose CRC is wrong, cut
+#    in two: the driver finds the bad CRC, the engine raises the MPA CRC
+#    error, and the peer gets our TERMINATE naming it (MPA layer, CRC
+#    error, no headers) and then our FIN; nothing is placed.
+#
+# The simulator's toe line counts the episodes and the segments to and
+# from the IEQ, the port counters what the driver did; after each case the
+# engine's objects are back to where they were.
+. "$IRDMA_REPO/tools/guest/lib.sh"
+
+state=/sys/kernel/debug/irdma_sim/irdma_sim0/state
+ns=partpeer
+pdata=partial-58
+
+objects() {
+	sim_counts 0 objects qps stags qhash apbvt_ports ahs
+}
+
+cleanup() {
+	[ -n "${lpid:-}" ] && kill "$lpid" 2>/dev/null
+	[ -n "${ppid_:-}" ] && kill "$ppid_" 2>/dev/null
+	ip netns del $ns 2>/dev/null
+	return 0
+}
+trap cleanup EXIT
+
+# the server: accept with a user QP; case "data": an RDMA READ of 1800
+# bytes into a sink the peer may write, its completion, the sink checked,
+# then the peer's WRITEs into it checked; then wait for DISCONNECTED and
+# destroy everything. Case "badcrc": just wait for DISCONNECTED.
+server() {
+	python3 -u - 192.0.2.1 "$1" $pdata "$2" >"$3" 2>&1 <<'EOF' &
+import ctypes
+import struct
+import sys
+import time
+
+import iwcm
+from iwcm import check
+
+
+def pattern(n, seed):
+    return bytes((seed + 7 * i) & 0xff for i in range(n))
+
+
+def wait_bytes(buf, off, want, what, patience=120):
+    t0 = time.time()
+    while buf.raw[off:off + len(want)] != want:
+        if time.time() - t0 > patience:
+            sys.exit('%s: not placed within %d s: %s' %
+                     (what, patience, buf.raw[off:off + len(want)].hex()))
+        time.sleep(0.05)
+    print(what, 'placed', flush=True)
+
+
+addr, port, pdata, case = (sys.argv[1], int(sys.argv[2]),
+                           sys.argv[3].encode(), sys.argv[4])
+cm = iwcm.librdmacm()
+ibv = ctypes.CDLL('libibverbs.so.1', use_errno=True)
+lid, cid, ch = iwcm.accept_user_qp(cm, addr, port, pdata)
+if case == 'data':
+    # struct rdma_cm_id: verbs context first, its QP the fourth pointer;
+    # struct ibv_qp: context, qp_context, pd, send_cq
+    verbs = ctypes.c_void_p.from_address(cid.value).value
+    qp = ctypes.c_void_p.from_address(cid.value + 24).value
+    pd = ctypes.c_void_p.from_address(qp + 16).value
+    scq = ctypes.c_void_p.from_address(qp + 24).value
+    sink = ctypes.create_string_buffer(1800)
+    ibv.ibv_reg_mr.restype = ctypes.c_void_p
+    # IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE
+    mr = ibv.ibv_reg_mr(ctypes.c_void_p(pd), sink, 1800, 1 | 2)
+    if not mr:
+        sys.exit('ibv_reg_mr failed')
+    # struct ibv_mr: context, pd, addr, length, handle, lkey
+    sge = iwcm.Sge(ctypes.addressof(sink), 1800,
+                   ctypes.c_uint32.from_address(mr + 36).value)
+    wr = iwcm.SendWr(wr_id=7, sg_list=ctypes.pointer(sge), num_sge=1,
+                     opcode=4, send_flags=2)
+    # after send_flags: imm_data, then wr.rdma: remote_addr, rkey
+    struct.pack_into('<QI', wr.rest, 4, 0x2000, 0x5eed)
+    iwcm.post_send(verbs, qp, wr, 'RDMA READ of 1800 bytes')
+    # ibv_poll_cq() is inline too
+    poll = iwcm.context_op(verbs, iwcm.OPS_POLL_CQ, ctypes.c_void_p,
+                           ctypes.c_int, ctypes.c_void_p)
+    # struct ibv_wc: wr_id, status, opcode, vendor_err, byte_len, ...
+    wc = ctypes.create_string_buffer(64)
+    t0 = time.time()
+    while True:
+        n = poll(scq, 1, wc)
+        if n < 0:
+            sys.exit('poll_cq failed')
+        if n:
+            break
+        if time.time() - t0 > 120:
+            sys.exit('no completion of the READ within 120 s; sink %s' %
+                     sink.raw[:64].hex())
+        time.sleep(0.02)
+    wr_id, status = struct.unpack_from('<Qi', wc.raw)
+    if wr_id != 7 or status != 0:
+        sys.exit('READ completed: wr_id %d status %d' % (wr_id, status))
+    want = pattern(1000, 1) + pattern(800, 2)
+    if sink.raw != want:
+        diff = next(i for i in range(1800) if sink.raw[i] != want[i])
+        sys.exit('READ placed wrong bytes from %d: %s' %
+                 (diff, sink.raw[diff:diff + 32].hex()))
+    print('READ complete, 1800 bytes as the peer sent them', flush=True)
+    wait_bytes(sink, 0, pattern(200, 3), 'WRITE of 200 bytes')
+    wait_bytes(sink, 200, pattern(300, 4), 'WRITE of 300 bytes')
+iwcm.wait_event(cm, ch, iwcm.RDMA_CM_EVENT_DISCONNECTED, 'the peer',
+                patience=300)
+print('disconnected', flush=True)
+if case == 'data':
+    check(ibv.ibv_dereg_mr(ctypes.c_void_p(mr)), 'ibv_dereg_mr')
+iwcm.destroy_accepted(cm, lid, cid, ch)
+EOF
+	lpid=$!
+	wait_line 300 listening "$3" || fail "server not listening: $(<"$3")"
+}
+
+# the peer in $ns: MPA v2 request, the reply, the RTR, then case $2
+peer() {
+	ip netns exec $ns python3 -u - 192.0.2.1 "$1" $pdata "$2" \
+		>"$3" 2>&1 <<'EOF' &
+import socket
+import struct
+import sys
+import time
+
+import iwcm
+
+addr, port, pdata, case = (sys.argv[1], int(sys.argv[2]),
+                           sys.argv[3].encode(), sys.argv[4])
+
+
+def pattern(n, seed):
+    return bytes((seed + 7 * i) & 0xff for i in range(n))
+
+
+def send_cut(s, stream, cuts):
+    """stream as segments that end at the offsets in cuts (and its end)"""
+    start = 0
+    for end in cuts + [len(stream)]:
+        s.sendall(stream[start:end])
+        print('segment of', end - start, 'bytes', flush=True)
+        start = end
+        time.sleep(0.3)
+
+
+def tagged(op, last, stag, to, data, crc, good=True):
+    """a tagged FPDU: DDP control (tagged, last, version 1), RDMAP
+    version 1 and opcode, STag, TO"""
+    f = iwcm.mpa_fpdu(bytes([0x81 | (0x40 if last else 0), 0x40 | op]) +
+                      struct.pack('>IQ', stag, to) + data, crc)
+    if not good:
+        f = f[:-1] + bytes([f[-1] ^ 0x5a])
+    return f
+
+
+s, crc = iwcm.peer_open(addr, port, pdata, nodelay=True)
+iwcm.send_rtr(s, crc)
+time.sleep(0.3)
+if case == 'data':
+    t = iwcm.read_fpdu(s, crc)
+    if (len(t) != 46 or t[:2] != bytes([0x41, 0x41]) or
+            struct.unpack('>III', t[6:18]) != (1, 1, 0)):
+        sys.exit('not a READ request: %s' % t.hex())
+    sink, sink_to, size, src, src_to = struct.unpack('>IQIIQ', t[18:46])
+    if (size, src, src_to) != (1800, 0x5eed, 0x2000):
+        sys.exit('READ request for %d bytes at %x, TO %x' % (size, src,
+                                                              src_to))
+    print('READ request for 1800 bytes', flush=True)
+    # READ RESPONSE (opcode 2): 1000 bytes, then the last 800
+    stream = (tagged(2, False, sink, sink_to, pattern(1000, 1), crc) +
+              tagged(2, True, sink, sink_to + 1000, pattern(800, 2), crc))
+    if len(stream) != 1840:
+        sys.exit('READ response stream of %d bytes' % len(stream))
+    send_cut(s, stream, [700, 1200])
+    print('READ response sent cut at 700 and 1200', flush=True)
+    # RDMA WRITE (opcode 0) into the sink: 200 bytes, then 300 bytes
+    w1 = tagged(0, True, sink, sink_to, pattern(200, 3), crc)
+    w2 = tagged(0, True, sink, sink_to + 200, pattern(300, 4), crc)
+    send_cut(s, w1 + w2, [len(w1) + 100])
+    print('WRITEs sent cut 100 bytes into the second', flush=True)
+    time.sleep(2)
+    s.shutdown(socket.SHUT_WR)
+    print('our FIN sent', flush=True)
+else:
+    bad = tagged(0, True, 0x1234, 0, pattern(600, 5), crc, good=False)
+    send_cut(s, bad, [300])
+    print('WRITE with a bad CRC sent cut at 300', flush=True)
+    t = iwcm.read_fpdu(s, crc)
+    print('FPDU', t.hex(), flush=True)
+    if len(t) != 22 or t[0] != 0x41 or t[1] != 0x47:
+        sys.exit('not an untagged last TERMINATE alone: %s' % t.hex())
+    if struct.unpack('>III', t[6:18]) != (2, 1, 0):
+        sys.exit('queue, MSN, MO %s' % (struct.unpack('>III', t[6:18]),))
+    if t[18:22] != bytes([0x20, 0x02, 0x00, 0x00]):
+        sys.exit('TERMINATE control %s' % t[18:22].hex())
+    print('TERMINATE: MPA, CRC error', flush=True)
+rest = iwcm.read_to_end(s)
+if rest:
+    sys.exit('%d bytes more before the FIN: %s' % (len(rest), rest.hex()))
+print('FIN', flush=True)
+s.close()
+EOF
+	ppid_=$!
+}
+
+log_mark 58-iw-partial
+need_user librdmacm libirdma
+load_irdma_sim
+sim_iwarp_pair_netns $ns
+base=$(objects) || fail "no object counts in $state"
+read -r qps0 stags0 _ <<<"$base"
+declare -A cnt
+
+step "a READ response and two WRITEs cut across segments, put together"
+server 7058 data /tmp/58-data-server.txt
+peer 7058 data /tmp/58-data-peer.txt
+mpa_case_done 58 data
+n=$(sim_counts 0 toe partials to_ieq from_ieq ieq_bad) ||
+	fail "no toe line in $state"
+echo "engine: partials, to IEQ, from IEQ, refused: $n"
+read -r parts to from refused <<<"$n"
+# READ: one episode, 3 segments to the IEQ, 2 sends back (one FPDU each);
+# WRITEs: the first placed by the engine, then 2 segments and 1 send
+[ "$parts" = 2 ] || fail "$parts partial episodes, wanted 2"
+[ "$to" = 5 ] || fail "$to segments to the IEQ, wanted 5"
+[ "$from" = 3 ] || fail "$from segments back from the IEQ, wanted 3"
+[ "$refused" = 0 ] || fail "$refused segments from the IEQ refused"
+port_counters "$(ibdev_of 0)"
+echo "driver: episodes ${cnt[ieq_episodes]:-} segs ${cnt[ieq_segs]:-} fpdus ${cnt[ieq_fpdus]:-} sends ${cnt[ieq_sends]:-} bad ${cnt[ieq_bad_fpdu]:-}"
+want="2 5 3 3 0 0"
+got="${cnt[ieq_episodes]:-} ${cnt[ieq_segs]:-} ${cnt[ieq_fpdus]:-}"
+got+=" ${cnt[ieq_sends]:-} ${cnt[ieq_bad_fpdu]:-} ${cnt[ieq_no_conn]:-}"
+[ "$got" = "$want" ] ||
+	fail "IEQ episodes, segments, FPDUs, sends, bad FPDUs, no connection: $got, wanted $want"
+
+step "a WRITE with a bad CRC cut across segments: our TERMINATE"
+server 7059 badcrc /tmp/58-badcrc-server.txt
+peer 7059 badcrc /tmp/58-badcrc-peer.txt
+mpa_case_done 58 badcrc
+port_counters "$(ibdev_of 0)"
+[ "${cnt[ieq_bad_fpdu]:-}" = 1 ] ||
+	fail "ieq_bad_fpdu is ${cnt[ieq_bad_fpdu]:-missing}, wanted 1"
+n=$(sim_counts 0 toe term_tx) || fail "no toe line in $state"
+[ "$n" = 1 ] || fail "TERMINATEs sent: $n, wanted 1"
+
+step "remove"
+sim_pair_remove $ns
+echo "partial FPDUs put together by the IEQ and placed; a bad CRC in one"
+echo "ended its connection with a TERMINATE; nothing left behind"
