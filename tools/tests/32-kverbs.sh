@@ -96,10 +96,12 @@ echo "$q"
 echo "$c"
 grep -q "^qp 1: type=4 state=2 " <<<"$q" || fail "no QP1 in RTS on function 0: $q"
 [ -n "$c" ] || fail "no kernel CQ on function 0"
-# the iWARP function has no MAD QP, only the CM's ILQ: QP 1, UDA (2), RTS
+# the iWARP function has no MAD QP, only the CM's ILQ and the IEQ: QPs 1
+# and 2, UDA (2), RTS
 q1=$(qps 1)
-[[ $q1 == "qp 1: type=2 state=2 "* && $q1 != *$'\n'* ]] ||
-	fail "iWARP function: want the ILQ alone, have QPs: $q1"
+[[ $(grep -c . <<<"$q1") == 2 && $q1 == "qp 1: type=2 state=2 "* &&
+   $(sed -n 2p <<<"$q1") == "qp 2: type=2 state=2 "* ]] ||
+	fail "iWARP function: want the ILQ and the IEQ alone, have QPs: $q1"
 
 echo irdma_sim.func.0 >$drv/unbind || fail "unbind 0"
 [ -z "$(qps 0)" ] || fail "QPs left after unbind: $(qps 0)"
