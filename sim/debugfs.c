@@ -20,6 +20,7 @@
  *   corrupt_toe_rx    flip the last byte of the next N data segments the
  *                     engine receives on offloaded connections
  *   stall_cqp         while Y, queued CQP commands are not executed
+ *   stall_raw_tx      while Y, the raw queues' (ILQ, IEQ) sends wait
  *   raise_ae          write "CODE [SOURCE [ID [CTX]]]" to post an AE
  *   reset             write anything: function reset, as after a PF reset
  *   parent_event      write "mtu", "tc_prepare", "tc_done" or
@@ -300,6 +301,8 @@ void isim_debugfs_init(struct isim_func *f)
 				&f->faults.corrupt_toe_rx);
 	debugfs_create_u32("delay_ms", 0600, f->ddir, &f->faults.delay_ms);
 	debugfs_create_bool("stall_cqp", 0600, f->ddir, &f->faults.stall);
+	debugfs_create_bool("stall_raw_tx", 0600, f->ddir,
+			    &f->faults.stall_raw_tx);
 	debugfs_create_file("raise_ae", 0200, f->ddir, f,
 			    &isim_raise_ae_fops);
 	debugfs_create_file("reset", 0200, f->ddir, f, &isim_reset_fops);

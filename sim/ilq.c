@@ -707,7 +707,8 @@ static unsigned int isim_ilq_tx_run(struct isim_func *f, struct isim_qp *qp,
 	u64 w[4];
 	u16 minor;
 
-	if (!isim_ilq_qp_ready(qp) || qp->sq.flushing)
+	if (!isim_ilq_qp_ready(qp) || qp->sq.flushing ||
+	    READ_ONCE(f->faults.stall_raw_tx))
 		return 0;
 	while (n < budget && !isim_ilq_peek(f, &qp->sq, w)) {
 		minor = isim_ilq_xmit(f, w);

@@ -868,6 +868,7 @@ struct isim_vec {
  * @drop_frames: number of next frames the wire drops
  * @delay_ms: delay every frame on the wire by this much
  * @stall: hold CQP commands (no completions) while set
+ * @stall_raw_tx: hold the SQ WQEs of the raw queues (ILQ, IEQ) while set
  * @drop_cm: number of next CM (ILQ) frames to lose, either direction
  * @drop_toe: number of next data segments of offloaded connections the
  *	engine sends that are lost (the first transmission, not a resend)
@@ -889,6 +890,7 @@ struct isim_faults {
 	atomic_t corrupt_toe_rx;
 	u32 delay_ms;
 	bool stall;
+	bool stall_raw_tx;
 };
 
 /**

@@ -637,10 +637,13 @@ static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
 		isim_exec_iw_rx(xp, f, qp, data + whole, plen - whole, hdrs,
 				hdr_len);
 	if (t->partial) {
-		if (isim_ilq_exception(f, skb, t->ieq_qpn))
+		if (isim_ilq_exception(f, skb, t->ieq_qpn)) {
+			/* no room: not received, the peer sends it again */
+			t->rcv_nxt = seq + whole;
 			atomic64_inc(&f->toe.dropped);
-		else
-			atomic64_inc(&f->toe.to_ieq);
+			return;
+		}
+		atomic64_inc(&f->toe.to_ieq);
 	}
 	/* acknowledge, unless a READ RESPONSE already did */
 	if (t->linked && t->snd_nxt == snd)
@@ -865,7 +868,8 @@ static bool isim_toe_seg(struct isim_xfer **xp, struct isim_func *f,
 			return true;
 		took = true;
 	}
-	if (th->fin && !t->fin_rcvd) {
+	/* a FIN behind data the IEQ had no room for comes again with it */
+	if (th->fin && !t->fin_rcvd && t->rcv_nxt == seq + plen) {
 		t->fin_rcvd = true;
 		t->closed_first = t->fin_sent;
 		t->rcv_nxt = seq + plen + 1;
