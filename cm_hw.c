@@ -367,7 +367,13 @@ int irdma_cm_hw_setup(struct irdma_device *iwdev)
 	ret = irdma_ilq_create(iwdev);
 	if (ret)
 		goto err_cleanup_arp;
-	ret = irdma_ieq_create(iwdev, READ_ONCE(netdev->mtu));
+	/*
+	 * The IEQ's buffers hold a segment of the largest MTU the netdev
+	 * allows (jumbo at most): the MTU may grow while the IEQ lives.
+	 */
+	ret = irdma_ieq_create(iwdev, clamp_t(u32, netdev->max_mtu,
+					      READ_ONCE(netdev->mtu),
+					      IRDMA_IEQ_MTU_MAX));
 	if (ret)
 		goto err_destroy_ilq;
 	ret = irdma_setup_cm_core(iwdev, &irdma_cm_cqp_ops, iwdev);

@@ -19,7 +19,9 @@
  * its sequence number where they start, through a loopback AH that names
  * the connection as its segments arrive; the engine takes it as received
  * and places the FPDUs. What is left (the start of the next FPDU) waits
- * for the next segment. A segment with nothing new is dropped (the engine
+ * for the next segment. Complete FPDUs that find every send buffer busy
+ * wait in the IEQ's list for the next send completion, which takes the
+ * waiting streams in turn. A segment with nothing new is dropped (the engine
  * delivers in order, so that is a duplicate), one beyond a missing byte
  * too. A bad FPDU ends the connection: the engine raises an MPA error AE
  * for the QP (GEN_AE), which the AE handling turns into a TERMINATE.
@@ -49,7 +51,7 @@
 /* IP and TCP headers without options: what an MSS leaves of an MTU */
 #define IRDMA_IEQ_MTU_OVERHEAD	40
 
-#define ieq_stat(st, s) atomic64_inc(&(st)[IRDMA_IEQ_STAT_##s])
+#define ieq_stat(st, s) atomic64_inc(&(st)->stats[IRDMA_IEQ_STAT_##s])
 
 /**
  * irdma_ieq_stream_init - set up the partial FPDU state of a new QP
@@ -59,6 +61,7 @@ void irdma_ieq_stream_init(struct irdma_ieq_stream *s)
 {
 	memset(s, 0, sizeof(*s));
 	spin_lock_init(&s->lock);
+	INIT_LIST_HEAD(&s->wait);
 }
 
 /**
@@ -273,9 +276,13 @@ static int irdma_ieq_send(struct irdma_qp *qp, u32 n)
 	return irdma_ieq_xmit(qp->hw, s->ah, s->tcp, s->tcp_len, s->buf, n);
 }
 
-/* Hand back what is complete; a bad FPDU fails the episode */
-static void irdma_ieq_flush(struct irdma_qp *qp, u32 max_fpdu,
-			    atomic64_t *stats)
+/*
+ * Hand back what is complete; a bad FPDU fails the episode. With every
+ * send buffer busy the stream waits in the IEQ's list for the next send
+ * to complete (irdma_ieq_tx_done()). Under the IEQ's CQ lock and the
+ * stream's lock.
+ */
+static void irdma_ieq_flush(struct irdma_qp *qp, struct irdma_ieq_state *st)
 {
 	struct irdma_ieq_stream *s = &qp->ieq;
 	bool crc = !qp->conn.iw.rcv_no_mpa_crc;
@@ -283,11 +290,11 @@ static void irdma_ieq_flush(struct irdma_qp *qp, u32 max_fpdu,
 	int ret;
 
 	for (;;) {
-		ret = irdma_ieq_stream_ready(s, max_fpdu, max_fpdu, crc, &n,
-					     &fpdus);
+		ret = irdma_ieq_stream_ready(s, s->max_fpdu, s->max_fpdu, crc,
+					     &n, &fpdus);
 		if (ret) {
 			s->failed = true;
-			ieq_stat(stats, BAD_FPDU);
+			ieq_stat(st, BAD_FPDU);
 			ibdev_dbg(qp->ibqp.device,
 				  "IEQ: QP %u: %s FPDU at %u\n", qp->ibqp.qp_num,
 				  ret == -EBADMSG ? "bad CRC in an" : "oversized",
@@ -300,23 +307,55 @@ static void irdma_ieq_flush(struct irdma_qp *qp, u32 max_fpdu,
 		if (!n)
 			return;
 		if (irdma_ieq_send(qp, n)) {
-			/* kept: the next segment tries again */
-			ieq_stat(stats, NO_RES);
+			/* kept, until a send buffer comes free */
+			if (!s->waiting) {
+				s->waiting = true;
+				list_add_tail(&s->wait, &st->wait);
+				ieq_stat(st, WAITS);
+			}
 			return;
 		}
 		irdma_ieq_stream_consume(s, n);
-		atomic64_add(fpdus, &stats[IRDMA_IEQ_STAT_FPDUS]);
-		ieq_stat(stats, SENDS);
+		atomic64_add(fpdus, &st->stats[IRDMA_IEQ_STAT_FPDUS]);
+		ieq_stat(st, SENDS);
+	}
+}
+
+/**
+ * irdma_ieq_tx_done - a send buffer of the IEQ came free
+ * @st: the IEQ's state
+ *
+ * The streams that waited for one try again, oldest first, until one
+ * finds every buffer busy again.
+ *
+ * Context: the IEQ's CEQ thread, under its CQ lock.
+ */
+void irdma_ieq_tx_done(struct irdma_ieq_state *st)
+{
+	struct irdma_ieq_stream *s;
+	struct irdma_qp *qp;
+
+	while (!list_empty(&st->wait)) {
+		s = list_first_entry(&st->wait, struct irdma_ieq_stream, wait);
+		list_del_init(&s->wait);
+		s->waiting = false;
+		qp = container_of(s, struct irdma_qp, ieq);
+		spin_lock(&s->lock);
+		if (s->active && !s->failed)
+			irdma_ieq_flush(qp, st);
+		spin_unlock(&s->lock);
+		if (s->waiting)
+			break;
 	}
 }
 
 /* One segment of the QP's connection */
 static int irdma_ieq_take(struct irdma_device *iwdev, struct irdma_qp *qp,
-			  const struct irdma_cm_ieq_seg *seg, atomic64_t *stats)
+			  const struct irdma_cm_ieq_seg *seg,
+			  struct irdma_ieq_state *st)
 {
 	struct irdma_ieq_stream *s = &qp->ieq;
 	u32 mtu = READ_ONCE(iwdev->fn->netdev->mtu);
-	u32 max_fpdu = mtu - IRDMA_IEQ_MTU_OVERHEAD;
 	u32 fps;
 	int ret;
 
@@ -325,32 +364,35 @@ static int irdma_ieq_take(struct irdma_device *iwdev, struct irdma_qp *qp,
 	fps = get_unaligned_le32(irdma_qp_q2(qp) + IRDMA_Q2_FPSN_OFF);
 	spin_lock(&s->lock);
 	if (!s->active || fps != s->fps)
-		ieq_stat(stats, EPISODES);
+		ieq_stat(st, EPISODES);
 	ret = irdma_ieq_stream_add(s, fps, seg->seq, seg->data, seg->datalen,
 				   2 * mtu);
 	if (ret) {
 		if (ret == -EALREADY)
-			ieq_stat(stats, DUP);
+			ieq_stat(st, DUP);
 		else if (ret == -ERANGE)
-			ieq_stat(stats, GAP);
+			ieq_stat(st, GAP);
 		else if (ret != -EIO)
-			ieq_stat(stats, NO_RES);
+			ieq_stat(st, NO_RES);
 		goto out;
 	}
-	ieq_stat(stats, SEGS);
+	ieq_stat(st, SEGS);
+	s->max_fpdu = mtu - IRDMA_IEQ_MTU_OVERHEAD;
 	memcpy(s->tcp, seg->tcp, seg->tcp_len);
 	s->tcp_len = seg->tcp_len;
 	if (!s->ah) {
 		struct irdma_ilq_ah *ah = irdma_ieq_ah(qp, seg);
 
 		if (IS_ERR(ah)) {
-			ieq_stat(stats, NO_RES);
+			ieq_stat(st, NO_RES);
 			ret = PTR_ERR(ah);
 			goto out;
 		}
 		s->ah = ah;
 	}
-	irdma_ieq_flush(qp, max_fpdu, stats);
+	/* a stream waiting for a buffer waits its turn */
+	if (!s->waiting)
+		irdma_ieq_flush(qp, st);
 out:
 	spin_unlock(&s->lock);
 	return ret;
@@ -363,24 +405,24 @@ out:
  * @frame: the segment from its IP header
  * @len: its bytes
  * @rxi: receive metadata from the CQE
- * @stats: the IEQ's counters (enum irdma_ieq_stat)
+ * @st: the IEQ's counters and wait list
  *
- * Context: the IEQ's CEQ thread, bottom halves off.
+ * Context: the IEQ's CEQ thread, under its CQ lock.
  * Return: 0 if the segment was taken, a negative errno if it was dropped.
  */
 int irdma_ieq_rx(struct irdma_device *iwdev, struct irdma_cm_core *core,
 		 const u8 *frame, u32 len, const struct irdma_cm_rx_info *rxi,
-		 atomic64_t *stats)
+		 struct irdma_ieq_state *st)
 {
 	struct irdma_cm_ieq_seg seg;
 	int ret;
 
 	ret = irdma_cm_ieq_lookup(core, frame, len, rxi, &seg);
 	if (ret) {
-		ieq_stat(stats, NO_CONN);
+		ieq_stat(st, NO_CONN);
 		return ret;
 	}
-	ret = irdma_ieq_take(iwdev, seg.qp, &seg, stats);
+	ret = irdma_ieq_take(iwdev, seg.qp, &seg, st);
 	irdma_qp_put(seg.qp);
 	return ret;
 }
@@ -396,6 +438,7 @@ void irdma_ieq_qp_release(struct irdma_qp *qp)
 	struct irdma_ieq_stream *s = &qp->ieq;
 	struct irdma_ilq_ah *ah;
 
+	irdma_ieq_unwait(qp->hw, s);
 	spin_lock_bh(&s->lock);
 	ah = s->ah;
 	s->ah = NULL;

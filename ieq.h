@@ -6,6 +6,7 @@
 #ifndef IRDMA_IEQ_H
 #define IRDMA_IEQ_H
 
+#include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -29,7 +30,9 @@ struct irdma_qp;
  * @IRDMA_IEQ_STAT_NO_CONN: segments of no connection with a QP
  * @IRDMA_IEQ_STAT_BAD_FPDU: FPDUs with an impossible length or a bad CRC;
  *	each ends its connection through an AE
- * @IRDMA_IEQ_STAT_NO_RES: segments lost for want of memory or a buffer
+ * @IRDMA_IEQ_STAT_NO_RES: segments lost for want of memory
+ * @IRDMA_IEQ_STAT_WAITS: times complete FPDUs found every send buffer
+ *	busy and waited for one
  * @IRDMA_IEQ_STAT_COUNT: number of counters
  */
 enum irdma_ieq_stat {
@@ -42,7 +45,19 @@ enum irdma_ieq_stat {
 	IRDMA_IEQ_STAT_NO_CONN,
 	IRDMA_IEQ_STAT_BAD_FPDU,
 	IRDMA_IEQ_STAT_NO_RES,
+	IRDMA_IEQ_STAT_WAITS,
 	IRDMA_IEQ_STAT_COUNT,
+};
+
+/**
+ * struct irdma_ieq_state - what the IEQ keeps beside its queue
+ * @stats: counters (enum irdma_ieq_stat)
+ * @wait: streams with complete FPDUs that found every send buffer busy,
+ *	in the order they did; the IEQ's CQ lock protects it
+ */
+struct irdma_ieq_state {
+	atomic64_t stats[IRDMA_IEQ_STAT_COUNT];
+	struct list_head wait;
 };
 
 /* The longest TCP header a segment handed back carries */
@@ -50,26 +65,32 @@ enum irdma_ieq_stat {
 
 /**
  * struct irdma_ieq_stream - the bytes of one connection the IEQ holds
- * @lock: everything below
+ * @lock: everything below but @wait and @waiting
+ * @wait: in the IEQ's wait list while @waiting (the IEQ's CQ lock)
+ * @waiting: complete FPDUs wait for a send buffer
  * @buf: bytes from @seq on, not yet handed back (@size bytes)
  * @ah: loopback AH the sends name, or NULL
  * @size: room in @buf
  * @len: bytes held
  * @seq: sequence number of @buf's first byte
  * @fps: the FPSN of the episode (the engine's, from Q2)
+ * @max_fpdu: the longest FPDU the connection takes (from the MTU)
  * @active: an episode is under way
  * @failed: a bad FPDU was found; nothing more is taken this episode
  * @tcp: the TCP header of the latest segment, for the sends
  * @tcp_len: its bytes
  */
 struct irdma_ieq_stream {
-	spinlock_t lock; /* all fields */
+	spinlock_t lock; /* all fields but wait and waiting */
+	struct list_head wait;
+	bool waiting;
 	u8 *buf;
 	struct irdma_ilq_ah *ah;
 	u32 size;
 	u32 len;
 	u32 seq;
 	u32 fps;
+	u32 max_fpdu;
 	bool active;
 	bool failed;
 	u8 tcp[IRDMA_IEQ_TCP_MAX];
@@ -86,7 +107,8 @@ void irdma_ieq_stream_reset(struct irdma_ieq_stream *s);
 
 int irdma_ieq_rx(struct irdma_device *iwdev, struct irdma_cm_core *core,
 		 const u8 *frame, u32 len, const struct irdma_cm_rx_info *rxi,
-		 atomic64_t *stats);
+		 struct irdma_ieq_state *st);
+void irdma_ieq_tx_done(struct irdma_ieq_state *st);
 void irdma_ieq_qp_release(struct irdma_qp *qp);
 
 #endif /* IRDMA_IEQ_H */

@@ -121,7 +121,8 @@ struct irdma_ilq_tx {
  * @ah_ida: AH indexes in use
  * @ah_cnt: AHs alive
  * @stats: counters (enum irdma_ilq_stat)
- * @ieq_stats: the IEQ's own counters (enum irdma_ieq_stat)
+ * @ieq_st: the IEQ's own counters and the streams waiting for a send
+ *	buffer (under @cq_lock)
  *
  * Lifetime: made by irdma_ilq_create() and published in hw->ilq under
  * RCU for the CEQ thread; irdma_ilq_destroy() unpublishes it, waits a
@@ -156,7 +157,7 @@ struct irdma_ilq {
 	struct ida ah_ida;
 	atomic_t ah_cnt;
 	atomic64_t stats[IRDMA_ILQ_STAT_COUNT];
-	atomic64_t ieq_stats[IRDMA_IEQ_STAT_COUNT];
+	struct irdma_ieq_state ieq_st;
 };
 
 #define ilq_stat(ilq, s) atomic64_inc(&(ilq)->stats[IRDMA_ILQ_STAT_##s])
@@ -192,7 +193,7 @@ void irdma_ieq_read_stats(struct irdma_hw *hw, u64 *vals)
 	rcu_read_lock();
 	ieq = rcu_dereference(hw->ieq);
 	for (i = 0; i < IRDMA_IEQ_STAT_COUNT; i++)
-		vals[i] = ieq ? atomic64_read(&ieq->ieq_stats[i]) : 0;
+		vals[i] = ieq ? atomic64_read(&ieq->ieq_st.stats[i]) : 0;
 	rcu_read_unlock();
 }
 
@@ -407,7 +408,7 @@ static void irdma_ilq_deliver(struct irdma_ilq *ilq,
 		ret = -ENODEV;
 	else if (ilq->ieq)
 		ret = irdma_ieq_rx(ilq->iwdev, ilq->core, buf + off,
-				   cqe->bytes - off, &rxi, ilq->ieq_stats);
+				   cqe->bytes - off, &rxi, &ilq->ieq_st);
 	else
 		ret = irdma_receive_ilq(ilq->core, buf + off, cqe->bytes - off,
 					&rxi);
@@ -515,6 +516,8 @@ static void irdma_ilq_tx_cqe(struct irdma_ilq *ilq,
 			  ilq->name, idx, cqe->major, cqe->minor);
 	}
 	irdma_ilq_tx_put(ilq, idx);
+	if (ilq->ieq)
+		irdma_ieq_tx_done(&ilq->ieq_st);
 }
 
 /* ---- the CQ ---- */
@@ -694,6 +697,27 @@ int irdma_ilq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
 }
 
 /**
+ * irdma_ieq_unwait - take a stream out of the IEQ's wait list
+ * @hw: the engine
+ * @s: a QP's stream, about to be given up (its QP unpublished)
+ *
+ * Context: process context.
+ */
+void irdma_ieq_unwait(struct irdma_hw *hw, struct irdma_ieq_stream *s)
+{
+	struct irdma_ilq *ieq = rcu_dereference_protected(hw->ieq, true);
+
+	if (!ieq)
+		return;
+	spin_lock_bh(&ieq->cq_lock);
+	if (s->waiting) {
+		list_del_init(&s->wait);
+		s->waiting = false;
+	}
+	spin_unlock_bh(&ieq->cq_lock);
+}
+
+/**
  * irdma_ieq_xmit - hand complete FPDUs back to the engine
  * @hw: the engine; its IEQ exists
  * @ah: an AH made with the loopback flag, naming the connection as its
@@ -870,6 +894,7 @@ static struct irdma_ilq *irdma_ilq_alloc(struct irdma_device *iwdev,
 	spin_lock_init(&ilq->cq_lock);
 	spin_lock_init(&ilq->tx_lock);
 	ida_init(&ilq->ah_ida);
+	INIT_LIST_HEAD(&ilq->ieq_st.wait);
 	bitmap_fill(ilq->tx_free, IRDMA_ILQ_TX_BUFS);
 	for (i = 0; i < IRDMA_ILQ_TX_BUFS; i++) {
 		INIT_WORK(&ilq->tx[i].work, irdma_ilq_tx_work);
@@ -989,7 +1014,8 @@ err:
 /**
  * irdma_ieq_create - bring up the IEQ of an iWARP function
  * @iwdev: the device; its ILQ exists, its CM not yet attached
- * @mtu: the netdev's MTU: every buffer holds a full segment
+ * @mtu: the largest MTU its segments may come with: every buffer holds a
+ *	full segment
  *
  * Creates CQ 2 and QP 2 (numbers the ILQ reserved) with every receive
  * buffer posted, and publishes the IEQ for the CEQ thread.

@@ -13,6 +13,7 @@ struct irdma_cm_core;
 struct irdma_cqp_ah_info;
 struct irdma_device;
 struct irdma_hw;
+struct irdma_ieq_stream;
 struct irdma_ilq_ah;
 
 /*
@@ -39,6 +40,8 @@ struct irdma_ilq_ah;
 #define IRDMA_ILQ_TX_BUFS	32
 /* CQEs: every receive takes two slots (the extended CQE), a send one */
 #define IRDMA_ILQ_CQ_SIZE	256
+/* The largest MTU the IEQ's buffers are made for */
+#define IRDMA_IEQ_MTU_MAX	9216
 /* AH indexes handed out, 1 and up (one per CM connection being set up) */
 #define IRDMA_ILQ_AH_MAX	1024
 
@@ -69,6 +72,7 @@ void irdma_ilq_destroy(struct irdma_device *iwdev);
 int irdma_ieq_create(struct irdma_device *iwdev, u32 mtu);
 void irdma_ieq_destroy(struct irdma_device *iwdev);
 void irdma_ieq_read_stats(struct irdma_hw *hw, u64 *vals);
+void irdma_ieq_unwait(struct irdma_hw *hw, struct irdma_ieq_stream *s);
 int irdma_ieq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
 		   const void *tcp, u32 tcp_len, const void *fpdus, u32 len);
 void irdma_ilq_attach(struct irdma_hw *hw, struct irdma_cm_core *core);

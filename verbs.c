@@ -1082,6 +1082,7 @@ static const struct rdma_stat_desc irdma_port_stat_descs[] = {
 	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_NO_CONN)].name = "ieq_no_conn",
 	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_BAD_FPDU)].name = "ieq_bad_fpdu",
 	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_NO_RES)].name = "ieq_no_res",
+	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_WAITS)].name = "ieq_waits",
 };
 
 static_assert(ARRAY_SIZE(irdma_port_stat_descs) ==

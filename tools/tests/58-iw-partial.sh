@@ -18,7 +18,13 @@
 #    STag its READ request named), cut after the first FPDU and 100 bytes
 #    of the second: the engine places the first itself, the IEQ the
 #    second; the sink must show both.
-# 3. on a second connection the peer sends a WRITE whose CRC is wrong, cut
+# 3. on another connection, after an aligned READ response, the test
+#    holds the IEQ's sends in the engine (stall_raw_tx) while the peer
+#    sends 80 small WRITEs, each segment completing one FPDU: the driver
+#    runs out of its 32 send buffers, the FPDUs wait (ieq_waits), and when
+#    the engine goes on they all land, the driver's counts of segments and
+#    sends matching the engine's.
+# 4. on a third connection the peer sends a WRITE whose CRC is wrong, cut
 #    in two: the driver finds the bad CRC, the engine raises the MPA CRC
 #    error, and the peer gets our TERMINATE naming it (MPA layer, CRC
 #    error, no headers) and then our FIN; nothing is placed.
@@ -78,7 +84,7 @@ addr, port, pdata, case = (sys.argv[1], int(sys.argv[2]),
 cm = iwcm.librdmacm()
 ibv = ctypes.CDLL('libibverbs.so.1', use_errno=True)
 lid, cid, ch = iwcm.accept_user_qp(cm, addr, port, pdata)
-if case == 'data':
+if case in ('data', 'burst'):
     # struct rdma_cm_id: verbs context first, its QP the fourth pointer;
     # struct ibv_qp: context, qp_context, pd, send_cq
     verbs = ctypes.c_void_p.from_address(cid.value).value
@@ -124,12 +130,18 @@ if case == 'data':
         sys.exit('READ placed wrong bytes from %d: %s' %
                  (diff, sink.raw[diff:diff + 32].hex()))
     print('READ complete, 1800 bytes as the peer sent them', flush=True)
+if case == 'data':
     wait_bytes(sink, 0, pattern(200, 3), 'WRITE of 200 bytes')
     wait_bytes(sink, 200, pattern(300, 4), 'WRITE of 300 bytes')
+elif case == 'burst':
+    for k in range(80):
+        wait_bytes(sink, 500 + 10 * k, pattern(10, 10 + k),
+                   'WRITE %d of 80' % k, patience=300)
+    open('/tmp/58-placed', 'w').close()
 iwcm.wait_event(cm, ch, iwcm.RDMA_CM_EVENT_DISCONNECTED, 'the peer',
                 patience=300)
 print('disconnected', flush=True)
-if case == 'data':
+if case in ('data', 'burst'):
     check(ibv.ibv_dereg_mr(ctypes.c_void_p(mr)), 'ibv_dereg_mr')
 iwcm.destroy_accepted(cm, lid, cid, ch)
 EOF
@@ -156,14 +168,15 @@ def pattern(n, seed):
     return bytes((seed + 7 * i) & 0xff for i in range(n))
 
 
-def send_cut(s, stream, cuts):
+def send_cut(s, stream, cuts, pause=0.3, quiet=False):
     """stream as segments that end at the offsets in cuts (and its end)"""
     start = 0
     for end in cuts + [len(stream)]:
         s.sendall(stream[start:end])
-        print('segment of', end - start, 'bytes', flush=True)
+        if not quiet:
+            print('segment of', end - start, 'bytes', flush=True)
         start = end
-        time.sleep(0.3)
+        time.sleep(pause)
 
 
 def tagged(op, last, stag, to, data, crc, good=True):
@@ -179,7 +192,7 @@ def tagged(op, last, stag, to, data, crc, good=True):
 s, crc = iwcm.peer_open(addr, port, pdata, nodelay=True)
 iwcm.send_rtr(s, crc)
 time.sleep(0.3)
-if case == 'data':
+if case in ('data', 'burst'):
     t = iwcm.read_fpdu(s, crc)
     if (len(t) != 46 or t[:2] != bytes([0x41, 0x41]) or
             struct.unpack('>III', t[6:18]) != (1, 1, 0)):
@@ -194,6 +207,7 @@ if case == 'data':
               tagged(2, True, sink, sink_to + 1000, pattern(800, 2), crc))
     if len(stream) != 1840:
         sys.exit('READ response stream of %d bytes' % len(stream))
+if case == 'data':
     send_cut(s, stream, [700, 1200])
     print('READ response sent cut at 700 and 1200', flush=True)
     # RDMA WRITE (opcode 0) into the sink: 200 bytes, then 300 bytes
@@ -202,6 +216,22 @@ if case == 'data':
     send_cut(s, w1 + w2, [len(w1) + 100])
     print('WRITEs sent cut 100 bytes into the second', flush=True)
     time.sleep(2)
+    s.shutdown(socket.SHUT_WR)
+    print('our FIN sent', flush=True)
+elif case == 'burst':
+    # the READ response as the engine wants it: an FPDU per segment
+    send_cut(s, stream, [1020])
+    iwcm.wait_file('/tmp/58-stalled', 'the test', 300)
+    # 80 WRITEs of 10 bytes (FPDUs of 32), each segment cut 16 bytes into
+    # one: each completes the one before, so that each makes a send back
+    # while the test holds them
+    burst = b''.join(tagged(0, True, sink, sink_to + 500 + 10 * k,
+                            pattern(10, 10 + k), crc) for k in range(80))
+    send_cut(s, burst, [16 + 32 * k for k in range(80)], pause=0.05,
+             quiet=True)
+    print('80 WRITEs sent, each cut in two', flush=True)
+    open('/tmp/58-sent', 'w').close()
+    iwcm.wait_file('/tmp/58-placed', 'the server', 300)
     s.shutdown(socket.SHUT_WR)
     print('our FIN sent', flush=True)
 else:
@@ -255,6 +285,46 @@ got="${cnt[ieq_episodes]:-} ${cnt[ieq_segs]:-} ${cnt[ieq_fpdus]:-}"
 got+=" ${cnt[ieq_sends]:-} ${cnt[ieq_bad_fpdu]:-} ${cnt[ieq_no_conn]:-}"
 [ "$got" = "$want" ] ||
 	fail "IEQ episodes, segments, FPDUs, sends, bad FPDUs, no connection: $got, wanted $want"
+
+step "more complete FPDUs than send buffers: they wait for one"
+# the driver has 32 send buffers; while the engine holds the IEQ's sends
+# the peer completes 80 FPDUs one segment at a time
+dbg=/sys/kernel/debug/irdma_sim/irdma_sim0
+rm -f /tmp/58-stalled /tmp/58-sent /tmp/58-placed
+read -r parts0 to0 from0 _ <<<"$(sim_counts 0 toe partials to_ieq from_ieq)"
+port_counters "$(ibdev_of 0)"
+segs0=${cnt[ieq_segs]:-0} fpdus0=${cnt[ieq_fpdus]:-0} sends0=${cnt[ieq_sends]:-0}
+server 7060 burst /tmp/58-burst-server.txt
+peer 7060 burst /tmp/58-burst-peer.txt
+wait_line 300 "READ complete*" /tmp/58-burst-server.txt ||
+	fail "the READ did not complete: $(</tmp/58-burst-server.txt)"
+echo Y >$dbg/stall_raw_tx
+touch /tmp/58-stalled
+for _ in $(seq 600); do
+	[ -e /tmp/58-sent ] && break
+	sleep 0.5
+done
+[ -e /tmp/58-sent ] || fail "the peer did not send its WRITEs: $(</tmp/58-burst-peer.txt)"
+sleep 2
+port_counters "$(ibdev_of 0)"
+echo "held: ieq_waits ${cnt[ieq_waits]:-} ieq_sends ${cnt[ieq_sends]:-}"
+[ "${cnt[ieq_waits]:-0}" -ge 1 ] ||
+	fail "no stream waited for a send buffer: ieq_waits ${cnt[ieq_waits]:-missing}"
+echo N >$dbg/stall_raw_tx
+mpa_case_done 58 burst
+n=$(sim_counts 0 toe partials to_ieq from_ieq ieq_bad) ||
+	fail "no toe line in $state"
+read -r parts to from refused <<<"$n"
+port_counters "$(ibdev_of 0)"
+echo "engine: episodes $((parts - parts0)) to IEQ $((to - to0)) from IEQ $((from - from0)); driver: segments $((cnt[ieq_segs] - segs0)) FPDUs $((cnt[ieq_fpdus] - fpdus0)) sends $((cnt[ieq_sends] - sends0))"
+[ $((parts - parts0)) = 1 ] || fail "$((parts - parts0)) episodes, wanted 1"
+[ $((cnt[ieq_fpdus] - fpdus0)) = 80 ] ||
+	fail "$((cnt[ieq_fpdus] - fpdus0)) FPDUs handed back, wanted 80"
+[ $((cnt[ieq_segs] - segs0)) = $((to - to0)) ] ||
+	fail "the driver took $((cnt[ieq_segs] - segs0)) segments, the engine handed it $((to - to0))"
+[ $((cnt[ieq_sends] - sends0)) = $((from - from0)) ] ||
+	fail "the driver sent $((cnt[ieq_sends] - sends0)) back, the engine placed $((from - from0))"
+[ "$refused" = 0 ] || fail "$refused segments from the IEQ refused"
 
 step "a WRITE with a bad CRC cut across segments: our TERMINATE"
 server 7059 badcrc /tmp/58-badcrc-server.txt
