@@ -177,6 +177,21 @@ static struct irdma_ilq *irdma_ilq_of(struct irdma_hw *hw)
 	return rcu_dereference_protected(hw->ilq, true);
 }
 
+/* @n counters of the queue @slot points to, zeros while it has none */
+static void irdma_rawq_read_stats(struct irdma_ilq __rcu **slot, bool ieq,
+				  u64 *vals, int n)
+{
+	struct irdma_ilq *q;
+	int i;
+
+	rcu_read_lock();
+	q = rcu_dereference(*slot);
+	for (i = 0; i < n; i++)
+		vals[i] = !q ? 0 : atomic64_read(ieq ? &q->ieq_st.stats[i] :
+						       &q->stats[i]);
+	rcu_read_unlock();
+}
+
 /**
  * irdma_ieq_read_stats - a snapshot of the IEQ's counters
  * @hw: engine
@@ -187,14 +202,7 @@ static struct irdma_ilq *irdma_ilq_of(struct irdma_hw *hw)
  */
 void irdma_ieq_read_stats(struct irdma_hw *hw, u64 *vals)
 {
-	struct irdma_ilq *ieq;
-	int i;
-
-	rcu_read_lock();
-	ieq = rcu_dereference(hw->ieq);
-	for (i = 0; i < IRDMA_IEQ_STAT_COUNT; i++)
-		vals[i] = ieq ? atomic64_read(&ieq->ieq_st.stats[i]) : 0;
-	rcu_read_unlock();
+	irdma_rawq_read_stats(&hw->ieq, true, vals, IRDMA_IEQ_STAT_COUNT);
 }
 
 /**
@@ -207,14 +215,7 @@ void irdma_ieq_read_stats(struct irdma_hw *hw, u64 *vals)
  */
 void irdma_ilq_read_stats(struct irdma_hw *hw, u64 *vals)
 {
-	struct irdma_ilq *ilq;
-	int i;
-
-	rcu_read_lock();
-	ilq = rcu_dereference(hw->ilq);
-	for (i = 0; i < IRDMA_ILQ_STAT_COUNT; i++)
-		vals[i] = ilq ? atomic64_read(&ilq->stats[i]) : 0;
-	rcu_read_unlock();
+	irdma_rawq_read_stats(&hw->ilq, false, vals, IRDMA_ILQ_STAT_COUNT);
 }
 
 /* ---- CQP commands ---- */

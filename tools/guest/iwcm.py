@@ -242,6 +242,36 @@ def peer_exchange(addr, port, want, patience=600):
     return buf
 
 
+def id_verbs_qp(cid):
+    """the verbs context and the QP of rdma_cm id cid (struct rdma_cm_id:
+    the context first, the QP the fourth pointer)"""
+    return (ctypes.c_void_p.from_address(cid.value).value,
+            ctypes.c_void_p.from_address(cid.value + 24).value)
+
+
+def post_read(ibv, verbs, qp, size, wr_id, stag, to):
+    """a signaled RDMA READ of size bytes from the peer's stag at to, into
+    a new MR of the QP's PD (struct ibv_qp: context, qp_context, pd) that
+    the peer may write (iWARP's READ sink); returns the MR and its
+    buffer"""
+    pd = ctypes.c_void_p.from_address(qp + 16).value
+    buf = ctypes.create_string_buffer(size)
+    ibv.ibv_reg_mr.restype = ctypes.c_void_p
+    # IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE
+    mr = ibv.ibv_reg_mr(ctypes.c_void_p(pd), buf, size, 1 | 2)
+    if not mr:
+        sys.exit('ibv_reg_mr failed')
+    # struct ibv_mr: context, pd, addr, length, handle, lkey
+    sge = Sge(ctypes.addressof(buf), size,
+              ctypes.c_uint32.from_address(mr + 36).value)
+    wr = SendWr(wr_id=wr_id, sg_list=ctypes.pointer(sge), num_sge=1,
+                opcode=4, send_flags=2)
+    # after send_flags: imm_data, then wr.rdma: remote_addr, rkey
+    struct.pack_into('<QI', wr.rest, 4, to, stag)
+    post_send(verbs, qp, wr, 'RDMA READ of %d bytes' % size)
+    return mr, buf
+
+
 def peer_open(addr, port, pdata, nodelay=False):
     """the peer's side: connect to addr:port, send an MPA v2 request,
     check the accepting reply (private data pdata) and send RFC 6581's RTR

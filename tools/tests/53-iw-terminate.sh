@@ -94,27 +94,6 @@ def post_bad_send(verbs, qp):
     return buf
 
 
-def post_read(verbs, qp):
-    """a signaled RDMA READ of 16 bytes from the peer's STag 0x5eed, TO
-    0x2000, into an MR of the QP's PD (struct ibv_qp: context, qp_context,
-    pd) that the peer may write (iWARP's READ sink); returns the MR and
-    its buffer"""
-    pd = ctypes.c_void_p.from_address(qp + 16).value
-    buf = ctypes.create_string_buffer(16)
-    ibv.ibv_reg_mr.restype = ctypes.c_void_p
-    # IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE
-    mr = ibv.ibv_reg_mr(ctypes.c_void_p(pd), buf, 16, 1 | 2)
-    if not mr:
-        sys.exit('ibv_reg_mr failed')
-    # struct ibv_mr: context, pd, addr, length, handle, lkey
-    sge = iwcm.Sge(ctypes.addressof(buf), 16,
-                   ctypes.c_uint32.from_address(mr + 36).value)
-    wr = iwcm.SendWr(wr_id=2, sg_list=ctypes.pointer(sge), num_sge=1,
-                     opcode=4, send_flags=2)
-    # after send_flags: imm_data, then wr.rdma: remote_addr, rkey
-    struct.pack_into('<QI', wr.rest, 4, 0x2000, 0x5eed)
-    iwcm.post_send(verbs, qp, wr, 'RDMA READ')
-    return mr, buf
 
 
 addr, port, pdata, want, post = (sys.argv[1], int(sys.argv[2]),
@@ -130,13 +109,11 @@ if want < 0:
     print('disconnected', flush=True)
     iwcm.destroy_accepted(cm, lid, cid, ch)
     sys.exit(0)
-# struct rdma_cm_id starts with its verbs context (its QP is the fourth
-# pointer); SIGALRM ends the wait
-verbs = ctypes.c_void_p.from_address(cid.value).value
-qp = ctypes.c_void_p.from_address(cid.value + 24).value
+# SIGALRM ends the wait
+verbs, qp = iwcm.id_verbs_qp(cid)
 mr = None
 if post == 'readbad':
-    mr, sink = post_read(verbs, qp)
+    mr, sink = iwcm.post_read(ibv, verbs, qp, 16, 2, 0x5eed, 0x2000)
 if post in ('badkey', 'readbad'):
     keep = post_bad_send(verbs, qp)
 if post == 'readbad':

@@ -85,26 +85,10 @@ cm = iwcm.librdmacm()
 ibv = ctypes.CDLL('libibverbs.so.1', use_errno=True)
 lid, cid, ch = iwcm.accept_user_qp(cm, addr, port, pdata)
 if case in ('data', 'burst'):
-    # struct rdma_cm_id: verbs context first, its QP the fourth pointer;
+    verbs, qp = iwcm.id_verbs_qp(cid)
     # struct ibv_qp: context, qp_context, pd, send_cq
-    verbs = ctypes.c_void_p.from_address(cid.value).value
-    qp = ctypes.c_void_p.from_address(cid.value + 24).value
-    pd = ctypes.c_void_p.from_address(qp + 16).value
     scq = ctypes.c_void_p.from_address(qp + 24).value
-    sink = ctypes.create_string_buffer(1800)
-    ibv.ibv_reg_mr.restype = ctypes.c_void_p
-    # IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE
-    mr = ibv.ibv_reg_mr(ctypes.c_void_p(pd), sink, 1800, 1 | 2)
-    if not mr:
-        sys.exit('ibv_reg_mr failed')
-    # struct ibv_mr: context, pd, addr, length, handle, lkey
-    sge = iwcm.Sge(ctypes.addressof(sink), 1800,
-                   ctypes.c_uint32.from_address(mr + 36).value)
-    wr = iwcm.SendWr(wr_id=7, sg_list=ctypes.pointer(sge), num_sge=1,
-                     opcode=4, send_flags=2)
-    # after send_flags: imm_data, then wr.rdma: remote_addr, rkey
-    struct.pack_into('<QI', wr.rest, 4, 0x2000, 0x5eed)
-    iwcm.post_send(verbs, qp, wr, 'RDMA READ of 1800 bytes')
+    mr, sink = iwcm.post_read(ibv, verbs, qp, 1800, 7, 0x5eed, 0x2000)
     # ibv_poll_cq() is inline too
     poll = iwcm.context_op(verbs, iwcm.OPS_POLL_CQ, ctypes.c_void_p,
                            ctypes.c_int, ctypes.c_void_p)
