@@ -74,6 +74,17 @@ static int isim_aux_vsi_filter(struct isim_aux_dev *iadev, u16 vsi_id,
 	return 0;
 }
 
+static int isim_aux_qos_get(struct isim_aux_dev *iadev,
+			    struct isim_aux_qos *qos)
+{
+	struct isim_func *f = isim_aux_func(iadev);
+
+	spin_lock(&f->qos_lock);
+	*qos = f->qos;
+	spin_unlock(&f->qos_lock);
+	return 0;
+}
+
 static void isim_aux_release(struct device *dev)
 {
 	kfree(to_isim_aux_dev(to_auxiliary_dev(dev)));
@@ -85,6 +96,7 @@ static const struct isim_aux_ops isim_aux_ops = {
 	.qset_del = isim_aux_qset_del,
 	.request_reset = isim_aux_request_reset,
 	.vsi_filter = isim_aux_vsi_filter,
+	.qos_get = isim_aux_qos_get,
 };
 
 /*

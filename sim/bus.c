@@ -92,6 +92,10 @@ static struct isim_func *isim_dev_register(u32 id,
 	f->dev.dma_mask = &f->dev.coherent_dma_mask;
 	f->dev.dma_parms = &f->dma_parms;
 	mutex_init(&f->aux_lock);
+	spin_lock_init(&f->qos_lock);
+	/* one traffic class, all priorities in it, as ice without DCB */
+	f->qos.num_tc = 1;
+	f->qos.rel_bw[0] = 100;
 	INIT_WORK(&f->reset_work, isim_aux_reset_work);
 	device_initialize(&f->dev);
 	/* from here on isim_dev_release frees f and its ID */

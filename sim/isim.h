@@ -937,6 +937,9 @@ struct isim_wire {
  * @dying: the function is being removed; no more replugging
  * @vsi_filter: the driver asked for RDMA traffic to reach the engine
  * @qsets: scheduler qsets the driver attached
+ * @qos_lock: protects @qos (the driver reads it from its event handler,
+ *	which runs under @aux_lock)
+ * @qos: the traffic classes the parent reports (qos_get)
  * @reset_work: replugs the auxiliary device after a reset request
  * @tick: engine poll
  * @ddir: debugfs directory
@@ -1003,6 +1006,8 @@ struct isim_func {
 	bool dying;
 	bool vsi_filter;
 	atomic_t qsets;
+	spinlock_t qos_lock; /* qos */
+	struct isim_aux_qos qos;
 	struct work_struct reset_work;
 	struct delayed_work tick;
 	struct dentry *ddir;

@@ -30,6 +30,23 @@ enum isim_aux_protocol {
 
 struct isim_aux_dev;
 
+#define ISIM_AUX_MAX_UP		8
+#define ISIM_AUX_MAX_TC		8
+
+/**
+ * struct isim_aux_qos - the function's traffic classes, as ice reports
+ *	them through ice_get_qos_params()
+ * @num_tc: traffic classes in use, 1 to ISIM_AUX_MAX_TC; they are 0 to
+ *	@num_tc - 1
+ * @up2tc: the traffic class of each 802.1p user priority
+ * @rel_bw: relative bandwidth of each traffic class, in percent
+ */
+struct isim_aux_qos {
+	u8 num_tc;
+	u8 up2tc[ISIM_AUX_MAX_UP];
+	u8 rel_bw[ISIM_AUX_MAX_TC];
+};
+
 /**
  * enum isim_aux_event - what the simulated parent reports to the driver
  * @ISIM_AUX_EV_MTU: the netdev's MTU changed; the event's info is the MTU
@@ -57,6 +74,8 @@ enum isim_aux_event {
  *	simulator then unplugs the auxiliary device (the driver's remove
  *	runs), resets the engine and its registers, and plugs it again
  * @vsi_filter: let RDMA traffic of VSI @vsi_id reach the engine, or not
+ * @qos_get: the traffic classes now in force; between the TC_PREPARE and
+ *	TC_DONE events of a change they may be either the old or the new ones
  *
  * All may sleep and return 0 or a negative errno. They are valid while the
  * auxiliary driver is bound.
@@ -68,6 +87,7 @@ struct isim_aux_ops {
 			u32 teid);
 	int (*request_reset)(struct isim_aux_dev *iadev);
 	int (*vsi_filter)(struct isim_aux_dev *iadev, u16 vsi_id, bool enable);
+	int (*qos_get)(struct isim_aux_dev *iadev, struct isim_aux_qos *qos);
 };
 
 /**
