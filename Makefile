@@ -23,7 +23,7 @@ irdma-y := main.o \
 	   i40iw_if.o
 
 # function lifecycle: engine bring-up and the CQP command path
-irdma-y += hw.o utils.o verbs.o ae.o
+irdma-y += hw.o utils.o verbs.o ae.o qos.o
 irdma-y += cq.o qp.o
 irdma-y += mr.o uring.o
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/qp_test.o

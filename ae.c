@@ -30,6 +30,7 @@ enum irdma_ae_action {
 	IRDMA_AE_ACT_QP,
 	IRDMA_AE_ACT_CQ,
 	IRDMA_AE_ACT_FATAL,
+	IRDMA_AE_ACT_SUSPENDED,
 };
 
 /* Events of the TCP connection under an iWARP QP, and of its closing. */
@@ -97,8 +98,10 @@ static enum irdma_ae_action irdma_ae_action(const struct irdma_aeqe_info *ae,
 		return IRDMA_AE_ACT_FATAL;
 	if (ae->is_cq)
 		return IRDMA_AE_ACT_CQ;
-	if (!ae->is_qp || ae->code == IRDMA_AE_QP_SUSPEND_COMPLETE)
+	if (!ae->is_qp)
 		return IRDMA_AE_ACT_LOG;
+	if (ae->code == IRDMA_AE_QP_SUSPEND_COMPLETE)
+		return IRDMA_AE_ACT_SUSPENDED;
 	if (iwarp && irdma_ae_is_llp(ae->code))
 		return IRDMA_AE_ACT_CM;
 	return IRDMA_AE_ACT_QP;
@@ -586,6 +589,10 @@ void irdma_ae_dispatch(struct irdma_hw *hw, const struct irdma_aeqe_info *ae)
 	case IRDMA_AE_ACT_CM:
 		if (!irdma_ae_terminate(hw, ae))
 			irdma_ae_to_cm(hw, ae, irdma_ae_disc_cause(ae->code));
+		break;
+	case IRDMA_AE_ACT_SUSPENDED:
+		/* a traffic-class change waits for these (qos.c) */
+		irdma_qos_suspended(hw, ae->id);
 		break;
 	case IRDMA_AE_ACT_LOG:
 		break;

@@ -1037,8 +1037,13 @@ static int irdma_hw_start(struct irdma_hw *hw)
 	ret = irdma_hwc_setup(hw);
 	if (ret)
 		goto err_teardown_ceqs;
+	ret = irdma_qos_init(hw);
+	if (ret)
+		goto err_teardown_hwc;
 	return 0;
 
+err_teardown_hwc:
+	irdma_hwc_teardown(hw);
 err_teardown_ceqs:
 	irdma_ceqs_teardown(hw);
 err_destroy_aeq:
@@ -1058,6 +1063,7 @@ static void irdma_hw_stop(struct irdma_hw *hw)
 {
 	/* commands posted without waiting still need the CQP */
 	flush_workqueue(hw->cmd_wq);
+	irdma_qos_fini(hw);
 	irdma_hwc_teardown(hw);
 	irdma_ceqs_teardown(hw);
 	irdma_eq_destroy(&hw->aeq);

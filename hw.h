@@ -17,6 +17,7 @@
 #include "ctrl.h"
 #include "hmc.h"
 #include "pble.h"
+#include "qos.h"
 #include "uk.h"
 
 struct irdma_func;
@@ -180,6 +181,7 @@ struct irdma_hw_counters {
  *	finds it under RCU
  * @ieq: the IEQ of an iWARP function (ilq.c, ieq.c), or NULL; likewise
  * @counters: the engine's statistics (GATHER_STATS)
+ * @qos: the transmit scheduler set-up and traffic classes (qos.c)
  *
  * Allocated by irdma_hw_init() and freed by irdma_hw_deinit(); lives
  * between the binding's probe and remove.
@@ -217,6 +219,7 @@ struct irdma_hw {
 	struct irdma_ilq __rcu *ilq;
 	struct irdma_ilq __rcu *ieq;
 	struct irdma_hw_counters counters;
+	struct irdma_qos qos;
 };
 
 /* utils.c */

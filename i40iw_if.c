@@ -10,6 +10,7 @@
 #include <linux/net/intel/i40e_client.h>
 
 #include "main.h"
+#include "qos.h"
 
 /* Identifies this driver to i40e in the client calls below. */
 static struct i40e_client irdma_i40e_client = {
@@ -37,9 +38,30 @@ static int irdma_i40e_vsi_filter(struct irdma_func *fn, u16 vsi_id,
 }
 
 /* X722 has no RDMA work-scheduler nodes in the LAN scheduler. */
+/*
+ * i40e made one queue set per user priority and says which class each is
+ * in; classes are numbered from 0, so the highest one tells how many.
+ */
+static int irdma_i40e_qos_get(struct irdma_func *fn,
+			      struct irdma_qos_params *qos)
+{
+	struct i40e_info *ldev = fn->parent;
+	const struct i40e_prio_qos_params *pq = ldev->params.qos.prio_qos;
+	u8 i;
+
+	qos->num_tc = 1;
+	for (i = 0; i < IRDMA_QOS_UPS; i++) {
+		qos->up2tc[i] = pq[i].tc;
+		qos->qs_handle[i] = pq[i].qs_handle;
+		qos->num_tc = max_t(u8, qos->num_tc, pq[i].tc + 1);
+	}
+	return 0;
+}
+
 static const struct irdma_func_ops irdma_i40e_ops = {
 	.request_reset = irdma_i40e_request_reset,
 	.vsi_filter = irdma_i40e_vsi_filter,
+	.qos_get = irdma_i40e_qos_get,
 };
 
 static int irdma_i40e_probe(struct auxiliary_device *adev,

@@ -10,6 +10,7 @@
 
 #include "../../../net/ethernet/intel/ice/ice.h"
 #include "main.h"
+#include "qos.h"
 
 static int irdma_ice_qset_add(struct irdma_func *fn, u16 qs_handle, u8 tc,
 			      u32 *teid)
@@ -51,11 +52,36 @@ static int irdma_ice_vsi_filter(struct irdma_func *fn, u16 vsi_id,
 	return ice_rdma_update_vsi_filter(fn->parent, vsi_id, enable);
 }
 
+/* ice's QoS parameters, in the driver's terms */
+static int irdma_ice_qos_get(struct irdma_func *fn,
+			     struct irdma_qos_params *qos)
+{
+	struct iidc_qos_params *p;
+	u8 i;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	ice_get_qos_params(fn->parent, p);
+	qos->num_tc = min_t(u8, p->num_tc, IRDMA_QOS_TCS);
+	for (i = 0; i < IRDMA_QOS_UPS; i++)
+		qos->up2tc[i] = p->up2tc[i];
+	for (i = 0; i < IRDMA_QOS_TCS; i++)
+		qos->rel_bw[i] = p->tc_info[i].rel_bw;
+	qos->dscp = p->pfc_mode == IIDC_DSCP_PFC_MODE;
+	if (qos->dscp)
+		memcpy(qos->dscp_map, p->dscp_map,
+		       min(sizeof(qos->dscp_map), sizeof(p->dscp_map)));
+	kfree(p);
+	return 0;
+}
+
 static const struct irdma_func_ops irdma_ice_ops = {
 	.qset_add = irdma_ice_qset_add,
 	.qset_del = irdma_ice_qset_del,
 	.request_reset = irdma_ice_request_reset,
 	.vsi_filter = irdma_ice_vsi_filter,
+	.qos_get = irdma_ice_qos_get,
 };
 
 /**

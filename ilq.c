@@ -123,6 +123,7 @@ struct irdma_ilq_tx {
  * @stats: counters (enum irdma_ilq_stat)
  * @ieq_st: the IEQ's own counters and the streams waiting for a send
  *	buffer (under @cq_lock)
+ * @qos: the QP's queue set (qos.c): user priority 0's
  *
  * Lifetime: made by irdma_ilq_create() and published in hw->ilq under
  * RCU for the CEQ thread; irdma_ilq_destroy() unpublishes it, waits a
@@ -158,6 +159,7 @@ struct irdma_ilq {
 	atomic_t ah_cnt;
 	atomic64_t stats[IRDMA_ILQ_STAT_COUNT];
 	struct irdma_ieq_state ieq_st;
+	struct irdma_qos_member qos;
 };
 
 #define ilq_stat(ilq, s) atomic64_inc(&(ilq)->stats[IRDMA_ILQ_STAT_##s])
@@ -279,6 +281,7 @@ static int irdma_ilq_fill_ctx(struct irdma_ilq *ilq)
 		.send_cq = ilq->cqn,
 		.recv_cq = ilq->cqn,
 		.compl_ctx = irdma_ilq_cq_ctx(ilq->cqn),
+		.qs_handle = irdma_qos_handle(ilq->hw, &ilq->qos),
 		.priv_en = true,
 	};
 
@@ -931,21 +934,29 @@ static int irdma_ilq_start(struct irdma_ilq *ilq)
 	ret = irdma_ilq_init_rings(ilq);
 	if (ret)
 		return ret;
-	ret = irdma_ilq_fill_ctx(ilq);
+	/* born in RTS: it sends from the start */
+	ret = irdma_qos_attach(ilq->hw, &ilq->qos, ilq->qpn);
 	if (ret)
 		return ret;
-	ret = irdma_ilq_post_all_rx(ilq);
+	ret = irdma_qos_activate(ilq->hw, &ilq->qos, 0);
+	if (!ret)
+		ret = irdma_ilq_fill_ctx(ilq);
+	if (!ret)
+		ret = irdma_ilq_post_all_rx(ilq);
+	if (!ret)
+		ret = irdma_ilq_cq_cmd(ilq, true);
 	if (ret)
-		return ret;
-	ret = irdma_ilq_cq_cmd(ilq, true);
-	if (ret)
-		return ret;
+		goto err_detach;
 	ret = irdma_ilq_qp_cmd(ilq, true);
 	if (ret) {
 		irdma_ilq_cq_cmd(ilq, false);
-		return ret;
+		goto err_detach;
 	}
 	return 0;
+
+err_detach:
+	irdma_qos_detach(ilq->hw, &ilq->qos);
+	return ret;
 }
 
 /* The ILQ or the IEQ: made, started and published */
@@ -1118,6 +1129,7 @@ static void irdma_rawq_destroy(struct irdma_device *iwdev, bool ieq)
 		RCU_INIT_POINTER(hw->ilq, NULL);
 	synchronize_rcu();
 	irdma_ilq_qp_cmd(ilq, false);
+	irdma_qos_detach(hw, &ilq->qos);
 	irdma_ilq_cq_cmd(ilq, false);
 	irdma_ilq_tx_abandon(ilq);
 	/* the DESTROY_AH commands of the last puts */

@@ -158,8 +158,9 @@ static void irdma_func_crit_err(struct irdma_func *fn, u32 cause)
  * @info: its argument (see enum irdma_func_event)
  *
  * The port reports the netdev's MTU whenever it is queried, so an MTU
- * change needs no work here. Traffic-class changes are not acted on yet:
- * QPs stay on the queue sets they were created with. A critical error
+ * change needs no work here. A traffic-class change suspends the QPs that
+ * may be sending when it is announced and resumes them on the new
+ * classes' queue sets when it is over (qos.c). A critical error
  * halts the driver's use of the engine, reports IB_EVENT_DEVICE_FATAL and
  * asks the parent for a function reset, after which the parent removes
  * and probes the function again.
@@ -178,9 +179,17 @@ void irdma_func_event(struct irdma_func *fn, enum irdma_func_event ev,
 			info);
 		break;
 	case IRDMA_FUNC_EV_TC_PREPARE:
+		if (!fn->hw)
+			break;
+		dev_info(dev, "traffic-class change announced: suspending QPs\n");
+		irdma_qos_tc_prepare(fn->hw);
+		break;
 	case IRDMA_FUNC_EV_TC_DONE:
-		dev_info(dev, "traffic-class change %s; QPs keep their queue sets\n",
-			 ev == IRDMA_FUNC_EV_TC_PREPARE ? "announced" : "done");
+		if (!fn->hw)
+			break;
+		irdma_qos_tc_done(fn->hw);
+		dev_info(dev, "traffic-class change done: %u classes\n",
+			 fn->hw->qos.params.num_tc);
 		break;
 	case IRDMA_FUNC_EV_CRIT_ERR:
 		irdma_func_crit_err(fn, info);

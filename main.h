@@ -39,6 +39,7 @@ enum irdma_protocol {
 
 struct irdma_func;
 struct irdma_hw;
+struct irdma_qos_params;
 struct isim_aux_drv;
 
 /**
@@ -48,6 +49,7 @@ struct isim_aux_drv;
  * @qset_del: detach a node added by @qset_add
  * @request_reset: ask the parent to reset the function (the engine hung)
  * @vsi_filter: let RDMA traffic of VSI @vsi_id through (@enable) or not
+ * @qos_get: the port's traffic classes now (struct irdma_qos_params)
  *
  * Every op may sleep. A binding that cannot do one leaves it NULL, and the
  * caller treats that as -EOPNOTSUPP.
@@ -57,6 +59,7 @@ struct irdma_func_ops {
 	int (*qset_del)(struct irdma_func *fn, u16 qs_handle, u8 tc, u32 teid);
 	int (*request_reset)(struct irdma_func *fn);
 	int (*vsi_filter)(struct irdma_func *fn, u16 vsi_id, bool enable);
+	int (*qos_get)(struct irdma_func *fn, struct irdma_qos_params *qos);
 };
 
 /**

@@ -320,6 +320,7 @@ static void irdma_qp_ctx_common(const struct irdma_qp *qp,
 		.ttl = IRDMA_QP_DEFAULT_TTL,
 		.use_stats = true,
 		.stats_idx = qp->hw->counters.inst,
+		.qs_handle = irdma_qos_handle(qp->hw, &qp->qos),
 		.dst_port = irdma_qp_is_iwarp(qp) ? 0 : IRDMA_QP_ROCE_PORT,
 		/* partial FPDUs of an offloaded connection: ieq.c */
 		.ieq_qpn = irdma_qp_is_iwarp(qp) ? IRDMA_IEQ_QPN : 0,
@@ -370,6 +371,28 @@ static int irdma_qp_write_ctx(struct irdma_qp *qp,
 	return irdma_qpc_write_iwarp(ctx, &c, &iw);
 }
 
+/* The user priority of the QP's traffic: its connection's, or 0 */
+static u8 irdma_qp_up(struct irdma_qp *qp)
+{
+	const struct irdma_qp_conn *conn = &qp->conn;
+
+	if (!qp->conn_set)
+		return 0;
+	return irdma_qos_up(qp->hw, conn->tos, conn->insert_vlan ?
+			    conn->vlan_tag >> VLAN_PRIO_SHIFT : -1);
+}
+
+/*
+ * A QP about to send is put on its priority's queue set first; during a
+ * traffic-class change it may not start (-EBUSY).
+ */
+static int irdma_qp_qos_activate(struct irdma_qp *qp, u8 hw_state)
+{
+	if (hw_state != IRDMA_QPS_RTR && hw_state != IRDMA_QPS_RTS)
+		return 0;
+	return irdma_qos_activate(qp->hw, &qp->qos, irdma_qp_up(qp));
+}
+
 /* MODIFY_QP to @hw_state; @reset_con: the engine resets the connection */
 static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
 			      const struct irdma_qpc_roce *roce, bool reset_con)
@@ -377,6 +400,9 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
 	struct irdma_cqp_qp_info info;
 	int ret;
 
+	ret = irdma_qp_qos_activate(qp, hw_state);
+	if (ret)
+		return ret;
 	ret = irdma_qp_write_ctx(qp, roce);
 	if (ret)
 		return ret;
@@ -805,6 +831,20 @@ static void irdma_qp_release_mem(struct irdma_qp *qp)
 	qp->uring = NULL;
 }
 
+/* A traffic-class change left the QP without a queue set */
+static void irdma_qp_qos_lost(struct irdma_qos_member *m)
+{
+	struct irdma_qp *qp = container_of(m, struct irdma_qp, qos);
+
+	/* not yet published, or being destroyed: nothing to move */
+	if (!refcount_inc_not_zero(&qp->refs))
+		return;
+	ibdev_warn(qp->ibqp.device, "QP %u lost its queue set in a traffic-class change: moving it to the error state\n",
+		   qp->ibqp.qp_num);
+	irdma_qp_async_err(qp);
+	irdma_qp_put(qp);
+}
+
 /**
  * irdma_create_qp - create a kernel or user QP
  * @ibqp: the QP the core allocated (PD, CQs and type set)
@@ -842,10 +882,15 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	ret = irdma_qp_alloc_mem(qp);
 	if (!ret)
 		ret = irdma_qp_init_uk(qp);
-	if (!ret)
-		ret = irdma_qp_hw_create(qp);
 	if (ret)
 		goto err_free_id;
+	qp->qos.lost = irdma_qp_qos_lost;
+	ret = irdma_qos_attach(hw, &qp->qos, id);
+	if (ret)
+		goto err_free_id;
+	ret = irdma_qp_hw_create(qp);
+	if (ret)
+		goto err_qos_detach;
 	ret = udata ? irdma_uqp_reply(qp, udata) : 0;
 	if (ret)
 		goto err_destroy_qp;
@@ -858,6 +903,8 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 
 err_destroy_qp:
 	irdma_qp_hw_destroy(qp);
+err_qos_detach:
+	irdma_qos_detach(hw, &qp->qos);
 err_free_id:
 	xa_erase(&hw->qps, id);
 err_release_mem:
@@ -901,6 +948,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	irdma_qp_unpublish(qp->hw, qp, ibqp->qp_num);
 	irdma_ieq_qp_release(qp);
 	irdma_qp_hw_destroy(qp);
+	irdma_qos_detach(qp->hw, &qp->qos);
 	xa_erase(&qp->hw->qps, ibqp->qp_num);
 	irdma_qp_release_mem(qp);
 	mutex_destroy(&qp->state_lock);
@@ -1348,7 +1396,9 @@ int irdma_qp_iw_set_ctx(struct irdma_qp *qp, const struct irdma_cm_tcp_ctx *t)
 	qp->conn = conn;
 	qp->conn_set = true;
 	WRITE_ONCE(qp->llp_closed, false);
-	ret = irdma_qp_write_ctx(qp, &qp->roce);
+	ret = irdma_qp_qos_activate(qp, IRDMA_QPS_RTS);
+	if (!ret)
+		ret = irdma_qp_write_ctx(qp, &qp->roce);
 	if (ret)
 		qp->conn_set = false;
 out_unlock:

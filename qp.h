@@ -231,6 +231,7 @@ struct irdma_qp_ud {
  *	under @state_lock
  * @ud: UD sends held back until their AH exists (kernel UD and GSI QPs)
  * @ieq: partial FPDUs of its offloaded connection held by the IEQ (ieq.c)
+ * @qos: its queue set and user priority (qos.c)
  *
  * Lifetime: published in hw->qps once the engine has it. poll_cq finds it
  * there under RCU without a reference; everything that keeps it beyond a
@@ -274,6 +275,7 @@ struct irdma_qp {
 	u32 lsmm_stag;
 	struct irdma_qp_ud ud;
 	struct irdma_ieq_stream ieq;
+	struct irdma_qos_member qos;
 };
 
 /* our CQ and QP around the ib_core objects they embed */

@@ -14,6 +14,7 @@
 #include <linux/module.h>
 
 #include "main.h"
+#include "qos.h"
 #include "sim/isim_aux.h"
 
 static struct isim_aux_dev *irdma_sim_parent(struct irdma_func *fn)
@@ -52,11 +53,28 @@ static int irdma_sim_vsi_filter(struct irdma_func *fn, u16 vsi_id,
 	return iadev->ops->vsi_filter(iadev, vsi_id, enable);
 }
 
+static int irdma_sim_qos_get(struct irdma_func *fn,
+			     struct irdma_qos_params *qos)
+{
+	struct isim_aux_dev *iadev = irdma_sim_parent(fn);
+	struct isim_aux_qos q;
+	int ret;
+
+	ret = iadev->ops->qos_get(iadev, &q);
+	if (ret)
+		return ret;
+	qos->num_tc = q.num_tc;
+	memcpy(qos->up2tc, q.up2tc, sizeof(qos->up2tc));
+	memcpy(qos->rel_bw, q.rel_bw, sizeof(qos->rel_bw));
+	return 0;
+}
+
 static const struct irdma_func_ops irdma_sim_ops = {
 	.qset_add = irdma_sim_qset_add,
 	.qset_del = irdma_sim_qset_del,
 	.request_reset = irdma_sim_request_reset,
 	.vsi_filter = irdma_sim_vsi_filter,
+	.qos_get = irdma_sim_qos_get,
 };
 
 /* the simulator's vectors, in the form the parent drivers hand over */

@@ -977,13 +977,16 @@ static void irdma_iw_rem_ref(struct ib_qp *ibqp)
 }
 
 /*
- * Port counters: the engine's (GATHER_STATS), on every port; then, on an
- * iWARP port, the connection manager's (cm.c) and its ILQ's, the software
- * half of the adapter's TCP. "rdma statistic show link irdmaN/1" and the
- * port's hw_counters in sysfs show them.
+ * Port counters: the engine's (GATHER_STATS) and the scheduler set-up's
+ * (qos.c), on every port; then, on an iWARP port, the connection
+ * manager's (cm.c) and its ILQ's and IEQ's, the software half of the
+ * adapter's TCP. "rdma statistic show link irdmaN/1" and the port's
+ * hw_counters in sysfs show them.
  */
-#define IRDMA_CM_DESC(i)	(IRDMA_HWC_COUNT + (i))
-#define IRDMA_ILQ_DESC(i)	(IRDMA_HWC_COUNT + IRDMA_CM_STAT_COUNT + (i))
+#define IRDMA_QOS_DESC(i)	(IRDMA_HWC_COUNT + (i))
+#define IRDMA_PORT_COMMON	(IRDMA_HWC_COUNT + IRDMA_QOS_STAT_COUNT)
+#define IRDMA_CM_DESC(i)	(IRDMA_PORT_COMMON + (i))
+#define IRDMA_ILQ_DESC(i)	(IRDMA_CM_DESC(IRDMA_CM_STAT_COUNT) + (i))
 #define IRDMA_IEQ_DESC(i)	(IRDMA_ILQ_DESC(IRDMA_ILQ_STAT_COUNT) + (i))
 
 static const struct rdma_stat_desc irdma_port_stat_descs[] = {
@@ -1083,10 +1086,17 @@ static const struct rdma_stat_desc irdma_port_stat_descs[] = {
 	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_BAD_FPDU)].name = "ieq_bad_fpdu",
 	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_NO_RES)].name = "ieq_no_res",
 	[IRDMA_IEQ_DESC(IRDMA_IEQ_STAT_WAITS)].name = "ieq_waits",
+	[IRDMA_QOS_DESC(IRDMA_QOS_STAT_TC_CHANGES)].name = "qos_tc_changes",
+	[IRDMA_QOS_DESC(IRDMA_QOS_STAT_SUSPENDS)].name = "qos_suspends",
+	[IRDMA_QOS_DESC(IRDMA_QOS_STAT_SUSPEND_TIMEOUTS)].name = "qos_suspend_timeouts",
+	[IRDMA_QOS_DESC(IRDMA_QOS_STAT_RESUMES)].name = "qos_resumes",
+	[IRDMA_QOS_DESC(IRDMA_QOS_STAT_LOST)].name = "qos_lost",
+	[IRDMA_QOS_DESC(IRDMA_QOS_STAT_LEAVES)].name = "qos_leaves",
+	[IRDMA_QOS_DESC(IRDMA_QOS_STAT_BUSY)].name = "qos_busy",
 };
 
 static_assert(ARRAY_SIZE(irdma_port_stat_descs) ==
-	      IRDMA_HWC_COUNT + IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_COUNT +
+	      IRDMA_PORT_COMMON + IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_COUNT +
 	      IRDMA_IEQ_STAT_COUNT);
 
 static struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -1094,10 +1104,10 @@ static struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
 {
 	bool iwarp = to_iwdev(ibdev)->fn->protocol != IRDMA_PROTOCOL_ROCEV2;
 
-	/* a RoCEv2 port has the engine's counters only: the array's head */
+	/* a RoCEv2 port has the common counters only: the array's head */
 	return rdma_alloc_hw_stats_struct(irdma_port_stat_descs,
 					  iwarp ? ARRAY_SIZE(irdma_port_stat_descs) :
-						  IRDMA_HWC_COUNT,
+						  IRDMA_PORT_COMMON,
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
@@ -1111,9 +1121,10 @@ static int irdma_get_hw_stats(struct ib_device *ibdev,
 	ret = irdma_hw_read_counters(iwdev->fn->hw, v);
 	if (ret)
 		return ret;
-	if (stats->num_counters == IRDMA_HWC_COUNT)
+	irdma_qos_read_stats(iwdev->fn->hw, v + IRDMA_HWC_COUNT);
+	if (stats->num_counters == IRDMA_PORT_COMMON)
 		return stats->num_counters;
-	v += IRDMA_HWC_COUNT;
+	v += IRDMA_PORT_COMMON;
 	irdma_cm_read_stats(&iwdev->cm_core, v);
 	irdma_ilq_read_stats(iwdev->fn->hw, v + IRDMA_CM_STAT_COUNT);
 	irdma_ieq_read_stats(iwdev->fn->hw,

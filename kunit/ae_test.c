@@ -28,7 +28,7 @@ static const struct ae_case ae_cases[] = {
 	{ "resource_exhaustion", IRDMA_AE_RESOURCE_EXHAUSTION, 0, true,
 	  IRDMA_AE_ACT_LOG },
 	{ "suspend_complete", IRDMA_AE_QP_SUSPEND_COMPLETE, IRDMA_AESRC_SQ,
-	  false, IRDMA_AE_ACT_LOG },
+	  false, IRDMA_AE_ACT_SUSPENDED },
 	{ "fin_iwarp", IRDMA_AE_LLP_FIN_RECEIVED, IRDMA_AESRC_SQ, true,
 	  IRDMA_AE_ACT_CM },
 	{ "fin_roce", IRDMA_AE_LLP_FIN_RECEIVED, IRDMA_AESRC_SQ, false,
