@@ -13,7 +13,6 @@
 
 #include "isim.h"
 
-#define ISIM_NUM_TCS	8
 #define ISIM_TEID_BASE	0x1000
 
 static struct isim_func *isim_aux_func(struct isim_aux_dev *iadev)
@@ -21,29 +20,39 @@ static struct isim_func *isim_aux_func(struct isim_aux_dev *iadev)
 	return to_isim_func(iadev->adev.dev.parent);
 }
 
+/*
+ * The parent registers a scheduler leaf the driver built (WORK_SCHED_NODE)
+ * for one of its traffic classes; only a QP on a registered leaf is served
+ * (isim_sched_tc()). The leaves are the engine's, so the check runs under
+ * eng_lock; aux_lock may be held by our caller (the driver's event
+ * handler) and is not taken.
+ */
 static int isim_aux_qset_add(struct isim_aux_dev *iadev, u16 qs_handle,
 			     u8 tc, u32 *teid)
 {
 	struct isim_func *f = isim_aux_func(iadev);
+	int err;
 
-	if (tc >= ISIM_NUM_TCS)
-		return -EINVAL;
-	atomic_inc(&f->qsets);
-	/* any non-zero handle will do: the wire has no scheduler */
-	*teid = ISIM_TEID_BASE + qs_handle;
-	return 0;
+	mutex_lock(&f->eng_lock);
+	err = isim_sched_qset_add(f, qs_handle, tc);
+	mutex_unlock(&f->eng_lock);
+	if (!err)
+		*teid = ISIM_TEID_BASE + qs_handle;
+	return err;
 }
 
 static int isim_aux_qset_del(struct isim_aux_dev *iadev, u16 qs_handle,
 			     u8 tc, u32 teid)
 {
 	struct isim_func *f = isim_aux_func(iadev);
+	int err;
 
 	if (teid != ISIM_TEID_BASE + qs_handle)
-		return -EINVAL;
-	if (atomic_dec_if_positive(&f->qsets) < 0)
 		return -ENOENT;
-	return 0;
+	mutex_lock(&f->eng_lock);
+	err = isim_sched_qset_del(f, qs_handle);
+	mutex_unlock(&f->eng_lock);
+	return err;
 }
 
 static void isim_aux_halt(struct isim_func *f);

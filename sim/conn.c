@@ -67,7 +67,6 @@ void isim_conn_reset(struct isim_func *f)
 	}
 	memset(c->lmac, 0, sizeof(c->lmac));
 	c->lmac_used = 0;
-	bitmap_zero(c->ws, ISIM_WS_NODES);
 	bitmap_zero(c->stats, ISIM_STATS_INSTANCES);
 }
 

@@ -121,7 +121,7 @@ static void isim_show_objects(struct seq_file *s, struct isim_func *f)
 		   isim_xa_count(&f->ahs), f->conn.nqhash,
 		   bitmap_weight(f->conn.apbvt, 65536),
 		   isim_xa_count(&f->conn.arp),
-		   bitmap_weight(f->conn.ws, ISIM_WS_NODES),
+		   f->sched.nodes,
 		   bitmap_weight(f->conn.stats, ISIM_STATS_INSTANCES),
 		   isim_xa_count(&f->mcgs));
 	xa_for_each(&f->mcgs, id, mcg)
@@ -161,6 +161,7 @@ static int isim_state_show(struct seq_file *s, void *unused)
 	isim_show_hmc(s, f);
 	isim_show_queues(s, f);
 	isim_show_objects(s, f);
+	isim_sched_show(s, f);
 	mutex_unlock(&f->eng_lock);
 	return 0;
 }

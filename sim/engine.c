@@ -106,6 +106,7 @@ static void isim_engine_clear(struct isim_func *f)
 	isim_qp_reset(f);
 	isim_stag_reset(f);
 	isim_conn_reset(f);
+	isim_sched_reset(f);
 	isim_ilq_reset(f);
 	isim_ud_reset(f);
 	isim_toe_reset(f);
@@ -138,13 +139,20 @@ int isim_engine_init(struct isim_func *f)
 	isim_ilq_init(f);
 	isim_ud_init(f);
 	isim_toe_init(f);
-	err = isim_conn_init(f);
+	err = isim_sched_init(f);
 	if (err)
 		return err;
+	err = isim_conn_init(f);
+	if (err)
+		goto err_sched_exit;
 	mutex_lock(&f->eng_lock);
 	isim_engine_clear(f);
 	mutex_unlock(&f->eng_lock);
 	return 0;
+
+err_sched_exit:
+	isim_sched_exit(f);
+	return err;
 }
 
 /**
@@ -187,6 +195,7 @@ void isim_engine_exit(struct isim_func *f)
 	isim_engine_clear(f);
 	mutex_unlock(&f->eng_lock);
 	isim_conn_exit(f);
+	isim_sched_exit(f);
 	xa_destroy(&f->cqs);
 	xa_destroy(&f->qps);
 	xa_destroy(&f->stags);

@@ -71,6 +71,40 @@ static void *isim_t_page(struct kunit *test)
 
 #define ISIM_T_RTO_MS		(10 * 60 * MSEC_PER_SEC)
 
+/* the scheduler leaf the fixture builds */
+#define ISIM_T_LEAF		2
+
+/* register QS handle @h for @tc with the parent, as qset_add does */
+static int isim_t_qset_add(struct isim_func *f, u32 h, u8 tc)
+{
+	int err;
+
+	mutex_lock(&f->eng_lock);
+	err = isim_sched_qset_add(f, h, tc);
+	mutex_unlock(&f->eng_lock);
+	return err;
+}
+
+/*
+ * One traffic class, as the parent reports without DCB, and the tree a
+ * driver builds for it: root 0, VSI node 1, leaf ISIM_T_LEAF on TC 0,
+ * enabled and registered. The passes it would ask for are not wanted: a
+ * case starts with an engine that has nothing to look at.
+ */
+static void isim_t_sched(struct kunit *test, struct isim_func *f)
+{
+	spin_lock_init(&f->qos_lock);
+	f->qos.num_tc = 1;
+	f->qos.rel_bw[0] = 100;
+	mutex_lock(&f->eng_lock);
+	KUNIT_EXPECT_EQ(test, isim_ws_add(f, 0, 0, 0, false, true), 0);
+	KUNIT_EXPECT_EQ(test, isim_ws_add(f, 1, 0, 0, false, true), 0);
+	KUNIT_EXPECT_EQ(test, isim_ws_add(f, ISIM_T_LEAF, 1, 0, true, true), 0);
+	KUNIT_EXPECT_EQ(test, isim_sched_qset_add(f, ISIM_T_LEAF, 0), 0);
+	f->rescan = false;
+	mutex_unlock(&f->eng_lock);
+}
+
 static int isim_test_init(struct kunit *test)
 {
 	struct isim_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
@@ -109,6 +143,7 @@ static int isim_test_init(struct kunit *test)
 	 * retransmission make the timer expire themselves
 	 */
 	f->toe.rto_ms = ISIM_T_RTO_MS;
+	isim_t_sched(test, f);
 	test->priv = t;
 	return 0;
 }
@@ -704,6 +739,105 @@ static void isim_cqp_handles_in_op_return_value(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->ccq[3 * 4 + 2]), 7ULL);
 	isim_t_run(t, ISIM_OP_WS_NODE, ws);
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
+}
+
+/* WORK_SCHED_NODE @op on node @id under @parent; Return: the minor code */
+static u32 isim_t_ws(struct isim_test *t, u32 op, u32 id, u32 parent, u8 tc,
+		     u64 flags)
+{
+	u64 w[8] = {};
+
+	w[4] = FIELD_PREP(ISIM_WS_W4_WEIGHT, 4);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_WS_HDR_NODE, id) |
+			  FIELD_PREP(ISIM_WS_HDR_PARENT, parent) |
+			  FIELD_PREP(ISIM_WS_HDR_OP, op) |
+			  FIELD_PREP(ISIM_WS_HDR_TC, tc) | flags;
+	isim_t_run(t, ISIM_OP_WS_NODE, w);
+	return isim_t_minor(t);
+}
+
+#define ISIM_T_WS_LEAF	(ISIM_WS_HDR_LEAF | ISIM_WS_HDR_ENABLE)
+
+/*
+ * The tree keeps its shape: one root, every other node under a node that
+ * exists and is no leaf, no node deleted before its children. The fixture
+ * built root 0, node 1 and leaf 2.
+ */
+static void isim_ws_node_refuses_bad_tree(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_func *f = t->f;
+
+	isim_t_cqp_ok(test, 2);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_ADD, 5, 9, 0, 0),
+			(u32)ISIM_MIN_NO_OBJECT);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_ADD, 5, ISIM_T_LEAF, 0, 0),
+			(u32)ISIM_MIN_BAD_FIELD);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_ADD, 6, 6, 0, 0),
+			(u32)ISIM_MIN_BAD_FIELD);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_ADD, 1, 0, 0, 0),
+			(u32)ISIM_MIN_EXISTS);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_DELETE, 1, 0, 0, 0),
+			(u32)ISIM_MIN_BAD_FIELD);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_DELETE, 9, 0, 0, 0),
+			(u32)ISIM_MIN_NO_OBJECT);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_MODIFY, 9, 0, 0, 0),
+			(u32)ISIM_MIN_NO_OBJECT);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_ADD, 3, 1, 1, ISIM_T_WS_LEAF),
+			0U);
+	KUNIT_EXPECT_EQ(test, f->sched.node[3].weight, 4);
+	KUNIT_EXPECT_EQ(test, f->sched.node[1].children, 2);
+	KUNIT_EXPECT_EQ(test, f->sched.nodes, 4U);
+	/* leaves first, then node 1; the root goes last and may come back */
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_DELETE, 3, 0, 0, 0), 0U);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_DELETE, ISIM_T_LEAF, 0, 0,
+					0), 0U);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_DELETE, 0, 0, 0, 0),
+			(u32)ISIM_MIN_BAD_FIELD);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_DELETE, 1, 0, 0, 0), 0U);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_DELETE, 0, 0, 0, 0), 0U);
+	KUNIT_EXPECT_EQ(test, f->sched.nodes, 0U);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_ADD, 6, 6, 0, 0), 0U);
+	KUNIT_EXPECT_EQ(test, f->sched.root, 6);
+}
+
+/*
+ * The parent registers leaves only, each for its own traffic class and a
+ * class in use, once; a registration outlives its leaf until qset_del.
+ */
+static void isim_sched_qset_add_checks_leaf(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_func *f = t->f;
+
+	isim_t_cqp_ok(test, 2);
+	KUNIT_ASSERT_EQ(test, isim_t_ws(t, ISIM_WS_ADD, 3, 1, 0,
+					ISIM_T_WS_LEAF), 0U);
+	KUNIT_ASSERT_EQ(test, isim_t_ws(t, ISIM_WS_ADD, 4, 1, 1,
+					ISIM_T_WS_LEAF), 0U);
+	KUNIT_EXPECT_EQ(test, isim_t_qset_add(f, 1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, isim_t_qset_add(f, 9, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, isim_t_qset_add(f, 3, 1), -EINVAL);
+	/* TC 1 is not in use until the parent has two classes */
+	KUNIT_EXPECT_EQ(test, isim_t_qset_add(f, 4, 1), -EINVAL);
+	f->qos.num_tc = 2;
+	KUNIT_EXPECT_EQ(test, isim_t_qset_add(f, 4, 1), 0);
+	KUNIT_EXPECT_EQ(test, isim_t_qset_add(f, ISIM_T_LEAF, 0), -EEXIST);
+	KUNIT_EXPECT_EQ(test, isim_t_qset_add(f, 3, 0), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->qsets), 3);
+	/* as the driver tears down: the node goes, then the registration */
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_DELETE, 3, 0, 0, 0), 0U);
+	mutex_lock(&f->eng_lock);
+	KUNIT_EXPECT_EQ(test, isim_sched_tc(f, 3), -1);
+	KUNIT_EXPECT_EQ(test, isim_sched_tc(f, 4), 1);
+	KUNIT_EXPECT_EQ(test, isim_sched_qset_del(f, 3), 0);
+	KUNIT_EXPECT_EQ(test, isim_sched_qset_del(f, 3), -ENOENT);
+	KUNIT_EXPECT_EQ(test, isim_sched_qset_del(f, 5), -ENOENT);
+	/* the classes shrink: a leaf of TC 1 is served no more */
+	f->qos.num_tc = 1;
+	KUNIT_EXPECT_EQ(test, isim_sched_tc(f, 4), -1);
+	mutex_unlock(&f->eng_lock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->qsets), 2);
 }
 
 /*
@@ -4213,6 +4347,8 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_qp_create_copies_context_to_hmc),
 	KUNIT_CASE(isim_conn_tables_refuse_duplicates),
 	KUNIT_CASE(isim_cqp_handles_in_op_return_value),
+	KUNIT_CASE(isim_ws_node_refuses_bad_tree),
+	KUNIT_CASE(isim_sched_qset_add_checks_leaf),
 	KUNIT_CASE(isim_gather_stats_writes_counters),
 	KUNIT_CASE(isim_cq_armed_completion_writes_ceqe),
 	KUNIT_CASE(isim_cq_arm_reports_unconsumed_cqe),

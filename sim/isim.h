@@ -273,6 +273,8 @@ struct isim_toe {
  * @type: QP type from the create command
  * @state: state the last create or modify asked for
  * @suspended: SUSPEND_QP completed and no RESUME_QP yet
+ * @qs_handle: the work-scheduler leaf the QP transmits through (context
+ *	word 22, or the last RESUME_QP); see isim_sched_tc()
  * @term_halted: iWARP: a received FPDU failed its checks or was a
  *	TERMINATE; the engine places nothing more and runs no SQ WQE, and
  *	waits for the driver (a MODIFY_QP to TERMINATE or to ERR)
@@ -310,6 +312,7 @@ struct isim_qp {
 	u8 state;
 	bool suspended;
 	bool term_halted;
+	u32 qs_handle;
 	u64 ctx_pa;
 	u64 q2_pa;
 	u64 shadow_pa;
@@ -555,7 +558,6 @@ struct isim_mcg {
  * @arp: valid ARP cache entries by index (xa_mk_value of the MAC)
  * @lmac: local MAC table
  * @lmac_used: entries of @lmac handed out by ALLOC_LOCAL_MAC
- * @ws: work-scheduler node ids in use
  * @stats: statistics instances in use
  * @toe: 4-tuples of offloaded connections (struct isim_toe.node)
  * @ntoe: entries in @toe
@@ -576,7 +578,6 @@ struct isim_conn {
 	struct xarray arp;
 	u64 lmac[ISIM_LMAC_ENTRIES];
 	unsigned long lmac_used;
-	DECLARE_BITMAP(ws, ISIM_WS_NODES);
 	DECLARE_BITMAP(stats, ISIM_STATS_INSTANCES);
 	struct list_head toe;
 	u32 ntoe;
@@ -584,6 +585,52 @@ struct isim_conn {
 	struct list_head tw;
 	u32 ntw;
 	u32 tw_id;
+};
+
+/**
+ * struct isim_ws_node - a node of the work scheduler's tree (sched.c)
+ * @parent: the parent's id; a root's is its own
+ * @children: nodes whose parent this is
+ * @vsi: VSI the node serves (word 4)
+ * @weight: share among its siblings (word 4)
+ * @tc: traffic class
+ * @prio_type: priority type
+ * @used: the node exists
+ * @leaf: a leaf, which QPs name by its id (their QS handle)
+ * @enabled: the scheduler serves the node
+ */
+struct isim_ws_node {
+	u16 parent;
+	u16 children;
+	u16 vsi;
+	u8 weight;
+	u8 tc;
+	u8 prio_type;
+	bool used;
+	bool leaf;
+	bool enabled;
+};
+
+/**
+ * struct isim_sched - the work scheduler of a function
+ * @node: ISIM_WS_NODES nodes by id
+ * @nodes: nodes in use
+ * @root: id of the root node, with @has_root
+ * @has_root: the tree has its root
+ * @qsets: QS handles the driver registered with the parent (qset_add);
+ *	a registration names a handle, not a node: it outlives a DELETE of
+ *	the leaf until qset_del, as the driver deletes the node first
+ * @unsched: times a pass found work on a QP it could not schedule
+ *
+ * The nodes go with a function reset; @qsets are the parent's and stay.
+ */
+struct isim_sched {
+	struct isim_ws_node *node;
+	u32 nodes;
+	u16 root;
+	bool has_root;
+	DECLARE_BITMAP(qsets, ISIM_WS_NODES);
+	u64 unsched;
 };
 
 /**
@@ -936,7 +983,7 @@ struct isim_wire {
  * @iadev: auxiliary device the driver binds to, NULL while unplugged
  * @dying: the function is being removed; no more replugging
  * @vsi_filter: the driver asked for RDMA traffic to reach the engine
- * @qsets: scheduler qsets the driver attached
+ * @qsets: scheduler qsets the driver registered (struct isim_sched.qsets)
  * @qos_lock: protects @qos (the driver reads it from its event handler,
  *	which runs under @aux_lock)
  * @qos: the traffic classes the parent reports (qos_get)
@@ -986,6 +1033,7 @@ struct isim_wire {
  * @ahs: address handles by index (struct isim_ah)
  * @mcgs: multicast groups by index (struct isim_mcg)
  * @conn: connection steering tables
+ * @sched: the work scheduler's nodes and the parent's registrations
  * @ceq: CEQs by id
  * @aeq: the AEQ
  * @vec: interrupt vectors
@@ -1046,6 +1094,7 @@ struct isim_func {
 	struct xarray ahs;
 	struct xarray mcgs;
 	struct isim_conn conn;
+	struct isim_sched sched;
 	struct isim_eq ceq[ISIM_MAX_CEQS];
 	struct isim_eq aeq;
 	struct isim_vec vec[ISIM_NUM_VECTORS];
@@ -1253,6 +1302,18 @@ void isim_op_destroy_ah(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 void isim_op_ws_node(struct isim_func *f, const u64 *wqe,
 		     struct isim_res *res);
+int isim_sched_init(struct isim_func *f);
+void isim_sched_exit(struct isim_func *f);
+void isim_sched_reset(struct isim_func *f);
+u16 isim_ws_add(struct isim_func *f, u32 id, u32 parent, u8 tc, bool leaf,
+		bool enable);
+int isim_sched_qset_add(struct isim_func *f, u32 qs_handle, u8 tc);
+int isim_sched_qset_del(struct isim_func *f, u32 qs_handle);
+int isim_sched_tc(struct isim_func *f, u32 qs_handle);
+bool isim_sched_may_send(struct isim_func *f, const struct isim_qp *qp);
+bool isim_sched_check(struct isim_func *f, const struct isim_qp *qp,
+		      bool work);
+void isim_sched_show(struct seq_file *s, struct isim_func *f);
 void isim_op_manage_stats(struct isim_func *f, const u64 *wqe,
 			  struct isim_res *res);
 void isim_op_gather_stats(struct isim_func *f, const u64 *wqe,

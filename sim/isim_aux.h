@@ -67,9 +67,12 @@ enum isim_aux_event {
 
 /**
  * struct isim_aux_ops - services of the simulated parent function
- * @qset_add: attach a scheduler node @qs_handle for traffic class @tc;
- *	returns the parent's handle for it in @teid
- * @qset_del: release a node obtained from @qset_add
+ * @qset_add: register the scheduler leaf @qs_handle (a WORK_SCHED_NODE
+ *	leaf of traffic class @tc, a class in use) with the parent; returns
+ *	the parent's handle for it in @teid. -EINVAL for any other node or
+ *	class, -EEXIST if registered already
+ * @qset_del: end a registration @qset_add made (-ENOENT: there is none
+ *	with that @teid); the leaf may have been deleted already
  * @request_reset: ask the parent for a function reset. As ice does, the
  *	simulator then unplugs the auxiliary device (the driver's remove
  *	runs), resets the engine and its registers, and plugs it again
