@@ -71,8 +71,9 @@ static void *isim_t_page(struct kunit *test)
 
 #define ISIM_T_RTO_MS		(10 * 60 * MSEC_PER_SEC)
 
-/* the scheduler leaf the fixture builds */
+/* the scheduler leaf every QP of the tests names, and its QPC word 22 */
 #define ISIM_T_LEAF		2
+#define ISIM_T_QS		FIELD_PREP(ISIM_QPC_W22_QS_HANDLE, ISIM_T_LEAF)
 
 /* register QS handle @h for @tc with the parent, as qset_add does */
 static int isim_t_qset_add(struct isim_func *f, u32 h, u8 tc)
@@ -840,6 +841,29 @@ static void isim_sched_qset_add_checks_leaf(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->qsets), 2);
 }
 
+/* CREATE_QP and MODIFY_QP take the QS handle from context word 22 */
+static void isim_qp_context_names_qs_handle(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_qp *qp;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_QP, 4);
+	isim_t_back_sd0(test);
+	memset(t->buf, 0, ISIM_QP_HOST_CTX_BYTES);
+	t->buf[22] = cpu_to_le64(FIELD_PREP(ISIM_QPC_W22_QS_HANDLE, 5) |
+				 FIELD_PREP(ISIM_QPC_W22_EXCEPTION_Q, 7));
+	isim_t_qp_cmd(t, ISIM_OP_CREATE_QP, 1, ISIM_QP_TYPE_UDA);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	qp = xa_load(&t->f->qps, 1);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_EXPECT_EQ(test, qp->qs_handle, 5U);
+	t->buf[22] = cpu_to_le64(FIELD_PREP(ISIM_QPC_W22_QS_HANDLE, 1023));
+	isim_t_qp_cmd(t, ISIM_OP_MODIFY_QP, 1, ISIM_QP_TYPE_UDA);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, qp->qs_handle, 1023U);
+}
+
 /*
  * GATHER_STATS writes each counter at its offset, cut to its width, for an
  * instance MANAGE_STATS allocated only, into an aligned buffer only.
@@ -1437,6 +1461,7 @@ static struct isim_qp *isim_t_hand_qp_type(struct kunit *test, u32 id,
 	ctx[20] = ISIM_QPC_W20_PRIVILEGED | ISIM_QPC_W20_REMOTE_WRITE |
 		  ISIM_QPC_W20_REMOTE_READ;
 	ctx[21] = 0x500 + id;
+	ctx[22] = ISIM_T_QS;
 	qp->id = id;
 	qp->type = type;
 	qp->state = ISIM_QPS_IDLE;
@@ -1688,6 +1713,140 @@ static void isim_exec_sq_stops_when_the_pass_is_over(struct kunit *test)
 	mutex_unlock(&f->eng_lock);
 }
 
+/**
+ * struct isim_t_rings - rings of a QP beside a running CQP
+ * @cq: CQ 1's ring
+ * @sq: the QP's SQ
+ * @rq: the QP's RQ
+ */
+struct isim_t_rings {
+	__le64 *cq, *sq, *rq;
+};
+
+/* the CQP, CQ 1 and QP 2 in RTS, connected to itself, on rings of @r */
+static struct isim_qp *isim_t_cqp_self_qp(struct kunit *test,
+					  struct isim_t_rings *r)
+{
+	struct isim_qp *qp;
+
+	isim_t_cqp_ok(test, 2);
+	r->cq = isim_t_page(test);
+	r->sq = isim_t_page(test);
+	r->rq = isim_t_page(test);
+	KUNIT_ASSERT_NOT_NULL(test, r->cq);
+	KUNIT_ASSERT_NOT_NULL(test, r->sq);
+	KUNIT_ASSERT_NOT_NULL(test, r->rq);
+	isim_t_hand_cq(test, r->cq);
+	qp = isim_t_hand_qp(test, 2, 2, ISIM_QPS_RTS, r->sq, r->rq);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	return qp;
+}
+
+/*
+ * A QP on a leaf the parent has not registered sends nothing: the WQE
+ * stays posted and each pass that finds it counts it. The registration
+ * has the next pass, without a doorbell, look at every QP, and it runs.
+ */
+static void isim_exec_unregistered_leaf_holds_sq(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_func *f = t->f;
+	struct isim_t_rings r;
+	__le64 *cq, *sq, *rq;
+	struct isim_qp *qp;
+
+	qp = isim_t_cqp_self_qp(test, &r);
+	cq = r.cq;
+	sq = r.sq;
+	rq = r.rq;
+	mutex_lock(&f->eng_lock);
+	KUNIT_ASSERT_EQ(test, isim_ws_add(f, 3, 1, 0, true, true), 0);
+	qp->qs_handle = 3;
+	mutex_unlock(&f->eng_lock);
+	isim_t_wqe(rq, 0, 0, isim_t_bus(t, t->page), 64, 0, 0);
+	isim_t_wqe(sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, t->buf), 8, 0,
+		   ISIM_WQH_SIGNALED);
+	isim_t_poll(t);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->executed, 0ULL);
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(cq, 0, 3) & ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_EQ(test, f->sched.unsched, 2ULL);
+
+	KUNIT_ASSERT_EQ(test, isim_t_qset_add(f, 3, 0), 0);
+	mutex_lock(&f->eng_lock);
+	f->scan_due = jiffies + 3600 * HZ;
+	isim_engine_poll(f);
+	mutex_unlock(&f->eng_lock);
+	KUNIT_EXPECT_EQ(test, qp->executed, 1ULL);
+	KUNIT_EXPECT_TRUE(test, isim_t_cqe(cq, 1, 3) & ISIM_CQE_W3_SQ);
+	KUNIT_EXPECT_EQ(test, f->sched.unsched, 2ULL);
+	/* a disabled leaf holds it again */
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_MODIFY, 3, 1, 0,
+					ISIM_WS_HDR_LEAF), (u32)ISIM_MIN_OK);
+	isim_t_wqe(sq, 1, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->executed, 1ULL);
+	KUNIT_EXPECT_EQ(test, f->sched.unsched, 3ULL);
+}
+
+/* SUSPEND_QP or RESUME_QP of QP @id, RESUME with QS handle @qs */
+static void isim_t_suspend(struct isim_test *t, u32 op, u32 id, u32 qs)
+{
+	u64 w[8] = {};
+
+	w[2] = FIELD_PREP(ISIM_RESUME_W2_QSET, qs);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QP_HDR_ID, id);
+	isim_t_run(t, op, w);
+}
+
+/*
+ * RESUME_QP moves the QP to the leaf it names, as a traffic-class change
+ * does: it sends again through a served leaf, and stays held on a leaf
+ * the driver deleted.
+ */
+static void isim_resume_qp_takes_new_qs_handle(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_func *f = t->f;
+	struct isim_t_rings r;
+	struct isim_qp *qp;
+
+	qp = isim_t_cqp_self_qp(test, &r);
+	KUNIT_ASSERT_EQ(test, isim_t_ws(t, ISIM_WS_ADD, 3, 1, 0,
+					ISIM_T_WS_LEAF), 0U);
+	KUNIT_ASSERT_EQ(test, isim_t_qset_add(f, 3, 0), 0);
+	/* not suspended: refused, and the handle stays */
+	isim_t_suspend(t, ISIM_OP_RESUME_QP, 2, 3);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_FIELD);
+	KUNIT_EXPECT_EQ(test, qp->qs_handle, (u32)ISIM_T_LEAF);
+
+	isim_t_suspend(t, ISIM_OP_SUSPEND_QP, 2, 0);
+	KUNIT_EXPECT_TRUE(test, qp->suspended);
+	isim_t_wqe(r.sq, 0, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->executed, 0ULL);
+	isim_t_suspend(t, ISIM_OP_RESUME_QP, 2, 3);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, qp->qs_handle, 3U);
+	KUNIT_EXPECT_FALSE(test, qp->suspended);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->executed, 1ULL);
+
+	/* back to leaf 2, which the driver deleted meanwhile */
+	isim_t_suspend(t, ISIM_OP_SUSPEND_QP, 2, 0);
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_DELETE, ISIM_T_LEAF, 0, 0,
+					0), 0U);
+	isim_t_suspend(t, ISIM_OP_RESUME_QP, 2, ISIM_T_LEAF);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_wqe(r.sq, 1, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->executed, 1ULL);
+	KUNIT_EXPECT_GT(test, f->sched.unsched, 0ULL);
+	mutex_lock(&f->eng_lock);
+	KUNIT_EXPECT_EQ(test, isim_sched_tc(f, qp->qs_handle), -1);
+	mutex_unlock(&f->eng_lock);
+}
+
 static void isim_exec_bad_stag_is_protection_error(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -1775,6 +1934,7 @@ static void isim_t_ilq_qp_post(struct kunit *test, u32 id)
 			      FIELD_PREP(ISIM_QPC_W17_RQ_CQ, ISIM_T_ILQ));
 	ctx[20] = cpu_to_le64(ISIM_QPC_W20_PRIVILEGED);
 	ctx[21] = cpu_to_le64(0xabc0);
+	ctx[22] = cpu_to_le64(ISIM_T_QS);
 	w[2] = isim_t_bus(t, ctx);
 	w[5] = isim_t_bus(t, t->shadow) + 64;
 	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QP_HDR_ID, id) |
@@ -2171,6 +2331,7 @@ static void isim_t_toe_ctx(struct isim_test *t, struct isim_t_toe *m,
 	ctx[20] = ISIM_QPC_W20_PRIVILEGED;
 	ctx[18] = isim_t_bus(t, m->ctx) + ISIM_T_Q2_OFF;
 	ctx[21] = ISIM_T_IW_CTX;
+	ctx[22] = ISIM_T_QS;
 	ctx[ISIM_QPC_W_LOC_ADDR] = ISIM_T_LOC_IP;
 }
 
@@ -3332,7 +3493,7 @@ static void isim_t_pair_ieq(struct kunit *test, struct isim_t_pair *p,
 		 FIELD_PREP(ISIM_QPC_W3_DST_PORT, ISIM_T_LPORT);
 	ctx[ISIM_QPC_W_REM_ADDR] = ISIM_T_LOC_IP;
 	ctx[ISIM_QPC_W_LOC_ADDR] = ISIM_T_REM_IP;
-	ctx[22] = FIELD_PREP(ISIM_QPC_W22_EXCEPTION_Q, ieq);
+	ctx[22] |= FIELD_PREP(ISIM_QPC_W22_EXCEPTION_Q, ieq);
 	ctx[10] = FIELD_PREP(ISIM_QPC_SEQ_LO, ISIM_T_RCV_NXT) |
 		  FIELD_PREP(ISIM_QPC_SEQ_HI, 0xffff);
 	ctx[11] = FIELD_PREP(ISIM_QPC_SEQ_LO, ISIM_T_SND_NXT) |
@@ -4349,6 +4510,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_cqp_handles_in_op_return_value),
 	KUNIT_CASE(isim_ws_node_refuses_bad_tree),
 	KUNIT_CASE(isim_sched_qset_add_checks_leaf),
+	KUNIT_CASE(isim_qp_context_names_qs_handle),
 	KUNIT_CASE(isim_gather_stats_writes_counters),
 	KUNIT_CASE(isim_cq_armed_completion_writes_ceqe),
 	KUNIT_CASE(isim_cq_arm_reports_unconsumed_cqe),
@@ -4362,6 +4524,8 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_exec_send_loopback_moves_data),
 	KUNIT_CASE(isim_exec_sq_waits_for_doorbell),
 	KUNIT_CASE(isim_exec_sq_stops_when_the_pass_is_over),
+	KUNIT_CASE(isim_exec_unregistered_leaf_holds_sq),
+	KUNIT_CASE(isim_resume_qp_takes_new_qs_handle),
 	KUNIT_CASE(isim_exec_bad_stag_is_protection_error),
 	KUNIT_CASE(isim_ilq_transmit_adds_headers),
 	KUNIT_CASE(isim_ilq_syn_filter_steers_to_rq),

@@ -122,6 +122,7 @@ void isim_exec_load_ctx(struct isim_qp *qp, const u64 *ctx, bool virt)
 	qp->remote_read = ctx[20] & ISIM_QPC_W20_REMOTE_READ;
 	qp->virt = virt;
 	qp->q2_pa = ctx[18] & ISIM_QPC_W18_Q2_ADDR;
+	qp->qs_handle = FIELD_GET(ISIM_QPC_W22_QS_HANDLE, ctx[22]);
 }
 
 static void isim_wq_rewind(struct isim_wq *wq)
@@ -1533,6 +1534,21 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 	return n;
 }
 
+/*
+ * A QP the scheduler does not serve (isim_sched_tc()) sends nothing: its
+ * SQ and a pending FIN wait, and a pass that finds them is counted. What
+ * makes it served again (WORK_SCHED_NODE, qset_add, RESUME_QP, a new
+ * traffic-class map) has the next pass look at every QP.
+ */
+static bool isim_exec_held(struct isim_func *f, struct isim_qp *qp)
+{
+	if (isim_sched_tc(f, qp->qs_handle) >= 0)
+		return false;
+	if (!isim_exec_sq_empty(f, qp) || qp->toe.fin_pending)
+		f->sched.unsched++;
+	return true;
+}
+
 static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
 				 struct isim_qp *qp, unsigned int budget)
 {
@@ -1540,10 +1556,13 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
 
 	if (qp->suspended)
 		return 0;
+	/* flushed WQEs complete without the wire */
 	if (qp->sq.flushing)
 		n += isim_exec_flush_posted(f, qp, &qp->sq, budget);
 	if (qp->rq.flushing)
 		n += isim_exec_flush_posted(f, qp, &qp->rq, budget - n);
+	if (isim_exec_held(f, qp))
+		return n;
 	n += isim_exec_sq(xp, f, qp, budget - n);
 	/* a graceful close's FIN goes once the SQ is done */
 	isim_toe_sq_idle(f, qp);

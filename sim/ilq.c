@@ -710,6 +710,12 @@ static unsigned int isim_ilq_tx_run(struct isim_func *f, struct isim_qp *qp,
 	if (!isim_ilq_qp_ready(qp) || qp->sq.flushing ||
 	    READ_ONCE(f->faults.stall_raw_tx))
 		return 0;
+	/* a raw queue is scheduled as any QP is (see isim_exec_held()) */
+	if (isim_sched_tc(f, qp->qs_handle) < 0) {
+		if (!isim_ilq_peek(f, &qp->sq, w))
+			f->sched.unsched++;
+		return 0;
+	}
 	while (n < budget && !isim_ilq_peek(f, &qp->sq, w)) {
 		minor = isim_ilq_xmit(f, w);
 		if (minor)

@@ -487,6 +487,8 @@ enum isim_hmc_obj {
 #define ISIM_QPC_SEQ_LO			GENMASK_ULL(31, 0)
 #define ISIM_QPC_SEQ_HI			GENMASK_ULL(63, 32)
 #define ISIM_QPC_W19_LOCAL_MAC		GENMASK_ULL(63, 16)
+/* the work-scheduler leaf the QP transmits through (every QP type) */
+#define ISIM_QPC_W22_QS_HANDLE		GENMASK_ULL(25, 16)
 /* the IEQ's QP (exception LAN queue), iWARP; 0: none */
 #define ISIM_QPC_W22_EXCEPTION_Q	GENMASK_ULL(43, 32)
 #define ISIM_QPC_W_LOC_ADDR		23

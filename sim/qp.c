@@ -7,8 +7,9 @@
  * the adapter does, so a QP whose HMC memory is not backed fails with
  * HMC_UNBACKED. The engine records the state the driver asked for and
  * reads from the context what the data path needs (exec.c): where the
- * rings are, the CQs, the connected QP, and for an iWARP QP moving to RTS
- * with a TCP context, the connection (toe.c).
+ * rings are, the CQs, the connected QP, the scheduler leaf it sends
+ * through (QS handle, sched.c), and for an iWARP QP moving to RTS with a
+ * TCP context, the connection (toe.c).
  */
 #include <linux/slab.h>
 
@@ -317,6 +318,10 @@ void isim_op_suspend_qp(struct isim_func *f, const u64 *wqe,
  * @f: function
  * @wqe: CQP WQE in CPU order
  * @res: completion status
+ *
+ * The QP goes on through the leaf word 2 names, its new QS handle; a
+ * handle the scheduler does not serve is taken, and the QP stays held
+ * (isim_sched_tc()).
  */
 void isim_op_resume_qp(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res)
@@ -325,7 +330,12 @@ void isim_op_resume_qp(struct isim_func *f, const u64 *wqe,
 
 	if (!qp)
 		return;
-	if (!qp->suspended)
+	if (!qp->suspended) {
 		res->minor = ISIM_MIN_BAD_FIELD;
+		return;
+	}
+	qp->qs_handle = FIELD_GET(ISIM_RESUME_W2_QSET, wqe[2]);
 	qp->suspended = false;
+	/* the raw queues' SQs run on passes that look at every QP */
+	f->rescan = true;
 }

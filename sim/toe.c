@@ -1037,6 +1037,9 @@ static void isim_toe_timers(struct isim_func *f)
 		    atomic_read(&t->rx_queued))
 			continue;
 		qp = container_of(t, struct isim_qp, toe);
+		/* held by the scheduler: the timer waits until it may send */
+		if (!isim_sched_may_send(f, qp))
+			continue;
 		atomic64_inc(&f->toe.timeouts);
 		isim_exec_kick(f, qp);
 		if (t->retries >= t->rexmit_thresh) {
@@ -1146,6 +1149,12 @@ static int isim_toe_out(struct isim_func *f, const struct isim_ilq_hdrs *h,
 /*
  * One segment of @qp's connection: ACK, plus @flags, plus PSH with data;
  * sequence number @seq, ack = rcv_nxt, the window of the context.
+ *
+ * Every segment of the connection leaves here. A QP that may not send
+ * (suspended, or not served by the scheduler: isim_sched_may_send())
+ * sends none: what takes sequence space stays queued for a resend, which
+ * its timer brings once the QP may send again (isim_toe_timers()); an
+ * ACK or an RST is not sent at all.
  */
 static u16 isim_toe_frame(struct isim_func *f, struct isim_qp *qp, u32 seq,
 			  const u8 *data, u32 len, u8 flags)
@@ -1154,6 +1163,10 @@ static u16 isim_toe_frame(struct isim_func *f, struct isim_qp *qp, u32 seq,
 	struct isim_ilq_hdrs h = {};
 	void *arp;
 
+	if (!isim_sched_may_send(f, qp)) {
+		f->sched.unsched++;
+		return 0;
+	}
 	arp = xa_load(&f->conn.arp, t->arp_idx);
 	if (!arp)
 		return ISIM_WC_LOC_QP_OP;
