@@ -26,6 +26,9 @@
  *   parent_event      write "mtu", "tc_prepare", "tc_done" or
  *                     "crit_err [CAUSE]": the parent's event to the driver
  *                     (crit_err halts the engine until a reset)
+ *   qos               the parent's traffic classes (read); write
+ *                     "up2tc A B C D E F G H" (the class of priorities 0
+ *                     to 7) to change them as a DCB change on ice does
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -263,6 +266,101 @@ static const struct file_operations isim_parent_event_fops = {
 	.llseek = no_llseek,
 };
 
+static int isim_qos_show(struct seq_file *s, void *unused)
+{
+	struct isim_func *f = s->private;
+	struct isim_aux_qos qos;
+	unsigned int i;
+
+	spin_lock(&f->qos_lock);
+	qos = f->qos;
+	spin_unlock(&f->qos_lock);
+	seq_printf(s, "num_tc %u\nup2tc", qos.num_tc);
+	for (i = 0; i < ISIM_AUX_MAX_UP; i++)
+		seq_printf(s, " %u", qos.up2tc[i]);
+	seq_puts(s, "\nrel_bw");
+	for (i = 0; i < ISIM_AUX_MAX_TC; i++)
+		seq_printf(s, " %u", qos.rel_bw[i]);
+	seq_putc(s, '\n');
+	return 0;
+}
+
+/* "up2tc A B C D E F G H", the class of each user priority, into @qos */
+static int isim_qos_parse(char *buf, struct isim_aux_qos *qos)
+{
+	unsigned int i, tc[ISIM_AUX_MAX_UP];
+	char end;
+
+	memset(qos, 0, sizeof(*qos));
+	if (sscanf(buf, "up2tc %u %u %u %u %u %u %u %u %c", &tc[0], &tc[1],
+		   &tc[2], &tc[3], &tc[4], &tc[5], &tc[6], &tc[7], &end) !=
+	    ISIM_AUX_MAX_UP)
+		return -EINVAL;
+	for (i = 0; i < ISIM_AUX_MAX_UP; i++) {
+		if (tc[i] >= ISIM_AUX_MAX_TC)
+			return -EINVAL;
+		qos->up2tc[i] = tc[i];
+		qos->num_tc = max_t(u8, qos->num_tc, tc[i] + 1);
+	}
+	/* an even split of the bandwidth, the remainder to the first ones */
+	for (i = 0; i < qos->num_tc; i++)
+		qos->rel_bw[i] = 100 / qos->num_tc + (i < 100 % qos->num_tc);
+	return 0;
+}
+
+/* one traffic-class change at a time: its two events must pair up */
+static DEFINE_MUTEX(isim_qos_change);
+
+/*
+ * As ice on a DCB change: TC_PREPARE to the bound driver (which suspends
+ * its QPs and takes its scheduler leaves down), the new classes, then
+ * TC_DONE (the driver reads them with qos_get and builds new leaves).
+ * Without a driver, or one that takes no events, only the map changes.
+ */
+static ssize_t isim_qos_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	struct isim_func *f = file_inode(file)->i_private;
+	struct isim_aux_qos qos;
+	char buf[64];
+	int err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (isim_qos_parse(buf, &qos))
+		return -EINVAL;
+	mutex_lock(&isim_qos_change);
+	err = isim_aux_event(f, ISIM_AUX_EV_TC_PREPARE, 0);
+	spin_lock(&f->qos_lock);
+	f->qos = qos;
+	spin_unlock(&f->qos_lock);
+	/* a leaf of a class now in use may serve held QPs */
+	mutex_lock(&f->eng_lock);
+	f->rescan = true;
+	mutex_unlock(&f->eng_lock);
+	if (!err)
+		isim_aux_event(f, ISIM_AUX_EV_TC_DONE, 0);
+	mutex_unlock(&isim_qos_change);
+	return len;
+}
+
+static int isim_qos_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, isim_qos_show, inode->i_private);
+}
+
+static const struct file_operations isim_qos_fops = {
+	.owner = THIS_MODULE,
+	.open = isim_qos_open,
+	.read = seq_read,
+	.write = isim_qos_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static void isim_debugfs_fail_knobs(struct isim_func *f)
 {
 	char name[32];
@@ -310,6 +408,7 @@ void isim_debugfs_init(struct isim_func *f)
 	debugfs_create_file("reset", 0200, f->ddir, f, &isim_reset_fops);
 	debugfs_create_file("parent_event", 0200, f->ddir, f,
 			    &isim_parent_event_fops);
+	debugfs_create_file("qos", 0600, f->ddir, f, &isim_qos_fops);
 }
 
 /**
