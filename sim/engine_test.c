@@ -2048,6 +2048,33 @@ static void isim_t_check_v4_frame(struct kunit *test, struct sk_buff *skb,
 	KUNIT_EXPECT_EQ(test, ((u8 *)th)[sizeof(*th) + 7], (u8)0xa7);
 }
 
+/*
+ * The raw queues are scheduled like any QP: the ILQ on a disabled leaf
+ * sends nothing, and its frame goes once the leaf is enabled again.
+ */
+static void isim_ilq_disabled_leaf_holds_sends(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+
+	isim_t_ilq(test);
+	KUNIT_ASSERT_EQ(test, isim_t_ws(t, ISIM_WS_MODIFY, ISIM_T_LEAF, 1, 0,
+					ISIM_WS_HDR_LEAF), 0U);
+	isim_t_tcp(t->ilq->bufs, 5000, 6000, 0x02, 8);
+	isim_t_ilq_send(t, 0, 28, ISIM_T_ILQ_AH);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 0, 3) &
+			   ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_EQ(test, t->f->sched.unsched, 1ULL);
+	/* the MODIFY's own pass takes it */
+	KUNIT_EXPECT_EQ(test, isim_t_ws(t, ISIM_WS_MODIFY, ISIM_T_LEAF, 1, 0,
+					ISIM_T_WS_LEAF), 0U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->ilq->frames), 1U);
+	KUNIT_EXPECT_TRUE(test, isim_t_cqe(t->ilq->cq, 0, 3) &
+			  ISIM_CQE_W3_VALID);
+	KUNIT_EXPECT_EQ(test, t->f->sched.unsched, 1ULL);
+}
+
 static void isim_ilq_transmit_adds_headers(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -4528,6 +4555,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_resume_qp_takes_new_qs_handle),
 	KUNIT_CASE(isim_exec_bad_stag_is_protection_error),
 	KUNIT_CASE(isim_ilq_transmit_adds_headers),
+	KUNIT_CASE(isim_ilq_disabled_leaf_holds_sends),
 	KUNIT_CASE(isim_ilq_syn_filter_steers_to_rq),
 	KUNIT_CASE(isim_ilq_bad_commands_fail),
 	KUNIT_CASE_PARAM(isim_toe_modify_checks_context, isim_toe_gen_params),

@@ -1536,7 +1536,8 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 
 /*
  * A QP the scheduler does not serve (isim_sched_tc()) sends nothing: its
- * SQ and a pending FIN wait, and a pass that finds them is counted. What
+ * SQ and a pending FIN wait, and a pass that finds them, where they would
+ * otherwise have run, is counted (a raw queue's SQ by ilq.c). What
  * makes it served again (WORK_SCHED_NODE, qset_add, RESUME_QP, a new
  * traffic-class map) has the next pass look at every QP.
  */
@@ -1544,7 +1545,8 @@ static bool isim_exec_held(struct isim_func *f, struct isim_qp *qp)
 {
 	if (isim_sched_tc(f, qp->qs_handle) >= 0)
 		return false;
-	if (!isim_exec_sq_empty(f, qp) || qp->toe.fin_pending)
+	if ((isim_exec_sq_runs(qp) && !isim_exec_sq_empty(f, qp)) ||
+	    qp->toe.fin_pending)
 		f->sched.unsched++;
 	return true;
 }
