@@ -360,6 +360,27 @@ out:
 }
 
 /**
+ * irdma_qos_retire - a QP is about to be destroyed: no resume for it
+ * @hw: the engine
+ * @m: an attached QP
+ *
+ * A traffic-class change that ends between the DESTROY_QP and
+ * irdma_qos_detach() must not send RESUME_QP for a QP the engine no
+ * longer has; the QP keeps its leaf until it is detached.
+ *
+ * Context: process context; sleeps.
+ */
+void irdma_qos_retire(struct irdma_hw *hw, struct irdma_qos_member *m)
+{
+	struct irdma_qos *q = irdma_qos_of(hw);
+
+	mutex_lock(&q->lock);
+	m->active = false;
+	m->suspended = false;
+	mutex_unlock(&q->lock);
+}
+
+/**
  * irdma_qos_detach - forget a destroyed QP
  * @hw: the engine
  * @m: its membership; the engine no longer has the QP

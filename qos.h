@@ -144,6 +144,7 @@ int irdma_qos_attach(struct irdma_hw *hw, struct irdma_qos_member *m,
 int irdma_qos_activate(struct irdma_hw *hw, struct irdma_qos_member *m,
 		       u8 up);
 u16 irdma_qos_handle(struct irdma_hw *hw, const struct irdma_qos_member *m);
+void irdma_qos_retire(struct irdma_hw *hw, struct irdma_qos_member *m);
 void irdma_qos_detach(struct irdma_hw *hw, struct irdma_qos_member *m);
 void irdma_qos_tc_prepare(struct irdma_hw *hw);
 void irdma_qos_tc_done(struct irdma_hw *hw);

@@ -947,6 +947,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	cancel_work_sync(&qp->ud.release);
 	irdma_qp_unpublish(qp->hw, qp, ibqp->qp_num);
 	irdma_ieq_qp_release(qp);
+	irdma_qos_retire(qp->hw, &qp->qos);
 	irdma_qp_hw_destroy(qp);
 	irdma_qos_detach(qp->hw, &qp->qos);
 	xa_erase(&qp->hw->qps, ibqp->qp_num);
