@@ -12,6 +12,9 @@
 # engine carries them as RoCEv2 datagrams (UDP port 4791) that its switch
 # turns around. The data then goes over the two RC QPs on the engine.
 #  - IPv4, then IPv6 (a GID from the IPv6 address): rping -V on both ends.
+#  - A traffic-class change (the simulated parent moves user priorities
+#    0-3, QP1's among them, to class 1): QP1 is suspended and resumed on
+#    the new class's queue set, and rping -V works again.
 #  - The engine's datagram counters: MADs sent and received on QP1, none
 #    dropped.
 # After each, the RDMA resources and the engine's AHs are back where they
@@ -66,6 +69,22 @@ wait_baseline IPv4
 step "IPv6: rping -C 10"
 rping_roce 2001:db8::1 7512 10
 wait_baseline IPv6
+
+step "a traffic-class change, then rping again"
+# QP1 (the MAD layer's GSI QP) sends: the change suspends it and resumes
+# it on class 1's queue set; the IB CM's MADs must still go through
+declare -A cnt
+echo "up2tc 1 1 1 1 0 0 0 0" >/sys/kernel/debug/irdma_sim/irdma_sim0/qos ||
+	fail "the qos knob refused the map"
+port_counters "$dev"
+echo "$dev: changes ${cnt[qos_tc_changes]:-none}, suspended ${cnt[qos_suspends]:-none}, resumed ${cnt[qos_resumes]:-none}, lost ${cnt[qos_lost]:-none}"
+[ "${cnt[qos_tc_changes]:-}" = 1 ] || fail "no traffic-class change counted: $cnt_line"
+((${cnt[qos_suspends]:-0} >= 1)) || fail "QP1 was not suspended: $cnt_line"
+[ "${cnt[qos_resumes]}" = "${cnt[qos_suspends]}" ] ||
+	fail "not every suspended QP resumed: $cnt_line"
+[ "${cnt[qos_lost]:-}" = 0 ] || fail "QPs lost their queue set: $cnt_line"
+rping_roce 192.0.2.1 7513 10
+wait_baseline "after the change"
 
 step "the engine's datagram counters"
 keys="tx_err tx_lost rx_err drop_full drop_malformed drop_icrc drop_opcode"
