@@ -56,12 +56,10 @@ static int irdma_ice_vsi_filter(struct irdma_func *fn, u16 vsi_id,
 static int irdma_ice_qos_get(struct irdma_func *fn,
 			     struct irdma_qos_params *qos)
 {
-	struct iidc_qos_params *p;
+	struct iidc_qos_params params = {};
+	struct iidc_qos_params *p = &params;
 	u8 i;
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
 	ice_get_qos_params(fn->parent, p);
 	qos->num_tc = min_t(u8, p->num_tc, IRDMA_QOS_TCS);
 	for (i = 0; i < IRDMA_QOS_UPS; i++)
@@ -72,7 +70,6 @@ static int irdma_ice_qos_get(struct irdma_func *fn,
 	if (qos->dscp)
 		memcpy(qos->dscp_map, p->dscp_map,
 		       min(sizeof(qos->dscp_map), sizeof(p->dscp_map)));
-	kfree(p);
 	return 0;
 }
 

@@ -171,6 +171,18 @@ static int isim_state_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(isim_state);
 
+/* A short line the user wrote, NUL-terminated in @buf of @size bytes */
+static int isim_user_line(char *buf, size_t size, const char __user *ubuf,
+			  size_t len)
+{
+	if (len >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	return 0;
+}
+
 static ssize_t isim_raise_ae_write(struct file *file, const char __user *ubuf,
 				   size_t len, loff_t *ppos)
 {
@@ -180,11 +192,9 @@ static ssize_t isim_raise_ae_write(struct file *file, const char __user *ubuf,
 	char buf[64];
 	int err;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
+	err = isim_user_line(buf, sizeof(buf), ubuf, len);
+	if (err)
+		return err;
 	if (sscanf(buf, "%i %i %i %lli", &code, &src, &id, &ctx) < 1 ||
 	    code > ISIM_AE_CODE_MAX || src > 0xf)
 		return -EINVAL;
@@ -240,11 +250,9 @@ static ssize_t isim_parent_event_write(struct file *file,
 	char buf[32], *arg, *name;
 	int ev, err;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
+	err = isim_user_line(buf, sizeof(buf), ubuf, len);
+	if (err)
+		return err;
 	arg = strim(buf);
 	name = strsep(&arg, " ");
 	ev = match_string(isim_event_names, ARRAY_SIZE(isim_event_names), name);
@@ -325,11 +333,9 @@ static ssize_t isim_qos_write(struct file *file, const char __user *ubuf,
 	char buf[64];
 	int err;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
+	err = isim_user_line(buf, sizeof(buf), ubuf, len);
+	if (err)
+		return err;
 	if (isim_qos_parse(buf, &qos))
 		return -EINVAL;
 	mutex_lock(&isim_qos_change);

@@ -326,6 +326,20 @@ sim_iwarp_pair_netns() {
 		fail "IPv4 on isim1 in $ns"
 }
 
+# For the perftest-style scripts: irdma and irdma_sim loaded, the pair of
+# sim_iwarp_pair_netns NS, both engines up; sets dev0 and dev1 to their RDMA
+# devices. Usage: sim_iwarp_pair_devs NS
+sim_iwarp_pair_devs() {
+	load_irdma_sim
+	sim_iwarp_pair_netns "$1"
+	dev0=$(ibdev_of 0)
+	dev1=$(ibdev_of 1)
+	[ -n "$dev0" ] && [ -n "$dev1" ] ||
+		fail "no RDMA devices: '$dev0' '$dev1'"
+	sim_wait_counts 60 1 0 cqp live
+	sim_wait_counts 60 1 1 cqp live
+}
+
 # For tests: wait up to SECONDS for a line of FILE that matches the glob
 # PATTERN (a plain string matches itself); the file may not exist yet.
 # Usage: wait_line SECONDS PATTERN FILE

@@ -83,13 +83,7 @@ perf_pair() {
 
 log_mark 48-iw-perftest
 command -v ib_write_bw >/dev/null || skip "perftest is not installed"
-load_irdma_sim
-sim_iwarp_pair_netns $ns
-dev0=$(ibdev_of 0)
-dev1=$(ibdev_of 1)
-[ -n "$dev0" ] && [ -n "$dev1" ] || fail "no RDMA devices: '$dev0' '$dev1'"
-sim_wait_counts 60 1 0 cqp live
-sim_wait_counts 60 1 1 cqp live
+sim_iwarp_pair_devs $ns
 take_baseline "qhash apbvt_ports ahs" 0 1
 echo "baseline: $IRDMA_BASE_RES; function 0: ${IRDMA_BASE_OBJ[0]}; function 1: ${IRDMA_BASE_OBJ[1]}"
 
