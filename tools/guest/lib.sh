@@ -308,16 +308,25 @@ sim_counts() {
 	echo "$out"
 }
 
-# For the CM scripts: two wired iWARP functions, isim0 with 192.0.2.1 here
-# and isim1 with 192.0.2.2 in network namespace NS (created); fails the
-# test on any error. Usage: sim_iwarp_pair_netns NS
+# For the CM scripts: two wired iWARP functions, isim0 with 192.0.2.1 and
+# isim1 with 192.0.2.2 in network namespace NS (created); isim0 stays here,
+# or with NS0 goes into network namespace NS0 (created) too, so that each
+# end of the wire has a namespace of its own. Fails the test on any error.
+# Usage: sim_iwarp_pair_netns NS [NS0]
 sim_iwarp_pair_netns() {
-	local ns=$1 bus=/sys/bus/irdma_sim
+	local ns=$1 ns0=${2:-} bus=/sys/bus/irdma_sim
+	local -a in0=()
 
 	echo "0 iwarp" >$bus/new_device || fail "create 0"
 	echo "1 iwarp" >$bus/new_device || fail "create 1"
-	ip link set isim0 up || fail "isim0 up"
-	ip addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
+	if [ -n "$ns0" ]; then
+		ip netns add "$ns0" || fail "create namespace $ns0"
+		ip link set isim0 netns "$ns0" || fail "move isim0 to $ns0"
+		in0=(-n "$ns0")
+		ip "${in0[@]}" link set lo up || fail "lo up in $ns0"
+	fi
+	ip "${in0[@]}" link set isim0 up || fail "isim0 up"
+	ip "${in0[@]}" addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
 	ip netns add "$ns" || fail "create namespace $ns"
 	ip link set isim1 netns "$ns" || fail "move isim1 to $ns"
 	ip -n "$ns" link set lo up || fail "lo up in $ns"
@@ -541,17 +550,21 @@ rping_pings_verified() {
 	fi
 }
 
-# For the CM scripts: remove what sim_iwarp_pair_netns NS made (NS given:
-# isim1 goes back to the initial namespace, NS is deleted), or a pair
-# made in this namespace; then functions 1 and 0 are deleted, irdma_sim
-# and irdma unloaded. Fails the test on any error.
-# Usage: sim_pair_remove [NS]
+# For the CM scripts: remove what sim_iwarp_pair_netns NS [NS0] made (NS
+# given: isim1 goes back to the initial namespace and NS is deleted, the
+# same for isim0 and NS0), or a pair made in this namespace; then functions
+# 1 and 0 are deleted, irdma_sim and irdma unloaded. Fails the test on any
+# error. Usage: sim_pair_remove [NS [NS0]]
 sim_pair_remove() {
 	local bus=/sys/bus/irdma_sim
 
 	if [ -n "${1:-}" ]; then
 		ip -n "$1" link set isim1 netns 1 || fail "move isim1 back"
 		ip netns del "$1" || fail "delete namespace $1"
+	fi
+	if [ -n "${2:-}" ]; then
+		ip -n "$2" link set isim0 netns 1 || fail "move isim0 back"
+		ip netns del "$2" || fail "delete namespace $2"
 	fi
 	echo 1 >$bus/del_device || fail "delete 1"
 	echo 0 >$bus/del_device || fail "delete 0"
