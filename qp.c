@@ -781,7 +781,9 @@ static int irdma_uqp_setup(struct irdma_qp *qp,
  * What libirdma needs to set its rings up: the ring sizes in WQEs, the
  * operations with immediate data (RoCEv2 only), and on iWARP one SQ WQE
  * kept for the connection's LSMM (no RTS AE WQEs: IRDMA_FEATURE_RTS_AE is
- * not offered)
+ * not offered). Push mode is not offered either: qp_caps never has its
+ * bit, so libirdma never asks modify_qp for push pages and rings the
+ * doorbell page, as with upstream 6.1, which never turns push mode on.
  */
 static int irdma_uqp_reply(struct irdma_qp *qp, struct ib_udata *udata)
 {
@@ -790,6 +792,8 @@ static int irdma_uqp_reply(struct irdma_qp *qp, struct ib_udata *udata)
 		.actual_sq_size = qp->sizes.max_send_wr,
 		.actual_rq_size = qp->sizes.max_recv_wr,
 		.lsmm = irdma_qp_is_iwarp(qp),
+		/* no push page: a provider must not map page 0 */
+		.push_idx = U16_MAX,
 	};
 
 	if (!irdma_qp_is_iwarp(qp))
