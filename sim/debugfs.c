@@ -44,10 +44,10 @@ static void isim_show_cqp(struct seq_file *s, struct isim_func *f)
 	unsigned int op;
 
 	seq_printf(s, "engine: halted=%d\n", f->halted);
-	seq_printf(s, "ticks: count=%llu max_us=%llu total_ms=%llu late_max_us=%llu\n",
+	seq_printf(s, "ticks: count=%llu max_us=%llu total_ms=%llu late_max_us=%llu quiet=%u\n",
 		   f->ticks, div_u64(f->tick_ns_max, NSEC_PER_USEC),
 		   div_u64(f->tick_ns_total, NSEC_PER_MSEC),
-		   div_u64(f->tick_late_ns_max, NSEC_PER_USEC));
+		   div_u64(f->tick_late_ns_max, NSEC_PER_USEC), f->quiet);
 	seq_printf(s, "exec: scans=%llu kicks=%llu idle=%llu arm_scans=%llu unasked=%llu\n",
 		   f->scans, f->kick_passes, f->idle_passes, f->arm_scans,
 		   f->unasked);

@@ -5,6 +5,10 @@
  * Hardware reacts to register writes at once; the simulator notices them
  * by polling the register space: once per jiffy while the CQP exists (and
  * at once again while CQP commands are still queued), every 10 ms before.
+ * An engine that has moved nothing for ISIM_QUIET_PASSES passes in a row
+ * polls every ISIM_QUIET_MS until something moves again: at 1000 passes a
+ * second per function, an idle guest under TCG spent nearly half of its
+ * CPU waking the engine up.
  * One tick, under eng_lock: CQP create or destroy requests, CQ arm
  * requests, returned AEQEs, queued CQP commands, SQ/RQ work (exec.c),
  * raw-queue frames (ilq.c), then interrupt vectors the driver re-enabled;
@@ -18,6 +22,20 @@
 #include "isim.h"
 
 #define ISIM_IDLE_MS	10
+#define ISIM_QUIET_PASSES	16
+#define ISIM_QUIET_MS	4
+
+/*
+ * What a pass that did something moves: CQP commands run, doorbells
+ * answered, kicked QPs looked at, frames sent, taken or turned around.
+ */
+static u64 isim_engine_moves(struct isim_func *f)
+{
+	return f->cqp.done + f->asked_passes + f->kick_passes +
+	       atomic64_read(&f->wire.tx_frames) +
+	       atomic64_read(&f->wire.rx_frames) +
+	       atomic64_read(&f->wire.looped);
+}
 
 /**
  * isim_engine_poll - one pass of the engine over the register space
@@ -65,7 +83,7 @@ static void isim_engine_tick(struct work_struct *work)
 	struct isim_func *f = container_of(to_delayed_work(work),
 					   struct isim_func, tick);
 	unsigned long delay;
-	u64 t0, ns;
+	u64 t0, ns, moves;
 	bool more;
 
 	mutex_lock(&f->eng_lock);
@@ -84,13 +102,25 @@ static void isim_engine_tick(struct work_struct *work)
 	if (f->tick_due_ns && t0 > f->tick_due_ns)
 		f->tick_late_ns_max = max(f->tick_late_ns_max,
 					  t0 - f->tick_due_ns);
+	moves = isim_engine_moves(f);
 	more = isim_engine_poll(f);
+	if (more || isim_engine_moves(f) != moves)
+		f->quiet = 0;
+	else if (f->quiet < ISIM_QUIET_PASSES)
+		f->quiet++;
 	ns = ktime_get_ns() - t0;
 	f->ticks++;
 	f->tick_ns_total += ns;
 	f->tick_ns_max = max(f->tick_ns_max, ns);
 	/* a function no driver has opened needs no fast polling */
-	delay = more ? 0 : f->cqp.live ? 1 : msecs_to_jiffies(ISIM_IDLE_MS);
+	if (more)
+		delay = 0;
+	else if (!f->cqp.live)
+		delay = msecs_to_jiffies(ISIM_IDLE_MS);
+	else if (f->quiet >= ISIM_QUIET_PASSES)
+		delay = msecs_to_jiffies(ISIM_QUIET_MS);
+	else
+		delay = 1;
 	f->tick_due_ns = t0 + ns + jiffies_to_nsecs(delay);
 	mutex_unlock(&f->eng_lock);
 	queue_delayed_work(isim_wq, &f->tick, delay);

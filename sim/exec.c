@@ -1687,6 +1687,8 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 	asked |= isim_xchg32(f, ISIM_REG_UDB_WQEALLOC, ISIM_DB_IDLE) !=
 		 ISIM_DB_IDLE;
 	asked |= f->rescan || f->exec_resume;
+	if (asked)
+		f->asked_passes++;
 	f->rescan = false;
 	f->exec_resume = false;
 	f->scanning = asked || scan;

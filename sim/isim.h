@@ -1026,6 +1026,8 @@ struct isim_wire {
  * @scans: passes that looked at every QP's SQ
  * @kick_passes: passes that looked only at kicked QPs
  * @idle_passes: passes that looked at none: no doorbell and nothing new
+ * @asked_passes: passes that found a doorbell rung (or SQ work left over)
+ * @quiet: passes in a row that moved nothing (isim_engine_tick())
  * @arm_scans: passes that read every CQ's arm sequence
  * @unasked: scans due to @scan_due alone that found work (a missing
  *	wake-up)
@@ -1088,6 +1090,8 @@ struct isim_func {
 	u64 scans;
 	u64 kick_passes;
 	u64 idle_passes;
+	u64 asked_passes;
+	unsigned int quiet;
 	u64 arm_scans;
 	u64 unasked;
 	struct xarray stags;
