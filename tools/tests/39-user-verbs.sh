@@ -22,6 +22,11 @@
 # rdma-core's tests expect of iWARP), modify to INIT and destroy; a UD QP
 # is refused.
 #
+# A traffic-class change announced but not over (parent_event tc_prepare):
+# a RoCEv2 RC QP's move to RTR, which would build its class's queue set,
+# is refused with EBUSY (counted in the port's qos_busy) and leaves the QP
+# in INIT; once the change is over (tc_done) the same move succeeds.
+#
 # Bad requests: sizes over the limits (refused by libirdma or the
 # driver), and through the uverbs write() ABI a CQ and a QP created
 # without the ring registration libirdma makes first, a CQ that does not
@@ -655,6 +660,62 @@ def resize(ctx, cq, cq_id, qa, qb, ah, qkey, buf, lkey):
     print("CQ %d resized to 130 and to 4 CQEs on the engine" % cq_id)
 
 
+def port_counter(name, key):
+    with open("/sys/class/infiniband/%s/ports/1/hw_counters/%s" %
+              (name, key)) as f:
+        return int(f.read())
+
+
+def tc_change_busy():
+    """RTR during a traffic-class change: EBUSY; after it: through"""
+    event = os.path.join(os.path.dirname(state), "parent_event")
+    ctx = open_verbs(roce)
+    pd = ibv.ibv_alloc_pd(ctx)
+    gid = (ctypes.c_uint8 * 16)()
+    if not pd or ibv.ibv_query_gid(ctx, 1, 0, gid):
+        die("PD or GID 0")
+    cq = ibv.ibv_create_cq(ctx, 8, None, None, 0)
+    qp, err, _ = create_qp(pd, cq) if cq else (None, ctypes.get_errno(), 0)
+    if not qp:
+        die("CQ or QP: %s" % errno.errorcode.get(err, err))
+    expect("QP %u to INIT" % qp.contents.qp_num,
+           modify(qp, A_STATE | A_PKEY | A_PORT | A_ACCESS,
+                  qp_state=QPS_INIT, port_num=1,
+                  qp_access_flags=LOCAL_WRITE), 0)
+    ah = AhAttr(is_global=1, port_num=1)
+    ah.grh.dgid[:] = gid[:]
+    ah.grh.hop_limit = 64
+    rtr = dict(qp_state=QPS_RTR, path_mtu=MTU_1024,
+               dest_qp_num=qp.contents.qp_num, rq_psn=1,
+               max_dest_rd_atomic=1, min_rnr_timer=12, ah=ah)
+    mask = (A_STATE | A_AV | A_MTU | A_DEST_QPN | A_RQ_PSN |
+            A_MAX_DEST_RD | A_MIN_RNR)
+    busy0 = port_counter(roce, "qos_busy")
+    with open(event, "w") as f:
+        f.write("tc_prepare")
+    try:
+        ret = modify(qp, mask, **rtr)
+        state_then = query(qp)[0].qp_state
+    finally:
+        with open(event, "w") as f:
+            f.write("tc_done")
+    expect("QP %u to RTR during a traffic-class change" %
+           qp.contents.qp_num, ret, errno.EBUSY)
+    if state_then != QPS_INIT:
+        die("the refused QP is in state %d, not INIT" % state_then)
+    busy = port_counter(roce, "qos_busy")
+    if busy != busy0 + 1:
+        die("qos_busy went from %d to %d, not up by one" % (busy0, busy))
+    print("qos_busy: %d -> %d" % (busy0, busy))
+    expect("QP %u to RTR after the change" % qp.contents.qp_num,
+           modify(qp, mask, **rtr), 0)
+    for what, ret in (("destroy QP", ibv.ibv_destroy_qp(qp)),
+                      ("destroy CQ", ibv.ibv_destroy_cq(cq)),
+                      ("dealloc PD", ibv.ibv_dealloc_pd(pd))):
+        expect(what, ret, 0)
+    ibv.ibv_close_device(ctx)
+
+
 def roce_ud():
     """two user UD QPs: datagrams through a user AH, the GRH's room at the
     head of the receive buffer, the sender's QPN in the completion, and a
@@ -869,6 +930,7 @@ def raw_checks():
 # the kernel's own objects (QP1 of RoCEv2 and its CQs) stay
 qps0, cqs0, stags0 = engine()
 roce_loopback()
+tc_change_busy()
 roce_ud()
 libirdma_limits()
 iwarp_objects()
