@@ -23,6 +23,7 @@
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
+#include <asm/unaligned.h>
 #include <rdma/ib_cache.h>
 #include <rdma/irdma-abi.h>
 
@@ -288,6 +289,26 @@ static int irdma_qp_cmd(struct irdma_qp *qp,
 	return irdma_cmd_exec(qp->hw, &cmd);
 }
 
+/**
+ * irdma_gid_to_addr - a RoCEv2 GID as the engine wants an address
+ * @gid: the GID
+ * @ipv4: @gid is an IPv4-mapped address
+ * @out: 4 host-order words; IPv4 in [0], the rest 0
+ */
+void irdma_gid_to_addr(const union ib_gid *gid, bool ipv4, u32 *out)
+{
+	int i;
+
+	memset(out, 0, 4 * sizeof(*out));
+	if (ipv4) {
+		/* an IPv4-mapped GID: the address is its last word */
+		out[0] = get_unaligned_be32(&gid->raw[12]);
+		return;
+	}
+	for (i = 0; i < 4; i++)
+		out[i] = get_unaligned_be32(&gid->raw[4 * i]);
+}
+
 /* protocol-independent context fields */
 static void irdma_qp_ctx_common(const struct irdma_qp *qp,
 				struct irdma_qpc_common *c)
@@ -351,6 +372,7 @@ static void irdma_qp_conn_common(const struct irdma_qp_conn *conn,
 	c->ord = conn->ord;
 	c->ttl = conn->ttl;
 	c->tos = conn->tos;
+	c->flow_label = conn->flow_label;
 	c->ipv4 = conn->ipv4;
 }
 
@@ -362,8 +384,15 @@ static int irdma_qp_write_ctx(struct irdma_qp *qp,
 	struct irdma_qpc_common c;
 
 	irdma_qp_ctx_common(qp, &c);
-	if (!irdma_qp_is_iwarp(qp))
+	if (!irdma_qp_is_iwarp(qp)) {
+		if (qp->av_set)
+			irdma_qp_conn_common(&qp->conn, &c);
+		c.snd_mss = qp->path_mtu ? ib_mtu_enum_to_int(qp->path_mtu) :
+					   c.snd_mss;
+		c.ird = qp->conn.ird;
+		c.ord = qp->conn.ord;
 		return irdma_qpc_write_roce(ctx, &c, roce);
+	}
 	if (qp->conn_set) {
 		irdma_qp_conn_common(&qp->conn, &c);
 		iw = qp->conn.iw;
@@ -376,7 +405,7 @@ static u8 irdma_qp_up(struct irdma_qp *qp)
 {
 	const struct irdma_qp_conn *conn = &qp->conn;
 
-	if (!qp->conn_set)
+	if (!qp->conn_set && !qp->av_set)
 		return 0;
 	return irdma_qos_up(qp->hw, conn->tos, conn->insert_vlan ?
 			    conn->vlan_tag >> VLAN_PRIO_SHIFT : -1);
@@ -719,6 +748,11 @@ static void irdma_qp_init_state(struct irdma_qp *qp,
 	qp->pkey_index = 0;
 	qp->roce.p_key = IB_DEFAULT_PKEY_FULL;
 	qp->roce.is_qp1 = attr->qp_type == IB_QPT_GSI;
+	/* RDMA READ depths until modify sets them: the device's offer */
+	if (!irdma_qp_is_iwarp(qp) && attr->qp_type == IB_QPT_RC) {
+		qp->conn.ird = IRDMA_QP_OFFER_IRD;
+		qp->conn.ord = IRDMA_QP_OFFER_ORD;
+	}
 	qp->cap = attr->cap;
 	INIT_WORK(&qp->ud.release, irdma_qp_ud_release);
 	qp->cap.max_send_wr = qp->sizes.max_send_wr;
@@ -1016,6 +1050,86 @@ static void irdma_qp_apply_roce(const struct ib_qp_attr *attr, int mask,
 		rc->rnr_nak_thresh = min_t(u8, attr->rnr_retry, 7);
 }
 
+/*
+ * A RoCEv2 RC QP's address vector (IB_QP_AV) into @conn: where the engine
+ * sends its packets. The addresses and the source MAC and VLAN come from
+ * the source GID's entry, the next hop's MAC from the core (ah.roce.dmac)
+ * through the engine's ARP cache; the UDP source port spreads the QP pairs
+ * over ECMP paths as the core computes it from the flow label.
+ */
+static int irdma_qp_roce_av(struct irdma_qp *qp, const struct ib_qp_attr *attr,
+			    int mask, struct irdma_qp_conn *conn)
+{
+	const struct rdma_ah_attr *ah = &attr->ah_attr;
+	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
+	const struct ib_gid_attr *sgid = grh->sgid_attr;
+	enum rdma_network_type net;
+	u8 smac[ETH_ALEN];
+	u16 vlan = 0xffff;
+	u32 dqpn;
+	int idx;
+
+	if (ah->type != RDMA_AH_ATTR_TYPE_ROCE ||
+	    !(rdma_ah_get_ah_flags(ah) & IB_AH_GRH) || !sgid)
+		return -EINVAL;
+	net = rdma_gid_attr_network_type(sgid);
+	/* RoCEv2 only: the port offers no RoCEv1 GIDs */
+	if (net != RDMA_NETWORK_IPV4 && net != RDMA_NETWORK_IPV6)
+		return -EINVAL;
+	if (rdma_read_gid_l2_fields(sgid, &vlan, smac))
+		return -EINVAL;
+	conn->ipv4 = net == RDMA_NETWORK_IPV4;
+	irdma_gid_to_addr(&grh->dgid, conn->ipv4, conn->rem_addr);
+	irdma_gid_to_addr(&sgid->gid, conn->ipv4, conn->loc_addr);
+	conn->mac = ether_addr_to_u64(smac);
+	dqpn = mask & IB_QP_DEST_QPN ? attr->dest_qp_num : qp->roce.dest_qp;
+	conn->loc_port = rdma_get_udp_sport(grh->flow_label, qp->ibqp.qp_num,
+					    dqpn);
+	conn->rem_port = IRDMA_QP_ROCE_PORT;
+	conn->flow_label = grh->flow_label;
+	conn->ttl = grh->hop_limit;
+	conn->tos = grh->traffic_class;
+	conn->insert_vlan = vlan < VLAN_N_VID;
+	conn->vlan_tag = conn->insert_vlan ?
+			 vlan | rdma_ah_get_sl(ah) << VLAN_PRIO_SHIFT : 0;
+	idx = irdma_arp_add(qp->hw->fn->iwdev, conn->rem_addr, conn->ipv4,
+			    ah->roce.dmac);
+	if (idx < 0)
+		return idx;
+	conn->arp_idx = idx;
+	return 0;
+}
+
+/*
+ * What a RoCEv2 modify sets besides the context's RoCE fields: the address
+ * vector, the path MTU and the RDMA READ depths. Applied to the QP before
+ * the engine has the context; irdma_qp_roce_restore() puts them back if it
+ * refuses it.
+ */
+static int irdma_qp_roce_apply(struct irdma_qp *qp,
+			       const struct ib_qp_attr *attr, int mask)
+{
+	int ret;
+
+	if (mask & IB_QP_AV) {
+		ret = irdma_qp_roce_av(qp, attr, mask, &qp->conn);
+		if (ret) {
+			ibdev_dbg(qp->ibqp.device,
+				  "QP %u: address vector refused: %d\n",
+				  qp->ibqp.qp_num, ret);
+			return ret;
+		}
+		qp->av_set = true;
+	}
+	if (mask & IB_QP_PATH_MTU)
+		qp->path_mtu = attr->path_mtu;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		qp->conn.ord = attr->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		qp->conn.ird = attr->max_dest_rd_atomic;
+	return 0;
+}
+
 /* What a move to RESET or ERR does to the rings, under the state lock */
 static int irdma_qp_after_move(struct irdma_qp *qp, enum ib_qp_state next)
 {
@@ -1176,6 +1290,9 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	struct irdma_modify_qp_req ureq;
 	enum ib_qp_state next, cur;
 	struct irdma_qpc_roce roce;
+	struct irdma_qp_conn conn;
+	enum ib_mtu path_mtu;
+	bool av_set;
 	int cause = -1;
 	u8 hw_state;
 	int ret;
@@ -1204,12 +1321,24 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 		cause = irdma_qp_ulp_disc_cause(cur, next);
 	roce = qp->roce;
 	irdma_qp_apply_roce(attr, attr_mask, &roce);
-	ret = irdma_qp_hw_modify(qp, hw_state, &roce,
-				 irdma_qp_resets_conn(qp, cur, next));
+	conn = qp->conn;
+	av_set = qp->av_set;
+	path_mtu = qp->path_mtu;
+	ret = irdma_qp_is_iwarp(qp) ? 0 :
+	      irdma_qp_roce_apply(qp, attr, attr_mask);
+	if (!ret)
+		ret = irdma_qp_hw_modify(qp, hw_state, &roce,
+					 irdma_qp_resets_conn(qp, cur, next));
 	if (!ret)
 		ret = irdma_qp_after_move(qp, next);
-	if (ret)
+	if (ret) {
+		if (!irdma_qp_is_iwarp(qp)) {
+			qp->conn = conn;
+			qp->av_set = av_set;
+			qp->path_mtu = path_mtu;
+		}
 		goto out_unlock;
+	}
 	qp->roce = roce;
 	qp->hw_state = hw_state;
 	if (attr_mask & IB_QP_PKEY_INDEX)
@@ -1267,6 +1396,8 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 
 	/* what modify_qp may change is read under the lock that changes it */
 	mutex_lock(&qp->state_lock);
+	if (qp->path_mtu)
+		mtu = qp->path_mtu;
 	*attr = (struct ib_qp_attr){
 		.qp_state = qp->ib_state,
 		.cur_qp_state = qp->ib_state,
@@ -1279,6 +1410,8 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		.rnr_retry = qp->roce.rnr_nak_thresh,
 		.timeout = qp->ack_timeout,
 		.path_mtu = mtu,
+		.max_rd_atomic = qp->conn.ord,
+		.max_dest_rd_atomic = qp->conn.ird,
 		.port_num = 1,
 		.cap = qp->cap,
 	};

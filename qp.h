@@ -125,8 +125,13 @@ struct irdma_qp_sizes {
  * @ord: outbound RDMA READ depth
  * @ttl: TTL / hop limit
  * @tos: TOS / traffic class
+ * @flow_label: IPv6 flow label (RoCEv2)
  * @ipv4: IPv4 addresses
  * @insert_vlan: the engine tags the connection's frames
+ *
+ * For a RoCEv2 RC QP the same fields hold its address vector (IB_QP_AV):
+ * the ports are the UDP source port and 4791, @ird and @ord its RDMA READ
+ * depths, @mss unused (the path MTU is irdma_qp.path_mtu).
  */
 struct irdma_qp_conn {
 	struct irdma_qpc_iwarp iw;
@@ -142,6 +147,7 @@ struct irdma_qp_conn {
 	u8 ord;
 	u8 ttl;
 	u8 tos;
+	u32 flow_label;
 	bool ipv4;
 	bool insert_vlan;
 };
@@ -218,8 +224,13 @@ struct irdma_qp_ud {
  * @cm_node: the iWARP CM connection that owns the QP, or NULL
  * @err_work: moves the QP to ERR for the CM, which asks from atomic
  *	context; holds a reference while queued
- * @conn: the connection the CM handed over (iWARP); under @state_lock
+ * @conn: the connection the CM handed over (iWARP), or the address vector
+ *	and RDMA READ depths (RoCEv2 RC); under @state_lock
  * @conn_set: @conn is filled in and goes into every context written
+ *	(iWARP)
+ * @av_set: a RoCEv2 QP's address vector is in @conn (IB_QP_AV)
+ * @path_mtu: a RoCEv2 QP's path MTU (IB_QP_PATH_MTU), or 0 for the
+ *	netdev's
  * @llp_closed: the engine reported the connection's TCP closed or reset
  *	(AE handling, WRITE_ONCE): a move to ERR need not reset it
  * @term_flags: iWARP TERMINATE: IRDMA_QP_TERM_STARTED once the AE
@@ -267,6 +278,8 @@ struct irdma_qp {
 	struct work_struct err_work;
 	struct irdma_qp_conn conn;
 	bool conn_set;
+	bool av_set;
+	enum ib_mtu path_mtu;
 	bool llp_closed;
 	unsigned long term_flags;
 	u8 term_act;
@@ -277,6 +290,8 @@ struct irdma_qp {
 	struct irdma_ieq_stream ieq;
 	struct irdma_qos_member qos;
 };
+
+void irdma_gid_to_addr(const union ib_gid *gid, bool ipv4, u32 *out);
 
 /* our CQ and QP around the ib_core objects they embed */
 #define to_irdma_cq(cq)	container_of(cq, struct irdma_cq, ibcq)

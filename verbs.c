@@ -344,21 +344,6 @@ static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 
 /* ---- address handles (RoCEv2) ---- */
 
-/* @gid as the engine wants an address: host-order words, IPv4 in [0] */
-static void irdma_ah_addr(const union ib_gid *gid, bool ipv4, u32 *out)
-{
-	int i;
-
-	memset(out, 0, 4 * sizeof(*out));
-	if (ipv4) {
-		/* an IPv4-mapped GID: the address is its last word */
-		out[0] = get_unaligned_be32(&gid->raw[12]);
-		return;
-	}
-	for (i = 0; i < 4; i++)
-		out[i] = get_unaligned_be32(&gid->raw[4 * i]);
-}
-
 /* What CREATE_AH needs from the core's attributes; 0 or -EINVAL */
 static int irdma_ah_info(struct irdma_device *iwdev, struct irdma_pd *pd,
 			 const struct rdma_ah_attr *attr,
@@ -381,8 +366,8 @@ static int irdma_ah_info(struct irdma_device *iwdev, struct irdma_pd *pd,
 	if (rdma_read_gid_l2_fields(sgid, &vlan, info->mac))
 		return -EINVAL;
 	info->ipv4 = net == RDMA_NETWORK_IPV4;
-	irdma_ah_addr(&grh->dgid, info->ipv4, info->dest_addr);
-	irdma_ah_addr(&sgid->gid, info->ipv4, info->src_addr);
+	irdma_gid_to_addr(&grh->dgid, info->ipv4, info->dest_addr);
+	irdma_gid_to_addr(&sgid->gid, info->ipv4, info->src_addr);
 	info->pd_idx = pd->pd_id;
 	info->tc = grh->traffic_class;
 	info->hop_limit = grh->hop_limit;
@@ -561,7 +546,7 @@ static bool irdma_mcg_addr(const union ib_gid *mgid,
 	__be32 a4;
 
 	info->ipv4 = ipv6_addr_v4mapped(a6);
-	irdma_ah_addr(mgid, info->ipv4, info->addr);
+	irdma_gid_to_addr(mgid, info->ipv4, info->addr);
 	if (info->ipv4) {
 		a4 = a6->s6_addr32[3];
 		ip_eth_mc_map(a4, info->mac);

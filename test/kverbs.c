@@ -60,6 +60,9 @@ struct tk_pair {
  * @buf: coherent buffer, side A in the first half, side B in the second
  * @dma: its bus address
  * @gid: GID 0 of port 1, the address both QPs use
+ * @mac: the MAC of GID 0's netdev: a kernel consumer resolves the
+ *	destination MAC of a RoCE address vector itself, and both QPs are
+ *	on this port
  * @lkey: the PD's local DMA lkey
  */
 struct tk_ctx {
@@ -68,6 +71,7 @@ struct tk_ctx {
 	u8 *buf;
 	dma_addr_t dma;
 	union ib_gid gid;
+	u8 mac[ETH_ALEN];
 	u32 lkey;
 };
 
@@ -146,6 +150,7 @@ static int tk_to_rtr(struct tk_ctx *t, struct ib_qp *qp, u32 dest)
 	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
 	rdma_ah_set_port_num(&attr.ah_attr, 1);
 	rdma_ah_set_grh(&attr.ah_attr, &t->gid, 0, 0, 64, 0);
+	memcpy(attr.ah_attr.roce.dmac, t->mac, ETH_ALEN);
 	return tk_modify(qp, &attr, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
 			 IB_QP_DEST_QPN | IB_QP_RQ_PSN |
 			 IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER, "RTR");
@@ -934,10 +939,17 @@ static int tk_run_frwr(struct tk_ctx *t)
 
 static int tk_run(struct ib_device *dev)
 {
+	const struct ib_gid_attr *ga;
 	struct tk_ctx t = { .dev = dev };
 	int ret;
 
-	ret = rdma_query_gid(dev, 1, 0, &t.gid);
+	ga = rdma_get_gid_attr(dev, 1, 0);
+	ret = PTR_ERR_OR_ZERO(ga);
+	if (!ret) {
+		t.gid = ga->gid;
+		ret = rdma_read_gid_l2_fields(ga, NULL, t.mac);
+		rdma_put_gid_attr(ga);
+	}
 	if (ret) {
 		pr_err("%s: no GID 0 on port 1 (is the netdev up?): %d\n",
 		       dev_name(&dev->dev), ret);
