@@ -48,9 +48,9 @@ static void isim_show_cqp(struct seq_file *s, struct isim_func *f)
 		   f->ticks, div_u64(f->tick_ns_max, NSEC_PER_USEC),
 		   div_u64(f->tick_ns_total, NSEC_PER_MSEC),
 		   div_u64(f->tick_late_ns_max, NSEC_PER_USEC), f->quiet);
-	seq_printf(s, "exec: scans=%llu kicks=%llu idle=%llu arm_scans=%llu unasked=%llu\n",
+	seq_printf(s, "exec: scans=%llu kicks=%llu idle=%llu arm_scans=%llu unasked=%llu unrouted=%llu\n",
 		   f->scans, f->kick_passes, f->idle_passes, f->arm_scans,
-		   f->unasked);
+		   f->unasked, f->unrouted);
 	seq_printf(s, "cqp: live=%d size=%u tail=%u polarity=%u done=%llu errors=%llu bad_valid=%llu\n",
 		   cqp->live, cqp->size, cqp->tail, cqp->polarity, cqp->done,
 		   cqp->errors, cqp->bad_valid);

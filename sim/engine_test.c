@@ -1410,6 +1410,12 @@ static void isim_stag_fast_reg_and_invalidate(struct kunit *test)
 
 #define ISIM_T_CQ	1
 #define ISIM_T_CQ_SIZE	32
+/*
+ * The ARP entry hand-made RC QPs name (stored directly, above the entries
+ * the CQP tests make), and the MAC of the QPs and of that entry
+ */
+#define ISIM_T_RC_ARP	0x7f
+#define ISIM_T_RC_MAC	0x020000000011ULL
 
 /* CQ 1: a 32-entry ring in @ring, no overflow check, no CEQ */
 static void isim_t_hand_cq(struct kunit *test, __le64 *ring)
@@ -1455,7 +1461,9 @@ static struct isim_qp *isim_t_hand_qp_type(struct kunit *test, u32 id,
 	ctx[2] = isim_t_bus(t, rq);
 	ctx[3] = FIELD_PREP(ISIM_QPC_W3_SQ_SIZE, 3) |
 		 FIELD_PREP(ISIM_QPC_W3_RQ_SIZE, 1);
+	ctx[6] = FIELD_PREP(ISIM_QPC_W6_ARP_IDX, ISIM_T_RC_ARP);
 	ctx[8] = w8;
+	ctx[19] = FIELD_PREP(ISIM_QPC_W19_LOCAL_MAC, ISIM_T_RC_MAC);
 	ctx[17] = FIELD_PREP(ISIM_QPC_W17_SQ_CQ, ISIM_T_CQ) |
 		  FIELD_PREP(ISIM_QPC_W17_RQ_CQ, ISIM_T_CQ);
 	ctx[20] = ISIM_QPC_W20_PRIVILEGED | ISIM_QPC_W20_REMOTE_WRITE |
@@ -1465,6 +1473,10 @@ static struct isim_qp *isim_t_hand_qp_type(struct kunit *test, u32 id,
 	qp->id = id;
 	qp->type = type;
 	qp->state = ISIM_QPS_IDLE;
+	/* RC traffic loops back: the next hop is the QP's own MAC */
+	KUNIT_ASSERT_FALSE(test, xa_err(xa_store(&t->f->conn.arp, ISIM_T_RC_ARP,
+						 xa_mk_value(ISIM_T_RC_MAC),
+						 GFP_KERNEL)));
 	isim_exec_load_ctx(qp, ctx, false);
 	isim_exec_new_state(qp, ISIM_QPS_INVALID);
 	qp->state = state;
@@ -1615,6 +1627,47 @@ static void isim_exec_send_loopback_moves_data(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->state, (u8)ISIM_QPS_RTS);
 	/* a message that failed is not counted */
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_RDMA_TX_SENDS]), 1LL);
+}
+
+/*
+ * An RC QP whose next hop (its context's ARP entry) is another MAC than its
+ * own sends onto the wire, where the model carries no RC: its SEND
+ * completes as if retries ran out, nothing reaches the QP of the same
+ * number here, and the engine counts it as unrouted.
+ */
+static void isim_exec_rc_elsewhere_is_unrouted(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *cq = t->ccq, *sq = t->sq, *rq = t->eq;
+	u8 *src = (u8 *)t->buf, *dst = (u8 *)t->page;
+	struct isim_qp *a, *b;
+	u64 w3;
+
+	isim_t_hand_cq(test, cq);
+	a = isim_t_hand_qp(test, 2, 3, ISIM_QPS_RTS, sq, rq);
+	b = isim_t_hand_qp(test, 3, 2, ISIM_QPS_RTS, sq + 256, rq + 256);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	/* the peer's MAC is in the ARP entry now, not A's own */
+	KUNIT_ASSERT_FALSE(test, xa_err(xa_store(&t->f->conn.arp, ISIM_T_RC_ARP,
+						 xa_mk_value(ISIM_T_RC_MAC + 1),
+						 GFP_KERNEL)));
+	memset(src, 0x5a, 16);
+	memset(dst, 0, 16);
+	isim_t_wqe(rq + 256, 0, 0, isim_t_bus(t, dst), 64, 0, 0);
+	isim_t_wqe(sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, src), 16, 0,
+		   ISIM_WQH_SIGNALED);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, t->f->unrouted, 1ULL);
+	KUNIT_EXPECT_NE(test, memcmp(src, dst, 16), 0);
+	w3 = isim_t_cqe(cq, 0, 3);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_SQ);
+	KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_MINOR, w3),
+			(u64)ISIM_WC_RETRY_EXC);
+	KUNIT_EXPECT_EQ(test, a->state, (u8)ISIM_QPS_ERROR);
+	KUNIT_EXPECT_EQ(test, b->state, (u8)ISIM_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->hwc[ISIM_GS_RDMA_RX_SENDS]), 0LL);
 }
 
 /*
@@ -4549,6 +4602,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_stag_fast_reg_and_invalidate),
 	KUNIT_CASE(isim_exec_flush_completes_each_posted_wqe),
 	KUNIT_CASE(isim_exec_send_loopback_moves_data),
+	KUNIT_CASE(isim_exec_rc_elsewhere_is_unrouted),
 	KUNIT_CASE(isim_exec_sq_waits_for_doorbell),
 	KUNIT_CASE(isim_exec_sq_stops_when_the_pass_is_over),
 	KUNIT_CASE(isim_exec_unregistered_leaf_holds_sq),

@@ -113,6 +113,8 @@ void isim_exec_load_ctx(struct isim_qp *qp, const u64 *ctx, bool virt)
 	qp->sq_cq = FIELD_GET(ISIM_QPC_W17_SQ_CQ, ctx[17]);
 	qp->rq_cq = FIELD_GET(ISIM_QPC_W17_RQ_CQ, ctx[17]);
 	qp->dest_qp = FIELD_GET(ISIM_QPC_W8_DEST_QP, ctx[8]);
+	qp->arp_idx = FIELD_GET(ISIM_QPC_W6_ARP_IDX, ctx[6]);
+	qp->src_mac = FIELD_GET(ISIM_QPC_W19_LOCAL_MAC, ctx[19]);
 	qp->qkey = FIELD_GET(ISIM_QPC_W8_QKEY, ctx[8]);
 	qp->pd = FIELD_GET(ISIM_QPC_W7_PD_LO, ctx[7]) |
 		 FIELD_GET(ISIM_QPC_W0_PD_HI, ctx[0]) << 16;
@@ -586,10 +588,29 @@ static void isim_exec_responded(struct isim_func *f, struct isim_qp *peer,
 
 /* ---- the responder ---- */
 
+/*
+ * Where an RC QP's packets go: to the MAC of its context's ARP entry. The
+ * model carries RC traffic only when that is the QP's own source MAC (the
+ * port's switch turns it around); anything else would leave on the wire,
+ * where no RoCEv2 RC is modelled, so it is lost.
+ */
+static bool isim_exec_routed(struct isim_func *f, const struct isim_qp *qp)
+{
+	void *e = xa_load(&f->conn.arp, qp->arp_idx);
+
+	return e && xa_to_value(e) == qp->src_mac;
+}
+
 static struct isim_qp *isim_exec_peer(struct isim_func *f,
 				      const struct isim_qp *qp)
 {
-	struct isim_qp *peer = xa_load(&f->qps, qp->dest_qp);
+	struct isim_qp *peer;
+
+	if (!isim_exec_routed(f, qp)) {
+		f->unrouted++;
+		return NULL;
+	}
+	peer = xa_load(&f->qps, qp->dest_qp);
 
 	if (!peer || peer->type != ISIM_QP_TYPE_ROCE_RC ||
 	    (peer->state != ISIM_QPS_RTR && peer->state != ISIM_QPS_RTS))

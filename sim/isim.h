@@ -288,6 +288,8 @@ struct isim_toe {
  * @sq_cq: CQ of SQ completions
  * @rq_cq: CQ of RQ completions
  * @dest_qp: RoCEv2 RC: the connected QP (on this function: loopback)
+ * @arp_idx: RoCEv2 RC: the ARP cache entry of the next hop (context word 6)
+ * @src_mac: the QP's source MAC (context word 19)
  * @qkey: RoCEv2 UD: the Q_Key a received datagram must carry
  * @ud_psn: RoCEv2 UD: PSN of the next datagram sent (24 bits)
  * @pd: protection domain
@@ -323,6 +325,8 @@ struct isim_qp {
 	u32 sq_cq;
 	u32 rq_cq;
 	u32 dest_qp;
+	u16 arp_idx;
+	u64 src_mac;
 	u32 qkey;
 	u32 ud_psn;
 	u32 pd;
@@ -1031,6 +1035,8 @@ struct isim_wire {
  * @arm_scans: passes that read every CQ's arm sequence
  * @unasked: scans due to @scan_due alone that found work (a missing
  *	wake-up)
+ * @unrouted: RoCEv2 RC WQEs whose QP's next hop is not the function
+ *	itself (only loopback RC is modelled): completed as if retries ran out
  * @stags: STags by index (struct isim_stag)
  * @ahs: address handles by index (struct isim_ah)
  * @mcgs: multicast groups by index (struct isim_mcg)
@@ -1094,6 +1100,7 @@ struct isim_func {
 	unsigned int quiet;
 	u64 arm_scans;
 	u64 unasked;
+	u64 unrouted;
 	struct xarray stags;
 	struct xarray ahs;
 	struct xarray mcgs;
