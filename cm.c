@@ -352,6 +352,28 @@ static u16 irdma_get_vlan_mac_ipv6(struct irdma_cm_core *core, const u32 *addr,
 	return vlan;
 }
 
+/*
+ * Traffic with no VLAN of its own goes out with VLAN 0, a priority tag
+ * carrying the priority of @tos, when the port sorts frames into classes
+ * by priority (irdma_cm_hw_ops.prio_tag); @prio, when given, gets it. The
+ * listeners' SYN filters and the nodes take the same VLAN, so a peer's
+ * priority-tagged SYN finds its listener.
+ */
+static u16 irdma_cm_tag_vlan(struct irdma_cm_core *core, u16 vlan, u8 tos,
+			     u8 *prio)
+{
+	int p;
+
+	if (vlan != IRDMA_CM_NO_VLAN || !core->ops->prio_tag)
+		return vlan;
+	p = core->ops->prio_tag(core, tos);
+	if (p < 0)
+		return vlan;
+	if (prio)
+		*prio = p;
+	return 0;
+}
+
 static u16 irdma_cm_addr_vlan(struct irdma_cm_core *core,
 			      const struct irdma_cm_info *ci)
 {
@@ -3062,7 +3084,8 @@ static int irdma_cm_add_child(struct irdma_cm_listener *listener,
 	child->ci = listener->ci;
 	child->ci.ipv4 = ipv4;
 	memcpy(child->ci.loc_addr, addr, ipv4 ? 4 : 16);
-	child->ci.vlan_id = vlan;
+	child->ci.vlan_id = irdma_cm_tag_vlan(core, vlan, listener->ci.tos,
+					      NULL);
 	err = core->ops->qhash(core, &child->ci, true, true);
 	if (err) {
 		kfree(child);
@@ -3279,9 +3302,11 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 		goto err_count;
 	memset(ci.rem_addr, 0, sizeof(ci.rem_addr));
 	ci.rem_port = 0;
-	if (!irdma_addr_is_any(ci.loc_addr, ci.ipv4))
-		ci.vlan_id = irdma_cm_addr_vlan(core, &ci);
 	ci.tos = cm_id->tos;
+	if (!irdma_addr_is_any(ci.loc_addr, ci.ipv4))
+		ci.vlan_id = irdma_cm_tag_vlan(core,
+					       irdma_cm_addr_vlan(core, &ci),
+					       ci.tos, NULL);
 	listener = irdma_make_listen_node(core, cm_id, &ci, backlog);
 	if (IS_ERR(listener)) {
 		err = PTR_ERR(listener);
@@ -3362,8 +3387,9 @@ irdma_create_cm_node(struct irdma_cm_core *core, struct irdma_cm_info *ci,
 {
 	struct irdma_cm_node *node;
 
-	ci->vlan_id = irdma_cm_addr_vlan(core, ci);
 	ci->tos = cm_id->tos_set ? cm_id->tos : 0;
+	ci->vlan_id = irdma_cm_tag_vlan(core, irdma_cm_addr_vlan(core, ci),
+					ci->tos, &ci->user_pri);
 	node = irdma_make_cm_node(core, ci, NULL, NULL);
 	if (IS_ERR(node))
 		return node;

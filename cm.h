@@ -252,6 +252,10 @@ struct irdma_cm_tcp_ctx {
  *	@have_mac, program the ARP cache, return its index or a -errno.
  * @get_vlan: (optional) VLAN id owning a local address; default walks the
  *	netdevs of irdma_cm_net().
+ * @prio_tag: (atomic, optional) the 802.1p priority that traffic of IP
+ *	TOS @tos with no VLAN of its own must carry in a priority tag (VLAN
+ *	0), when the port sorts frames into classes by priority; -1 when such
+ *	traffic goes untagged. NULL: untagged.
  * @qp_lookup: (atomic) find a QP by number, with a reference, or NULL.
  * @qp_put: (atomic) drop a reference taken by @qp_lookup or @qp_hold.
  * @qp_hold: (atomic, optional) take one more reference to a QP the caller
@@ -278,6 +282,7 @@ struct irdma_cm_hw_ops {
 			   const struct irdma_cm_info *ci, u8 *mac,
 			   bool have_mac);
 	u16 (*get_vlan)(struct irdma_cm_core *core, const u32 *addr, bool ipv4);
+	int (*prio_tag)(struct irdma_cm_core *core, u8 tos);
 	void *(*qp_lookup)(struct irdma_cm_core *core, u32 qpn);
 	void (*qp_put)(struct irdma_cm_core *core, void *qp);
 	void (*qp_hold)(struct irdma_cm_core *core, void *qp);

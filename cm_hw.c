@@ -326,6 +326,11 @@ static int irdma_cm_hw_qp_close(struct irdma_cm_core *core, void *qp)
 	return irdma_qp_iw_close(qp);
 }
 
+static int irdma_cm_hw_prio_tag(struct irdma_cm_core *core, u8 tos)
+{
+	return irdma_qos_prio_tag(irdma_cm_hw_dev(core)->fn->hw, tos);
+}
+
 static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 	.xmit = irdma_cm_hw_xmit,
 	.qhash = irdma_cm_hw_qhash,
@@ -334,6 +339,7 @@ static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 	.ah_free = irdma_cm_hw_ah_free,
 	.arp_resolve = irdma_cm_hw_arp_resolve,
 	.get_vlan = irdma_cm_hw_get_vlan,
+	.prio_tag = irdma_cm_hw_prio_tag,
 	.qp_lookup = irdma_cm_hw_qp_lookup,
 	.qp_put = irdma_cm_hw_qp_put,
 	.qp_hold = irdma_cm_hw_qp_hold,

@@ -515,9 +515,15 @@ static void irdma_wc_recv(const struct irdma_uk_cqe *cqe, struct ib_wc *wc)
 		u64_to_ether_addr(cqe->ud_smac, wc->smac);
 		wc->wc_flags |= IB_WC_WITH_SMAC;
 	}
+	/*
+	 * The tag's priority is the SL; VLAN 0 is only a priority tag (see
+	 * irdma_qos_prio_tag()), not a VLAN whose GID the core would look for
+	 */
 	if (cqe->vlan_valid) {
+		wc->sl = cqe->ud_vlan >> VLAN_PRIO_SHIFT;
 		wc->vlan_id = cqe->ud_vlan & VLAN_VID_MASK;
-		wc->wc_flags |= IB_WC_WITH_VLAN;
+		if (wc->vlan_id)
+			wc->wc_flags |= IB_WC_WITH_VLAN;
 	}
 }
 

@@ -15,7 +15,12 @@
  * priority when it is about to send (RTR for RoCEv2, the connection's
  * hand-over for iWARP); the ILQ and IEQ stay on 0. The priority comes
  * from the connection's VLAN priority or TOS, or from its DSCP when the
- * port prioritises by DSCP, and the parent's map gives its class.
+ * port prioritises by DSCP, and the parent's map gives its class. A port
+ * with more than one class that prioritises by 802.1p priority sorts and
+ * pauses frames by their VLAN tag, so traffic with no VLAN of its own then
+ * goes out with VLAN 0 carrying its priority (irdma_qos_prio_tag()):
+ * RoCEv2 QPs and AHs, and the iWARP CM's connections, whose listeners'
+ * SYN filters expect such tags then too.
  *
  * A traffic-class change comes in two events. On the first, every QP that
  * may be sending is suspended (SUSPEND_QP, confirmed by an AE) and the
@@ -443,6 +448,33 @@ u8 irdma_qos_up(struct irdma_hw *hw, u8 tos, int vlan_prio)
 	return up & (IRDMA_QOS_UPS - 1);
 }
 
+/**
+ * irdma_qos_prio_tag - the priority tag untagged traffic must carry
+ * @hw: the engine
+ * @tos: the traffic's IP TOS / traffic class byte
+ *
+ * A port with more than one traffic class that tells them apart by 802.1p
+ * priority (DCB by PCP, not DSCP) puts each frame in its class, and pauses
+ * it (PFC), by the priority in its VLAN tag: traffic with no VLAN of its
+ * own must then go out with VLAN 0, a priority tag, or it lands in the
+ * default class whatever its queue set.
+ *
+ * Context: any; does not sleep.
+ * Return: the priority for @tos, or -1 when untagged traffic stays so.
+ */
+int irdma_qos_prio_tag(struct irdma_hw *hw, u8 tos)
+{
+	if (!READ_ONCE(irdma_qos_of(hw)->prio_tags))
+		return -1;
+	return rt_tos2priority(tos) & (IRDMA_QOS_UPS - 1);
+}
+
+/* The classes in force changed: whether untagged traffic needs a tag */
+static void irdma_qos_params_set(struct irdma_qos *q)
+{
+	WRITE_ONCE(q->prio_tags, q->params.num_tc > 1 && !q->params.dscp);
+}
+
 /* ---- traffic-class changes ---- */
 
 struct irdma_qos_qp_arg {
@@ -559,6 +591,7 @@ void irdma_qos_tc_done(struct irdma_hw *hw)
 		irdma_qos_tc_prepare(hw);
 	mutex_lock(&q->lock);
 	irdma_qos_fetch(hw, &q->params);
+	irdma_qos_params_set(q);
 	q->changing = false;
 	list_for_each_entry(m, &q->members, node) {
 		old = m->qs_handle;
@@ -629,6 +662,7 @@ int irdma_qos_init(struct irdma_hw *hw)
 	ida_init(&q->ids);
 	init_waitqueue_head(&q->suspend_wq);
 	irdma_qos_fetch(hw, &q->params);
+	irdma_qos_params_set(q);
 	if (!irdma_qos_builds(hw))
 		return 0;
 	ret = irdma_qos_tree_build(hw);

@@ -117,6 +117,9 @@ enum irdma_qos_stat {
  * @ids: gen2: node ids in use but the root's
  * @changing: between a change's announcement and its end: no leaf is
  *	made, no QP may start sending
+ * @prio_tags: the port has more than one class and tells them apart by
+ *	802.1p priority, not DSCP: untagged traffic must carry a priority tag
+ *	(VLAN 0); read without @lock (irdma_qos_prio_tag())
  * @suspends: SUSPEND_QP commands whose AE has not come yet
  * @suspend_wq: woken when @suspends reaches 0
  * @stats: counters (enum irdma_qos_stat)
@@ -131,6 +134,7 @@ struct irdma_qos {
 	bool tree;
 	struct ida ids;
 	bool changing;
+	bool prio_tags;
 	atomic_t suspends;
 	wait_queue_head_t suspend_wq;
 	atomic64_t stats[IRDMA_QOS_STAT_COUNT];
@@ -139,6 +143,7 @@ struct irdma_qos {
 int irdma_qos_init(struct irdma_hw *hw);
 void irdma_qos_fini(struct irdma_hw *hw);
 u8 irdma_qos_up(struct irdma_hw *hw, u8 tos, int vlan_prio);
+int irdma_qos_prio_tag(struct irdma_hw *hw, u8 tos);
 int irdma_qos_attach(struct irdma_hw *hw, struct irdma_qos_member *m,
 		     u32 qp_id);
 int irdma_qos_activate(struct irdma_hw *hw, struct irdma_qos_member *m,

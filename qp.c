@@ -1066,8 +1066,8 @@ static int irdma_qp_roce_av(struct irdma_qp *qp, const struct ib_qp_attr *attr,
 	enum rdma_network_type net;
 	u8 smac[ETH_ALEN];
 	u16 vlan = 0xffff;
+	int idx, prio;
 	u32 dqpn;
-	int idx;
 
 	if (ah->type != RDMA_AH_ATTR_TYPE_ROCE ||
 	    !(rdma_ah_get_ah_flags(ah) & IB_AH_GRH) || !sgid)
@@ -1089,9 +1089,13 @@ static int irdma_qp_roce_av(struct irdma_qp *qp, const struct ib_qp_attr *attr,
 	conn->flow_label = grh->flow_label;
 	conn->ttl = grh->hop_limit;
 	conn->tos = grh->traffic_class;
+	prio = rdma_ah_get_sl(ah);
+	if (vlan >= VLAN_N_VID) {
+		prio = irdma_qos_prio_tag(qp->hw, grh->traffic_class);
+		vlan = prio < 0 ? vlan : 0;
+	}
 	conn->insert_vlan = vlan < VLAN_N_VID;
-	conn->vlan_tag = conn->insert_vlan ?
-			 vlan | rdma_ah_get_sl(ah) << VLAN_PRIO_SHIFT : 0;
+	conn->vlan_tag = conn->insert_vlan ? vlan | prio << VLAN_PRIO_SHIFT : 0;
 	idx = irdma_arp_add(qp->hw->fn->iwdev, conn->rem_addr, conn->ipv4,
 			    ah->roce.dmac);
 	if (idx < 0)

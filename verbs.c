@@ -353,7 +353,7 @@ static int irdma_ah_info(struct irdma_device *iwdev, struct irdma_pd *pd,
 	const struct ib_gid_attr *sgid = grh->sgid_attr;
 	enum rdma_network_type net;
 	u16 vlan = 0xffff;
-	int idx;
+	int idx, prio;
 
 	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
 	    !(rdma_ah_get_ah_flags(attr) & IB_AH_GRH) || !sgid)
@@ -372,10 +372,15 @@ static int irdma_ah_info(struct irdma_device *iwdev, struct irdma_pd *pd,
 	info->tc = grh->traffic_class;
 	info->hop_limit = grh->hop_limit;
 	info->flow_label = grh->flow_label;
+	prio = rdma_ah_get_sl(attr);
+	if (vlan >= VLAN_N_VID) {
+		/* DCB by priority: a priority tag (irdma_qos_prio_tag()) */
+		prio = irdma_qos_prio_tag(iwdev->fn->hw, grh->traffic_class);
+		vlan = prio < 0 ? vlan : 0;
+	}
 	if (vlan < VLAN_N_VID) {
 		info->insert_vlan = true;
-		info->vlan_tag = vlan |
-				 rdma_ah_get_sl(attr) << VLAN_PRIO_SHIFT;
+		info->vlan_tag = vlan | prio << VLAN_PRIO_SHIFT;
 	}
 	/* the engine finds the next hop's MAC in its ARP cache */
 	idx = irdma_arp_add(iwdev, info->dest_addr, info->ipv4,

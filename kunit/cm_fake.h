@@ -80,6 +80,8 @@ struct cmt_qp {
  * @xmit_err: when non-zero, what xmit returns (nothing is sent)
  * @fail: bitmap of enum cmt_fail knobs
  * @vlan: VLAN returned for local addresses
+ * @prio_tag: what prio_tag returns: the priority untagged traffic carries
+ *	in a priority tag, or -1 for none
  * @tx: frames sent
  */
 struct cmt_core {
@@ -96,6 +98,7 @@ struct cmt_core {
 	int xmit_err;
 	unsigned long fail;
 	u16 vlan;
+	int prio_tag;
 	u32 tx;
 };
 
@@ -315,6 +318,11 @@ static u16 cmt_get_vlan(struct irdma_cm_core *core, const u32 *addr, bool ipv4)
 	return cmt_cc(core)->vlan;
 }
 
+static int cmt_prio_tag(struct irdma_cm_core *core, u8 tos)
+{
+	return cmt_cc(core)->prio_tag;
+}
+
 static void *cmt_qp_lookup(struct irdma_cm_core *core, u32 qpn)
 {
 	struct cmt_core *cc = cmt_cc(core);
@@ -414,6 +422,7 @@ static const struct irdma_cm_hw_ops cmt_hw_ops = {
 	.ah_free = cmt_ah_free,
 	.arp_resolve = cmt_arp,
 	.get_vlan = cmt_get_vlan,
+	.prio_tag = cmt_prio_tag,
 	.qp_lookup = cmt_qp_lookup,
 	.qp_put = cmt_qp_put,
 	.qp_link = cmt_qp_link,
@@ -620,6 +629,7 @@ static void cmt_core_init(struct kunit *test, struct cmt_env *env,
 	cc->core->cfg.mac[0] = 0x02;
 	cc->core->cfg.mac[5] = mac_last;
 	cc->vlan = IRDMA_CM_NO_VLAN;
+	cc->prio_tag = -1;
 	for (i = 0; i < CMT_QPS; i++)
 		cc->qps[i].qpn = i;
 }

@@ -824,6 +824,8 @@ kunit_test_suite(irdma_cm_script_suite);
  * @loopback: both ends on core a
  * @wildcard: listen on the wildcard address
  * @pdata_len: private data of the request
+ * @prio_tag: both ports sort frames by priority: untagged traffic goes with
+ *	a priority tag (VLAN 0) of priority CMT_PRIO
  */
 struct cmt_wire_case {
 	const char *name;
@@ -836,9 +838,11 @@ struct cmt_wire_case {
 	bool loopback;
 	bool wildcard;
 	u16 pdata_len;
+	bool prio_tag;
 };
 
 #define NV IRDMA_CM_NO_VLAN
+#define CMT_PRIO 5
 static const struct cmt_wire_case cmt_wire_cases[] = {
 	{ "ipv4 gen2 v2 p2p", false, false, NV, 2, true, true },
 	{ "ipv6 gen2 v2 p2p", true, false, NV, 2, true, true },
@@ -858,6 +862,10 @@ static const struct cmt_wire_case cmt_wire_cases[] = {
 	  false, 508 },
 	{ "pdata 512 on v1", false, true, NV, 1, false, true, false, false,
 	  512 },
+	{ "ipv4 gen2 priority tag", false, false, NV, 2, true, true, false,
+	  false, 0, true },
+	{ "ipv6 gen1 wildcard priority tag", true, true, NV, 2, true, true,
+	  false, true, 0, true },
 };
 
 static void cmt_wire_desc(const struct cmt_wire_case *c, char *desc)
@@ -875,6 +883,7 @@ static void cmt_wire_setup(struct cmt_env *env, const struct cmt_wire_case *c)
 	for (i = 0; i < 2; i++) {
 		cores[i]->core->cfg.gen1 = c->gen1;
 		cores[i]->vlan = c->vlan;
+		cores[i]->prio_tag = c->prio_tag ? CMT_PRIO : -1;
 	}
 	env->a.core->cfg.mpa_rev = c->rev;
 	env->a.core->cfg.p2p = c->p2p;
@@ -896,7 +905,15 @@ static void cmt_check_ctx(struct kunit *test, const struct cmt_wire_case *c,
 	KUNIT_EXPECT_EQ(test, qa->ctx.crc, c->crc);
 	KUNIT_EXPECT_EQ(test, qb->ctx.crc, c->crc);
 	KUNIT_EXPECT_EQ(test, qa->ctx.p2p, c->p2p && c->rev == 2);
-	KUNIT_EXPECT_EQ(test, qa->ctx.ci.vlan_id, c->vlan);
+	if (c->prio_tag) {
+		/* VLAN 0 both ways: the responder answers the SYN's tag */
+		KUNIT_EXPECT_EQ(test, qa->ctx.ci.vlan_id, 0);
+		KUNIT_EXPECT_EQ(test, qb->ctx.ci.vlan_id, 0);
+		KUNIT_EXPECT_EQ(test, qa->ctx.ci.user_pri, CMT_PRIO);
+		KUNIT_EXPECT_EQ(test, qb->ctx.ci.user_pri, CMT_PRIO);
+	} else {
+		KUNIT_EXPECT_EQ(test, qa->ctx.ci.vlan_id, c->vlan);
+	}
 	KUNIT_EXPECT_EQ(test, qa->ctx.tcp.mss, c->v6 ? 1440 : 1460);
 	KUNIT_EXPECT_EQ(test, qa->ctx.tcp.snd_wscale, 2);
 	KUNIT_EXPECT_TRUE(test, qa->ctx.active);
