@@ -21,12 +21,19 @@
 #    resumes equal suspensions, and the transfer completes on both ends.
 #  - Once the QP is gone its class's leaf goes with it: one leaf and one
 #    qset left.
+#  - With two classes told apart by priority (not DSCP), a connection
+#    with no VLAN of its own goes with a priority tag, VLAN 0, so that the
+#    switch and PFC see its priority: ib_write_bw -R -T 16 again, captured
+#    on both ends (tcpdump): every segment on the wire carries VLAN 0,
+#    both ways (the responder answers the SYN's tag), with priority 6 on
+#    the data connection, which has the TOS; perftest's second connection
+#    (its out-of-band exchange) has none and goes with priority 0.
 #  - While a change is announced but not over (parent_event tc_prepare),
 #    every QP is suspended, the ILQ too: an rping connect started then
 #    sends nothing (its SYN is held) and does not connect; once the change
 #    is over (tc_done) the SYN goes and rping verifies its pings. (A QP
-#    whose move to RTS would come during a change is refused it, -EBUSY,
-#    qos_busy; no script reaches that window.)
+#    whose move to RTR or RTS would come during a change is refused it,
+#    -EBUSY, qos_busy: 39-user-verbs.sh checks that.)
 # After each, the RDMA resources and the engines' objects are back where
 # they were.
 . "$IRDMA_REPO/tools/guest/lib.sh"
@@ -42,6 +49,8 @@ cleanup() {
 		echo tc_done >/sys/kernel/debug/irdma_sim/irdma_sim0/parent_event
 	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
 	[ -n "${cpid:-}" ] && kill "$cpid" 2>/dev/null
+	[ -n "${tpid0:-}" ] && kill "$tpid0" 2>/dev/null
+	[ -n "${tpid1:-}" ] && kill "$tpid1" 2>/dev/null
 	ip netns del $ns 2>/dev/null
 	return 0
 }
@@ -110,6 +119,19 @@ wait_sched() {
 	done
 	fail "function $1: scheduler nodes and qsets $have, not $2:" \
 		"$(grep -E '^(ws|sched)' "$dbg/irdma_sim$1/state")"
+}
+
+# the ib_write_bw client exited with status $1: wait for the server
+# ($spid), and fail unless both ended well
+bw_server_done() {
+	local src
+
+	wait_exit 60 "$spid" || kill "$spid"
+	wait "$spid"
+	src=$?
+	spid=
+	[ "$1" = 0 ] || fail "client exited $1: $(<$cli) / server: $(<$srv)"
+	[ "$src" = 0 ] || fail "server exited $src: $(<$srv)"
 }
 
 # an rping server on function 1, port $1, listening once this returns
@@ -203,12 +225,7 @@ wait_exit $((DUR + 120)) "$cpid" || fail "ib_write_bw client still running: $(<$
 wait "$cpid"
 rc=$?
 cpid=
-wait_exit 60 "$spid" || kill "$spid"
-wait "$spid"
-src=$?
-spid=
-[ "$rc" = 0 ] || fail "client exited $rc: $(<$cli) / server: $(<$srv)"
-[ "$src" = 0 ] || fail "server exited $src: $(<$srv)"
+bw_server_done "$rc"
 grep -E '^ *65536 ' $cli || fail "no result line: $(<$cli)"
 read -r tx1 <<<"$(sim_counts 0 toe tx)"
 echo "function 0 sent $((tx1 - tx0)) segments after the change"
@@ -217,6 +234,55 @@ echo "QPs passed over by the scheduler: function 0 $(sim_counts 0 sched unsched)
 wait_baseline "ib_write_bw across a change"
 
 step "the class 1 leaf went with its last QP"
+for f in 0 1; do
+	wait_sched $f "3 1"
+done
+
+step "two classes by priority: priority tags on the wire"
+# tcpdump sees what each function receives: function 0's segments on
+# isim1, function 1's on isim0
+command -v tcpdump >/dev/null || skip "tcpdump is not installed"
+ip netns exec $ns tcpdump -i isim1 -e -nn -l 'tcp port 7592' \
+	>/tmp/59-tags1.txt 2>&1 &
+tpid1=$!
+tcpdump -i isim0 -e -nn -l 'tcp port 7592' >/tmp/59-tags0.txt 2>&1 &
+tpid0=$!
+for f in 0 1; do
+	wait_line 60 "*listening on*" /tmp/59-tags$f.txt ||
+		fail "tcpdump on isim$f did not start: $(</tmp/59-tags$f.txt)"
+done
+ip netns exec $ns ib_write_bw -R -F -d "$dev1" -p 7592 -s 4096 -n 5 -T 16 \
+	>$srv 2>&1 &
+spid=$!
+sim_wait_counts 60 "$(( ${IRDMA_BASE_OBJ[1]%% *} + 1 ))" 1 objects qhash
+timeout 300 ib_write_bw -R -F -d "$dev0" -p 7592 -s 4096 -n 5 -T 16 \
+	192.0.2.2 >$cli 2>&1
+bw_server_done $?
+pause 2
+kill -INT "$tpid0" "$tpid1" 2>/dev/null
+wait "$tpid0" "$tpid1"
+tpid0=
+tpid1=
+for f in 0 1; do
+	n=0
+	p6=0
+	bad=0
+	while read -r line; do
+		[[ $line == *" IP"* ]] || continue
+		n=$((n + 1))
+		case $line in
+		*"vlan 0, p 6,"*) p6=$((p6 + 1)) ;;
+		*"vlan 0, p 0,"*) ;;
+		*) bad=$((bad + 1)) ;;
+		esac
+	done </tmp/59-tags$f.txt
+	echo "isim$f took $n segments: $p6 with VLAN 0 priority 6, $((n - p6 - bad)) with VLAN 0 priority 0, $bad otherwise"
+	((p6 >= 3)) ||
+		fail "isim$f saw $p6 segments tagged VLAN 0 priority 6: $(</tmp/59-tags$f.txt)"
+	((bad == 0)) ||
+		fail "isim$f: segments without a priority tag: $(</tmp/59-tags$f.txt)"
+done
+wait_baseline "priority tags"
 for f in 0 1; do
 	wait_sched $f "3 1"
 done
