@@ -263,9 +263,13 @@ kill -INT "$tpid0" "$tpid1" 2>/dev/null
 wait "$tpid0" "$tpid1"
 tpid0=
 tpid1=
+# An untagged RST is not the engine's: a segment that comes after a
+# connection left the engine reaches the host's TCP stack, which answers
+# it with a RST of its own (its frames are the netdev's business).
 for f in 0 1; do
 	n=0
 	p6=0
+	rst=0
 	bad=0
 	while read -r line; do
 		[[ $line == *" IP"* ]] || continue
@@ -273,10 +277,11 @@ for f in 0 1; do
 		case $line in
 		*"vlan 0, p 6,"*) p6=$((p6 + 1)) ;;
 		*"vlan 0, p 0,"*) ;;
+		*"Flags [R]"*) rst=$((rst + 1)) ;;
 		*) bad=$((bad + 1)) ;;
 		esac
 	done </tmp/59-tags$f.txt
-	echo "isim$f took $n segments: $p6 with VLAN 0 priority 6, $((n - p6 - bad)) with VLAN 0 priority 0, $bad otherwise"
+	echo "isim$f took $n segments: $p6 with VLAN 0 priority 6, $((n - p6 - rst - bad)) with VLAN 0 priority 0, $rst untagged RSTs of the host stack, $bad otherwise"
 	((p6 >= 3)) ||
 		fail "isim$f saw $p6 segments tagged VLAN 0 priority 6: $(</tmp/59-tags$f.txt)"
 	((bad == 0)) ||
