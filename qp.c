@@ -309,6 +309,48 @@ void irdma_gid_to_addr(const union ib_gid *gid, bool ipv4, u32 *out)
 		out[i] = get_unaligned_be32(&gid->raw[4 * i]);
 }
 
+/**
+ * irdma_roce_av_parse - the addressing of a RoCEv2 address vector
+ * @hw: the engine
+ * @attr: the core's attributes: RoCE, with a GRH and its source GID entry
+ * @av: filled in: addresses, source MAC and VLAN from the GIDs; with no
+ *	VLAN, a priority tag when the port needs one (irdma_qos_prio_tag()),
+ *	else the SL is the VLAN priority
+ *
+ * Shared by QPs (IB_QP_AV) and AHs. Context: any; does not sleep.
+ * Return: 0 or -EINVAL (not RoCEv2, no GRH or source GID).
+ */
+int irdma_roce_av_parse(struct irdma_hw *hw, const struct rdma_ah_attr *attr,
+			struct irdma_roce_av *av)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(attr);
+	const struct ib_gid_attr *sgid = grh->sgid_attr;
+	enum rdma_network_type net;
+	u16 vlan = 0xffff;
+	int prio;
+
+	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
+	    !(rdma_ah_get_ah_flags(attr) & IB_AH_GRH) || !sgid)
+		return -EINVAL;
+	net = rdma_gid_attr_network_type(sgid);
+	/* RoCEv2 only: the port offers no RoCEv1 GIDs */
+	if (net != RDMA_NETWORK_IPV4 && net != RDMA_NETWORK_IPV6)
+		return -EINVAL;
+	if (rdma_read_gid_l2_fields(sgid, &vlan, av->smac))
+		return -EINVAL;
+	av->ipv4 = net == RDMA_NETWORK_IPV4;
+	irdma_gid_to_addr(&grh->dgid, av->ipv4, av->rem_addr);
+	irdma_gid_to_addr(&sgid->gid, av->ipv4, av->loc_addr);
+	prio = rdma_ah_get_sl(attr);
+	if (vlan >= VLAN_N_VID) {
+		prio = irdma_qos_prio_tag(hw, grh->traffic_class);
+		vlan = prio < 0 ? vlan : 0;
+	}
+	av->insert_vlan = vlan < VLAN_N_VID;
+	av->vlan_tag = av->insert_vlan ? vlan | prio << VLAN_PRIO_SHIFT : 0;
+	return 0;
+}
+
 /* protocol-independent context fields */
 static void irdma_qp_ctx_common(const struct irdma_qp *qp,
 				struct irdma_qpc_common *c)
@@ -1062,26 +1104,19 @@ static int irdma_qp_roce_av(struct irdma_qp *qp, const struct ib_qp_attr *attr,
 {
 	const struct rdma_ah_attr *ah = &attr->ah_attr;
 	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
-	const struct ib_gid_attr *sgid = grh->sgid_attr;
-	enum rdma_network_type net;
-	u8 smac[ETH_ALEN];
-	u16 vlan = 0xffff;
-	int idx, prio;
+	struct irdma_roce_av av;
 	u32 dqpn;
+	int idx;
 
-	if (ah->type != RDMA_AH_ATTR_TYPE_ROCE ||
-	    !(rdma_ah_get_ah_flags(ah) & IB_AH_GRH) || !sgid)
-		return -EINVAL;
-	net = rdma_gid_attr_network_type(sgid);
-	/* RoCEv2 only: the port offers no RoCEv1 GIDs */
-	if (net != RDMA_NETWORK_IPV4 && net != RDMA_NETWORK_IPV6)
-		return -EINVAL;
-	if (rdma_read_gid_l2_fields(sgid, &vlan, smac))
-		return -EINVAL;
-	conn->ipv4 = net == RDMA_NETWORK_IPV4;
-	irdma_gid_to_addr(&grh->dgid, conn->ipv4, conn->rem_addr);
-	irdma_gid_to_addr(&sgid->gid, conn->ipv4, conn->loc_addr);
-	conn->mac = ether_addr_to_u64(smac);
+	idx = irdma_roce_av_parse(qp->hw, ah, &av);
+	if (idx)
+		return idx;
+	conn->ipv4 = av.ipv4;
+	memcpy(conn->rem_addr, av.rem_addr, sizeof(conn->rem_addr));
+	memcpy(conn->loc_addr, av.loc_addr, sizeof(conn->loc_addr));
+	conn->mac = ether_addr_to_u64(av.smac);
+	conn->insert_vlan = av.insert_vlan;
+	conn->vlan_tag = av.vlan_tag;
 	dqpn = mask & IB_QP_DEST_QPN ? attr->dest_qp_num : qp->roce.dest_qp;
 	conn->loc_port = rdma_get_udp_sport(grh->flow_label, qp->ibqp.qp_num,
 					    dqpn);
@@ -1089,13 +1124,6 @@ static int irdma_qp_roce_av(struct irdma_qp *qp, const struct ib_qp_attr *attr,
 	conn->flow_label = grh->flow_label;
 	conn->ttl = grh->hop_limit;
 	conn->tos = grh->traffic_class;
-	prio = rdma_ah_get_sl(ah);
-	if (vlan >= VLAN_N_VID) {
-		prio = irdma_qos_prio_tag(qp->hw, grh->traffic_class);
-		vlan = prio < 0 ? vlan : 0;
-	}
-	conn->insert_vlan = vlan < VLAN_N_VID;
-	conn->vlan_tag = conn->insert_vlan ? vlan | prio << VLAN_PRIO_SHIFT : 0;
 	idx = irdma_arp_add(qp->hw->fn->iwdev, conn->rem_addr, conn->ipv4,
 			    ah->roce.dmac);
 	if (idx < 0)

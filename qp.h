@@ -291,7 +291,27 @@ struct irdma_qp {
 	struct irdma_qos_member qos;
 };
 
+/**
+ * struct irdma_roce_av - the addressing of a RoCEv2 address vector
+ * @loc_addr: source address, host order words (IPv4 in [0])
+ * @rem_addr: destination address, likewise
+ * @smac: source MAC
+ * @vlan_tag: VLAN tag (priority and id), with @insert_vlan
+ * @ipv4: IPv4 addresses
+ * @insert_vlan: the engine tags the packets
+ */
+struct irdma_roce_av {
+	u32 loc_addr[4];
+	u32 rem_addr[4];
+	u8 smac[ETH_ALEN];
+	u16 vlan_tag;
+	bool ipv4;
+	bool insert_vlan;
+};
+
 void irdma_gid_to_addr(const union ib_gid *gid, bool ipv4, u32 *out);
+int irdma_roce_av_parse(struct irdma_hw *hw, const struct rdma_ah_attr *attr,
+			struct irdma_roce_av *av);
 
 /* our CQ and QP around the ib_core objects they embed */
 #define to_irdma_cq(cq)	container_of(cq, struct irdma_cq, ibcq)

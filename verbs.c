@@ -350,38 +350,23 @@ static int irdma_ah_info(struct irdma_device *iwdev, struct irdma_pd *pd,
 			 struct irdma_cqp_ah_info *info)
 {
 	const struct ib_global_route *grh = rdma_ah_read_grh(attr);
-	const struct ib_gid_attr *sgid = grh->sgid_attr;
-	enum rdma_network_type net;
-	u16 vlan = 0xffff;
-	int idx, prio;
+	struct irdma_roce_av av;
+	int idx;
 
-	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
-	    !(rdma_ah_get_ah_flags(attr) & IB_AH_GRH) || !sgid)
-		return -EINVAL;
-	net = rdma_gid_attr_network_type(sgid);
-	/* RoCEv2 only: the port offers no RoCEv1 GIDs */
-	if (net != RDMA_NETWORK_IPV4 && net != RDMA_NETWORK_IPV6)
-		return -EINVAL;
+	idx = irdma_roce_av_parse(iwdev->fn->hw, attr, &av);
+	if (idx)
+		return idx;
 	memset(info, 0, sizeof(*info));
-	if (rdma_read_gid_l2_fields(sgid, &vlan, info->mac))
-		return -EINVAL;
-	info->ipv4 = net == RDMA_NETWORK_IPV4;
-	irdma_gid_to_addr(&grh->dgid, info->ipv4, info->dest_addr);
-	irdma_gid_to_addr(&sgid->gid, info->ipv4, info->src_addr);
+	ether_addr_copy(info->mac, av.smac);
+	info->ipv4 = av.ipv4;
+	memcpy(info->dest_addr, av.rem_addr, sizeof(info->dest_addr));
+	memcpy(info->src_addr, av.loc_addr, sizeof(info->src_addr));
+	info->insert_vlan = av.insert_vlan;
+	info->vlan_tag = av.vlan_tag;
 	info->pd_idx = pd->pd_id;
 	info->tc = grh->traffic_class;
 	info->hop_limit = grh->hop_limit;
 	info->flow_label = grh->flow_label;
-	prio = rdma_ah_get_sl(attr);
-	if (vlan >= VLAN_N_VID) {
-		/* DCB by priority: a priority tag (irdma_qos_prio_tag()) */
-		prio = irdma_qos_prio_tag(iwdev->fn->hw, grh->traffic_class);
-		vlan = prio < 0 ? vlan : 0;
-	}
-	if (vlan < VLAN_N_VID) {
-		info->insert_vlan = true;
-		info->vlan_tag = vlan | prio << VLAN_PRIO_SHIFT;
-	}
 	/* the engine finds the next hop's MAC in its ARP cache */
 	idx = irdma_arp_add(iwdev, info->dest_addr, info->ipv4,
 			    attr->roce.dmac);
