@@ -124,7 +124,7 @@ static int irdma_cq_alloc_mem(struct irdma_cq *cq, u32 size)
 	cq->uk.ring = cq->ring.va;
 	cq->uk.shadow = cq->shadow.va;
 	cq->uk.mmio = &cq->hw->mmio;
-	cq->uk.arm_off = IRDMA_REG_CQARM;
+	cq->uk.arm_off = cq->hw->regs->cq_arm;
 	cq->uk.size = size;
 	if (irdma_uk_cq_init(&cq->uk)) {
 		irdma_cq_free_mem(cq);

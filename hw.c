@@ -36,6 +36,65 @@
 
 /* CQP host context structure version the driver fills in */
 #define IRDMA_HW_CQP_STRUCT_VER	1
+static const struct irdma_hw_regs irdma_hw_regs_gen2 = {
+	.cqp_tail = IRDMA_REG_CQPTAIL,
+	.cqp_db = IRDMA_REG_CQPDB,
+	.ccqp_status = IRDMA_REG_CCQPSTATUS,
+	.ccqp_high = IRDMA_REG_CCQPHIGH,
+	.ccqp_low = IRDMA_REG_CCQPLOW,
+	.cq_arm = IRDMA_REG_CQARM,
+	.aeq_alloc = IRDMA_REG_AEQALLOC,
+	.cqp_err_codes = IRDMA_REG_CQPERRCODES,
+	.wqe_alloc = IRDMA_REG_WQEALLOC,
+	.aeq_ctl = IRDMA_REG_PFINT_AEQCTL,
+	.ceq_ctl = IRDMA_REG_GLINT_CEQCTL(0),
+	.dyn_ctl = IRDMA_REG_GLINT_DYN_CTL(0),
+	.dyn_first = 0,
+	.cpu_status = { IRDMA_REG_GLPE_CPUSTATUS0, IRDMA_REG_GLPE_CPUSTATUS1,
+			IRDMA_REG_GLPE_CPUSTATUS2 },
+	.db_page = IRDMA_REG_DB_PAGE,
+};
+
+/* X722: the PE's registers sit among i40e's; DYN_CTLN(n) is vector n + 1 */
+static const struct irdma_hw_regs irdma_hw_regs_gen1 = {
+	.cqp_tail = IRDMA_REG_CQPTAIL_G1,
+	.cqp_db = IRDMA_REG_CQPDB_G1,
+	.ccqp_status = IRDMA_REG_CCQPSTATUS_G1,
+	.ccqp_high = IRDMA_REG_CCQPHIGH_G1,
+	.ccqp_low = IRDMA_REG_CCQPLOW_G1,
+	.cq_arm = IRDMA_REG_CQARM_G1,
+	.aeq_alloc = IRDMA_REG_AEQALLOC_G1,
+	.cqp_err_codes = IRDMA_REG_CQPERRCODES_G1,
+	.wqe_alloc = IRDMA_REG_WQEALLOC_G1,
+	.aeq_ctl = IRDMA_REG_PFINT_AEQCTL_G1,
+	.ceq_ctl = IRDMA_REG_PFINT_CEQCTL_G1(0),
+	.dyn_ctl = IRDMA_REG_PFINT_DYN_CTLN_G1(0),
+	.dyn_first = 1,
+	.lnklst = IRDMA_REG_PFINT_LNKLSTN_G1(0),
+	.cpu_status = { IRDMA_REG_GLPE_CPUSTATUS0_G1,
+			IRDMA_REG_GLPE_CPUSTATUS1_G1,
+			IRDMA_REG_GLPE_CPUSTATUS2_G1 },
+	.db_page = IRDMA_REG_DB_PAGE_G1,
+};
+
+/**
+ * irdma_hw_regs_of - the register map of a generation
+ * @gen: IRDMA_GEN_1 or IRDMA_GEN_2
+ *
+ * Return: the map, or NULL for a generation this driver does not know.
+ */
+const struct irdma_hw_regs *irdma_hw_regs_of(int gen)
+{
+	switch (gen) {
+	case IRDMA_GEN_1:
+		return &irdma_hw_regs_gen1;
+	case IRDMA_GEN_2:
+		return &irdma_hw_regs_gen2;
+	default:
+		return NULL;
+	}
+}
+
 /* ITR index meaning "no throttling update" in DYN_CTL and xEQCTL */
 #define IRDMA_HW_ITR_NONE	3
 
@@ -65,13 +124,11 @@ static int irdma_hw_poll(struct irdma_hw *hw, u32 reg, u32 mask, u32 want,
 
 static int irdma_hw_wait_ready(struct irdma_hw *hw)
 {
-	static const u32 regs[] = { IRDMA_REG_GLPE_CPUSTATUS0,
-				    IRDMA_REG_GLPE_CPUSTATUS1,
-				    IRDMA_REG_GLPE_CPUSTATUS2 };
+	const u32 *regs = hw->regs->cpu_status;
 	unsigned int i;
 	u32 val;
 
-	for (i = 0; i < ARRAY_SIZE(regs); i++) {
+	for (i = 0; i < ARRAY_SIZE(hw->regs->cpu_status); i++) {
 		if (irdma_hw_poll(hw, regs[i], U32_MAX, IRDMA_CPUSTATUS_READY,
 				  &val)) {
 			dev_err(irdma_hw_adev(hw), "RDMA engine CPU %u not ready (0x%x)\n",
@@ -107,7 +164,7 @@ static int irdma_cqp_alloc_mem(struct irdma_hw *hw)
 	cqp->sq = hw->cqp_sq.va;
 	cqp->scratch = hw->cqp_scratch;
 	cqp->mmio = &hw->mmio;
-	cqp->db_off = IRDMA_REG_CQPDB;
+	cqp->db_off = hw->regs->cqp_db;
 	cqp->size = IRDMA_HW_CQP_SIZE;
 	return irdma_cqp_init(cqp);
 }
@@ -132,11 +189,11 @@ static void irdma_cqp_detach(struct irdma_hw *hw)
 {
 	u32 status;
 
-	irdma_hw_wr32(hw, IRDMA_REG_CCQPHIGH, 0);
-	irdma_hw_wr32(hw, IRDMA_REG_CCQPLOW, 0);
+	irdma_hw_wr32(hw, hw->regs->ccqp_high, 0);
+	irdma_hw_wr32(hw, hw->regs->ccqp_low, 0);
 	if (atomic_read(&hw->halted))
 		return;
-	if (irdma_hw_poll(hw, IRDMA_REG_CCQPSTATUS,
+	if (irdma_hw_poll(hw, hw->regs->ccqp_status,
 			  IRDMA_CCQPSTATUS_DONE | IRDMA_CCQPSTATUS_ERR, 0,
 			  &status))
 		dev_warn(irdma_hw_adev(hw), "CQP still reported (0x%x) after destroy\n",
@@ -149,14 +206,14 @@ static int irdma_cqp_start(struct irdma_hw *hw)
 	int ret;
 
 	/* CCQPLOW is written last: it starts the engine reading the context */
-	irdma_hw_wr32(hw, IRDMA_REG_CCQPHIGH, upper_32_bits(hw->cqp_ctx.pa));
-	irdma_hw_wr32(hw, IRDMA_REG_CCQPLOW, lower_32_bits(hw->cqp_ctx.pa));
-	ret = irdma_hw_poll(hw, IRDMA_REG_CCQPSTATUS, IRDMA_CCQPSTATUS_DONE,
+	irdma_hw_wr32(hw, hw->regs->ccqp_high, upper_32_bits(hw->cqp_ctx.pa));
+	irdma_hw_wr32(hw, hw->regs->ccqp_low, lower_32_bits(hw->cqp_ctx.pa));
+	ret = irdma_hw_poll(hw, hw->regs->ccqp_status, IRDMA_CCQPSTATUS_DONE,
 			    IRDMA_CCQPSTATUS_DONE, &status);
 	if (!ret)
 		return 0;
 	if (status & IRDMA_CCQPSTATUS_ERR) {
-		status = irdma_hw_rd32(hw, IRDMA_REG_CQPERRCODES);
+		status = irdma_hw_rd32(hw, hw->regs->cqp_err_codes);
 		dev_err(irdma_hw_adev(hw), "CQP create failed: major 0x%x minor 0x%x\n",
 			(u32)FIELD_GET(IRDMA_CQPERRCODES_MAJOR, status),
 			(u32)FIELD_GET(IRDMA_CQPERRCODES_MINOR, status));
@@ -224,7 +281,7 @@ static int irdma_ccq_alloc_mem(struct irdma_hw *hw)
 	ccq->ring = hw->ccq_ring.va;
 	ccq->shadow = hw->ccq_shadow.va;
 	ccq->mmio = &hw->mmio;
-	ccq->arm_off = IRDMA_REG_CQARM;
+	ccq->arm_off = hw->regs->cq_arm;
 	ccq->cq_id = 0;
 	ccq->size = IRDMA_HW_CCQ_SIZE;
 	return irdma_uk_cq_init(ccq);
@@ -515,14 +572,22 @@ static bool irdma_eq_is_aeq(const struct irdma_eq *eq)
 
 static u32 irdma_eq_ctl_reg(const struct irdma_eq *eq)
 {
-	return irdma_eq_is_aeq(eq) ? IRDMA_REG_PFINT_AEQCTL :
-				     IRDMA_REG_GLINT_CEQCTL(eq->id);
+	const struct irdma_hw_regs *regs = eq->hw->regs;
+
+	return irdma_eq_is_aeq(eq) ? regs->aeq_ctl : regs->ceq_ctl + 4 * eq->id;
+}
+
+static u32 irdma_eq_dyn_ctl_reg(const struct irdma_eq *eq)
+{
+	const struct irdma_hw_regs *regs = eq->hw->regs;
+
+	return regs->dyn_ctl + 4 * (eq->hw_vector - regs->dyn_first);
 }
 
 /* Let the vector fire again (it masked itself when it fired). */
 static void irdma_eq_rearm(struct irdma_eq *eq)
 {
-	irdma_hw_wr32(eq->hw, IRDMA_REG_GLINT_DYN_CTL(eq->vector),
+	irdma_hw_wr32(eq->hw, irdma_eq_dyn_ctl_reg(eq),
 		      IRDMA_DYNCTL_INTENA | IRDMA_DYNCTL_CLEARPBA |
 		      FIELD_PREP(IRDMA_DYNCTL_ITR_IDX, IRDMA_HW_ITR_NONE));
 }
@@ -549,7 +614,7 @@ static irqreturn_t irdma_aeq_thread(int irq, void *data)
 		n++;
 	}
 	if (n)
-		irdma_hw_wr32(eq->hw, IRDMA_REG_AEQALLOC, n);
+		irdma_hw_wr32(eq->hw, eq->hw->regs->aeq_alloc, n);
 	eq->events += n;
 	irdma_eq_rearm(eq);
 	return IRQ_HANDLED;
@@ -584,9 +649,28 @@ static void irdma_eq_info(const struct irdma_eq *eq, u32 size,
 	info->vsi = eq->hw->fn->vsi_id;
 }
 
+/*
+ * On gen1 a CEQ reaches its vector through the vector's cause list, which
+ * the parent leaves empty: make the CEQ its first and only cause.
+ */
+static void irdma_eq_link(struct irdma_eq *eq, bool on)
+{
+	const struct irdma_hw_regs *regs = eq->hw->regs;
+	u32 val = IRDMA_LNKLST_END;
+
+	if (!regs->lnklst || irdma_eq_is_aeq(eq))
+		return;
+	if (on)
+		val = FIELD_PREP(IRDMA_LNKLST_FIRSTQ_IDX_G1, eq->id) |
+		      FIELD_PREP(IRDMA_LNKLST_FIRSTQ_TYPE_G1,
+				 IRDMA_LNKLST_TYPE_CEQ_G1);
+	irdma_hw_wr32(eq->hw, regs->lnklst + 4 * (eq->hw_vector - 1), val);
+}
+
 static int irdma_eq_irq_on(struct irdma_eq *eq)
 {
 	struct irdma_func *fn = eq->hw->fn;
+	u32 ctl;
 	int ret;
 
 	ret = request_threaded_irq(fn->msix[eq->vector].vector,
@@ -599,9 +683,13 @@ static int irdma_eq_irq_on(struct irdma_eq *eq)
 			eq->name, ret);
 		return ret;
 	}
-	irdma_hw_wr32(eq->hw, irdma_eq_ctl_reg(eq),
-		      FIELD_PREP(IRDMA_INTCTL_MSIX_IDX, eq->vector) |
-		      IRDMA_INTCTL_CAUSE_ENA);
+	ctl = FIELD_PREP(IRDMA_INTCTL_MSIX_IDX, eq->hw_vector) |
+	      FIELD_PREP(IRDMA_INTCTL_ITR_IDX, IRDMA_HW_ITR_NONE) |
+	      IRDMA_INTCTL_CAUSE_ENA;
+	if (eq->hw->regs->lnklst && !irdma_eq_is_aeq(eq))
+		ctl |= FIELD_PREP(IRDMA_INTCTL_NEXTQ_IDX_G1, IRDMA_LNKLST_END);
+	irdma_eq_link(eq, true);
+	irdma_hw_wr32(eq->hw, irdma_eq_ctl_reg(eq), ctl);
 	irdma_eq_rearm(eq);
 	return 0;
 }
@@ -609,7 +697,8 @@ static int irdma_eq_irq_on(struct irdma_eq *eq)
 static void irdma_eq_irq_off(struct irdma_eq *eq)
 {
 	irdma_hw_wr32(eq->hw, irdma_eq_ctl_reg(eq), 0);
-	irdma_hw_wr32(eq->hw, IRDMA_REG_GLINT_DYN_CTL(eq->vector), 0);
+	irdma_hw_wr32(eq->hw, irdma_eq_dyn_ctl_reg(eq), 0);
+	irdma_eq_link(eq, false);
 	free_irq(eq->hw->fn->msix[eq->vector].vector, eq);
 }
 
@@ -675,6 +764,7 @@ static int irdma_aeq_setup(struct irdma_hw *hw)
 
 	eq->hw = hw;
 	eq->vector = IRDMA_HW_AEQ_VECTOR;
+	eq->hw_vector = hw->fn->msix[eq->vector].entry;
 	snprintf(eq->name, sizeof(eq->name), "irdma-%s-aeq",
 		 dev_name(irdma_hw_adev(hw)));
 	return irdma_eq_create(eq, IRDMA_HW_AEQ_SIZE);
@@ -721,6 +811,7 @@ static int irdma_ceqs_setup(struct irdma_hw *hw)
 		eq->hw = hw;
 		eq->id = hw->ceq_cnt;
 		eq->vector = IRDMA_HW_AEQ_VECTOR + 1 + hw->ceq_cnt;
+		eq->hw_vector = hw->fn->msix[eq->vector].entry;
 		snprintf(eq->name, sizeof(eq->name), "irdma-%s-ceq%u",
 			 dev_name(irdma_hw_adev(hw)), eq->id);
 		ret = irdma_eq_create(eq, IRDMA_HW_CEQ_SIZE);
@@ -968,6 +1059,7 @@ static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 	hw->dev = fn->dma_dev;
 	hw->mmio.ops = &irdma_mmio_iomem_ops;
 	hw->mmio.base = fn->hw_addr;
+	hw->regs = irdma_hw_regs_of(fn->gen);
 	mutex_init(&hw->cmd_mutex);
 	spin_lock_init(&hw->req_lock);
 	atomic64_set(&hw->req_done, 0);

@@ -38,6 +38,46 @@ struct irdma_ilq;
 #define IRDMA_HW_AEQ_VECTOR	0
 
 /**
+ * struct irdma_hw_regs - where a generation keeps the registers used here
+ * @cqp_tail: CQPTAIL
+ * @cqp_db: CQPDB
+ * @ccqp_status: CCQPSTATUS
+ * @ccqp_high: CCQPHIGH
+ * @ccqp_low: CCQPLOW
+ * @cq_arm: CQARM
+ * @aeq_alloc: AEQALLOC
+ * @cqp_err_codes: CQPERRCODES
+ * @wqe_alloc: WQEALLOC
+ * @aeq_ctl: AEQCTL
+ * @ceq_ctl: CEQCTL of CEQ 0; the others follow, 4 bytes apart
+ * @dyn_ctl: DYN_CTL of vector @dyn_first; the others follow
+ * @dyn_first: the lowest vector number with a DYN_CTL here (gen1: 1, as
+ *	vector 0 is the parent's own)
+ * @lnklst: gen1 PFINT_LNKLSTN of vector 1, which links a CEQ to it; 0 on
+ *	a generation whose CEQCTL alone routes the cause
+ * @cpu_status: GLPE_CPUSTATUS0, 1 and 2
+ * @db_page: the user doorbell page
+ */
+struct irdma_hw_regs {
+	u32 cqp_tail;
+	u32 cqp_db;
+	u32 ccqp_status;
+	u32 ccqp_high;
+	u32 ccqp_low;
+	u32 cq_arm;
+	u32 aeq_alloc;
+	u32 cqp_err_codes;
+	u32 wqe_alloc;
+	u32 aeq_ctl;
+	u32 ceq_ctl;
+	u32 dyn_ctl;
+	u32 dyn_first;
+	u32 lnklst;
+	u32 cpu_status[3];
+	u32 db_page;
+};
+
+/**
  * struct irdma_dma_mem - one coherent DMA allocation
  * @va: CPU address
  * @pa: bus address
@@ -55,6 +95,8 @@ struct irdma_dma_mem {
  * @ring: consumer state; touched only by the vector's IRQ thread
  * @mem: element memory
  * @vector: index into the function's MSI-X entries
+ * @hw_vector: the engine's number for that vector (its entry's .entry), the
+ *	one interrupt registers name
  * @id: CEQ number (unused for the AEQ)
  * @events: elements consumed so far (IRQ thread only)
  * @name: interrupt name, shown in /proc/interrupts
@@ -64,6 +106,7 @@ struct irdma_eq {
 	struct irdma_eq_ring ring;
 	struct irdma_dma_mem mem;
 	u32 vector;
+	u32 hw_vector;
 	u16 id;
 	u64 events;
 	char name[32];
@@ -143,6 +186,7 @@ struct irdma_hw_counters {
  * @fn: the function description from the binding
  * @dev: device for DMA allocations (@fn->dma_dev)
  * @mmio: the register space
+ * @regs: where this generation keeps its registers
  * @cmd_mutex: serialises CQP commands: at most one is in flight, so its
  *	issuer may poll the CCQ without stealing anyone's completion;
  *	protects @cmd_seq and @cqp_broken
@@ -190,6 +234,7 @@ struct irdma_hw {
 	struct irdma_func *fn;
 	struct device *dev;
 	struct irdma_mmio mmio;
+	const struct irdma_hw_regs *regs;
 	struct mutex cmd_mutex; /* cmd_seq, cqp_broken, CCQ polling */
 	u64 cmd_seq;
 	struct workqueue_struct *cmd_wq;
@@ -241,6 +286,7 @@ void irdma_hw_wr32(struct irdma_hw *hw, u32 off, u32 val);
 bool irdma_hw_halt(struct irdma_hw *hw);
 
 /* hw.c */
+const struct irdma_hw_regs *irdma_hw_regs_of(int gen);
 int irdma_hw_hmc_size(struct irdma_hmc_layout *l, u32 qps, u32 pbles);
 u32 irdma_hw_ceq_count(u32 vectors, u32 max_ceqs, u32 cpus);
 void irdma_hw_counters_fold(struct irdma_hw_counters *c, const void *block);

@@ -336,7 +336,7 @@ static int irdma_ilq_init_rings(struct irdma_ilq *ilq)
 	cq->ring = ilq->cq_mem.va;
 	cq->shadow = ilq->cq_shadow.va;
 	cq->mmio = &ilq->hw->mmio;
-	cq->arm_off = IRDMA_REG_CQARM;
+	cq->arm_off = ilq->hw->regs->cq_arm;
 	cq->cq_id = ilq->cqn;
 	cq->size = IRDMA_ILQ_CQ_SIZE;
 	qp->sq = ilq->sq_mem.va;
@@ -345,7 +345,7 @@ static int irdma_ilq_init_rings(struct irdma_ilq *ilq)
 	qp->rq_wrid = ilq->rq_wrid;
 	qp->shadow = ilq->qp_shadow.va;
 	qp->mmio = &ilq->hw->mmio;
-	qp->db_off = IRDMA_REG_WQEALLOC;
+	qp->db_off = ilq->hw->regs->wqe_alloc;
 	qp->qp_id = ilq->qpn;
 	qp->sq_size = IRDMA_ILQ_SQ_SIZE;
 	qp->rq_size = IRDMA_ILQ_RQ_SIZE;

@@ -34,6 +34,8 @@ MODULE_LICENSE("Dual BSD/GPL");
  */
 int irdma_func_validate(const struct irdma_func *fn)
 {
+	u32 i;
+
 	if (!fn->adev || !fn->dma_dev || !fn->hw_addr || !fn->netdev ||
 	    !fn->ops)
 		return -EINVAL;
@@ -42,6 +44,10 @@ int irdma_func_validate(const struct irdma_func *fn)
 		return -EINVAL;
 	switch (fn->gen) {
 	case IRDMA_GEN_1:
+		/* vector 0 is i40e's own; the PE has no DYN_CTLN for it */
+		for (i = 0; i < fn->msix_count; i++)
+			if (!fn->msix[i].entry)
+				return -EINVAL;
 		return fn->protocol == IRDMA_PROTOCOL_IWARP ? 0 : -EINVAL;
 	case IRDMA_GEN_2:
 		return fn->protocol == IRDMA_PROTOCOL_IWARP ||

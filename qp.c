@@ -734,7 +734,7 @@ static int irdma_qp_init_uk(struct irdma_qp *qp)
 	if (qp->uring)
 		return 0;
 	uk->mmio = &qp->hw->mmio;
-	uk->db_off = IRDMA_REG_WQEALLOC;
+	uk->db_off = qp->hw->regs->wqe_alloc;
 	uk->qp_id = qp->ibqp.qp_num;
 	uk->sq_size = qp->sizes.sq_quanta;
 	uk->rq_size = qp->sizes.rq_wqes;

@@ -176,7 +176,7 @@ static int irdma_cmd_wait_tail(struct irdma_hw *hw, struct irdma_cmd *cmd,
 
 	lockdep_assert_held(&hw->cmd_mutex);
 	for (;;) {
-		tail = irdma_hw_rd32(hw, IRDMA_REG_CQPTAIL);
+		tail = irdma_hw_rd32(hw, hw->regs->cqp_tail);
 		if (FIELD_GET(IRDMA_CQPTAIL_WQTAIL, tail) == next)
 			break;
 		if (time_after(jiffies, deadline))
@@ -189,7 +189,7 @@ static int irdma_cmd_wait_tail(struct irdma_hw *hw, struct irdma_cmd *cmd,
 	memset(&cmd->done, 0, sizeof(cmd->done));
 	if (!(tail & IRDMA_CQPTAIL_OP_ERR))
 		return 0;
-	codes = irdma_hw_rd32(hw, IRDMA_REG_CQPERRCODES);
+	codes = irdma_hw_rd32(hw, hw->regs->cqp_err_codes);
 	cmd->done.error = true;
 	cmd->done.major = FIELD_GET(IRDMA_CQPERRCODES_MAJOR, codes);
 	cmd->done.minor = FIELD_GET(IRDMA_CQPERRCODES_MINOR, codes);
@@ -252,7 +252,7 @@ int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd)
 			"CQP slot %u of %u; the engine's CQP tail is at %lu\n",
 			idx, hw->cqp.size,
 			FIELD_GET(IRDMA_CQPTAIL_WQTAIL,
-				  irdma_hw_rd32(hw, IRDMA_REG_CQPTAIL)));
+				  irdma_hw_rd32(hw, hw->regs->cqp_tail)));
 	}
 	if (!ret)
 		ret = build_err;

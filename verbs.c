@@ -779,8 +779,7 @@ static void irdma_uctx_fill(enum irdma_hw_gen gen, u32 max_qps,
 static void irdma_db_pfn(const struct irdma_func *fn, unsigned long *pfn,
 			 pgprot_t *prot)
 {
-	u32 off = fn->gen == IRDMA_GEN_1 ? IRDMA_REG_DB_PAGE_G1 :
-					   IRDMA_REG_DB_PAGE;
+	u32 off = fn->hw->regs->db_page;
 
 	if (fn->regs_in_ram) {
 		*pfn = vmalloc_to_pfn((__force const void *)(fn->hw_addr + off));

@@ -56,6 +56,7 @@ enum irdma_test_fn_change {
 	FN_GEN2_ROCE,
 	FN_GEN1_IWARP,
 	FN_GEN1_ROCE,
+	FN_GEN1_VECTOR0,
 	FN_BAD_GEN,
 	FN_BAD_PROTOCOL,
 	FN_NO_REGS,
@@ -77,6 +78,7 @@ static const struct irdma_test_fn_case irdma_test_fn_cases[] = {
 	{ "gen2 RoCEv2", FN_GEN2_ROCE, 0 },
 	{ "gen1 iWARP", FN_GEN1_IWARP, 0 },
 	{ "gen1 RoCEv2", FN_GEN1_ROCE, -EINVAL },
+	{ "gen1 with the parent's vector 0", FN_GEN1_VECTOR0, -EINVAL },
 	{ "unknown generation", FN_BAD_GEN, -EINVAL },
 	{ "unknown protocol", FN_BAD_PROTOCOL, -EINVAL },
 	{ "no register space", FN_NO_REGS, -EINVAL },
@@ -111,6 +113,10 @@ static void irdma_test_fn_apply(struct irdma_func *fn,
 		fn->gen = IRDMA_GEN_1;
 		fn->protocol = IRDMA_PROTOCOL_ROCEV2;
 		break;
+	case FN_GEN1_VECTOR0:
+		fn->gen = IRDMA_GEN_1;
+		fn->msix[1].entry = 0;
+		break;
 	case FN_BAD_GEN:
 		fn->gen = 3;
 		break;
@@ -144,11 +150,15 @@ static void irdma_func_validate_description(struct kunit *test)
 	static const struct irdma_func_ops ops = {};
 	struct msix_entry *msix;
 	struct irdma_func *fn;
+	int i;
 
 	fn = kunit_kzalloc(test, sizeof(*fn), GFP_KERNEL);
 	msix = kunit_kcalloc(test, 4, sizeof(*msix), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fn);
 	KUNIT_ASSERT_NOT_NULL(test, msix);
+	/* as parents hand them over: past the vectors the parent keeps */
+	for (i = 0; i < 4; i++)
+		msix[i].entry = 9 + i;
 	/* Stand-ins: validation only looks at whether they are set. */
 	fn->adev = kunit_kzalloc(test, sizeof(*fn->adev), GFP_KERNEL);
 	fn->dma_dev = &fn->adev->dev;
