@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * irdma: binding to irdma_sim, the simulated gen2 (E810) functions.
+ * irdma: binding to irdma_sim, the simulated E810 and X722 functions.
  *
  * irdma_sim creates one auxiliary device per simulated function,
  * "irdma_sim.func.<ID>", carrying everything the driver needs in
@@ -90,7 +90,7 @@ static struct msix_entry *irdma_sim_msix(struct auxiliary_device *adev,
 		return NULL;
 	for (i = 0; i < iadev->num_vectors; i++) {
 		msix[i].vector = iadev->irqs[i];
-		msix[i].entry = i;
+		msix[i].entry = iadev->first_vector + i;
 	}
 	return msix;
 }
@@ -109,9 +109,9 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 	msix = irdma_sim_msix(adev, iadev);
 	if (!msix)
 		return -ENOMEM;
-	/* a gen2 engine whose registers are plain memory of the simulator */
+	/* an engine whose registers are plain memory of the simulator */
 	*fn = (struct irdma_func) {
-		.gen = IRDMA_GEN_2,
+		.gen = iadev->gen, /* 1 and 2, as enum irdma_hw_gen */
 		.protocol = iadev->protocol == ISIM_AUX_ROCEV2 ?
 			    IRDMA_PROTOCOL_ROCEV2 : IRDMA_PROTOCOL_IWARP,
 		.ops = &irdma_sim_ops,

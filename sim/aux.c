@@ -119,11 +119,13 @@ static void isim_aux_describe(struct isim_aux_dev *iadev,
 	iadev->fn_id = f->id;
 	iadev->vsi_id = f->id;
 	iadev->protocol = f->protocol;
+	iadev->gen = f->gen;
 	iadev->netdev = f->netdev;
 
 	iadev->hw_addr = (u8 __iomem __force *)f->regs;
 	iadev->hw_len = ISIM_BAR_LEN;
 	iadev->irqs = f->irqs;
+	iadev->first_vector = ISIM_FIRST_VECTOR;
 	iadev->num_vectors = ISIM_NUM_VECTORS;
 
 	iadev->dma_dev = &f->dev;

@@ -2,7 +2,7 @@
 /*
  * irdma_sim: the irdma_sim bus and module entry points.
  *
- *   echo "ID [iwarp|roce]" > /sys/bus/irdma_sim/new_device
+ *   echo "ID [iwarp|roce] [gen1|gen2]" > /sys/bus/irdma_sim/new_device
  *   echo "ID" > /sys/bus/irdma_sim/del_device
  *
  * Functions 2k and 2k+1 are wired back to back, like a veth pair.
@@ -52,14 +52,27 @@ static struct bus_type isim_bus = {
 	.dev_name = "irdma_sim",
 };
 
-static int isim_parse_new(const char *buf, u32 *id,
-			  enum isim_aux_protocol *proto)
+/*
+ * MODE is iwarp (default) or roce, GEN gen2 (E810, the default) or gen1
+ * (X722). The X722 has no RoCE.
+ */
+/**
+ * isim_parse_new - parse a new_device write
+ * @buf: "ID [MODE [GEN]]"
+ * @id: the ID
+ * @proto: the protocol MODE names
+ * @gen: the generation GEN names
+ *
+ * Return: 0 or -EINVAL.
+ */
+int isim_parse_new(const char *buf, u32 *id, enum isim_aux_protocol *proto,
+		   u8 *gen)
 {
-	char mode[8] = "iwarp";
+	char mode[8] = "iwarp", g[8] = "gen2", extra[2];
 	int n;
 
-	n = sscanf(buf, "%u %7s", id, mode);
-	if (n < 1 || *id > ISIM_MAX_ID)
+	n = sscanf(buf, "%u %7s %7s %1s", id, mode, g, extra);
+	if (n < 1 || n > 3 || *id > ISIM_MAX_ID)
 		return -EINVAL;
 	if (!strcmp(mode, "iwarp"))
 		*proto = ISIM_AUX_IWARP;
@@ -67,11 +80,17 @@ static int isim_parse_new(const char *buf, u32 *id,
 		*proto = ISIM_AUX_ROCEV2;
 	else
 		return -EINVAL;
+	if (!strcmp(g, "gen2"))
+		*gen = ISIM_GEN2;
+	else if (!strcmp(g, "gen1") && *proto == ISIM_AUX_IWARP)
+		*gen = ISIM_GEN1;
+	else
+		return -EINVAL;
 	return 0;
 }
 
 static struct isim_func *isim_dev_register(u32 id,
-					   enum isim_aux_protocol proto)
+					   enum isim_aux_protocol proto, u8 gen)
 {
 	struct isim_func *f;
 	int err;
@@ -86,6 +105,7 @@ static struct isim_func *isim_dev_register(u32 id,
 	}
 	f->id = id;
 	f->protocol = proto;
+	f->gen = gen;
 	f->dev.bus = &isim_bus;
 	f->dev.id = id;
 	f->dev.release = isim_dev_release;
@@ -111,13 +131,13 @@ static struct isim_func *isim_dev_register(u32 id,
 	return f;
 }
 
-static int isim_func_new(u32 id, enum isim_aux_protocol proto)
+static int isim_func_new(u32 id, enum isim_aux_protocol proto, u8 gen)
 {
 	struct isim_func *f;
 	int err;
 
 	lockdep_assert_held(&isim_bus_lock);
-	f = isim_dev_register(id, proto);
+	f = isim_dev_register(id, proto, gen);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	err = xa_insert(&isim_funcs, id, f, GFP_KERNEL);
@@ -148,17 +168,19 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 {
 	enum isim_aux_protocol proto;
 	u32 id;
+	u8 gen;
 	int err;
 
-	err = isim_parse_new(buf, &id, &proto);
+	err = isim_parse_new(buf, &id, &proto, &gen);
 	if (err) {
-		pr_err("format is \"ID [iwarp|roce]\", ID <= %u\n", ISIM_MAX_ID);
+		pr_err("format is \"ID [iwarp|roce] [gen1|gen2]\", ID <= %u, no roce on gen1\n",
+		       ISIM_MAX_ID);
 		return err;
 	}
 	mutex_lock(&isim_bus_lock);
 	/* pairs with the release in isim_init(): the bus is fully set up */
 	if (smp_load_acquire(&isim_bus_enable))
-		err = isim_func_new(id, proto);
+		err = isim_func_new(id, proto, gen);
 	else
 		err = -EBUSY;
 	mutex_unlock(&isim_bus_lock);
@@ -244,5 +266,5 @@ module_init(isim_init);
 module_exit(isim_exit);
 
 MODULE_AUTHOR("irdma project");
-MODULE_DESCRIPTION("Simulated Intel E810 RDMA engine for irdma");
+MODULE_DESCRIPTION("Simulated Intel E810/X722 RDMA engine for irdma");
 MODULE_LICENSE("Dual BSD/GPL");

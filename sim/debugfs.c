@@ -99,8 +99,10 @@ static void isim_show_queues(struct seq_file *s, struct isim_func *f)
 			   f->aeq.ring.size, f->aeq.ring.head, f->aeq.posted,
 			   f->aeq.credits);
 	for (i = 0; i < ISIM_NUM_VECTORS; i++)
-		seq_printf(s, "vector %u: irq=%d pending=%d fired=%llu\n", i,
-			   f->vec[i].virq, f->vec[i].pending, f->vec[i].fired);
+		seq_printf(s, "vector %u: irq=%d pending=%d fired=%llu engine=%u\n",
+			   i, f->vec[i].virq, f->vec[i].pending, f->vec[i].fired,
+			   ISIM_FIRST_VECTOR + i);
+	seq_printf(s, "bad_vector: %llu\n", f->bad_vector);
 }
 
 static unsigned long isim_xa_count(struct xarray *xa)
@@ -142,8 +144,8 @@ static int isim_state_show(struct seq_file *s, void *unused)
 {
 	struct isim_func *f = s->private;
 
-	seq_printf(s, "id: %u\nprotocol: %s\nnetdev: %s\n", f->id,
-		   f->protocol == ISIM_AUX_ROCEV2 ? "roce" : "iwarp",
+	seq_printf(s, "id: %u\ngen: %u\nprotocol: %s\nnetdev: %s\n", f->id,
+		   f->gen, f->protocol == ISIM_AUX_ROCEV2 ? "roce" : "iwarp",
 		   netdev_name(f->netdev));
 	seq_printf(s, "wire: tx=%lld rx=%lld looped=%lld dropped=%lld\n",
 		   (s64)atomic64_read(&f->wire.tx_frames),

@@ -116,6 +116,7 @@ static int isim_test_init(struct kunit *test)
 	f->dev.dma_mask = &f->dev.coherent_dma_mask;
 	f->dev.coherent_dma_mask = DMA_BIT_MASK(64);
 	f->protocol = ISIM_AUX_IWARP;
+	f->gen = ISIM_GEN2;
 	t->f = f;
 	t->pol = 1;
 	init_completion(&t->irq_done);
@@ -504,9 +505,18 @@ static irqreturn_t isim_t_irq(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+/* the DYN_CTL register of the function's vector @vec (irqs[@vec]) */
+static u32 isim_t_dyn_ctl(struct isim_test *t, u32 vec)
+{
+	u32 v = ISIM_FIRST_VECTOR + vec;
+
+	return t->f->gen == ISIM_GEN1 ? ISIM_REG_G1_DYN_CTLN(v - 1) :
+					ISIM_REG_DYN_CTL(v);
+}
+
 /*
- * Take the vector @vec with its interrupt enabled; isim_t_irq() counts
- * and completes. Return: the Linux IRQ, for free_irq().
+ * Take the vector @vec (irqs[@vec]) with its interrupt enabled;
+ * isim_t_irq() counts and completes. Return: the Linux IRQ, for free_irq().
  */
 static int isim_t_vector_on(struct kunit *test, u32 vec)
 {
@@ -515,12 +525,12 @@ static int isim_t_vector_on(struct kunit *test, u32 vec)
 
 	KUNIT_ASSERT_EQ(test, request_irq(irq, isim_t_irq, 0, "isim-test", t),
 			0);
-	isim_wr32(t->f, ISIM_REG_DYN_CTL(vec), ISIM_DYN_CTL_INTENA);
+	isim_wr32(t->f, isim_t_dyn_ctl(t, vec), ISIM_DYN_CTL_INTENA);
 	return irq;
 }
 
 /* an 8-entry event queue on t->eq, made by CQP op @op, its cause @ctl
- * enabled and steered to vector @vec
+ * enabled and steered to the function's vector @vec (irqs[@vec])
  */
 static void isim_t_eq(struct kunit *test, u32 op, u32 ctl, u32 vec)
 {
@@ -532,7 +542,7 @@ static void isim_t_eq(struct kunit *test, u32 op, u32 ctl, u32 vec)
 	isim_t_run(t, op, w);
 	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
 	isim_wr32(t->f, ctl, ISIM_EQCTL_CAUSE_ENA |
-		  FIELD_PREP(ISIM_EQCTL_VECTOR, vec));
+		  FIELD_PREP(ISIM_EQCTL_VECTOR, ISIM_FIRST_VECTOR + vec));
 }
 
 /* the AEQ on vector 0 */
@@ -571,16 +581,141 @@ static void isim_aeq_event_raises_vector(struct kunit *test)
 			0x40001ULL);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[0]), 0x5555ULL);
 	/* the vector masked itself; a second event waits for re-enable */
-	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_DYN_CTL(0)), 0U);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, isim_t_dyn_ctl(t, 0)), 0U);
 	reinit_completion(&t->irq_done);
 	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 0x0203, 1), 0);
 	KUNIT_EXPECT_TRUE(test, t->f->vec[0].pending);
-	isim_wr32(t->f, ISIM_REG_DYN_CTL(0), ISIM_DYN_CTL_INTENA);
+	isim_wr32(t->f, isim_t_dyn_ctl(t, 0), ISIM_DYN_CTL_INTENA);
 	isim_t_poll(t);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t->irq_done, HZ),
 			0UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->irq_hits), 2);
 	free_irq(irq, t);
+}
+
+/* engine vectors that are not the function's: below and past its range */
+static const u32 isim_t_bad_vectors[] = {
+	0, 1, ISIM_FIRST_VECTOR + ISIM_NUM_VECTORS, 100,
+};
+
+static void isim_t_bad_vector_desc(const u32 *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "vector %u", *v);
+}
+
+KUNIT_ARRAY_PARAM(isim_t_bad_vector, isim_t_bad_vectors,
+		  isim_t_bad_vector_desc);
+
+/*
+ * A driver that writes its own vector index into AEQCTL instead of the
+ * engine's vector number gets no interrupt on any vector: the cause is
+ * counted, not delivered to whichever vector the number happens to name.
+ */
+static void isim_irq_aeqctl_outside_vectors_counted(struct kunit *test)
+{
+	const u32 *bad = test->param_value;
+	struct isim_test *t = test->priv;
+	int irq;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_aeq(test);
+	irq = isim_t_vector_on(test, 0);
+	isim_wr32(t->f, ISIM_REG_AEQCTL, ISIM_EQCTL_CAUSE_ENA |
+		  FIELD_PREP(ISIM_EQCTL_VECTOR, *bad));
+	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 0x0102, 1), 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&t->irq_done,
+							  HZ / 10), 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->irq_hits), 0);
+	KUNIT_EXPECT_FALSE(test, t->f->vec[0].pending);
+	KUNIT_EXPECT_EQ(test, t->f->bad_vector, 1ULL);
+	/* the right number reaches the vector */
+	isim_wr32(t->f, ISIM_REG_AEQCTL, ISIM_EQCTL_CAUSE_ENA |
+		  FIELD_PREP(ISIM_EQCTL_VECTOR, ISIM_FIRST_VECTOR));
+	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 0x0102, 1), 0);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t->irq_done, HZ),
+			0UL);
+	KUNIT_EXPECT_EQ(test, t->f->bad_vector, 1ULL);
+	free_irq(irq, t);
+}
+
+/*
+ * DYN_CTL writes for vectors that are not the function's are taken back
+ * and counted; the function's own keep what the driver wrote.
+ */
+static void isim_irq_dyn_ctl_outside_vectors_counted(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u32 own = ISIM_REG_DYN_CTL(ISIM_FIRST_VECTOR);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(isim_t_bad_vectors); i++)
+		isim_wr32(t->f, ISIM_REG_DYN_CTL(isim_t_bad_vectors[i]),
+			  ISIM_DYN_CTL_INTENA | ISIM_DYN_CTL_CLEARPBA);
+	isim_wr32(t->f, own, ISIM_DYN_CTL_INTENA);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, t->f->bad_vector,
+			(u64)ARRAY_SIZE(isim_t_bad_vectors) - 1);
+	for (i = 0; i < ARRAY_SIZE(isim_t_bad_vectors) - 1; i++)
+		KUNIT_EXPECT_EQ(test,
+				isim_rd32(t->f,
+					  ISIM_REG_DYN_CTL(isim_t_bad_vectors[i])),
+				0U);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, own), ISIM_DYN_CTL_INTENA);
+	/* a second pass finds nothing new */
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, t->f->bad_vector,
+			(u64)ARRAY_SIZE(isim_t_bad_vectors) - 1);
+}
+
+/**
+ * struct isim_t_new - a new_device line and what it should give
+ * @line: what is written to new_device
+ * @err: expected result
+ * @proto: expected protocol when @err is 0
+ * @gen: expected generation when @err is 0
+ */
+struct isim_t_new {
+	const char *line;
+	int err;
+	enum isim_aux_protocol proto;
+	u8 gen;
+};
+
+static const struct isim_t_new isim_t_new_lines[] = {
+	{ "3", 0, ISIM_AUX_IWARP, ISIM_GEN2 },
+	{ "3 roce\n", 0, ISIM_AUX_ROCEV2, ISIM_GEN2 },
+	{ "3 iwarp gen1\n", 0, ISIM_AUX_IWARP, ISIM_GEN1 },
+	{ "3 iwarp gen2", 0, ISIM_AUX_IWARP, ISIM_GEN2 },
+	{ "3 roce gen1", -EINVAL },
+	{ "3 iwarp gen3", -EINVAL },
+	{ "3 iwarp gen1 x", -EINVAL },
+	{ "3 gen1", -EINVAL },
+	{ "64 iwarp gen1", -EINVAL },
+};
+
+static void isim_t_new_desc(const struct isim_t_new *n, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\"", n->line);
+	strreplace(desc, '\n', ' ');
+}
+
+KUNIT_ARRAY_PARAM(isim_t_new, isim_t_new_lines, isim_t_new_desc);
+
+static void isim_parse_new_device_gen(struct kunit *test)
+{
+	const struct isim_t_new *n = test->param_value;
+	enum isim_aux_protocol proto = ISIM_AUX_IWARP;
+	u8 gen = 0;
+	u32 id = 0;
+
+	KUNIT_ASSERT_EQ(test, isim_parse_new(n->line, &id, &proto, &gen),
+			n->err);
+	if (n->err)
+		return;
+	KUNIT_EXPECT_EQ(test, id, 3U);
+	KUNIT_EXPECT_EQ(test, proto, n->proto);
+	KUNIT_EXPECT_EQ(test, gen, n->gen);
 }
 
 static void isim_aeq_full_loses_event(struct kunit *test)
@@ -4585,6 +4720,10 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_hmc_pble_through_paged_sd),
 	KUNIT_CASE(isim_aeq_event_raises_vector),
 	KUNIT_CASE(isim_aeq_full_loses_event),
+	KUNIT_CASE_PARAM(isim_irq_aeqctl_outside_vectors_counted,
+			 isim_t_bad_vector_gen_params),
+	KUNIT_CASE(isim_irq_dyn_ctl_outside_vectors_counted),
+	KUNIT_CASE_PARAM(isim_parse_new_device_gen, isim_t_new_gen_params),
 	KUNIT_CASE(isim_qp_create_copies_context_to_hmc),
 	KUNIT_CASE(isim_conn_tables_refuse_duplicates),
 	KUNIT_CASE(isim_cqp_handles_in_op_return_value),

@@ -4,8 +4,10 @@
  *
  * Each function owns a simulated interrupt controller (CONFIG_IRQ_SIM) with
  * one Linux IRQ per vector; the driver request_irq()s them like MSI-X
- * vectors. A cause (CEQ or AEQ) raises the vector it is routed to in
- * CEQCTL/AEQCTL. The vector fires if its DYN_CTL has INTENA set, and then
+ * vectors. Vector i of the function is the engine's vector
+ * ISIM_FIRST_VECTOR + i: that number is what CEQCTL/AEQCTL name and what
+ * picks the DYN_CTL register. A cause (CEQ or AEQ) raises the vector it is
+ * routed to in CEQCTL/AEQCTL. The vector fires if its DYN_CTL has INTENA set, and then
  * masks itself by clearing INTENA, as the E810 does: the driver re-enables
  * it by writing INTENA again once it has drained its queue. A cause raised
  * while the vector is masked stays pending and fires on re-enable.
@@ -89,47 +91,101 @@ void isim_irq_exit(struct isim_func *f)
 	f->irq_domain = NULL;
 }
 
-static void isim_irq_deliver(struct isim_func *f, u32 v)
+/**
+ * isim_irq_dyn_ctl - the DYN_CTL register of an engine vector
+ * @f: function
+ * @v: engine vector number
+ *
+ * gen2 has GLINT_DYN_CTL(v) for every vector. gen1 has PFINT_DYN_CTLN(n)
+ * for vector n + 1 only: vector 0 is i40e's, with a register of its own
+ * that RDMA never touches.
+ *
+ * Return: the register offset, or 0 when the vector has none.
+ */
+static u32 isim_irq_dyn_ctl(struct isim_func *f, u32 v)
 {
-	struct isim_vec *vec = &f->vec[v];
+	if (f->gen != ISIM_GEN1)
+		return ISIM_REG_DYN_CTL(v);
+	return v ? ISIM_REG_G1_DYN_CTLN(v - 1) : 0;
+}
 
-	if (!vec->pending ||
-	    !(isim_rd32(f, ISIM_REG_DYN_CTL(v)) & ISIM_DYN_CTL_INTENA))
+/* an engine vector number that is not the function's */
+static void isim_irq_bad(struct isim_func *f, const char *what, u32 v)
+{
+	if (!f->bad_vector++)
+		dev_warn(&f->dev, "%s for vector %u, not one of %u..%u: ignored\n",
+			 what, v, ISIM_FIRST_VECTOR,
+			 ISIM_FIRST_VECTOR + ISIM_NUM_VECTORS - 1);
+	else
+		dev_dbg_ratelimited(&f->dev, "%s for vector %u: ignored\n",
+				    what, v);
+}
+
+static void isim_irq_deliver(struct isim_func *f, u32 i)
+{
+	u32 reg = isim_irq_dyn_ctl(f, ISIM_FIRST_VECTOR + i);
+	struct isim_vec *vec = &f->vec[i];
+
+	if (!vec->pending || !(isim_rd32(f, reg) & ISIM_DYN_CTL_INTENA))
 		return;
-	isim_clr32(f, ISIM_REG_DYN_CTL(v), ISIM_DYN_CTL_INTENA);
+	isim_clr32(f, reg, ISIM_DYN_CTL_INTENA);
 	vec->pending = false;
 	vec->fired++;
 	irq_set_irqchip_state(vec->virq, IRQCHIP_STATE_PENDING, true);
 }
 
 /**
- * isim_irq_raise - a cause routed to vector @v fired
+ * isim_irq_raise - a cause routed to engine vector @v fired
  * @f: function
- * @v: vector index
+ * @v: engine vector number, as CEQCTL/AEQCTL name it
  *
- * Delivered at once if the vector is enabled, else held pending.
+ * Delivered at once if the vector is enabled, else held pending. A vector
+ * that is not the function's gets nothing; it is counted in @f->bad_vector.
  */
 void isim_irq_raise(struct isim_func *f, u32 v)
 {
+	u32 i = v - ISIM_FIRST_VECTOR;
+
 	lockdep_assert_held(&f->eng_lock);
-	if (v >= ISIM_NUM_VECTORS) {
-		dev_warn_ratelimited(&f->dev, "cause routed to vector %u of %u\n",
-				     v, ISIM_NUM_VECTORS);
+	if (v < ISIM_FIRST_VECTOR || i >= ISIM_NUM_VECTORS) {
+		isim_irq_bad(f, "cause routed", v);
 		return;
 	}
-	f->vec[v].pending = true;
-	isim_irq_deliver(f, v);
+	f->vec[i].pending = true;
+	isim_irq_deliver(f, i);
+}
+
+/*
+ * The driver's DYN_CTL writes for vectors below and a little above the
+ * function's: any bit set is a write the engine takes back and counts. A
+ * write of 0 cannot be told from no write.
+ */
+static void isim_irq_stray(struct isim_func *f)
+{
+	u32 v, reg;
+
+	for (v = 0; v < ISIM_FIRST_VECTOR + ISIM_NUM_VECTORS +
+			ISIM_STRAY_VECTORS; v++) {
+		if (v == ISIM_FIRST_VECTOR)
+			v += ISIM_NUM_VECTORS;
+		reg = isim_irq_dyn_ctl(f, v);
+		if (reg && isim_rd32(f, reg) && isim_xchg32(f, reg, 0))
+			isim_irq_bad(f, "DYN_CTL write", v);
+	}
 }
 
 /**
  * isim_irq_service - deliver pending causes whose vector was re-enabled
  * @f: function
+ *
+ * Also takes back DYN_CTL writes for vectors that are not the function's.
  */
 void isim_irq_service(struct isim_func *f)
 {
-	u32 v;
+	u32 i;
 
 	lockdep_assert_held(&f->eng_lock);
-	for (v = 0; v < ISIM_NUM_VECTORS; v++)
-		isim_irq_deliver(f, v);
+	isim_irq_stray(f);
+	for (i = 0; i < ISIM_NUM_VECTORS; i++)
+		isim_irq_deliver(f, i);
 }

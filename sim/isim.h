@@ -22,7 +22,18 @@
 struct seq_file;
 
 #define ISIM_MAX_ID		63	/* the ID is also the HMC function id */
-#define ISIM_NUM_VECTORS	5	/* vector 0 for the AEQ, then CEQs */
+#define ISIM_NUM_VECTORS	5	/* irqs[0] for the AEQ, then CEQs */
+/*
+ * Engine vector number of irqs[0]. The parent keeps the low vectors for
+ * itself (ice its misc/OICR vector and the LAN queues', i40e its vector 0),
+ * so RDMA never starts at 0; a driver that writes its own array index
+ * into CEQCTL/AEQCTL instead of the vector number shows up as bad_vector.
+ */
+#define ISIM_FIRST_VECTOR	2
+/* DYN_CTL registers past the function's vectors the engine watches */
+#define ISIM_STRAY_VECTORS	16
+#define ISIM_GEN1		1	/* X722 */
+#define ISIM_GEN2		2	/* E810 */
 #define ISIM_MAX_CEQS		32
 #define ISIM_MAX_SDS		128
 #define ISIM_CQP_BUDGET		64	/* CQP WQEs per engine tick */
@@ -971,12 +982,13 @@ struct isim_wire {
 };
 
 /**
- * struct isim_func - one simulated gen2 RDMA function
+ * struct isim_func - one simulated RDMA function
  * @dev: the function's device on the irdma_sim bus
  * @dma_parms: DMA segment limits, as a PCI function has them (the RDMA
  *	core expects them of the device it maps for)
  * @id: device ID; 2k and 2k+1 are wired to each other
  * @protocol: protocol chosen at creation
+ * @gen: generation chosen at creation, ISIM_GEN1 or ISIM_GEN2
  * @regs: RAM-backed register space (ISIM_BAR_LEN bytes)
  * @irq_domain: simulated interrupt controller of the function
  * @irq_fwnode: name of @irq_domain
@@ -1045,12 +1057,15 @@ struct isim_wire {
  * @ceq: CEQs by id
  * @aeq: the AEQ
  * @vec: interrupt vectors
+ * @bad_vector: causes routed to (CEQCTL/AEQCTL) and DYN_CTL writes for an
+ *	engine vector that is not one of the function's; none was delivered
  */
 struct isim_func {
 	struct device dev;
 	struct device_dma_parameters dma_parms;
 	u32 id;
 	enum isim_aux_protocol protocol;
+	u8 gen;
 	void *regs;
 	struct irq_domain *irq_domain;
 	struct fwnode_handle *irq_fwnode;
@@ -1109,6 +1124,7 @@ struct isim_func {
 	struct isim_eq ceq[ISIM_MAX_CEQS];
 	struct isim_eq aeq;
 	struct isim_vec vec[ISIM_NUM_VECTORS];
+	u64 bad_vector;
 };
 
 static inline struct isim_func *to_isim_func(struct device *dev)
@@ -1156,6 +1172,8 @@ extern struct mutex isim_bus_lock;
 
 /* bus.c */
 struct isim_func *isim_func_lookup(u32 id);
+int isim_parse_new(const char *buf, u32 *id, enum isim_aux_protocol *proto,
+		   u8 *gen);
 
 /* func.c */
 int isim_func_probe(struct isim_func *f);

@@ -94,9 +94,9 @@ struct isim_aux_ops {
 };
 
 /**
- * struct isim_aux_dev - one simulated gen2 RDMA function
+ * struct isim_aux_dev - one simulated RDMA function
  * @adev: the auxiliary device the driver binds to
- * @hw_addr: start of the register space (gen2 PF register map)
+ * @hw_addr: start of the register space (the PF register map of @gen)
  * @hw_len: length of the register space in bytes
  * @dma_dev: device to allocate and map DMA memory against
  * @netdev: the function's Ethernet netdev
@@ -104,9 +104,17 @@ struct isim_aux_ops {
  *	equal to the simulator's device ID
  * @vsi_id: the function's main VSI number
  * @protocol: protocol the function was created with
- * @num_vectors: number of interrupt vectors, vector 0 first
- * @irqs: Linux IRQ number of each vector, for request_irq(); vector n
- *	is the one DYN_CTL(n), CEQCTL and AEQCTL name
+ * @gen: the generation the function models: 1 (X722, a function of i40e)
+ *	or 2 (E810, a function of ice). It picks the register map, the CQP
+ *	host context version and the descriptor layouts the engine expects
+ * @first_vector: the engine's MSI-X vector number of @irqs[0]; @irqs[i]
+ *	is engine vector @first_vector + i. That number, not i, is what the
+ *	driver writes into the MSIX_IDX field of CEQCTL and AEQCTL, and it
+ *	picks the interrupt's DYN_CTL register: GLINT_DYN_CTL(v) on gen2,
+ *	PFINT_DYN_CTLN(v - 1) on gen1. Never 0: as ice and i40e do, the
+ *	parent keeps the low vectors for its own interrupts
+ * @num_vectors: number of interrupt vectors in @irqs
+ * @irqs: Linux IRQ number of each vector, for request_irq()
  * @ops: parent services
  *
  * Lifetime: allocated by the simulator, valid from the driver's probe until
@@ -121,6 +129,8 @@ struct isim_aux_dev {
 	u32 fn_id;
 	u16 vsi_id;
 	enum isim_aux_protocol protocol;
+	u8 gen;
+	u32 first_vector;
 	u32 num_vectors;
 	const int *irqs;
 	const struct isim_aux_ops *ops;

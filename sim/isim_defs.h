@@ -22,6 +22,8 @@
 #define ISIM_REG_CEQCTL(q)		(0x0015c000 + 4 * (q))
 #define ISIM_REG_DYN_CTL(v)		(0x00160000 + 4 * (v))
 #define ISIM_REG_AEQCTL			0x0016cb00
+/* gen1 (X722): PFINT_DYN_CTLN(n) is engine vector n + 1 */
+#define ISIM_REG_G1_DYN_CTLN(n)		(0x00034800 + 4 * (n))
 #define ISIM_REG_PE_CTL1(vsi)		(0x00414000 + 4 * (vsi))
 #define ISIM_REG_CQPDB			0x00500800
 #define ISIM_REG_CQPTAIL		0x00500880
