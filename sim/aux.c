@@ -123,7 +123,7 @@ static void isim_aux_describe(struct isim_aux_dev *iadev,
 	iadev->netdev = f->netdev;
 
 	iadev->hw_addr = (u8 __iomem __force *)f->regs;
-	iadev->hw_len = ISIM_BAR_LEN;
+	iadev->hw_len = f->rm->bar_len;
 	iadev->irqs = f->irqs;
 	iadev->first_vector = ISIM_FIRST_VECTOR;
 	iadev->num_vectors = ISIM_NUM_VECTORS;

@@ -95,8 +95,23 @@ static u8 isim_cq_read_arm_seq(struct isim_func *f, struct isim_cq *cq)
 	return FIELD_GET(ISIM_CQSA_ARM_SEQ, le64_to_cpu(w));
 }
 
+/* CQ id and CEQ id of a CQ command's header: narrower fields on gen1 */
+static u32 isim_cq_hdr_id(struct isim_func *f, u64 hdr)
+{
+	if (f->gen == ISIM_GEN1)
+		return FIELD_GET(ISIM_CQ_HDR_G1_ID, hdr);
+	return FIELD_GET(ISIM_CQ_HDR_ID, hdr);
+}
+
+static u32 isim_cq_hdr_ceq(struct isim_func *f, u64 hdr)
+{
+	if (f->gen == ISIM_GEN1)
+		return FIELD_GET(ISIM_CQ_HDR_G1_CEQ, hdr);
+	return FIELD_GET(ISIM_CQ_HDR_CEQ, hdr);
+}
+
 /* the ring, CEQ and shadow area a CREATE_CQ or MODIFY_CQ names */
-static u16 isim_cq_check_ring(const u64 *wqe)
+static u16 isim_cq_check_ring(struct isim_func *f, const u64 *wqe)
 {
 	u64 hdr = wqe[ISIM_WQE_HDR];
 	u32 size = FIELD_GET(ISIM_CQ_W0_SIZE, wqe[0]);
@@ -107,7 +122,7 @@ static u16 isim_cq_check_ring(const u64 *wqe)
 	if (FIELD_GET(ISIM_CQ_HDR_PBL_LEVELS, hdr) > 1)
 		return ISIM_MIN_UNSUPPORTED;
 	if ((hdr & ISIM_CQ_HDR_CEQ_VALID) &&
-	    FIELD_GET(ISIM_CQ_HDR_CEQ, hdr) >= ISIM_MAX_CEQS)
+	    isim_cq_hdr_ceq(f, hdr) >= ISIM_MAX_CEQS)
 		return ISIM_MIN_BAD_ID;
 	if (!(hdr & ISIM_CQ_HDR_VIRT) &&
 	    (!wqe[4] || !IS_ALIGNED(wqe[4], ISIM_CQ_ALIGN)))
@@ -123,7 +138,7 @@ static u16 isim_cq_check(struct isim_func *f, const u64 *wqe, u32 id)
 		return ISIM_MIN_BAD_ID;
 	if (xa_load(&f->cqs, id))
 		return ISIM_MIN_EXISTS;
-	return isim_cq_check_ring(wqe);
+	return isim_cq_check_ring(f, wqe);
 }
 
 /* take the ring and shadow area of a CREATE_CQ or MODIFY_CQ */
@@ -145,14 +160,15 @@ static void isim_cq_fill_ring(struct isim_cq *cq, const u64 *wqe)
 	r->polarity = 1;
 }
 
-static void isim_cq_fill(struct isim_cq *cq, const u64 *wqe, u32 id)
+static void isim_cq_fill(struct isim_func *f, struct isim_cq *cq,
+			 const u64 *wqe, u32 id)
 {
 	u64 hdr = wqe[ISIM_WQE_HDR];
 
 	cq->id = id;
 	cq->ctx = wqe[1];
 	cq->ceq_valid = hdr & ISIM_CQ_HDR_CEQ_VALID;
-	cq->ceq = FIELD_GET(ISIM_CQ_HDR_CEQ, hdr);
+	cq->ceq = isim_cq_hdr_ceq(f, hdr);
 	isim_cq_fill_ring(cq, wqe);
 }
 
@@ -191,7 +207,7 @@ static int isim_cq_pending(struct isim_func *f, const struct isim_cq *cq)
 void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res)
 {
-	u32 id = FIELD_GET(ISIM_CQ_HDR_ID, wqe[ISIM_WQE_HDR]);
+	u32 id = isim_cq_hdr_id(f, wqe[ISIM_WQE_HDR]);
 	struct isim_cq *cq;
 
 	res->minor = isim_cq_check(f, wqe, id);
@@ -202,7 +218,7 @@ void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
 		res->minor = ISIM_MIN_BUSY;
 		return;
 	}
-	isim_cq_fill(cq, wqe, id);
+	isim_cq_fill(f, cq, wqe, id);
 	cq->arm_seq = isim_cq_read_arm_seq(f, cq);
 	if (isim_cq_add(f, cq)) {
 		kfree(cq);
@@ -214,7 +230,7 @@ void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
 static struct isim_cq *isim_cq_named(struct isim_func *f, const u64 *wqe,
 				     struct isim_res *res)
 {
-	u32 id = FIELD_GET(ISIM_CQ_HDR_ID, wqe[ISIM_WQE_HDR]);
+	u32 id = isim_cq_hdr_id(f, wqe[ISIM_WQE_HDR]);
 	struct isim_cq *cq = xa_load(&f->cqs, id);
 
 	if (!cq)
@@ -245,7 +261,7 @@ void isim_op_modify_cq(struct isim_func *f, const u64 *wqe,
 		res->minor = ISIM_MIN_UNSUPPORTED;
 		return;
 	}
-	res->minor = isim_cq_check_ring(wqe);
+	res->minor = isim_cq_check_ring(f, wqe);
 	if (res->minor)
 		return;
 	/*
@@ -426,8 +442,8 @@ void isim_cq_poll_arm(struct isim_func *f, bool scan)
 
 	lockdep_assert_held(&f->eng_lock);
 	/* the kernel's doorbell, and user space's in its doorbell page */
-	rung = isim_cq_doorbell(f, ISIM_REG_CQARM);
-	rung |= isim_cq_doorbell(f, ISIM_REG_UDB_CQARM);
+	rung = isim_cq_doorbell(f, f->rm->cqarm);
+	rung |= isim_cq_doorbell(f, isim_reg_udb_cqarm(f));
 	if (!rung && !scan)
 		return;
 	f->arm_scans++;

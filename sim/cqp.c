@@ -17,10 +17,12 @@
  * struct isim_op_desc - one CQP opcode
  * @name: name used for the debugfs fail_<name> knob
  * @exec: handler, NULL for opcodes the simulator does not model yet
+ * @gen2: only gen2 (E810) has the command; on gen1 it is BAD_OPCODE
  */
 struct isim_op_desc {
 	const char *name;
 	isim_op_fn exec;
+	bool gen2;
 };
 
 static void isim_op_nop(struct isim_func *f, const u64 *wqe,
@@ -44,7 +46,7 @@ static const struct isim_op_desc isim_ops[ISIM_OP_NUM] = {
 	[ISIM_OP_MANAGE_ARP]	 = { "manage_arp", isim_op_manage_arp },
 	[ISIM_OP_MANAGE_PUSH]	 = { "manage_push" },
 	[ISIM_OP_QUERY_FEATURES] = { "query_features",
-				     isim_op_query_features },
+				     isim_op_query_features, true },
 	[ISIM_OP_UPLOAD_CTX]	 = { "upload_ctx" },
 	[ISIM_OP_ALLOC_MAC]	 = { "alloc_mac", isim_op_alloc_mac },
 	[ISIM_OP_MANAGE_PMFN]	 = { "manage_pmfn", isim_op_manage_pmfn },
@@ -67,9 +69,11 @@ static const struct isim_op_desc isim_ops[ISIM_OP_NUM] = {
 	[ISIM_OP_DESTROY_MCG]	 = { "destroy_mcg", isim_op_mcg },
 	[ISIM_OP_SUSPEND_QP]	 = { "suspend_qp", isim_op_suspend_qp },
 	[ISIM_OP_RESUME_QP]	 = { "resume_qp", isim_op_resume_qp },
-	[ISIM_OP_WS_NODE]	 = { "ws_node", isim_op_ws_node },
-	[ISIM_OP_MANAGE_STATS]	 = { "manage_stats", isim_op_manage_stats },
-	[ISIM_OP_GATHER_STATS]	 = { "gather_stats", isim_op_gather_stats },
+	[ISIM_OP_WS_NODE]	 = { "ws_node", isim_op_ws_node, true },
+	[ISIM_OP_MANAGE_STATS]	 = { "manage_stats", isim_op_manage_stats,
+				     true },
+	[ISIM_OP_GATHER_STATS]	 = { "gather_stats", isim_op_gather_stats,
+				     true },
 	[ISIM_OP_UP_MAP]	 = { "up_map", isim_op_up_map },
 };
 
@@ -137,8 +141,10 @@ static u16 isim_cqp_check_ctx(struct isim_func *f, const __le64 *ctx)
 		return ISIM_MIN_BAD_SIZE;
 	if (!sq || !IS_ALIGNED(sq, ISIM_CQPCTX_SQ_ALIGN))
 		return ISIM_MIN_BAD_ALIGN;
+	/* a context written for the other generation */
 	if (FIELD_GET(ISIM_CQPCTX_W4_HW_MAJOR, le64_to_cpu(ctx[4])) !=
-	    ISIM_CQP_HW_MAJOR_GEN2)
+	    (f->gen == ISIM_GEN1 ? ISIM_CQP_HW_MAJOR_GEN1 :
+				   ISIM_CQP_HW_MAJOR_GEN2))
 		return ISIM_MIN_UNSUPPORTED;
 	if (FIELD_GET(ISIM_CQPCTX_W0_PROTOCOL, w0) != proto)
 		return ISIM_MIN_BAD_FIELD;
@@ -157,10 +163,10 @@ static void isim_cqp_create(struct isim_func *f, u64 ctx_pa)
 	else
 		minor = isim_cqp_check_ctx(f, ctx);
 	if (minor) {
-		isim_wr32(f, ISIM_REG_CQPERRCODES,
+		isim_wr32(f, f->rm->cqperrcodes,
 			  FIELD_PREP(ISIM_CQPERR_MAJOR, ISIM_MAJ_ERR) |
 			  FIELD_PREP(ISIM_CQPERR_MINOR, minor));
-		isim_wr32(f, ISIM_REG_CCQPSTATUS, ISIM_CCQPSTATUS_ERR);
+		isim_wr32(f, f->rm->ccqpstatus, ISIM_CCQPSTATUS_ERR);
 		return;
 	}
 	cqp->sq_pa = le64_to_cpu(ctx[1]);
@@ -172,9 +178,9 @@ static void isim_cqp_create(struct isim_func *f, u64 ctx_pa)
 	cqp->tail = 0;
 	cqp->polarity = 1;
 	cqp->live = true;
-	isim_wr32(f, ISIM_REG_CQPTAIL, 0);
-	isim_wr32(f, ISIM_REG_CQPERRCODES, 0);
-	isim_wr32(f, ISIM_REG_CCQPSTATUS, ISIM_CCQPSTATUS_DONE);
+	isim_wr32(f, f->rm->cqptail, 0);
+	isim_wr32(f, f->rm->cqperrcodes, 0);
+	isim_wr32(f, f->rm->ccqpstatus, ISIM_CCQPSTATUS_DONE);
 }
 
 /**
@@ -189,15 +195,15 @@ static void isim_cqp_create(struct isim_func *f, u64 ctx_pa)
  */
 void isim_cqp_poll_ctx(struct isim_func *f)
 {
-	u32 low = isim_rd32(f, ISIM_REG_CCQPLOW);
+	u32 low = isim_rd32(f, f->rm->ccqplow);
 	struct isim_cqp *cqp = &f->cqp;
 	u64 pa;
 
 	lockdep_assert_held(&f->eng_lock);
-	pa = (u64)isim_rd32(f, ISIM_REG_CCQPHIGH) << 32 | low;
+	pa = (u64)isim_rd32(f, f->rm->ccqphigh) << 32 | low;
 	if (!low) {
 		if (cqp->live || cqp->ctx_pa)
-			isim_wr32(f, ISIM_REG_CCQPSTATUS, 0);
+			isim_wr32(f, f->rm->ccqpstatus, 0);
 		cqp->live = false;
 		cqp->ctx_pa = 0;
 		return;
@@ -222,7 +228,7 @@ static void isim_cqp_complete(struct isim_func *f, u32 op, u32 idx,
 	if (res->minor) {
 		cqp->errors++;
 		cqp->op_err[op]++;
-		isim_wr32(f, ISIM_REG_CQPERRCODES,
+		isim_wr32(f, f->rm->cqperrcodes,
 			  FIELD_PREP(ISIM_CQPERR_MAJOR, major) |
 			  FIELD_PREP(ISIM_CQPERR_MINOR, res->minor));
 	}
@@ -233,7 +239,7 @@ static void isim_cqp_complete(struct isim_func *f, u32 op, u32 idx,
 		 FIELD_PREP(ISIM_CQE_W3_WQEIDX, idx) |
 		 (res->minor ? ISIM_CQE_W3_ERROR : 0);
 	isim_cq_post(f, 0, cqe);
-	isim_wr32(f, ISIM_REG_CQPTAIL, cqp->tail |
+	isim_wr32(f, f->rm->cqptail, cqp->tail |
 		  (res->minor ? ISIM_CQPTAIL_OP_ERR : 0));
 }
 
@@ -242,7 +248,7 @@ static void isim_cqp_dispatch(struct isim_func *f, u32 op, const u64 *wqe,
 {
 	const struct isim_op_desc *d = op < ISIM_OP_NUM ? &isim_ops[op] : NULL;
 
-	if (!d || !d->name)
+	if (!d || !d->name || (d->gen2 && f->gen == ISIM_GEN1))
 		res->minor = ISIM_MIN_BAD_OPCODE;
 	else if (atomic_dec_if_positive(&f->faults.fail_op[op]) >= 0)
 		res->minor = ISIM_MIN_INJECTED;
@@ -296,7 +302,7 @@ bool isim_cqp_run(struct isim_func *f, unsigned int budget)
 	lockdep_assert_held(&f->eng_lock);
 	if (!cqp->live || READ_ONCE(f->faults.stall))
 		return false;
-	head = isim_rd32(f, ISIM_REG_CQPDB);
+	head = isim_rd32(f, f->rm->cqpdb);
 	if (head >= cqp->size) {
 		dev_warn_ratelimited(&f->dev, "CQPDB %u beyond ring of %u\n",
 				     head, cqp->size);

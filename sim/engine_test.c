@@ -106,7 +106,7 @@ static void isim_t_sched(struct kunit *test, struct isim_func *f)
 	mutex_unlock(&f->eng_lock);
 }
 
-static int isim_test_init(struct kunit *test)
+static int isim_test_init_gen(struct kunit *test, u8 gen)
 {
 	struct isim_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	struct isim_func *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
@@ -116,7 +116,7 @@ static int isim_test_init(struct kunit *test)
 	f->dev.dma_mask = &f->dev.coherent_dma_mask;
 	f->dev.coherent_dma_mask = DMA_BIT_MASK(64);
 	f->protocol = ISIM_AUX_IWARP;
-	f->gen = ISIM_GEN2;
+	f->gen = gen;
 	t->f = f;
 	t->pol = 1;
 	init_completion(&t->irq_done);
@@ -150,6 +150,17 @@ static int isim_test_init(struct kunit *test)
 	return 0;
 }
 
+static int isim_test_init(struct kunit *test)
+{
+	return isim_test_init_gen(test, ISIM_GEN2);
+}
+
+/* the same bare function, modelling an X722 */
+static int isim_test_init_gen1(struct kunit *test)
+{
+	return isim_test_init_gen(test, ISIM_GEN1);
+}
+
 static void isim_test_exit(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -170,7 +181,7 @@ static void isim_test_exit(struct kunit *test)
 static void isim_t_poll(struct isim_test *t)
 {
 	mutex_lock(&t->f->eng_lock);
-	isim_wr32(t->f, ISIM_REG_WQEALLOC, 0);
+	isim_wr32(t->f, t->f->rm->wqealloc, 0);
 	isim_engine_poll(t->f);
 	mutex_unlock(&t->f->eng_lock);
 }
@@ -186,8 +197,8 @@ static void isim_t_cqp_open(struct isim_test *t, u32 enc, u64 sq_off,
 	t->ctx[1] = cpu_to_le64(isim_t_bus(t, t->sq) + sq_off);
 	t->ctx[3] = cpu_to_le64(0xc0ffee);
 	t->ctx[4] = cpu_to_le64(FIELD_PREP(ISIM_CQPCTX_W4_HW_MAJOR, major));
-	isim_wr32(t->f, ISIM_REG_CCQPHIGH, upper_32_bits(ctx_pa));
-	isim_wr32(t->f, ISIM_REG_CCQPLOW, lower_32_bits(ctx_pa));
+	isim_wr32(t->f, t->f->rm->ccqphigh, upper_32_bits(ctx_pa));
+	isim_wr32(t->f, t->f->rm->ccqplow, lower_32_bits(ctx_pa));
 	isim_t_poll(t);
 }
 
@@ -195,10 +206,11 @@ static void isim_t_cqp_ok(struct kunit *test, u32 enc)
 {
 	struct isim_test *t = test->priv;
 
-	isim_t_cqp_open(t, enc, 0, ISIM_CQP_HW_MAJOR_GEN2,
+	isim_t_cqp_open(t, enc, 0, t->f->gen == ISIM_GEN1 ?
+			ISIM_CQP_HW_MAJOR_GEN1 : ISIM_CQP_HW_MAJOR_GEN2,
 			t->f->protocol == ISIM_AUX_ROCEV2 ?
 			ISIM_CQPCTX_PROTO_ROCE : ISIM_CQPCTX_PROTO_IWARP);
-	KUNIT_ASSERT_EQ(test, isim_rd32(t->f, ISIM_REG_CCQPSTATUS),
+	KUNIT_ASSERT_EQ(test, isim_rd32(t->f, t->f->rm->ccqpstatus),
 			(u32)ISIM_CCQPSTATUS_DONE);
 }
 
@@ -221,7 +233,7 @@ static void isim_t_post(struct isim_test *t, u32 op, const u64 *w,
 		t->head = 0;
 		t->pol ^= 1;
 	}
-	isim_wr32(t->f, ISIM_REG_CQPDB, t->head);
+	isim_wr32(t->f, t->f->rm->cqpdb, t->head);
 }
 
 static void isim_t_run(struct isim_test *t, u32 op, const u64 *w)
@@ -232,10 +244,10 @@ static void isim_t_run(struct isim_test *t, u32 op, const u64 *w)
 
 static u32 isim_t_minor(struct isim_test *t)
 {
-	if (!(isim_rd32(t->f, ISIM_REG_CQPTAIL) & ISIM_CQPTAIL_OP_ERR))
+	if (!(isim_rd32(t->f, t->f->rm->cqptail) & ISIM_CQPTAIL_OP_ERR))
 		return 0;
 	return FIELD_GET(ISIM_CQPERR_MINOR,
-			 isim_rd32(t->f, ISIM_REG_CQPERRCODES));
+			 isim_rd32(t->f, t->f->rm->cqperrcodes));
 }
 
 /* post CREATE_CQ for the CCQ (CQ 0) with @size CQEs on CEQ 0 */
@@ -296,7 +308,7 @@ static void isim_cqp_create_checks_host_context(struct kunit *test)
 	u32 status;
 
 	isim_t_cqp_open(t, c->enc, c->sq_off, c->major, c->proto);
-	status = isim_rd32(t->f, ISIM_REG_CCQPSTATUS);
+	status = isim_rd32(t->f, t->f->rm->ccqpstatus);
 	KUNIT_EXPECT_EQ(test, t->f->cqp.live, !c->minor);
 	if (!c->minor) {
 		KUNIT_EXPECT_EQ(test, status, (u32)ISIM_CCQPSTATUS_DONE);
@@ -304,9 +316,52 @@ static void isim_cqp_create_checks_host_context(struct kunit *test)
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, status, (u32)ISIM_CCQPSTATUS_ERR);
-	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPERRCODES),
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->cqperrcodes),
 			(u32)(FIELD_PREP(ISIM_CQPERR_MAJOR, ISIM_MAJ_ERR) |
 			      FIELD_PREP(ISIM_CQPERR_MINOR, c->minor)));
+}
+
+/* a gen1 function takes HW major version 0 and refuses a gen2 context */
+static const struct isim_ctx_case isim_ctx_gen1_cases[] = {
+	{ "good", 2, 0, ISIM_CQP_HW_MAJOR_GEN1, ISIM_CQPCTX_PROTO_IWARP, 0 },
+	{ "gen2_context", 2, 0, ISIM_CQP_HW_MAJOR_GEN2,
+	  ISIM_CQPCTX_PROTO_IWARP, ISIM_MIN_UNSUPPORTED },
+	{ "roce", 2, 0, ISIM_CQP_HW_MAJOR_GEN1, ISIM_CQPCTX_PROTO_ROCE,
+	  ISIM_MIN_BAD_FIELD },
+};
+
+KUNIT_ARRAY_PARAM(isim_ctx_gen1, isim_ctx_gen1_cases, isim_ctx_case_desc);
+
+/*
+ * Power-on state at the generation's offsets: the gen1 BAR is 4 MiB, its
+ * CPUSTATUS registers sit at 0xd040, its doorbells at 0x131080/0x138c00.
+ */
+static void isim_regs_reset_uses_generation_map(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	const struct isim_regmap *rm = t->f->rm;
+	bool g1 = t->f->gen == ISIM_GEN1;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, rm->bar_len, g1 ? SZ_4M : SZ_8M);
+	for (i = 0; i < ISIM_CPUSTATUS_NUM; i++)
+		KUNIT_EXPECT_EQ(test,
+				isim_rd32(t->f, (g1 ? 0xd040 : 0x50ba5c) + 4 * i),
+				(u32)ISIM_CPUSTATUS_READY);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, g1 ? 0x131080 : 0x502c00),
+			ISIM_DB_IDLE);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, g1 ? 0x138c00 : 0x504400),
+			ISIM_DB_IDLE);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, rm->bar_len - SZ_64K),
+			ISIM_DB_IDLE);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_LBARCTRL_DB_SIZE,
+					isim_rd32(t->f, g1 ? 0xbe484 : 0x9de74)),
+			g1 ? 1U : 2U);
+	/* the CQP comes up through CCQPHIGH 0x8200 / LOW 0x8180 on gen1 */
+	KUNIT_EXPECT_EQ(test, rm->ccqplow, g1 ? 0x8180U : 0x50a080U);
+	isim_t_cqp_ok(test, 2);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, g1 ? 0x8080 : 0x500880), 1U);
 }
 
 static void isim_cqp_destroy_clears_status(struct kunit *test)
@@ -314,11 +369,11 @@ static void isim_cqp_destroy_clears_status(struct kunit *test)
 	struct isim_test *t = test->priv;
 
 	isim_t_cqp_ok(test, 2);
-	isim_wr32(t->f, ISIM_REG_CCQPHIGH, 0);
-	isim_wr32(t->f, ISIM_REG_CCQPLOW, 0);
+	isim_wr32(t->f, t->f->rm->ccqphigh, 0);
+	isim_wr32(t->f, t->f->rm->ccqplow, 0);
 	isim_t_poll(t);
 	KUNIT_EXPECT_FALSE(test, t->f->cqp.live);
-	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CCQPSTATUS), 0U);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->ccqpstatus), 0U);
 }
 
 static void isim_cqp_nop_advances_tail(struct kunit *test)
@@ -327,9 +382,9 @@ static void isim_cqp_nop_advances_tail(struct kunit *test)
 
 	isim_t_cqp_ok(test, 2);
 	isim_t_run(t, ISIM_OP_NOP, NULL);
-	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 1U);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->cqptail), 1U);
 	isim_t_run(t, ISIM_OP_NOP, NULL);
-	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 2U);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->cqptail), 2U);
 }
 
 static void isim_cqp_unknown_opcode_fails(struct kunit *test)
@@ -340,11 +395,11 @@ static void isim_cqp_unknown_opcode_fails(struct kunit *test)
 	isim_t_run(t, 0x3f, NULL);
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_OPCODE);
 	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQPERR_MAJOR,
-					isim_rd32(t->f, ISIM_REG_CQPERRCODES)),
+					isim_rd32(t->f, t->f->rm->cqperrcodes)),
 			(u32)ISIM_MAJ_ERR);
 	/* the next good command clears the error bit */
 	isim_t_run(t, ISIM_OP_NOP, NULL);
-	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 2U);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->cqptail), 2U);
 }
 
 static void isim_cqp_stale_valid_bit_waits(struct kunit *test)
@@ -355,11 +410,11 @@ static void isim_cqp_stale_valid_bit_waits(struct kunit *test)
 	isim_t_cqp_ok(test, 2);
 	isim_t_post(t, ISIM_OP_NOP, NULL, false);
 	isim_t_poll(t);
-	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 0U);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->cqptail), 0U);
 	KUNIT_EXPECT_EQ(test, t->f->cqp.bad_valid, 1ULL);
 	*hdr |= cpu_to_le64(ISIM_HDR_VALID);
 	isim_t_poll(t);
-	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 1U);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->cqptail), 1U);
 }
 
 /* CQP and CCQ of four entries: nine commands wrap both twice */
@@ -427,10 +482,10 @@ static void isim_cqp_stall_holds_commands(struct kunit *test)
 	isim_t_cqp_ok(test, 2);
 	t->f->faults.stall = true;
 	isim_t_run(t, ISIM_OP_NOP, NULL);
-	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 0U);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->cqptail), 0U);
 	t->f->faults.stall = false;
 	isim_t_poll(t);
-	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, ISIM_REG_CQPTAIL), 1U);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->cqptail), 1U);
 }
 
 static void isim_hmc_query_commit_fpm(struct kunit *test)
@@ -462,6 +517,84 @@ static void isim_hmc_query_commit_fpm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
 	KUNIT_EXPECT_TRUE(test, t->f->hmc.committed);
 	KUNIT_EXPECT_EQ(test, t->f->hmc.base[ISIM_HMC_CQ], 64ULL * 512);
+}
+
+/*
+ * gen1 reports and takes only the object types up to PBLE, without FSIMC
+ * and FSIAV, and its CQ count is 17:0: bit 18 of the CQ word is not part
+ * of the count there, while on gen2 it makes the count too large.
+ */
+static void isim_hmc_fpm_fits_generation(struct kunit *test)
+{
+	static const u8 gen2_only[] = {
+		ISIM_HMC_FSIMC, ISIM_HMC_FSIAV, ISIM_HMC_RRF, ISIM_HMC_RRFFL,
+		ISIM_HMC_HDR, ISIM_HMC_MD, ISIM_HMC_OOISC, ISIM_HMC_OOISCFFL,
+	};
+	struct isim_test *t = test->priv;
+	bool g1 = t->f->gen == ISIM_GEN1;
+	u64 w[8] = {};
+	int i;
+
+	isim_t_cqp_ok(test, 2);
+	w[4] = isim_t_bus(t, t->buf);
+	isim_t_run(t, ISIM_OP_QUERY_FPM, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	/* query slots: the commit order, QP..ARP one slot later */
+	for (i = 0; i < ARRAY_SIZE(gen2_only); i++)
+		KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[gen2_only[i]]) == 0,
+				g1);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_FPMQ_COUNT,
+					le64_to_cpu(t->buf[ISIM_HMC_PBLE])),
+			1ULL << 18);
+
+	/* a gen2-only type in a commit */
+	memset(t->buf, 0, ISIM_FPM_BUF_BYTES);
+	t->buf[ISIM_HMC_RRF] = cpu_to_le64(1);
+	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t),
+			g1 ? (u32)ISIM_MIN_BAD_SIZE : 0U);
+
+	memset(t->buf, 0, ISIM_FPM_BUF_BYTES);
+	t->buf[ISIM_HMC_CQ] = cpu_to_le64(64 | BIT(18));
+	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t),
+			g1 ? 0U : (u32)ISIM_MIN_BAD_SIZE);
+	if (g1)
+		KUNIT_EXPECT_EQ(test, t->f->hmc.cnt[ISIM_HMC_CQ], 64U);
+}
+
+/* commands only gen2 has */
+static const u8 isim_t_gen2_ops[] = {
+	ISIM_OP_QUERY_FEATURES, ISIM_OP_WS_NODE, ISIM_OP_MANAGE_STATS,
+	ISIM_OP_GATHER_STATS,
+};
+
+static void isim_t_op_desc(const u8 *op, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "op 0x%02x", *op);
+}
+
+KUNIT_ARRAY_PARAM(isim_t_gen2_op, isim_t_gen2_ops, isim_t_op_desc);
+
+/*
+ * The X722 has no RDMA feature query, no statistics instances or gather,
+ * no work scheduler: those commands complete with BAD_OPCODE, and without
+ * scheduler nodes every QP transmits (on TC 0).
+ */
+static void isim_cqp_gen2_only_op_fails_on_gen1(struct kunit *test)
+{
+	const u8 *op = test->param_value;
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+
+	isim_t_cqp_ok(test, 2);
+	w[4] = isim_t_bus(t, t->buf);
+	w[ISIM_WQE_HDR] = ISIM_WS_HDR_ENABLE | ISIM_STATS_HDR_ALLOC;
+	isim_t_run(t, *op, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_OPCODE);
+	mutex_lock(&t->f->eng_lock);
+	KUNIT_EXPECT_EQ(test, isim_sched_tc(t->f, 77), 0);
+	mutex_unlock(&t->f->eng_lock);
 }
 
 /* PBLEs at HMC offset 0, backed by a paged SD whose first PD is t->page */
@@ -508,10 +641,7 @@ static irqreturn_t isim_t_irq(int irq, void *data)
 /* the DYN_CTL register of the function's vector @vec (irqs[@vec]) */
 static u32 isim_t_dyn_ctl(struct isim_test *t, u32 vec)
 {
-	u32 v = ISIM_FIRST_VECTOR + vec;
-
-	return t->f->gen == ISIM_GEN1 ? ISIM_REG_G1_DYN_CTLN(v - 1) :
-					ISIM_REG_DYN_CTL(v);
+	return isim_reg_dyn_ctl(t->f, ISIM_FIRST_VECTOR + vec);
 }
 
 /*
@@ -548,7 +678,9 @@ static void isim_t_eq(struct kunit *test, u32 op, u32 ctl, u32 vec)
 /* the AEQ on vector 0 */
 static void isim_t_aeq(struct kunit *test)
 {
-	isim_t_eq(test, ISIM_OP_CREATE_AEQ, ISIM_REG_AEQCTL, 0);
+	struct isim_test *t = test->priv;
+
+	isim_t_eq(test, ISIM_OP_CREATE_AEQ, t->f->rm->aeqctl, 0);
 }
 
 static int isim_t_post_ae(struct isim_test *t, u16 code, u32 qp)
@@ -620,7 +752,7 @@ static void isim_irq_aeqctl_outside_vectors_counted(struct kunit *test)
 	isim_t_cqp_ok(test, 2);
 	isim_t_aeq(test);
 	irq = isim_t_vector_on(test, 0);
-	isim_wr32(t->f, ISIM_REG_AEQCTL, ISIM_EQCTL_CAUSE_ENA |
+	isim_wr32(t->f, t->f->rm->aeqctl, ISIM_EQCTL_CAUSE_ENA |
 		  FIELD_PREP(ISIM_EQCTL_VECTOR, *bad));
 	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 0x0102, 1), 0);
 	isim_t_poll(t);
@@ -630,7 +762,7 @@ static void isim_irq_aeqctl_outside_vectors_counted(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, t->f->vec[0].pending);
 	KUNIT_EXPECT_EQ(test, t->f->bad_vector, 1ULL);
 	/* the right number reaches the vector */
-	isim_wr32(t->f, ISIM_REG_AEQCTL, ISIM_EQCTL_CAUSE_ENA |
+	isim_wr32(t->f, t->f->rm->aeqctl, ISIM_EQCTL_CAUSE_ENA |
 		  FIELD_PREP(ISIM_EQCTL_VECTOR, ISIM_FIRST_VECTOR));
 	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 0x0102, 1), 0);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&t->irq_done, HZ),
@@ -641,31 +773,39 @@ static void isim_irq_aeqctl_outside_vectors_counted(struct kunit *test)
 
 /*
  * DYN_CTL writes for vectors that are not the function's are taken back
- * and counted; the function's own keep what the driver wrote.
+ * and counted; the function's own keep what the driver wrote. On gen1,
+ * vector 0 has no PFINT_DYN_CTLN: it is i40e's.
  */
 static void isim_irq_dyn_ctl_outside_vectors_counted(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
-	u32 own = ISIM_REG_DYN_CTL(ISIM_FIRST_VECTOR);
+	u32 own = isim_t_dyn_ctl(t, 0), reg, n = 0;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(isim_t_bad_vectors); i++)
-		isim_wr32(t->f, ISIM_REG_DYN_CTL(isim_t_bad_vectors[i]),
-			  ISIM_DYN_CTL_INTENA | ISIM_DYN_CTL_CLEARPBA);
+	for (i = 0; i < ARRAY_SIZE(isim_t_bad_vectors); i++) {
+		reg = isim_reg_dyn_ctl(t->f, isim_t_bad_vectors[i]);
+		if (!reg || reg >= t->f->rm->bar_len)
+			continue;
+		isim_wr32(t->f, reg, ISIM_DYN_CTL_INTENA |
+			  ISIM_DYN_CTL_CLEARPBA);
+		/* 100 lies past the range the engine watches */
+		if (isim_t_bad_vectors[i] < ISIM_FIRST_VECTOR +
+		    ISIM_NUM_VECTORS + ISIM_STRAY_VECTORS)
+			n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, t->f->gen == ISIM_GEN1 ? 2U : 3U);
 	isim_wr32(t->f, own, ISIM_DYN_CTL_INTENA);
 	isim_t_poll(t);
-	KUNIT_EXPECT_EQ(test, t->f->bad_vector,
-			(u64)ARRAY_SIZE(isim_t_bad_vectors) - 1);
-	for (i = 0; i < ARRAY_SIZE(isim_t_bad_vectors) - 1; i++)
-		KUNIT_EXPECT_EQ(test,
-				isim_rd32(t->f,
-					  ISIM_REG_DYN_CTL(isim_t_bad_vectors[i])),
-				0U);
+	KUNIT_EXPECT_EQ(test, t->f->bad_vector, (u64)n);
+	for (i = 0; i < ARRAY_SIZE(isim_t_bad_vectors) - 1; i++) {
+		reg = isim_reg_dyn_ctl(t->f, isim_t_bad_vectors[i]);
+		if (reg)
+			KUNIT_EXPECT_EQ(test, isim_rd32(t->f, reg), 0U);
+	}
 	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, own), ISIM_DYN_CTL_INTENA);
 	/* a second pass finds nothing new */
 	isim_t_poll(t);
-	KUNIT_EXPECT_EQ(test, t->f->bad_vector,
-			(u64)ARRAY_SIZE(isim_t_bad_vectors) - 1);
+	KUNIT_EXPECT_EQ(test, t->f->bad_vector, (u64)n);
 }
 
 /**
@@ -730,7 +870,7 @@ static void isim_aeq_full_loses_event(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 1, i), 0);
 	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 1, 8), -ENOSPC);
 	/* the driver hands three back through AEQALLOC */
-	isim_wr32(t->f, ISIM_REG_AEQALLOC, 3);
+	isim_wr32(t->f, t->f->rm->aeqalloc, 3);
 	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, isim_t_post_ae(t, 1, 9), 0);
 	/* second pass: element 0 now carries valid bit 0 */
@@ -781,6 +921,40 @@ static void isim_t_back_sd0(struct kunit *test)
 	w[1] = isim_t_bus(t, t->eq) | ISIM_SDDATA_VALID;
 	isim_t_run(t, ISIM_OP_UPDATE_SDS, w);
 	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+/* CREATE_CQ's CQ id and CEQ id: 18:0 and 31:22 on gen2, 15:0 and 30:24 on gen1 */
+static void isim_cq_create_ids_fit_generation(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	bool g1 = t->f->gen == ISIM_GEN1;
+	struct isim_cq *cq;
+	u64 w[8] = {};
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_CQ, 64);
+	w[0] = 8;
+	w[1] = 0x4321;
+	w[4] = isim_t_bus(t, t->ccq);
+	w[5] = isim_t_bus(t, t->shadow);
+	w[ISIM_WQE_HDR] = ISIM_CQ_HDR_CEQ_VALID |
+			  (g1 ? FIELD_PREP(ISIM_CQ_HDR_G1_ID, 5) |
+				FIELD_PREP(ISIM_CQ_HDR_G1_CEQ, 3) :
+				FIELD_PREP(ISIM_CQ_HDR_ID, 5) |
+				FIELD_PREP(ISIM_CQ_HDR_CEQ, 3));
+	isim_t_run(t, ISIM_OP_CREATE_CQ, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	cq = xa_load(&t->f->cqs, 5);
+	KUNIT_ASSERT_NOT_NULL(test, cq);
+	KUNIT_EXPECT_EQ(test, cq->ceq, 3U);
+	KUNIT_EXPECT_TRUE(test, cq->ceq_valid);
+	KUNIT_EXPECT_EQ(test, cq->ctx, 0x4321ULL);
+	/* DESTROY_CQ names it the same way */
+	w[ISIM_WQE_HDR] = g1 ? FIELD_PREP(ISIM_CQ_HDR_G1_ID, 5) :
+			       FIELD_PREP(ISIM_CQ_HDR_ID, 5);
+	isim_t_run(t, ISIM_OP_DESTROY_CQ, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_NULL(test, xa_load(&t->f->cqs, 5));
 }
 
 static void isim_t_qp_cmd(struct isim_test *t, u32 op, u32 id, u32 type)
@@ -1052,7 +1226,9 @@ static void isim_gather_stats_writes_counters(struct kunit *test)
 /* CEQ 0 on vector 1 and the CCQ reporting to it */
 static void isim_t_ceq0(struct kunit *test)
 {
-	isim_t_eq(test, ISIM_OP_CREATE_CEQ, ISIM_REG_CEQCTL(0), 1);
+	struct isim_test *t = test->priv;
+
+	isim_t_eq(test, ISIM_OP_CREATE_CEQ, isim_reg_ceqctl(t->f, 0), 1);
 	isim_t_ccq(test, 8);
 }
 
@@ -1079,7 +1255,7 @@ static void isim_cq_armed_completion_writes_ceqe(struct kunit *test)
 
 	/* armed by the CQARM doorbell, once the driver consumed the CQEs */
 	isim_t_ccq_consumed(t);
-	isim_wr32(t->f, ISIM_REG_CQARM, 0);
+	isim_wr32(t->f, t->f->rm->cqarm, 0);
 	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[0]), 0ULL);
 	isim_t_run(t, ISIM_OP_NOP, NULL);
@@ -1101,7 +1277,7 @@ static void isim_cq_armed_completion_writes_ceqe(struct kunit *test)
 	t->shadow[ISIM_CQSA_ARM_WORD] =
 		cpu_to_le64(FIELD_PREP(ISIM_CQSA_ARM_SEQ, 1) |
 			    ISIM_CQSA_ARM_NEXT);
-	isim_wr32(t->f, ISIM_REG_CQARM, 7);
+	isim_wr32(t->f, t->f->rm->cqarm, 7);
 	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[1]), 0ULL);
 	isim_t_run(t, ISIM_OP_NOP, NULL);
@@ -1130,7 +1306,7 @@ static void isim_cq_arm_reports_unconsumed_cqe(struct kunit *test)
 	isim_t_run(t, ISIM_OP_NOP, NULL);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[0]), 0ULL);
 	/* the NOP's CQE is still there when the arm is seen */
-	isim_wr32(t->f, ISIM_REG_CQARM, 0);
+	isim_wr32(t->f, t->f->rm->cqarm, 0);
 	isim_t_poll(t);
 	KUNIT_EXPECT_TRUE(test, le64_to_cpu(t->eq[0]) & ISIM_CEQE_VALID);
 	cq = xa_load(&t->f->cqs, 0);
@@ -1139,7 +1315,7 @@ static void isim_cq_arm_reports_unconsumed_cqe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cq->early_events, 1ULL);
 	/* consumed: the next arm waits */
 	isim_t_ccq_consumed(t);
-	isim_wr32(t->f, ISIM_REG_CQARM, 0);
+	isim_wr32(t->f, t->f->rm->cqarm, 0);
 	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->eq[1]), 0ULL);
 	KUNIT_EXPECT_TRUE(test, cq->armed);
@@ -1406,8 +1582,11 @@ static void isim_t_stag(struct isim_test *t, u32 op, u32 idx, u32 pd,
 	u64 w[8] = {};
 
 	w[0] = 0x7f0000000000ULL;
-	w[1] = FIELD_PREP(ISIM_STAG_W1_LEN, len) |
-	       FIELD_PREP(ISIM_STAG_W1_PD, pd);
+	w[1] = FIELD_PREP(ISIM_STAG_W1_LEN, len);
+	if (t->f->gen == ISIM_GEN1)
+		w[1] |= FIELD_PREP(ISIM_STAG_W1_G1_PD, pd);
+	else
+		w[1] |= FIELD_PREP(ISIM_STAG_W1_PD, pd);
 	w[2] = FIELD_PREP(ISIM_STAG_W2_INDEX, idx) |
 	       FIELD_PREP(ISIM_STAG_W2_KEY, 0x5a);
 	w[4] = buf;
@@ -1452,6 +1631,7 @@ static void isim_stag_dealloc_matches_kind_and_pd(struct kunit *test)
 	st = xa_load(&t->f->stags, 2);
 	KUNIT_ASSERT_NOT_NULL(test, st);
 	KUNIT_EXPECT_FALSE(test, st->mw_type1);
+	KUNIT_EXPECT_EQ(test, st->pd, 3U);
 	isim_t_stag(t, ISIM_OP_ALLOC_STAG, 2, 3, 0, 0, 0);
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_EXISTS);
 	/* a window is not an MR, and belongs to its PD */
@@ -1833,10 +2013,10 @@ static void isim_exec_sq_waits_for_doorbell(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->executed, 0ULL);
 	KUNIT_EXPECT_EQ(test, f->idle_passes, idle + 1);
 	/* the doorbell names A; any doorbell makes the pass look at all */
-	isim_wr32(f, ISIM_REG_WQEALLOC, 2);
+	isim_wr32(f, f->rm->wqealloc, 2);
 	isim_engine_poll(f);
 	KUNIT_EXPECT_EQ(test, a->executed, 1ULL);
-	KUNIT_EXPECT_EQ(test, isim_rd32(f, ISIM_REG_WQEALLOC), ISIM_DB_IDLE);
+	KUNIT_EXPECT_EQ(test, isim_rd32(f, f->rm->wqealloc), ISIM_DB_IDLE);
 	/* after work the next pass looks at A alone, then the engine idles */
 	KUNIT_EXPECT_FALSE(test, list_empty(&a->kick));
 	KUNIT_EXPECT_TRUE(test, list_empty(&b->kick));
@@ -1859,7 +2039,7 @@ static void isim_exec_sq_waits_for_doorbell(struct kunit *test)
 	f->scan_due = jiffies + 3600 * HZ;
 	isim_engine_poll(f);
 	isim_t_wqe(sq, 2, ISIM_WQOP_NOP, 0, 0, 0, 0);
-	isim_wr32(f, ISIM_REG_UDB_WQEALLOC, 2);
+	isim_wr32(f, isim_reg_udb_wqealloc(f), 2);
 	isim_engine_poll(f);
 	KUNIT_EXPECT_EQ(test, a->executed, 3ULL);
 	KUNIT_EXPECT_EQ(test, f->unasked, 1ULL);
@@ -1884,7 +2064,7 @@ static void isim_exec_sq_stops_when_the_pass_is_over(struct kunit *test)
 		isim_t_wqe(t->sq, i, ISIM_WQOP_NOP, 0, 0, 0, 0);
 	mutex_lock(&f->eng_lock);
 	f->scan_due = jiffies + 3600 * HZ;
-	isim_wr32(f, ISIM_REG_WQEALLOC, 2);
+	isim_wr32(f, f->rm->wqealloc, 2);
 	f->pass_end_ns = 0;
 	KUNIT_EXPECT_TRUE(test, isim_exec_run(f, ISIM_WQE_BUDGET, false));
 	KUNIT_EXPECT_EQ(test, a->executed, 1ULL);
@@ -4724,6 +4904,9 @@ static struct kunit_case isim_engine_cases[] = {
 			 isim_t_bad_vector_gen_params),
 	KUNIT_CASE(isim_irq_dyn_ctl_outside_vectors_counted),
 	KUNIT_CASE_PARAM(isim_parse_new_device_gen, isim_t_new_gen_params),
+	KUNIT_CASE(isim_regs_reset_uses_generation_map),
+	KUNIT_CASE(isim_hmc_fpm_fits_generation),
+	KUNIT_CASE(isim_cq_create_ids_fit_generation),
 	KUNIT_CASE(isim_qp_create_copies_context_to_hmc),
 	KUNIT_CASE(isim_conn_tables_refuse_duplicates),
 	KUNIT_CASE(isim_cqp_handles_in_op_return_value),
@@ -4789,4 +4972,28 @@ static struct kunit_suite isim_engine_suite = {
 	.test_cases = isim_engine_cases,
 };
 
-kunit_test_suite(isim_engine_suite);
+/* a function modelling an X722 (gen1) */
+static struct kunit_case isim_gen1_cases[] = {
+	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
+			 isim_ctx_gen1_gen_params),
+	KUNIT_CASE(isim_regs_reset_uses_generation_map),
+	KUNIT_CASE(isim_hmc_fpm_fits_generation),
+	KUNIT_CASE(isim_cq_create_ids_fit_generation),
+	KUNIT_CASE(isim_stag_dealloc_matches_kind_and_pd),
+	KUNIT_CASE_PARAM(isim_cqp_gen2_only_op_fails_on_gen1,
+			 isim_t_gen2_op_gen_params),
+	KUNIT_CASE(isim_aeq_event_raises_vector),
+	KUNIT_CASE_PARAM(isim_irq_aeqctl_outside_vectors_counted,
+			 isim_t_bad_vector_gen_params),
+	KUNIT_CASE(isim_irq_dyn_ctl_outside_vectors_counted),
+	{}
+};
+
+static struct kunit_suite isim_gen1_suite = {
+	.name = "irdma_sim_gen1",
+	.init = isim_test_init_gen1,
+	.exit = isim_test_exit,
+	.test_cases = isim_gen1_cases,
+};
+
+kunit_test_suites(&isim_engine_suite, &isim_gen1_suite);

@@ -159,7 +159,7 @@ void isim_ceq_notify(struct isim_func *f, u16 ceq, u64 ctx)
 		return;
 	}
 	eq->posted++;
-	isim_eq_kick(f, ISIM_REG_CEQCTL(ceq));
+	isim_eq_kick(f, isim_reg_ceqctl(f, ceq));
 }
 
 /**
@@ -198,7 +198,7 @@ int isim_aeq_post_q2(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx,
 		return err;
 	eq->credits--;
 	eq->posted++;
-	isim_eq_kick(f, ISIM_REG_AEQCTL);
+	isim_eq_kick(f, f->rm->aeqctl);
 	return 0;
 }
 
@@ -223,7 +223,7 @@ int isim_aeq_post(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx)
  */
 void isim_aeq_poll_alloc(struct isim_func *f)
 {
-	u32 n = isim_xchg32(f, ISIM_REG_AEQALLOC, 0);
+	u32 n = isim_xchg32(f, f->rm->aeqalloc, 0);
 
 	lockdep_assert_held(&f->eng_lock);
 	if (f->aeq.live)

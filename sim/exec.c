@@ -1703,9 +1703,9 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 
 	lockdep_assert_held(&f->eng_lock);
 	/* the kernel's doorbell, and user space's in its doorbell page */
-	asked = isim_xchg32(f, ISIM_REG_WQEALLOC, ISIM_DB_IDLE) !=
+	asked = isim_xchg32(f, f->rm->wqealloc, ISIM_DB_IDLE) !=
 		ISIM_DB_IDLE;
-	asked |= isim_xchg32(f, ISIM_REG_UDB_WQEALLOC, ISIM_DB_IDLE) !=
+	asked |= isim_xchg32(f, isim_reg_udb_wqealloc(f), ISIM_DB_IDLE) !=
 		 ISIM_DB_IDLE;
 	asked |= f->rescan || f->exec_resume;
 	if (asked)
@@ -1730,8 +1730,8 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 	 * unasked is a hint, not an invariant)
 	 */
 	if (unasked && !asked &&
-	    isim_rd32(f, ISIM_REG_WQEALLOC) == ISIM_DB_IDLE &&
-	    isim_rd32(f, ISIM_REG_UDB_WQEALLOC) == ISIM_DB_IDLE)
+	    isim_rd32(f, f->rm->wqealloc) == ISIM_DB_IDLE &&
+	    isim_rd32(f, isim_reg_udb_wqealloc(f)) == ISIM_DB_IDLE)
 		f->unasked++;
 	/* a QP cut short by the pass's time goes on in the very next one */
 	return done == budget || f->exec_resume ||

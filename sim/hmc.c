@@ -47,6 +47,25 @@ static const struct {
 #define ISIM_TIMER_BUCKETS	512
 
 /**
+ * isim_hmc_obj_present - the function's generation has object type @obj
+ * @f: function
+ * @obj: object type (enum isim_hmc_obj)
+ *
+ * gen1 (X722) has the types up to PBLE, without the multicast (FSIMC) and
+ * address handle (FSIAV) contexts: it reports them, and takes them in a
+ * commit, as count 0.
+ *
+ * Return: true if it has.
+ */
+bool isim_hmc_obj_present(struct isim_func *f, unsigned int obj)
+{
+	if (f->gen != ISIM_GEN1)
+		return true;
+	return obj != ISIM_HMC_FSIMC && obj != ISIM_HMC_FSIAV &&
+	       obj <= ISIM_HMC_PBLE;
+}
+
+/**
  * isim_hmc_reset - forget the committed layout and every SD
  * @f: function
  */
@@ -57,6 +76,8 @@ void isim_hmc_reset(struct isim_func *f)
 
 	memset(h, 0, sizeof(*h));
 	for (i = 0; i < ISIM_HMC_NUM; i++) {
+		if (!isim_hmc_obj_present(f, i))
+			continue;
 		h->max[i] = isim_hmc_limits[i].max;
 		h->size_log[i] = isim_hmc_limits[i].size_log;
 	}
@@ -88,7 +109,9 @@ static void isim_fpm_fill_query(struct isim_func *f, __le64 *buf)
 		slot = isim_fpmq_slot(obj);
 		if (slot < 0)
 			continue;
-		if (isim_hmc_is_freelist(obj))
+		if (!isim_hmc_obj_present(f, obj))
+			v = 0;
+		else if (isim_hmc_is_freelist(obj))
 			v = FIELD_PREP(ISIM_FPMQ_BLOCK, ISIM_FL_BLOCK);
 		else if (obj == ISIM_HMC_PBLE)
 			v = 0;
@@ -133,10 +156,12 @@ void isim_op_query_fpm(struct isim_func *f, const u64 *wqe,
 		res->minor = ISIM_MIN_DMA_FAULT;
 }
 
-static u32 isim_fpmc_count(unsigned int obj, u64 v)
+static u32 isim_fpmc_count(struct isim_func *f, unsigned int obj, u64 v)
 {
 	if (obj == ISIM_HMC_QP)
 		return FIELD_GET(ISIM_FPMC_QP_COUNT, v);
+	if (obj == ISIM_HMC_CQ && f->gen == ISIM_GEN1)
+		return FIELD_GET(ISIM_FPMC_G1_CQ_COUNT, v);
 	if (obj == ISIM_HMC_CQ)
 		return FIELD_GET(ISIM_FPMC_CQ_COUNT, v);
 	if (obj == ISIM_HMC_APBVT)
@@ -162,10 +187,13 @@ static u16 isim_fpm_adopt(struct isim_func *f, const __le64 *buf)
 	for (obj = 0; obj < ISIM_HMC_NUM; obj++) {
 		u64 v = le64_to_cpu(buf[obj]);
 
-		cnt[obj] = isim_fpmc_count(obj, v);
+		cnt[obj] = isim_fpmc_count(f, obj, v);
 		base[obj] = FIELD_GET(ISIM_FPMC_BASE, v) * ISIM_FPMC_BASE_UNIT;
 		if (obj == ISIM_HMC_RSVD || obj == ISIM_HMC_RSVD2)
 			cnt[obj] = 0;
+		/* a type the generation lacks: only count 0, which takes no room */
+		if (!isim_hmc_obj_present(f, obj) && !cnt[obj])
+			base[obj] = 0;
 		if (cnt[obj] > h->max[obj])
 			return ISIM_MIN_BAD_SIZE;
 	}

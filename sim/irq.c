@@ -91,24 +91,6 @@ void isim_irq_exit(struct isim_func *f)
 	f->irq_domain = NULL;
 }
 
-/**
- * isim_irq_dyn_ctl - the DYN_CTL register of an engine vector
- * @f: function
- * @v: engine vector number
- *
- * gen2 has GLINT_DYN_CTL(v) for every vector. gen1 has PFINT_DYN_CTLN(n)
- * for vector n + 1 only: vector 0 is i40e's, with a register of its own
- * that RDMA never touches.
- *
- * Return: the register offset, or 0 when the vector has none.
- */
-static u32 isim_irq_dyn_ctl(struct isim_func *f, u32 v)
-{
-	if (f->gen != ISIM_GEN1)
-		return ISIM_REG_DYN_CTL(v);
-	return v ? ISIM_REG_G1_DYN_CTLN(v - 1) : 0;
-}
-
 /* an engine vector number that is not the function's */
 static void isim_irq_bad(struct isim_func *f, const char *what, u32 v)
 {
@@ -123,7 +105,7 @@ static void isim_irq_bad(struct isim_func *f, const char *what, u32 v)
 
 static void isim_irq_deliver(struct isim_func *f, u32 i)
 {
-	u32 reg = isim_irq_dyn_ctl(f, ISIM_FIRST_VECTOR + i);
+	u32 reg = isim_reg_dyn_ctl(f, ISIM_FIRST_VECTOR + i);
 	struct isim_vec *vec = &f->vec[i];
 
 	if (!vec->pending || !(isim_rd32(f, reg) & ISIM_DYN_CTL_INTENA))
@@ -168,7 +150,7 @@ static void isim_irq_stray(struct isim_func *f)
 			ISIM_STRAY_VECTORS; v++) {
 		if (v == ISIM_FIRST_VECTOR)
 			v += ISIM_NUM_VECTORS;
-		reg = isim_irq_dyn_ctl(f, v);
+		reg = isim_reg_dyn_ctl(f, v);
 		if (reg && isim_rd32(f, reg) && isim_xchg32(f, reg, 0))
 			isim_irq_bad(f, "DYN_CTL write", v);
 	}

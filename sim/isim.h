@@ -46,6 +46,50 @@ struct isim_func;
 struct dentry;
 
 /**
+ * struct isim_regmap - where one generation keeps the registers the engine
+ *	reads and writes (byte offsets into the BAR)
+ * @bar_len: size of the register BAR
+ * @cqpdb: CQP SQ head the driver writes
+ * @cqptail: CQP SQ tail and error bit the engine reports
+ * @ccqpstatus: CQP create result
+ * @ccqphigh: CQP host context address, high 32 bits
+ * @ccqplow: CQP host context address, low 32 bits (the trigger)
+ * @cqperrcodes: major and minor code of the last error
+ * @cqarm: CQ arm doorbell
+ * @aeqalloc: AEQ elements the driver hands back
+ * @wqealloc: SQ doorbell
+ * @aeqctl: AEQ cause control
+ * @ceqctl: CEQ 0's cause control; CEQ n's is 4 * n further
+ * @dyn_ctl: DYN_CTL of engine vector @dyn_ctl_first; vector v's is
+ *	4 * (v - @dyn_ctl_first) further
+ * @dyn_ctl_first: the lowest engine vector with a DYN_CTL register here
+ * @cpustatus: CPUSTATUS0; 1 and 2 follow
+ * @lbarctrl: LBARCTRL, which announces the doorbell BAR size
+ * @lbar_db_size: its DB_SIZE value for @bar_len
+ * @udb: the user doorbell page (WQEALLOC at 0, CQARM at 64)
+ */
+struct isim_regmap {
+	u32 bar_len;
+	u32 cqpdb;
+	u32 cqptail;
+	u32 ccqpstatus;
+	u32 ccqphigh;
+	u32 ccqplow;
+	u32 cqperrcodes;
+	u32 cqarm;
+	u32 aeqalloc;
+	u32 wqealloc;
+	u32 aeqctl;
+	u32 ceqctl;
+	u32 dyn_ctl;
+	u32 dyn_ctl_first;
+	u32 cpustatus;
+	u32 lbarctrl;
+	u32 lbar_db_size;
+	u32 udb;
+};
+
+/**
  * struct isim_qmem - a queue ring as the engine addresses it
  * @pa: bus address of the ring when it is physically contiguous
  * @first_pble: first PBLE index when the ring is virtually mapped
@@ -989,7 +1033,8 @@ struct isim_wire {
  * @id: device ID; 2k and 2k+1 are wired to each other
  * @protocol: protocol chosen at creation
  * @gen: generation chosen at creation, ISIM_GEN1 or ISIM_GEN2
- * @regs: RAM-backed register space (ISIM_BAR_LEN bytes)
+ * @rm: the register map of @gen, set with @regs
+ * @regs: RAM-backed register space (@rm->bar_len bytes)
  * @irq_domain: simulated interrupt controller of the function
  * @irq_fwnode: name of @irq_domain
  * @irqs: Linux IRQ numbers of the vectors, handed to the driver
@@ -1066,6 +1111,7 @@ struct isim_func {
 	u32 id;
 	enum isim_aux_protocol protocol;
 	u8 gen;
+	const struct isim_regmap *rm;
 	void *regs;
 	struct irq_domain *irq_domain;
 	struct fwnode_handle *irq_fwnode;
@@ -1188,6 +1234,24 @@ u32 isim_rd32(struct isim_func *f, u32 off);
 void isim_wr32(struct isim_func *f, u32 off, u32 val);
 u32 isim_xchg32(struct isim_func *f, u32 off, u32 val);
 void isim_clr32(struct isim_func *f, u32 off, u32 bits);
+u32 isim_reg_dyn_ctl(struct isim_func *f, u32 v);
+
+/* CEQCTL of CEQ @ceq */
+static inline u32 isim_reg_ceqctl(struct isim_func *f, u32 ceq)
+{
+	return f->rm->ceqctl + 4 * ceq;
+}
+
+/* the user doorbell page's aliases of WQEALLOC and CQARM */
+static inline u32 isim_reg_udb_wqealloc(struct isim_func *f)
+{
+	return f->rm->udb + ISIM_UDB_WQEALLOC_OFF;
+}
+
+static inline u32 isim_reg_udb_cqarm(struct isim_func *f)
+{
+	return f->rm->udb + ISIM_UDB_CQARM_OFF;
+}
 
 /* dma.c */
 int isim_dma_read(struct isim_func *f, u64 addr, void *buf, size_t len);
@@ -1208,6 +1272,7 @@ void isim_irq_service(struct isim_func *f);
 
 /* hmc.c */
 void isim_hmc_reset(struct isim_func *f);
+bool isim_hmc_obj_present(struct isim_func *f, unsigned int obj);
 int isim_hmc_pble(struct isim_func *f, u32 idx, u64 *pa);
 int isim_hmc_obj_write(struct isim_func *f, unsigned int obj, u32 idx,
 		       const void *buf, size_t len);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * irdma_sim: the simulator's own view of the gen2 (E810) RDMA engine's
- * hardware interface.
+ * irdma_sim: the simulator's own view of the gen2 (E810) and gen1 (X722)
+ * RDMA engines' hardware interface.
  *
  * These definitions are written independently of the driver's headers on
  * purpose: if the driver and the simulator shared one header, a wrong bit
@@ -15,15 +15,13 @@
 #include <linux/bits.h>
 #include <linux/sizes.h>
 
-/* ---- PF register map (byte offsets into the 8 MiB register BAR) ---- */
+/* ---- gen2 PF register map (byte offsets into the 8 MiB BAR) ---- */
 #define ISIM_BAR_LEN			SZ_8M
 #define ISIM_REG_LBARCTRL		0x0009de74
 #define ISIM_REG_RATE(v)		(0x0015a000 + 4 * (v))
 #define ISIM_REG_CEQCTL(q)		(0x0015c000 + 4 * (q))
 #define ISIM_REG_DYN_CTL(v)		(0x00160000 + 4 * (v))
 #define ISIM_REG_AEQCTL			0x0016cb00
-/* gen1 (X722): PFINT_DYN_CTLN(n) is engine vector n + 1 */
-#define ISIM_REG_G1_DYN_CTLN(n)		(0x00034800 + 4 * (n))
 #define ISIM_REG_PE_CTL1(vsi)		(0x00414000 + 4 * (vsi))
 #define ISIM_REG_CQPDB			0x00500800
 #define ISIM_REG_CQPTAIL		0x00500880
@@ -44,12 +42,41 @@
  * what libirdma rings in the page it maps: the SQ doorbell at offset 0, the
  * CQ arm doorbell at offset 64 (aliases of WQEALLOC and CQARM)
  */
-#define ISIM_REG_UDB_WQEALLOC		(ISIM_DB_PAGES_OFF + 0)
-#define ISIM_REG_UDB_CQARM		(ISIM_DB_PAGES_OFF + 64)
+#define ISIM_UDB_WQEALLOC_OFF		0
+#define ISIM_UDB_CQARM_OFF		64
+#define ISIM_REG_UDB_WQEALLOC		(ISIM_DB_PAGES_OFF + ISIM_UDB_WQEALLOC_OFF)
+#define ISIM_REG_UDB_CQARM		(ISIM_DB_PAGES_OFF + ISIM_UDB_CQARM_OFF)
+
+/*
+ * gen1 (X722) PF register map: a 4 MiB BAR. PFINT_DYN_CTLN(n) is engine
+ * vector n + 1 (vector 0 is i40e's); PFINT_LNKLSTN(n) links vector n + 1
+ * to its first cause, a CEQ (FIRSTQ_INDX 10:0, FIRSTQ_TYPE 12:11 = 2).
+ */
+#define ISIM_G1_BAR_LEN			SZ_4M
+#define ISIM_REG_G1_CQPDB		0x00008000
+#define ISIM_REG_G1_CQPTAIL		0x00008080
+#define ISIM_REG_G1_CCQPSTATUS		0x00008100
+#define ISIM_REG_G1_CCQPLOW		0x00008180
+#define ISIM_REG_G1_CCQPHIGH		0x00008200
+#define ISIM_REG_G1_CQPERRCODES		0x00008880
+#define ISIM_REG_G1_CPUSTATUS(n)	(0x0000d040 + 4 * (n))
+#define ISIM_REG_G1_DYN_CTLN(n)		(0x00034800 + 4 * (n))
+#define ISIM_REG_G1_LNKLSTN(n)		(0x00035000 + 4 * (n))
+#define ISIM_REG_G1_CEQCTL(q)		(0x00036800 + 4 * (q))
+#define ISIM_REG_G1_AEQCTL		0x00038700
+#define ISIM_REG_G1_CRITERR		0x000b4000
+#define ISIM_REG_G1_LBARCTRL		0x000be484
+#define ISIM_REG_G1_PDINV		0x000c0300
+#define ISIM_REG_G1_CQARM		0x00131080
+#define ISIM_REG_G1_CQACK		0x00131100
+#define ISIM_REG_G1_AEQALLOC		0x00131180
+#define ISIM_REG_G1_WQEALLOC		0x00138c00
+#define ISIM_G1_DB_PAGES_OFF		(ISIM_G1_BAR_LEN - SZ_64K)
 
 /* register fields */
 #define ISIM_LBARCTRL_DB_SIZE		GENMASK(5, 4)
 #define ISIM_LBARCTRL_DB_SIZE_8M	2
+#define ISIM_LBARCTRL_DB_SIZE_4M	1	/* the simulator's gen1 value */
 #define ISIM_CPUSTATUS_READY		0x80
 #define ISIM_CPUSTATUS_NUM		3
 
@@ -86,6 +113,7 @@
 /* word 3 is an opaque cookie the engine returns in every CCQ completion */
 #define ISIM_CQPCTX_W4_HW_MINOR		GENMASK_ULL(15, 0)
 #define ISIM_CQPCTX_W4_HW_MAJOR		GENMASK_ULL(31, 16)
+#define ISIM_CQP_HW_MAJOR_GEN1		0
 #define ISIM_CQP_HW_MAJOR_GEN2		1
 #define ISIM_CQP_SQSIZE_MIN_ENC		1	/* 4 entries */
 #define ISIM_CQP_SQSIZE_MAX_ENC		10	/* 2048 entries */
@@ -225,6 +253,8 @@ enum isim_wc_minor {
 #define ISIM_CQ_W6_FIRST_PBLE		GENMASK_ULL(27, 0)
 #define ISIM_CQ_HDR_ID			GENMASK_ULL(18, 0)
 #define ISIM_CQ_HDR_CEQ			GENMASK_ULL(31, 22)
+#define ISIM_CQ_HDR_G1_ID		GENMASK_ULL(15, 0)
+#define ISIM_CQ_HDR_G1_CEQ		GENMASK_ULL(30, 24)
 #define ISIM_CQ_HDR_RESIZE		BIT_ULL(43)
 #define ISIM_CQ_HDR_PBL_LEVELS		GENMASK_ULL(45, 44)
 #define ISIM_CQ_HDR_CHK_OVERFLOW	BIT_ULL(46)
@@ -348,6 +378,7 @@ enum isim_hmc_obj {
 /* commit buffer: count in the low bits, base in 512-byte units above */
 #define ISIM_FPMC_QP_COUNT		GENMASK_ULL(18, 0)
 #define ISIM_FPMC_CQ_COUNT		GENMASK_ULL(19, 0)
+#define ISIM_FPMC_G1_CQ_COUNT		GENMASK_ULL(17, 0)
 #define ISIM_FPMC_COUNT			GENMASK_ULL(31, 0)
 #define ISIM_FPMC_BASE			GENMASK_ULL(63, 32)
 #define ISIM_FPMC_BASE_UNIT		512
@@ -580,6 +611,7 @@ enum isim_wq_op {
 /* the longest MR or window the engine takes */
 #define ISIM_STAG_MAX_LEN		BIT_ULL(45)
 #define ISIM_STAG_W1_PD			GENMASK_ULL(63, 46)
+#define ISIM_STAG_W1_G1_PD		GENMASK_ULL(62, 48)
 #define ISIM_STAG_W2_KEY		GENMASK_ULL(7, 0)
 #define ISIM_STAG_W2_INDEX		GENMASK_ULL(31, 8)
 #define ISIM_STAG_W6_FIRST_PBLE		GENMASK_ULL(27, 0)

@@ -223,6 +223,9 @@ int isim_sched_qset_add(struct isim_func *f, u32 qs_handle, u8 tc)
 	struct isim_ws_node *n = isim_ws_node(f, qs_handle);
 
 	lockdep_assert_held(&f->eng_lock);
+	/* the X722 has no work scheduler nodes: every QP sends on TC 0 */
+	if (f->gen == ISIM_GEN1)
+		return 0;
 	if (!n || !n->leaf || n->tc != tc || tc >= isim_sched_num_tc(f))
 		return -EINVAL;
 	if (test_and_set_bit(qs_handle, f->sched.qsets))
@@ -261,12 +264,16 @@ int isim_sched_qset_del(struct isim_func *f, u32 qs_handle)
  * Return: the traffic class of the leaf @qs_handle names, or -1 if that
  * is no leaf the scheduler serves: one that exists, is enabled, is
  * registered with the parent and is of a class the parent has in use.
+ * Always 0 on gen1, which has no scheduler nodes.
  */
 int isim_sched_tc(struct isim_func *f, u32 qs_handle)
 {
 	struct isim_ws_node *n = isim_ws_node(f, qs_handle);
 
 	lockdep_assert_held(&f->eng_lock);
+	/* the X722 has no work scheduler nodes: every QP sends on TC 0 */
+	if (f->gen == ISIM_GEN1)
+		return 0;
 	if (!n || !n->leaf || !n->enabled ||
 	    !test_bit(qs_handle, f->sched.qsets) ||
 	    n->tc >= isim_sched_num_tc(f))

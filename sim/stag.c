@@ -45,14 +45,23 @@ static u16 isim_stag_check_new(struct isim_func *f, u32 idx)
 	return ISIM_MIN_OK;
 }
 
-static void isim_stag_fill(struct isim_stag *st, const u64 *wqe)
+/* PD id of an STag command's word 1: 62:48 on gen1, 63:46 on gen2 */
+static u32 isim_stag_pd(struct isim_func *f, u64 w1)
+{
+	if (f->gen == ISIM_GEN1)
+		return FIELD_GET(ISIM_STAG_W1_G1_PD, w1);
+	return FIELD_GET(ISIM_STAG_W1_PD, w1);
+}
+
+static void isim_stag_fill(struct isim_func *f, struct isim_stag *st,
+			   const u64 *wqe)
 {
 	u64 hdr = wqe[ISIM_WQE_HDR];
 
 	st->index = FIELD_GET(ISIM_STAG_W2_INDEX, wqe[2]);
 	st->key = FIELD_GET(ISIM_STAG_W2_KEY, wqe[2]);
 	st->len = FIELD_GET(ISIM_STAG_W1_LEN, wqe[1]);
-	st->pd = FIELD_GET(ISIM_STAG_W1_PD, wqe[1]);
+	st->pd = isim_stag_pd(f, wqe[1]);
 	st->rights = FIELD_GET(ISIM_STAG_HDR_RIGHTS, hdr);
 	st->remote = hdr & ISIM_STAG_HDR_REMOTE;
 	st->mr = hdr & ISIM_STAG_HDR_MR;
@@ -133,7 +142,7 @@ static void isim_stag_add(struct isim_func *f, const u64 *wqe, bool reg,
 		res->minor = ISIM_MIN_BUSY;
 		return;
 	}
-	isim_stag_fill(st, wqe);
+	isim_stag_fill(f, st, wqe);
 	st->registered = reg;
 	st->fast_reg = st->mr && !reg;
 	if (reg) {
@@ -416,7 +425,7 @@ void isim_op_dealloc_stag(struct isim_func *f, const u64 *wqe,
 		return;
 	}
 	if (st->mr != !!(wqe[ISIM_WQE_HDR] & ISIM_STAG_HDR_MR) ||
-	    st->pd != FIELD_GET(ISIM_STAG_W1_PD, wqe[1])) {
+	    st->pd != isim_stag_pd(f, wqe[1])) {
 		res->minor = ISIM_MIN_BAD_FIELD;
 		return;
 	}
