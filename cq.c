@@ -126,6 +126,7 @@ static int irdma_cq_alloc_mem(struct irdma_cq *cq, u32 size)
 	cq->uk.mmio = &cq->hw->mmio;
 	cq->uk.arm_off = cq->hw->regs->cq_arm;
 	cq->uk.size = size;
+	cq->uk.hw_rev = cq->hw->fn->gen;
 	if (irdma_uk_cq_init(&cq->uk)) {
 		irdma_cq_free_mem(cq);
 		return -EINVAL;

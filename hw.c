@@ -14,6 +14,8 @@
  *      back the resulting segments with host pages (UPDATE_PE_SDS);
  *   5. the PBLE pool over the PBLE object;
  *   6. the AEQ and its interrupt, then one CEQ per remaining vector.
+ *   7. a statistics instance (gen2), the port's traffic classes;
+ *   8. on gen1, the local MAC table entry QPs name as source address.
  *
  * The ILQ of an iWARP function comes later, with its CM (see ilq.c); its
  * CQ's events are handed to it before any verbs CQ is looked for.
@@ -284,6 +286,7 @@ static int irdma_ccq_alloc_mem(struct irdma_hw *hw)
 	ccq->arm_off = hw->regs->cq_arm;
 	ccq->cq_id = 0;
 	ccq->size = IRDMA_HW_CCQ_SIZE;
+	ccq->hw_rev = hw->fn->gen;
 	return irdma_uk_cq_init(ccq);
 }
 
@@ -1000,6 +1003,9 @@ static int irdma_hwc_setup(struct irdma_hw *hw)
 	};
 	int ret;
 
+	/* gen1 counts in registers; it has no statistics instances */
+	if (hw->fn->gen == IRDMA_GEN_1)
+		return 0;
 	ret = irdma_dma_alloc(hw->dev, &c->buf, IRDMA_GATHER_BUF_SIZE);
 	if (ret)
 		return ret;
@@ -1042,10 +1048,105 @@ static void irdma_hwc_teardown(struct irdma_hw *hw)
 		.name = "MANAGE_STATS (free)",
 	};
 
+	if (!c->inst_held)
+		return;
 	cancel_delayed_work_sync(&c->poll);
 	irdma_cmd_exec(hw, &cmd);
 	c->inst_held = false;
 	irdma_dma_free(hw->dev, &c->buf);
+}
+
+/* ---- 8. gen1: the local MAC table entry QPs send from ---- */
+
+struct irdma_loc_mac_arg {
+	u8 idx;
+	u8 mac[ETH_ALEN];
+	bool del;
+};
+
+static int irdma_build_loc_mac_alloc(__le64 *wqe, u8 valid, const void *arg)
+{
+	return irdma_cqpw_loc_mac_alloc(wqe, valid);
+}
+
+static int irdma_build_loc_mac(__le64 *wqe, u8 valid, const void *arg)
+{
+	const struct irdma_loc_mac_arg *a = arg;
+
+	return a->del ? irdma_cqpw_loc_mac_del(wqe, valid, a->idx, false) :
+			irdma_cqpw_loc_mac_add(wqe, valid, a->idx, a->mac);
+}
+
+/**
+ * irdma_hw_loc_mac_set - point the function's local MAC entry at an address
+ * @hw: a running gen1 engine (a no-op on gen2, whose QPs carry their MAC)
+ * @mac: the netdev's address now
+ *
+ * gen1 QP contexts name their source MAC by index into a table of the
+ * engine; bring-up takes one entry for the netdev's address, and an address
+ * change rewrites it.
+ *
+ * Context: process context; sleeps (one CQP command).
+ * Return: 0 or the command's error.
+ */
+int irdma_hw_loc_mac_set(struct irdma_hw *hw, const u8 *mac)
+{
+	struct irdma_loc_mac_arg a = { .idx = hw->loc_mac_idx };
+	struct irdma_cmd cmd = {
+		.build = irdma_build_loc_mac,
+		.arg = &a,
+		.name = "MANAGE_LOC_MAC (set)",
+	};
+
+	if (!hw->loc_mac_held)
+		return 0;
+	ether_addr_copy(a.mac, mac);
+	return irdma_cmd_exec(hw, &cmd);
+}
+
+static void irdma_loc_mac_teardown(struct irdma_hw *hw)
+{
+	struct irdma_loc_mac_arg a = { .idx = hw->loc_mac_idx, .del = true };
+	struct irdma_cmd cmd = {
+		.build = irdma_build_loc_mac,
+		.arg = &a,
+		.name = "MANAGE_LOC_MAC (free)",
+	};
+
+	if (!hw->loc_mac_held)
+		return;
+	irdma_cmd_exec(hw, &cmd);
+	hw->loc_mac_held = false;
+}
+
+static int irdma_loc_mac_setup(struct irdma_hw *hw)
+{
+	struct irdma_cmd cmd = {
+		.build = irdma_build_loc_mac_alloc,
+		.name = "ALLOC_LOC_MAC",
+	};
+	u8 mac[ETH_ALEN];
+	int ret;
+
+	if (hw->fn->gen != IRDMA_GEN_1)
+		return 0;
+	ret = irdma_cmd_exec(hw, &cmd);
+	if (ret)
+		return ret;
+	if (cmd.done.op_ret > FIELD_MAX(IRDMA_QPC_SRCMACIDX_G1)) {
+		dev_err(irdma_hw_adev(hw),
+			"engine gave local MAC entry %u, beyond the QP context's field\n",
+			cmd.done.op_ret);
+		return -EIO;
+	}
+	hw->loc_mac_idx = cmd.done.op_ret;
+	hw->loc_mac_held = true;
+	/* a change racing with this is rewritten by the netdev notifier */
+	ether_addr_copy(mac, hw->fn->netdev->dev_addr);
+	ret = irdma_hw_loc_mac_set(hw, mac);
+	if (ret)
+		irdma_loc_mac_teardown(hw);
+	return ret;
 }
 
 static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
@@ -1132,8 +1233,13 @@ static int irdma_hw_start(struct irdma_hw *hw)
 	ret = irdma_qos_init(hw);
 	if (ret)
 		goto err_teardown_hwc;
+	ret = irdma_loc_mac_setup(hw);
+	if (ret)
+		goto err_fini_qos;
 	return 0;
 
+err_fini_qos:
+	irdma_qos_fini(hw);
 err_teardown_hwc:
 	irdma_hwc_teardown(hw);
 err_teardown_ceqs:
@@ -1155,6 +1261,7 @@ static void irdma_hw_stop(struct irdma_hw *hw)
 {
 	/* commands posted without waiting still need the CQP */
 	flush_workqueue(hw->cmd_wq);
+	irdma_loc_mac_teardown(hw);
 	irdma_qos_fini(hw);
 	irdma_hwc_teardown(hw);
 	irdma_ceqs_teardown(hw);
@@ -1170,19 +1277,14 @@ static void irdma_hw_stop(struct irdma_hw *hw)
  * @fn: the function; @fn->hw is set on success
  *
  * Context: process context; sleeps.
- * Return: 0, -EOPNOTSUPP for a generation this driver cannot start yet,
- * or the errno of the stage that failed; nothing is left behind then.
+ * Return: 0, or the errno of the stage that failed; nothing is left
+ * behind then.
  */
 int irdma_hw_init(struct irdma_func *fn)
 {
 	struct irdma_hw *hw;
 	int ret;
 
-	if (fn->gen != IRDMA_GEN_2) {
-		dev_warn(&fn->adev->dev, "gen%d engine bring-up is not implemented\n",
-			 fn->gen);
-		return -EOPNOTSUPP;
-	}
 	hw = irdma_hw_alloc(fn);
 	if (!hw)
 		return -ENOMEM;

@@ -226,6 +226,9 @@ struct irdma_hw_counters {
  * @ieq: the IEQ of an iWARP function (ilq.c, ieq.c), or NULL; likewise
  * @counters: the engine's statistics (GATHER_STATS)
  * @qos: the transmit scheduler set-up and traffic classes (qos.c)
+ * @loc_mac_idx: gen1: the local MAC table entry of the netdev's address,
+ *	which QP contexts name as their source MAC
+ * @loc_mac_held: @loc_mac_idx is allocated (gen1 only)
  *
  * Allocated by irdma_hw_init() and freed by irdma_hw_deinit(); lives
  * between the binding's probe and remove.
@@ -265,6 +268,8 @@ struct irdma_hw {
 	struct irdma_ilq __rcu *ieq;
 	struct irdma_hw_counters counters;
 	struct irdma_qos qos;
+	u8 loc_mac_idx;
+	bool loc_mac_held;
 };
 
 /* utils.c */
@@ -291,6 +296,7 @@ int irdma_hw_hmc_size(struct irdma_hmc_layout *l, u32 qps, u32 pbles);
 u32 irdma_hw_ceq_count(u32 vectors, u32 max_ceqs, u32 cpus);
 void irdma_hw_counters_fold(struct irdma_hw_counters *c, const void *block);
 int irdma_hw_read_counters(struct irdma_hw *hw, u64 *out);
+int irdma_hw_loc_mac_set(struct irdma_hw *hw, const u8 *mac);
 int irdma_hw_init(struct irdma_func *fn);
 void irdma_hw_deinit(struct irdma_func *fn);
 

@@ -620,6 +620,8 @@ enum irdma_hw_counter {
 #define IRDMA_CQE_MAJERR		GENMASK_ULL(31, 16)
 #define IRDMA_CQE_WQEIDX		GENMASK_ULL(46, 32)
 #define IRDMA_CQE_EXTCQE		BIT_ULL(50)
+#define IRDMA_CQE_VLANVALID_G1		BIT_ULL(50)	/* gen1 raw queue RQ */
+#define IRDMA_CQE_L3PROTO_G1		GENMASK_ULL(1, 0)	/* word 2 */
 #define IRDMA_CQE_PSHDROP		BIT_ULL(51)
 #define IRDMA_CQE_STAG_IPV4		BIT_ULL(53)	/* RQ: STag invalidated */
 #define IRDMA_CQE_OOO_SOEVENT		BIT_ULL(54)

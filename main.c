@@ -256,10 +256,16 @@ static int irdma_netdev_event(struct notifier_block *nb, unsigned long event,
 	ibdev = ib_device_get_by_netdev(netdev, RDMA_DRIVER_IRDMA);
 	if (!ibdev)
 		return NOTIFY_DONE;
-	if (event == NETDEV_CHANGEADDR)
+	if (event == NETDEV_CHANGEADDR) {
+		/* RTNL is held: dev_addr is stable */
+		if (irdma_hw_loc_mac_set(to_iwdev(ibdev)->fn->hw,
+					 netdev->dev_addr))
+			ibdev_warn(ibdev, "gen1 source MAC not updated to %pM\n",
+				   netdev->dev_addr);
 		irdma_gid_changed(to_iwdev(ibdev));
-	else
+	} else {
 		irdma_port_update(to_iwdev(ibdev));
+	}
 	ib_device_put(ibdev);
 	return NOTIFY_OK;
 }

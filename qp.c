@@ -381,7 +381,7 @@ static void irdma_qp_ctx_common(const struct irdma_qp *qp,
 		.mac = ether_addr_to_u64(netdev->dev_addr),
 		.snd_mss = min_t(u32, READ_ONCE(netdev->mtu), 0x3fff),
 		.ttl = IRDMA_QP_DEFAULT_TTL,
-		.use_stats = true,
+		.use_stats = qp->hw->counters.inst_held,
 		.stats_idx = qp->hw->counters.inst,
 		.qs_handle = irdma_qos_handle(qp->hw, &qp->qos),
 		.dst_port = irdma_qp_is_iwarp(qp) ? 0 : IRDMA_QP_ROCE_PORT,
@@ -438,6 +438,11 @@ static int irdma_qp_write_ctx(struct irdma_qp *qp,
 	if (qp->conn_set) {
 		irdma_qp_conn_common(&qp->conn, &c);
 		iw = qp->conn.iw;
+	}
+	/* gen1 sends from the function's local MAC entry, not the context's */
+	if (qp->hw->loc_mac_held) {
+		iw.src_mac_idx = qp->hw->loc_mac_idx;
+		c.mac = 0;
 	}
 	return irdma_qpc_write_iwarp(ctx, &c, &iw);
 }

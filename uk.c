@@ -943,7 +943,8 @@ static const __le64 *irdma_uk_cqe_ext(const struct irdma_uk_cq *cq)
 	return ext;
 }
 
-static void irdma_uk_cqe_decode(const __le64 *raw, u64 w3,
+static void irdma_uk_cqe_decode(const struct irdma_uk_cq *cq,
+				const __le64 *raw, u64 w3,
 				struct irdma_uk_cqe *cqe)
 {
 	u64 w0 = irdma_wqe_get(raw, 0);
@@ -963,6 +964,11 @@ static void irdma_uk_cqe_decode(const __le64 *raw, u64 w3,
 	cqe->push_dropped = FIELD_GET(IRDMA_CQE_PSHDROP, w3);
 	cqe->stag_inv = FIELD_GET(IRDMA_CQE_STAG_IPV4, w3);
 	cqe->ipv4 = cqe->stag_inv;
+	if (cq->hw_rev == 1) {
+		cqe->ext = false;
+		cqe->vlan_valid = FIELD_GET(IRDMA_CQE_VLANVALID_G1, w3);
+		cqe->ipv4 = !FIELD_GET(IRDMA_CQE_L3PROTO_G1, w2);
+	}
 	cqe->solicited = FIELD_GET(IRDMA_CQE_OOO_SOEVENT, w3);
 	cqe->error = FIELD_GET(IRDMA_CQE_ERROR, w3);
 	cqe->op = FIELD_GET(IRDMA_CQE_OP, w3);
@@ -991,7 +997,7 @@ int irdma_uk_cq_peek(const struct irdma_uk_cq *cq, struct irdma_uk_cqe *cqe)
 		return -ENOENT;
 	/* read the body only after seeing the valid bit */
 	dma_rmb();
-	irdma_uk_cqe_decode(raw, w3, cqe);
+	irdma_uk_cqe_decode(cq, raw, w3, cqe);
 	if (!cqe->ext)
 		return 0;
 	ext = irdma_uk_cqe_ext(cq);

@@ -285,6 +285,8 @@ struct irdma_uk_fastreg {
  * @head: next CQE to look at
  * @pol: valid bit expected in the current lap
  * @ext64: 64-byte CQEs (AVOIDMEMCNFLCT)
+ * @hw_rev: 1 for gen1, whose CQEs have no extension (bit 50 of a raw
+ *	queue's RQ CQE says the frame is tagged) and say IPv4 in word 2
  *
  * Not thread safe: the CQ lock serialises polling and arming.
  */
@@ -298,6 +300,7 @@ struct irdma_uk_cq {
 	u32 head;
 	u8 pol;
 	bool ext64;
+	u8 hw_rev;
 };
 
 /**

@@ -144,8 +144,9 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_mr_size = IRDMA_VERBS_MAX_MR_SIZE;
 	props->max_qp = o[IRDMA_HMC_QP].cnt;
 	props->max_qp_wr = IRDMA_VERBS_MAX_QP_WR;
-	props->max_send_sge = IRDMA_UK_MAX_FRAGS;
-	props->max_recv_sge = IRDMA_UK_MAX_FRAGS;
+	props->max_send_sge = iwdev->fn->gen == IRDMA_GEN_1 ?
+			      IRDMA_UK_MAX_FRAGS_G1 : IRDMA_UK_MAX_FRAGS;
+	props->max_recv_sge = props->max_send_sge;
 	props->max_sge_rd = irdma_verbs_read_sges(iwdev->fn->gen);
 	props->max_cq = o[IRDMA_HMC_CQ].cnt;
 	/*
@@ -1073,15 +1074,27 @@ static_assert(ARRAY_SIZE(irdma_port_stat_descs) ==
 	      IRDMA_PORT_COMMON + IRDMA_CM_STAT_COUNT + IRDMA_ILQ_STAT_COUNT +
 	      IRDMA_IEQ_STAT_COUNT);
 
+/*
+ * The engine's own counters head the array. gen1 keeps them in registers
+ * this driver does not read (no GATHER_STATS there), so its ports have the
+ * driver's counters only: the array past that head.
+ */
+static bool irdma_port_has_engine_stats(const struct irdma_device *iwdev)
+{
+	return iwdev->fn->gen != IRDMA_GEN_1;
+}
+
 static struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
 						       u32 port)
 {
-	bool iwarp = to_iwdev(ibdev)->fn->protocol != IRDMA_PROTOCOL_ROCEV2;
+	struct irdma_device *iwdev = to_iwdev(ibdev);
+	bool iwarp = iwdev->fn->protocol != IRDMA_PROTOCOL_ROCEV2;
+	u32 skip = irdma_port_has_engine_stats(iwdev) ? 0 : IRDMA_HWC_COUNT;
 
 	/* a RoCEv2 port has the common counters only: the array's head */
-	return rdma_alloc_hw_stats_struct(irdma_port_stat_descs,
-					  iwarp ? ARRAY_SIZE(irdma_port_stat_descs) :
-						  IRDMA_PORT_COMMON,
+	return rdma_alloc_hw_stats_struct(irdma_port_stat_descs + skip,
+					  (iwarp ? ARRAY_SIZE(irdma_port_stat_descs) :
+						   IRDMA_PORT_COMMON) - skip,
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
@@ -1089,16 +1102,20 @@ static int irdma_get_hw_stats(struct ib_device *ibdev,
 			      struct rdma_hw_stats *stats, u32 port, int index)
 {
 	struct irdma_device *iwdev = to_iwdev(ibdev);
+	bool iwarp = iwdev->fn->protocol != IRDMA_PROTOCOL_ROCEV2;
 	u64 *v = stats->value;
 	int ret;
 
-	ret = irdma_hw_read_counters(iwdev->fn->hw, v);
-	if (ret)
-		return ret;
-	irdma_qos_read_stats(iwdev->fn->hw, v + IRDMA_HWC_COUNT);
-	if (stats->num_counters == IRDMA_PORT_COMMON)
+	if (irdma_port_has_engine_stats(iwdev)) {
+		ret = irdma_hw_read_counters(iwdev->fn->hw, v);
+		if (ret)
+			return ret;
+		v += IRDMA_HWC_COUNT;
+	}
+	irdma_qos_read_stats(iwdev->fn->hw, v);
+	if (!iwarp)
 		return stats->num_counters;
-	v += IRDMA_PORT_COMMON;
+	v += IRDMA_QOS_STAT_COUNT;
 	irdma_cm_read_stats(&iwdev->cm_core, v);
 	irdma_ilq_read_stats(iwdev->fn->hw, v + IRDMA_CM_STAT_COUNT);
 	irdma_ieq_read_stats(iwdev->fn->hw,

@@ -670,6 +670,37 @@ static void irdma_uk_cq_poll_extended_cqe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->cq.head, 2U);
 }
 
+/*
+ * gen1 has no extended CQEs: bit 50 of a raw queue's receive says the
+ * frame is tagged, word 2's L3PROTO says IPv4 (0) or IPv6
+ */
+static void irdma_uk_cq_poll_gen1_raw_cqe(struct kunit *test)
+{
+	struct uk_fixture *f = test->priv;
+	__le64 *raw = f->cq.ring;
+	struct irdma_uk_cqe cqe;
+
+	f->cq.hw_rev = 1;
+	raw[0] = cpu_to_le64(78);
+	raw[2] = cpu_to_le64(1ULL << 32 | 1);
+	raw[3] = cpu_to_le64(V63 | 1ULL << 50);
+	KUNIT_ASSERT_EQ(test, irdma_uk_cq_poll(&f->cq, &cqe), 0);
+	KUNIT_EXPECT_FALSE(test, cqe.ext);
+	KUNIT_EXPECT_TRUE(test, cqe.vlan_valid);
+	KUNIT_EXPECT_FALSE(test, cqe.ipv4);
+	KUNIT_EXPECT_EQ(test, cqe.bytes, 78U);
+	KUNIT_EXPECT_EQ(test, cqe.qp_id, 1U);
+	/* one slot, not two */
+	KUNIT_EXPECT_EQ(test, f->cq.head, 1U);
+
+	raw[4 + 2] = cpu_to_le64(1ULL << 32);
+	raw[4 + 3] = cpu_to_le64(V63 | 1ULL << 32);
+	KUNIT_ASSERT_EQ(test, irdma_uk_cq_poll(&f->cq, &cqe), 0);
+	KUNIT_EXPECT_FALSE(test, cqe.vlan_valid);
+	KUNIT_EXPECT_TRUE(test, cqe.ipv4);
+	KUNIT_EXPECT_EQ(test, cqe.wqe_idx, 1U);
+}
+
 static void irdma_uk_cq_poll_ext64_cqe(struct kunit *test)
 {
 	struct uk_fixture *f = test->priv;
@@ -848,6 +879,7 @@ static struct kunit_case irdma_uk_cases[] = {
 	KUNIT_CASE(irdma_uk_cq_poll_stale_lap_is_empty),
 	KUNIT_CASE(irdma_uk_cq_peek_decodes_fields),
 	KUNIT_CASE(irdma_uk_cq_poll_extended_cqe),
+	KUNIT_CASE(irdma_uk_cq_poll_gen1_raw_cqe),
 	KUNIT_CASE(irdma_uk_cq_poll_ext64_cqe),
 	KUNIT_CASE(irdma_uk_qp_complete_flush_all),
 	KUNIT_CASE(irdma_uk_qp_complete_flush_skips_unsignaled),

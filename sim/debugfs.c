@@ -31,6 +31,7 @@
  *                     to 7) to change them as a DCB change on ice does
  */
 #include <linux/debugfs.h>
+#include <linux/etherdevice.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
 
@@ -140,6 +141,18 @@ static void isim_show_objects(struct seq_file *s, struct isim_func *f)
 	isim_stag_show(s, f);
 }
 
+/* the local MAC table entries handed out: "lmac N: MAC" */
+static void isim_show_lmac(struct seq_file *s, struct isim_func *f)
+{
+	unsigned long i;
+	u8 mac[ETH_ALEN];
+
+	for_each_set_bit(i, &f->conn.lmac_used, ISIM_LMAC_ENTRIES) {
+		u64_to_ether_addr(f->conn.lmac[i], mac);
+		seq_printf(s, "lmac %lu: %pM\n", i, mac);
+	}
+}
+
 static int isim_state_show(struct seq_file *s, void *unused)
 {
 	struct isim_func *f = s->private;
@@ -163,6 +176,7 @@ static int isim_state_show(struct seq_file *s, void *unused)
 	seq_printf(s, "qsets: %d\nvsi_filter: %d\n", atomic_read(&f->qsets),
 		   READ_ONCE(f->vsi_filter));
 	mutex_lock(&f->eng_lock);
+	isim_show_lmac(s, f);
 	isim_show_cqp(s, f);
 	isim_show_hmc(s, f);
 	isim_show_queues(s, f);
