@@ -106,6 +106,22 @@ void irdma_func_remove(struct irdma_func *fn)
 }
 
 /**
+ * irdma_func_remove_after_reset - stop driving a function the parent reset
+ * @fn: a function irdma_func_probe() succeeded on
+ *
+ * The reset wiped the engine: tear-down issues no command and waits for no
+ * acknowledgment, as after a critical error.
+ *
+ * Context: process context; may sleep.
+ */
+void irdma_func_remove_after_reset(struct irdma_func *fn)
+{
+	if (fn->hw)
+		irdma_hw_halt(fn->hw);
+	irdma_func_remove(fn);
+}
+
+/**
  * irdma_func_fatal - the engine stopped: tell the consumers, reset it
  * @fn: a function whose engine is up (@fn->hw is set)
  * @why: who reported it and how, for the log

@@ -160,6 +160,7 @@ enum irdma_func_event {
 int irdma_func_validate(const struct irdma_func *fn);
 int irdma_func_probe(struct irdma_func *fn);
 void irdma_func_remove(struct irdma_func *fn);
+void irdma_func_remove_after_reset(struct irdma_func *fn);
 void irdma_func_event(struct irdma_func *fn, enum irdma_func_event ev,
 		      u32 info);
 void irdma_func_fatal(struct irdma_func *fn, const char *why);
