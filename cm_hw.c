@@ -109,6 +109,9 @@ static int irdma_cm_hw_ah_create(struct irdma_cm_core *core,
 	struct irdma_cqp_ah_info info;
 	struct irdma_ilq_ah *ah;
 
+	/* gen1 ILQ frames carry their own headers: no AH */
+	if (core->cfg.gen1)
+		return 0;
 	if (node->arp_idx < 0)
 		return -EINVAL;
 	irdma_cm_ah_info(core, node, &info);
@@ -376,12 +379,18 @@ int irdma_cm_hw_setup(struct irdma_device *iwdev)
 	/*
 	 * The IEQ's buffers hold a segment of the largest MTU the netdev
 	 * allows (jumbo at most): the MTU may grow while the IEQ lives.
+	 * gen1 has none yet: its partial FPDUs would need whole frames put
+	 * together (ieq.c builds TCP segments for a gen2 loopback AH), so
+	 * its QPs name no IEQ and treat a cut FPDU as a framing error.
 	 */
-	ret = irdma_ieq_create(iwdev, clamp_t(u32, netdev->max_mtu,
-					      READ_ONCE(netdev->mtu),
-					      IRDMA_IEQ_MTU_MAX));
-	if (ret)
-		goto err_destroy_ilq;
+	if (iwdev->fn->gen != IRDMA_GEN_1) {
+		ret = irdma_ieq_create(iwdev,
+				       clamp_t(u32, netdev->max_mtu,
+					       READ_ONCE(netdev->mtu),
+					       IRDMA_IEQ_MTU_MAX));
+		if (ret)
+			goto err_destroy_ilq;
+	}
 	ret = irdma_setup_cm_core(iwdev, &irdma_cm_cqp_ops, iwdev);
 	if (ret)
 		goto err_destroy_ieq;
@@ -389,6 +398,7 @@ int irdma_cm_hw_setup(struct irdma_device *iwdev)
 	core->cfg.mtu = READ_ONCE(netdev->mtu);
 	core->cfg.max_ird = IRDMA_QP_OFFER_IRD;
 	core->cfg.max_ord = IRDMA_QP_OFFER_ORD;
+	core->cfg.gen1 = iwdev->fn->gen == IRDMA_GEN_1;
 	ether_addr_copy(core->cfg.mac, netdev->dev_addr);
 	irdma_ilq_attach(iwdev->fn->hw, core);
 	return 0;

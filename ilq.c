@@ -42,6 +42,9 @@
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/idr.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
@@ -56,6 +59,9 @@
 #define IRDMA_ILQ_RX_IPV4_OFF	20
 /* Smallest receive: an IPv4 header in its place and a bare TCP header */
 #define IRDMA_ILQ_RX_MIN	(IRDMA_ILQ_RX_TCP_OFF + sizeof(struct tcphdr))
+/* gen1 receives whole frames: the smallest, untagged IPv4 */
+#define IRDMA_ILQ_RX_MIN_G1	(ETH_HLEN + sizeof(struct iphdr) + \
+				 sizeof(struct tcphdr))
 /* How long tear-down waits for the engine to finish the sends posted */
 #define IRDMA_ILQ_DRAIN_MS	2000
 
@@ -78,6 +84,11 @@ struct irdma_ilq_ah {
  * @ah: the AH the send names (holds a reference) while @busy
  * @len: bytes of the segment
  * @l4len: TCP header length in 32-bit words
+ * @maclen: gen1: bytes of the frame's Ethernet header
+ * @iplen: gen1: bytes of its IP header
+ * @ipv4: gen1: the frame is IPv4
+ * @loopback: gen1: the frame is for this function (the engine turns it
+ *	around only when told)
  * @idx: buffer number, the send's wr_id
  * @busy: taken by xmit, until the send completes (tx_lock)
  */
@@ -87,6 +98,10 @@ struct irdma_ilq_tx {
 	struct irdma_ilq_ah *ah;
 	u32 len;
 	u8 l4len;
+	u8 maclen;
+	u8 iplen;
+	bool ipv4;
+	bool loopback;
 	u16 idx;
 	bool busy;
 };
@@ -339,6 +354,7 @@ static int irdma_ilq_init_rings(struct irdma_ilq *ilq)
 	cq->arm_off = ilq->hw->regs->cq_arm;
 	cq->cq_id = ilq->cqn;
 	cq->size = IRDMA_ILQ_CQ_SIZE;
+	cq->hw_rev = ilq->hw->fn->gen;
 	qp->sq = ilq->sq_mem.va;
 	qp->rq = ilq->rq_mem.va;
 	qp->sq_slots = ilq->sq_slots;
@@ -407,6 +423,11 @@ static void irdma_ilq_deliver(struct irdma_ilq *ilq,
 	u32 off = cqe->ipv4 ? IRDMA_ILQ_RX_IPV4_OFF : 0;
 	int ret;
 
+	/* gen1: the whole frame, its tag in place, for the CM to parse */
+	if (ilq->hw->fn->gen == IRDMA_GEN_1) {
+		rxi = (struct irdma_cm_rx_info){};
+		off = 0;
+	}
 	u64_to_ether_addr(cqe->ud_smac, rxi.smac);
 	if (!ilq->core)
 		ret = -ENODEV;
@@ -449,7 +470,8 @@ static void irdma_ilq_rx_cqe(struct irdma_ilq *ilq,
 	ilq->rx_posted[idx] = false;
 	if (cqe->error)
 		irdma_ilq_bad_cqe(ilq, cqe, "error");
-	else if (cqe->bytes < IRDMA_ILQ_RX_MIN ||
+	else if (cqe->bytes < (ilq->hw->fn->gen == IRDMA_GEN_1 ?
+				IRDMA_ILQ_RX_MIN_G1 : IRDMA_ILQ_RX_MIN) ||
 		 cqe->bytes > ilq->buf_size)
 		irdma_ilq_bad_cqe(ilq, cqe, "length");
 	else
@@ -604,8 +626,12 @@ static void irdma_ilq_tx_work(struct work_struct *work)
 		.op = IRDMA_WQEOP_SEND,
 		.sg = &sge,
 		.num_sge = 1,
-		.ah_id = tx->ah->idx,
+		.ah_id = tx->ah ? tx->ah->idx : 0,
 		.l4len = tx->l4len,
+		.maclen = tx->maclen,
+		.iplen = tx->iplen,
+		.ipv4 = tx->ipv4,
+		.loopback = ilq->ieq || tx->loopback,
 		.signaled = true,
 	};
 	unsigned long flags;
@@ -641,7 +667,8 @@ static struct irdma_ilq_tx *irdma_ilq_tx_get(struct irdma_ilq *ilq,
 		clear_bit(idx, ilq->tx_free);
 		tx = &ilq->tx[idx];
 		tx->busy = true;
-		refcount_inc(&ah->refs);
+		if (ah)
+			refcount_inc(&ah->refs);
 		tx->ah = ah;
 	}
 	spin_unlock_irqrestore(&ilq->tx_lock, flags);
@@ -649,22 +676,80 @@ static struct irdma_ilq_tx *irdma_ilq_tx_get(struct irdma_ilq *ilq,
 }
 
 /*
+ * The headers of a gen1 frame (@hdr, @hlen bytes of it): Ethernet with
+ * an optional tag, IPv4 without options or IPv6 without extensions, TCP
+ */
+static int irdma_rawq_frame_g1(const u8 *hdr, u32 hlen, u32 len,
+			       struct irdma_ilq_tx *f)
+{
+	const struct tcphdr *th;
+	u32 l3 = ETH_HLEN;
+	__be16 proto;
+
+	if (hlen < ETH_HLEN)
+		return -EINVAL;
+	proto = ((const struct ethhdr *)hdr)->h_proto;
+	if (proto == htons(ETH_P_8021Q)) {
+		l3 = VLAN_ETH_HLEN;
+		if (hlen < l3)
+			return -EINVAL;
+		proto = ((const struct vlan_ethhdr *)hdr)->h_vlan_encapsulated_proto;
+	}
+	if (proto == htons(ETH_P_IP)) {
+		if (hlen < l3 + sizeof(struct iphdr) ||
+		    ((const struct iphdr *)(hdr + l3))->ihl != 5 ||
+		    ((const struct iphdr *)(hdr + l3))->protocol != IPPROTO_TCP)
+			return -EINVAL;
+		f->iplen = sizeof(struct iphdr);
+		f->ipv4 = true;
+	} else if (proto == htons(ETH_P_IPV6)) {
+		if (hlen < l3 + sizeof(struct ipv6hdr) ||
+		    ((const struct ipv6hdr *)(hdr + l3))->nexthdr != IPPROTO_TCP)
+			return -EINVAL;
+		f->iplen = sizeof(struct ipv6hdr);
+		f->ipv4 = false;
+	} else {
+		return -EINVAL;
+	}
+	f->maclen = l3;
+	/* both ends of the connection on this function */
+	f->loopback = ether_addr_equal(((const struct ethhdr *)hdr)->h_dest,
+				       ((const struct ethhdr *)hdr)->h_source);
+	if (hlen < l3 + f->iplen + sizeof(*th))
+		return -EINVAL;
+	th = (const struct tcphdr *)(hdr + l3 + f->iplen);
+	if (th->doff * 4 < sizeof(*th) || l3 + f->iplen + th->doff * 4 > len)
+		return -EINVAL;
+	f->l4len = th->doff;
+	return 0;
+}
+
+/*
  * Copy a segment (@hdr, then @data) into a free send buffer and post it;
- * its TCP header is at the start of @hdr
+ * its TCP header is at the start of @hdr (gen2, which puts Ethernet and IP
+ * in front from @ah), or @hdr is a whole frame (gen1, no AH)
  */
 static int irdma_rawq_xmit(struct irdma_ilq *ilq, struct irdma_ilq_ah *ah,
 			   const void *hdr, u32 hlen, const void *data,
 			   u32 dlen)
 {
 	const struct tcphdr *th = hdr;
+	struct irdma_ilq_tx f = {};
 	struct irdma_ilq_tx *tx;
 	u32 len = hlen + dlen;
 	u8 *buf;
 
-	if (!ilq || !ah || hlen < sizeof(*th) || len < hlen ||
-	    len > ilq->buf_size || th->doff * 4 < sizeof(*th) ||
-	    th->doff * 4 > len)
+	if (!ilq || len < hlen || len > ilq->buf_size)
 		return -EINVAL;
+	if (ilq->hw->fn->gen == IRDMA_GEN_1) {
+		if (ah || irdma_rawq_frame_g1(hdr, hlen, len, &f))
+			return -EINVAL;
+	} else {
+		if (!ah || hlen < sizeof(*th) || th->doff * 4 < sizeof(*th) ||
+		    th->doff * 4 > len)
+			return -EINVAL;
+		f.l4len = th->doff;
+	}
 	tx = irdma_ilq_tx_get(ilq, ah);
 	if (!tx) {
 		ilq_stat(ilq, TX_NOBUF);
@@ -675,7 +760,11 @@ static int irdma_rawq_xmit(struct irdma_ilq *ilq, struct irdma_ilq_ah *ah,
 	if (dlen)
 		memcpy(buf + hlen, data, dlen);
 	tx->len = len;
-	tx->l4len = th->doff;
+	tx->l4len = f.l4len;
+	tx->maclen = f.maclen;
+	tx->iplen = f.iplen;
+	tx->ipv4 = f.ipv4;
+	tx->loopback = f.loopback;
 	queue_work(ilq->hw->cmd_wq, &tx->work);
 	return 0;
 }

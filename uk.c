@@ -441,8 +441,9 @@ int irdma_uk_post_rdma(struct irdma_uk_qp *qp, const struct irdma_uk_wr *wr)
  * @qp: the QP
  * @wr: op IRDMA_WQEOP_SEND, _SEND_INV, _SEND_SOL or _SEND_SOL_INV; the
  *	invalidating ops use @wr->inv_stag; UD sends use @ah_id, @dest_qp
- *	and @qkey, raw queue (ILQ) sends @ah_id and @l4len; may carry
- *	immediate data or be inline
+ *	and @qkey, raw queue (ILQ) sends @ah_id and @l4len (gen1: no AH,
+ *	a whole frame described by @maclen, @iplen, @ipv4 and @loopback);
+ *	may carry immediate data or be inline
  *
  * Return: 0, -EINVAL for a bad request, -ENOMEM when the SQ is full.
  */
@@ -453,6 +454,24 @@ int irdma_uk_post_send(struct irdma_uk_qp *qp, const struct irdma_uk_wr *wr)
 	u64 extra = FIELD_PREP(IRDMA_SQWQE_AHID, wr->ah_id) |
 		    FIELD_PREP(IRDMA_SQWQE_L4LEN, wr->l4len);
 
+	/* gen1 raw queues send whole frames, described in word 2 */
+	if (irdma_uk_is_gen1(qp) && wr->l4len) {
+		if (wr->op != IRDMA_WQEOP_SEND || wr->ah_id || wr->inline_data ||
+		    wr->maclen & 1 || wr->iplen & 3 ||
+		    wr->maclen / 2 > FIELD_MAX(IRDMA_SQWQE_MACLEN_G1) ||
+		    wr->iplen / 4 > FIELD_MAX(IRDMA_SQWQE_IPLEN_G1) ||
+		    wr->l4len > FIELD_MAX(IRDMA_SQWQE_L4LEN_G1))
+			return -EINVAL;
+		word2 = FIELD_PREP(IRDMA_SQWQE_MACLEN_G1, wr->maclen / 2) |
+			FIELD_PREP(IRDMA_SQWQE_IPLEN_G1, wr->iplen / 4) |
+			FIELD_PREP(IRDMA_SQWQE_L4T_G1, IRDMA_L4T_TCP_G1) |
+			FIELD_PREP(IRDMA_SQWQE_IIPT_G1,
+				   wr->ipv4 ? IRDMA_IIPT_IPV4_CSUM_G1 :
+					      IRDMA_IIPT_IPV6_G1) |
+			FIELD_PREP(IRDMA_SQWQE_L4LEN_G1, wr->l4len);
+		extra = FIELD_PREP(IRDMA_SQWQE_LOOPBACK_G1, wr->loopback);
+		return irdma_uk_post_frags(qp, wr, word2, extra);
+	}
 	switch (wr->op) {
 	case IRDMA_WQEOP_SEND_INV:
 	case IRDMA_WQEOP_SEND_SOL_INV:

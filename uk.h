@@ -193,6 +193,11 @@ struct irdma_uk_held {
  * @qkey: Q key (UD)
  * @l4len: TCP header length in 32-bit words (sends of a raw queue, the
  *	ILQ; 0 otherwise)
+ * @maclen: gen1 raw queue send: bytes of the frame's Ethernet header
+ * @iplen: gen1 raw queue send: bytes of its IP header (20 or 40)
+ * @ipv4: gen1 raw queue send: the frame is IPv4 (else IPv6)
+ * @loopback: gen1 raw queue send: hand the frame to the function's own
+ *	offloaded connection rather than the wire
  * @imm_valid: carry @imm
  * @inline_data: copy the payload into the WQE
  * @signaled: ask for a completion
@@ -214,6 +219,10 @@ struct irdma_uk_wr {
 	u32 dest_qp;
 	u32 qkey;
 	u8 l4len;
+	u8 maclen;
+	u8 iplen;
+	bool ipv4;
+	bool loopback;
 	bool imm_valid;
 	bool inline_data;
 	bool signaled;

@@ -396,6 +396,52 @@ static void irdma_uk_post_send_raw_queue_layout(struct kunit *test)
 }
 
 /*
+ * gen1 raw queue send: no AH; word 2 describes the whole frame (MAC
+ * header in 2-byte words, IP header in 4-byte words, TCP, IPv4 with
+ * checksum or IPv6), the header may ask for loopback; malformed
+ * descriptions are refused before anything is written.
+ */
+static void irdma_uk_post_send_raw_gen1_layout(struct kunit *test)
+{
+	struct uk_fixture *f = test->priv;
+	struct irdma_uk_sge sge = { .addr = 0x22000, .len = 94 };
+	struct irdma_uk_wr wr = { .op = 0x03, .num_sge = 1, .sg = &sge,
+				  .l4len = 8, .maclen = 18, .iplen = 20,
+				  .ipv4 = true, .signaled = true };
+
+	KUNIT_ASSERT_EQ(test, uk_qp_setup(test, f, 1), 0);
+	KUNIT_ASSERT_EQ(test, irdma_uk_post_send(&f->qp, &wr), 0);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 0), 0x22000ULL);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 1), FRAG1(94, 0));
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 2),
+			9ULL << 56 | 5ULL << 48 | 1ULL << 30 | 3ULL << 28 |
+			8ULL << 24);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq, 3), V63 | SIG | OPC(3));
+
+	wr.maclen = 14;
+	wr.iplen = 40;
+	wr.ipv4 = false;
+	wr.loopback = true;
+	KUNIT_ASSERT_EQ(test, irdma_uk_post_send(&f->qp, &wr), 0);
+	/* the second WQE takes the quantum kept invalid after the first */
+	KUNIT_EXPECT_EQ(test, f->qp.sq_head, 2U);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq + IRDMA_QUANTUM_WORDS, 2),
+			7ULL << 56 | 10ULL << 48 | 1ULL << 30 | 1ULL << 28 |
+			8ULL << 24);
+	KUNIT_EXPECT_EQ(test, uk_word(f->qp.sq + IRDMA_QUANTUM_WORDS, 3),
+			V63 | SIG | OPC(3) | BIT_ULL(44));
+
+	wr.maclen = 15;
+	KUNIT_EXPECT_EQ(test, irdma_uk_post_send(&f->qp, &wr), -EINVAL);
+	wr.maclen = 14;
+	wr.ah_id = 1;
+	KUNIT_EXPECT_EQ(test, irdma_uk_post_send(&f->qp, &wr), -EINVAL);
+	wr.ah_id = 0;
+	wr.iplen = 22;
+	KUNIT_EXPECT_EQ(test, irdma_uk_post_send(&f->qp, &wr), -EINVAL);
+}
+
+/*
  * A UD send carries the AH, Q_Key and destination QP; held, it is written
  * but for its header, and a send after it does not get ahead of it: the
  * device stops at the first quantum without a valid header.
@@ -869,6 +915,7 @@ static struct kunit_case irdma_uk_cases[] = {
 	KUNIT_CASE(irdma_uk_post_recv_layout),
 	KUNIT_CASE(irdma_uk_post_inline_gen2_layout),
 	KUNIT_CASE(irdma_uk_post_send_raw_queue_layout),
+	KUNIT_CASE(irdma_uk_post_send_raw_gen1_layout),
 	KUNIT_CASE(irdma_uk_post_send_ud_held),
 	KUNIT_CASE(irdma_uk_post_inline_gen1_layout),
 	KUNIT_CASE(irdma_uk_post_rejects_bad_requests),
