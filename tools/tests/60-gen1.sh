@@ -10,12 +10,14 @@
 # simulator arrives through the AEQ's vector (no cause went to a vector the
 # function does not own), the local MAC table holds the netdev's address
 # and follows a change of it, and Debian's libirdma opens the device in
-# gen1 mode (ibv_devinfo -v: iWARP, 3 SGEs). An X722 has no RoCE: such a
-# function cannot be made. Unbinding leaves nothing on the engine.
+# gen1 mode (ibv_devinfo -v: iWARP, 3 SGEs). A failure of either local
+# MAC command during probe fails it cleanly: no CQP, no table entry left.
+# An X722 has no RoCE: such a function cannot be made.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 bus=/sys/bus/irdma_sim
 dbg=/sys/kernel/debug/irdma_sim/irdma_sim0
+drv=/sys/bus/auxiliary/drivers/irdma.sim
 
 log_mark 60-gen1
 
@@ -51,6 +53,26 @@ dev=$(ibdev_of 0)
 [ -n "$dev" ] || fail "no RDMA device for the gen1 function: $(log_since)"
 [ "$(count_log "irdma_sim.func.0: RDMA engine up")" = 1 ] ||
 	fail "no bring-up line: $(log_since)"
+
+step "probe failures in the local MAC commands"
+echo irdma_sim.func.0 >$drv/unbind || fail "unbind 0"
+[ "$(sim_cqp_live 0)" = 0 ] || fail "unbind left the CQP"
+for op in alloc_mac manage_mac; do
+	echo 1 >"$dbg/fail_$op" || fail "set fail_$op"
+	echo irdma_sim.func.0 >$drv/bind 2>/dev/null &&
+		fail "probe succeeded with $op failing"
+	read -r left <"$dbg/fail_$op"
+	[ "$left" = 0 ] || fail "probe never issued $op"
+	[ "$(sim_cqp_live 0)" = 0 ] || fail "failed $op: the CQP is left"
+	[ -z "$(state_value "lmac 0")" ] || fail "failed $op: MAC entry 0 is left"
+done
+echo irdma_sim.func.0 >$drv/bind || fail "bind 0 after the failures"
+for ((i = 0; i < 30; i++)); do
+	[ -n "$(ibdev_of 0)" ] && break
+	pause 1
+done
+dev=$(ibdev_of 0)
+[ -n "$dev" ] || fail "no RDMA device after the failures"
 
 step "an AE through the AEQ's vector"
 # 0x208 invalid request, source 5 (SQ), a QP nobody has: logged and dropped
@@ -90,5 +112,4 @@ done <<<"$info"
 step "unbind"
 echo 0 >$bus/del_device || fail "delete 0"
 [ "$(irdma_dev_count)" = 0 ] || fail "an RDMA device is left"
-[ "$(count_log "irdma_sim.func.0: RDMA engine up")" = 1 ] || fail "$(log_since)"
 echo "PASS: gen1 function brought up, used and removed"
