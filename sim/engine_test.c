@@ -1819,10 +1819,16 @@ static struct isim_qp *isim_t_hand_qp(struct kunit *test, u32 id, u32 dest,
 static void isim_t_wqe(__le64 *ring, u32 idx, u8 op, u64 addr, u32 len,
 		       u64 w2, u64 hdr)
 {
+	struct isim_test *t = current->kunit_test->priv;
 	__le64 *q = ring + idx * 4;
 
 	q[0] = cpu_to_le64(addr);
-	q[1] = cpu_to_le64(FIELD_PREP(ISIM_FRAG_LEN, len) | BIT_ULL(63));
+	/* STag 0; gen2 has the valid bit in every fragment, gen1 none */
+	if (t->f->gen == ISIM_GEN1)
+		q[1] = cpu_to_le64(FIELD_PREP(ISIM_FRAG_G1_LEN, len));
+	else
+		q[1] = cpu_to_le64(FIELD_PREP(ISIM_FRAG_LEN, len) |
+				   BIT_ULL(63));
 	q[2] = cpu_to_le64(w2);
 	q[3] = cpu_to_le64(FIELD_PREP(ISIM_WQH_OP, op) | hdr | ISIM_WQH_VALID);
 }
@@ -2250,6 +2256,7 @@ static void isim_exec_bad_stag_is_protection_error(struct kunit *test)
 #define ISIM_T_REM_IP		0xc0000202	/* 192.0.2.2 */
 #define ISIM_T_REM_MAC		0x020000000099ULL
 #define ISIM_T_LOC_MAC		0x024953000001ULL
+#define ISIM_T_LMAC_IDX		1	/* gen1: the local MAC table entry */
 
 static void isim_t_tap(struct isim_func *f, struct sk_buff *skb)
 {
@@ -2267,8 +2274,11 @@ static void isim_t_ilq_commit(struct kunit *test)
 		{ ISIM_HMC_HTE, 16 }, { ISIM_HMC_MR, 4 },
 		{ ISIM_HMC_FSIAV, ISIM_T_AHS },
 	};
+	struct isim_test *t = test->priv;
 
-	isim_t_commit_counts(test, counts, ARRAY_SIZE(counts));
+	/* gen1 has no AH contexts (FSIAV, the last entry) */
+	isim_t_commit_counts(test, counts, ARRAY_SIZE(counts) -
+			     (t->f->gen == ISIM_GEN1 ? 1 : 0));
 }
 
 static void isim_t_ilq_cq(struct kunit *test)
@@ -2312,7 +2322,30 @@ static void isim_t_ilq_qp_post(struct kunit *test, u32 id)
 	isim_t_run(t, ISIM_OP_CREATE_QP, w);
 }
 
-/* an ARP entry for the peer and an IPv4 AH to it, as the CM makes them */
+/*
+ * gen1: local MAC table entries 0 (allocated, never set) and
+ * ISIM_T_LMAC_IDX (the function's MAC), which gen1 QP contexts name
+ */
+static void isim_t_lmac(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 w[8] = {};
+	int i;
+
+	for (i = 0; i <= ISIM_T_LMAC_IDX; i++) {
+		isim_t_run(t, ISIM_OP_ALLOC_MAC, NULL);
+		KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	}
+	w[4] = ISIM_T_LOC_MAC;
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_LMAC_HDR_INDEX, ISIM_T_LMAC_IDX);
+	isim_t_run(t, ISIM_OP_MANAGE_MAC, w);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+}
+
+/*
+ * an ARP entry for the peer and an IPv4 AH to it, as the CM makes them
+ * (gen1, which has no AHs: the local MAC table instead)
+ */
 static void isim_t_ilq_ah(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -2323,6 +2356,10 @@ static void isim_t_ilq_ah(struct kunit *test)
 			  ISIM_ARP_HDR_VALID;
 	isim_t_run(t, ISIM_OP_MANAGE_ARP, w);
 	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	if (t->f->gen == ISIM_GEN1) {
+		isim_t_lmac(test);
+		return;
+	}
 	memset(w, 0, sizeof(w));
 	w[0] = ISIM_T_LOC_MAC << 16;
 	w[1] = FIELD_PREP(ISIM_AH_W1_TC, 0x10);
@@ -2414,6 +2451,94 @@ static void isim_t_check_v4_frame(struct kunit *test, struct sk_buff *skb,
 			(u16)0);
 	KUNIT_EXPECT_EQ(test, ntohs(th->dest), (u16)6000);
 	KUNIT_EXPECT_EQ(test, ((u8 *)th)[sizeof(*th) + 7], (u8)0xa7);
+}
+
+/* gen1 ILQ send of the @len-byte frame at byte @off of the buffers */
+static void isim_t_ilq_g1_send(struct isim_test *t, u32 idx, u32 off,
+			       u32 len, u64 w2, u64 hdr)
+{
+	__le64 *q = t->ilq->rings + idx * 4;
+
+	q[0] = cpu_to_le64(isim_t_bus(t, t->ilq->bufs + off));
+	q[1] = cpu_to_le64(FIELD_PREP(ISIM_FRAG_G1_LEN, len));
+	q[2] = cpu_to_le64(w2);
+	q[3] = cpu_to_le64(FIELD_PREP(ISIM_WQH_OP, ISIM_WQOP_SEND) | hdr |
+			   ISIM_WQH_SIGNALED | ISIM_WQH_VALID);
+}
+
+/* a whole IPv4 frame to the peer, as the gen1 CM builds one: 62 bytes */
+static u32 isim_t_g1_frame(u8 *p, __be16 proto)
+{
+	struct ethhdr *eh = (struct ethhdr *)p;
+	struct iphdr *ih = (struct iphdr *)(eh + 1);
+
+	u64_to_ether_addr(ISIM_T_REM_MAC, eh->h_dest);
+	u64_to_ether_addr(ISIM_T_LOC_MAC, eh->h_source);
+	eh->h_proto = proto;
+	memset(ih, 0, sizeof(*ih));
+	ih->version = 4;
+	ih->ihl = 5;
+	ih->ttl = 64;
+	ih->protocol = IPPROTO_TCP;
+	ih->tot_len = htons(sizeof(*ih) + 28);
+	ih->saddr = htonl(ISIM_T_LOC_IP);
+	ih->daddr = htonl(ISIM_T_REM_IP);
+	ih->check = ip_fast_csum(ih, ih->ihl);
+	isim_t_tcp((u8 *)(ih + 1), 5000, 6000, 0x02, 8);
+	return ETH_HLEN + sizeof(*ih) + 28;
+}
+
+#define ISIM_T_G1_W2	(FIELD_PREP(ISIM_ILQ_G1_W2_MACLEN, ETH_HLEN / 2) | \
+			 FIELD_PREP(ISIM_ILQ_G1_W2_IPLEN, 5) | \
+			 FIELD_PREP(ISIM_ILQ_G1_W2_L4LEN, 5))
+
+/*
+ * The gen1 ILQ sends the driver's frame as it is; with the loopback bit
+ * the frame stays in the function (no offloaded connection takes it
+ * here: counted, completed without error); a frame that is not IP, or
+ * shorter than word 2 says, completes in error.
+ */
+static void isim_ilq_gen1_sends_frame_as_is(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct sk_buff *skb;
+	u32 len, bad;
+	int i;
+
+	isim_t_ilq(test);
+	len = isim_t_g1_frame(t->ilq->bufs, htons(ETH_P_IP));
+	bad = isim_t_g1_frame(t->ilq->bufs + 256, htons(ETH_P_ARP));
+	isim_t_ilq_g1_send(t, 0, 0, len, ISIM_T_G1_W2, 0);
+	isim_t_ilq_g1_send(t, 1, 0, len, ISIM_T_G1_W2,
+			   ISIM_ILQ_G1_HDR_LOOPBACK);
+	isim_t_ilq_g1_send(t, 2, 256, bad, 0, 0);
+	isim_t_ilq_g1_send(t, 3, 0, ETH_HLEN + 20 + 16, ISIM_T_G1_W2, 0);
+	isim_t_poll(t);
+
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, skb->len, len);
+	KUNIT_EXPECT_EQ(test, memcmp(skb->data, t->ilq->bufs, len), 0);
+	KUNIT_EXPECT_EQ(test, skb_network_offset(skb), ETH_HLEN);
+	kfree_skb(skb);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	for (i = 0; i < 4; i++) {
+		u64 w3 = isim_t_cqe(t->ilq->cq, i, 3);
+
+		KUNIT_EXPECT_TRUE(test, w3 & ISIM_CQE_W3_VALID);
+		KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX, w3),
+				(u64)i);
+		KUNIT_EXPECT_EQ(test, !!(w3 & ISIM_CQE_W3_ERROR), i >= 2);
+		if (i >= 2)
+			KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_MINOR, w3),
+					(u64)ISIM_WC_LOC_QP_OP);
+	}
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W0_BYTES,
+					isim_t_cqe(t->ilq->cq, 0, 0)),
+			(u64)len);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.tx), 2LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.tx_err), 2LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.ieq_bad), 1LL);
 }
 
 /*
@@ -2722,7 +2847,11 @@ static void isim_t_toe_ctx(struct isim_test *t, struct isim_t_toe *m,
 	ctx[16] = FIELD_PREP(ISIM_QPC_W16_REXMIT_THRESH, ISIM_T_REXMIT);
 	ctx[17] = FIELD_PREP(ISIM_QPC_W17_SQ_CQ, ISIM_T_ILQ) |
 		  FIELD_PREP(ISIM_QPC_W17_RQ_CQ, ISIM_T_ILQ);
-	ctx[19] = FIELD_PREP(ISIM_QPC_W19_LOCAL_MAC, ISIM_T_LOC_MAC);
+	/* gen1 leaves word 19's MAC 0 and names a local MAC table entry */
+	if (t->f->gen == ISIM_GEN1)
+		ctx[3] |= FIELD_PREP(ISIM_QPC_W3_G1_SRCMAC_IDX, ISIM_T_LMAC_IDX);
+	else
+		ctx[19] = FIELD_PREP(ISIM_QPC_W19_LOCAL_MAC, ISIM_T_LOC_MAC);
 	ctx[20] = ISIM_QPC_W20_PRIVILEGED;
 	ctx[18] = isim_t_bus(t, m->ctx) + ISIM_T_Q2_OFF;
 	ctx[21] = ISIM_T_IW_CTX;
@@ -2842,12 +2971,30 @@ static const struct isim_toe_case isim_toe_cases[] = {
 	{ "window_scale_15", 7, ISIM_QPC_W7_SND_SCALE, 15, ISIM_MIN_BAD_FIELD },
 };
 
+/*
+ * gen1: the source MAC is the local MAC table entry word 3 names; one
+ * that is not allocated, or not set, leaves the engine no MAC to send from
+ */
+static const struct isim_toe_case isim_toe_gen1_cases[] = {
+	{ "valid", 0, 0, 0, ISIM_MIN_OK },
+	{ "mac_entry_not_set", 3, ISIM_QPC_W3_G1_SRCMAC_IDX, 0,
+	  ISIM_MIN_NO_OBJECT },
+	{ "mac_entry_not_allocated", 3, ISIM_QPC_W3_G1_SRCMAC_IDX, 5,
+	  ISIM_MIN_NO_OBJECT },
+	{ "mac_entry_past_table", 3, ISIM_QPC_W3_G1_SRCMAC_IDX, 63,
+	  ISIM_MIN_NO_OBJECT },
+	{ "word19_mac_not_used", 19, ~0ULL, ISIM_T_REM_MAC << 16,
+	  ISIM_MIN_OK },
+	{ "no_arp_entry", 6, ISIM_QPC_W6_ARP_IDX, 3, ISIM_MIN_NO_OBJECT },
+};
+
 static void isim_toe_case_desc(const struct isim_toe_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
 KUNIT_ARRAY_PARAM(isim_toe, isim_toe_cases, isim_toe_case_desc);
+KUNIT_ARRAY_PARAM(isim_toe_gen1, isim_toe_gen1_cases, isim_toe_case_desc);
 
 static void isim_toe_modify_checks_context(struct kunit *test)
 {
@@ -2877,10 +3024,191 @@ static void isim_toe_modify_checks_context(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qp->toe.snd_nxt, (u32)ISIM_T_SND_NXT);
 	KUNIT_EXPECT_EQ(test, qp->toe.rcv_nxt, (u32)ISIM_T_RCV_NXT);
 	KUNIT_EXPECT_EQ(test, qp->toe.mss, (u16)1460);
+	KUNIT_EXPECT_EQ(test, ether_addr_to_u64(qp->toe.loc_mac),
+			ISIM_T_LOC_MAC);
 	/* destroying the QP gives the 4-tuple up */
 	isim_t_qp_cmd(t, ISIM_OP_DESTROY_QP, ISIM_T_IWQP, ISIM_QP_TYPE_IWARP);
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
 	KUNIT_EXPECT_EQ(test, t->f->conn.ntoe, 0U);
+}
+
+/* ---- gen1 SQ WQE layouts (exec.c) ---- */
+
+/* an SQ WQE for isim_exec_payload(), @quanta of @w, as read from a ring */
+static struct isim_xfer *isim_t_xfer(struct kunit *test, const u64 *w,
+				     u8 quanta)
+{
+	struct isim_test *t = test->priv;
+	struct isim_xfer *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	x->f = t->f;
+	x->req.quanta = quanta;
+	x->req.gen = t->f->gen;
+	for (i = 0; i < quanta * 4; i++) {
+		x->req.w[i] = w[i];
+		x->req.raw[i] = cpu_to_le64(w[i]);
+	}
+	return x;
+}
+
+/*
+ * Two fragments in the generation's layout: gen2 STag 31:0 and length
+ * 62:32 with the valid bit, gen1 length 31:0 and STag 63:32.
+ */
+static void isim_exec_payload_reads_fragments(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	bool g1 = t->f->gen == ISIM_GEN1;
+	struct isim_xfer *x;
+	struct isim_qp *qp;
+	const u8 *inl;
+	u64 w[8] = {};
+
+	isim_t_hand_cq(test, t->ccq);
+	qp = isim_t_hand_qp_type(test, 2, ISIM_QP_TYPE_IWARP, 0, ISIM_QPS_RTS,
+				 t->sq, t->eq);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	w[0] = 0x10000;
+	w[1] = g1 ? FIELD_PREP(ISIM_FRAG_G1_LEN, 100) :
+		    FIELD_PREP(ISIM_FRAG_LEN, 100) | BIT_ULL(63);
+	w[4] = 0x20000;
+	w[5] = g1 ? FIELD_PREP(ISIM_FRAG_G1_LEN, 28) :
+		    FIELD_PREP(ISIM_FRAG_LEN, 28) | BIT_ULL(63);
+	w[3] = FIELD_PREP(ISIM_WQH_OP, ISIM_WQOP_SEND) |
+	       FIELD_PREP(ISIM_WQH_MORE_FRAGS, g1 ? 1 : 2);
+	x = isim_t_xfer(test, w, 2);
+	mutex_lock(&t->f->eng_lock);
+	KUNIT_EXPECT_EQ(test, isim_exec_payload(x, qp, w[3], &inl), 0);
+	mutex_unlock(&t->f->eng_lock);
+	KUNIT_EXPECT_NULL(test, inl);
+	KUNIT_EXPECT_EQ(test, x->local.n, 2U);
+	KUNIT_EXPECT_EQ(test, x->len, 128ULL);
+	KUNIT_EXPECT_EQ(test, x->local.sge[0].len, 100ULL);
+	KUNIT_EXPECT_EQ(test, x->local.sge[0].stag, 0U);
+	KUNIT_EXPECT_EQ(test, x->local.sge[1].addr, 0x20000ULL);
+	/* a local invalidate's STag is the fragment's */
+	KUNIT_EXPECT_EQ(test, isim_frag_stag(t->f->gen,
+					     g1 ? 0x1234ULL << 32 : 0x1234),
+			0x1234U);
+}
+
+/*
+ * gen1 inline data: bytes 0..15 of quantum 0, then all of quantum 1, at
+ * most 48; and at most three fragments
+ */
+static void isim_exec_payload_gen1_inline_and_limits(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_xfer *x;
+	struct isim_qp *qp;
+	const u8 *inl;
+	u8 *raw, want[48];
+	u64 w[8] = {};
+	int i;
+
+	isim_t_hand_cq(test, t->ccq);
+	qp = isim_t_hand_qp_type(test, 2, ISIM_QP_TYPE_IWARP, 0, ISIM_QPS_RTS,
+				 t->sq, t->eq);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	w[3] = FIELD_PREP(ISIM_WQH_OP, ISIM_WQOP_SEND) | ISIM_WQH_INLINE |
+	       FIELD_PREP(ISIM_WQH_INLINE_LEN, sizeof(want));
+	x = isim_t_xfer(test, w, 2);
+	raw = (u8 *)x->req.raw;
+	for (i = 0; i < sizeof(want); i++) {
+		want[i] = 0x40 + i;
+		raw[i < 16 ? i : i + 16] = want[i];
+	}
+	KUNIT_EXPECT_EQ(test, isim_exec_payload(x, qp, w[3], &inl), 0);
+	KUNIT_ASSERT_NOT_NULL(test, inl);
+	KUNIT_EXPECT_EQ(test, x->len, (u64)sizeof(want));
+	KUNIT_EXPECT_EQ(test, memcmp(inl, want, sizeof(want)), 0);
+	/* 49 bytes do not fit */
+	w[3] = FIELD_PREP(ISIM_WQH_OP, ISIM_WQOP_SEND) | ISIM_WQH_INLINE |
+	       FIELD_PREP(ISIM_WQH_INLINE_LEN, 49);
+	x = isim_t_xfer(test, w, 2);
+	KUNIT_EXPECT_EQ(test, isim_exec_payload(x, qp, w[3], &inl),
+			(int)ISIM_WC_LOC_QP_OP);
+	/* four fragments do not either */
+	w[3] = FIELD_PREP(ISIM_WQH_OP, ISIM_WQOP_SEND) |
+	       FIELD_PREP(ISIM_WQH_MORE_FRAGS, 3);
+	x = isim_t_xfer(test, w, 2);
+	KUNIT_EXPECT_EQ(test, isim_exec_payload(x, qp, w[3], &inl),
+			(int)ISIM_WC_LOC_QP_OP);
+}
+
+/*
+ * gen1 quanta per SQ WQE: 40 bytes inline take two (three on gen2), three
+ * fragments two; a flush completes each WQE at its first quantum, the
+ * padding NOP not at all.
+ */
+static void isim_exec_sq_quanta_gen1(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_qp *qp;
+
+	isim_t_hand_cq(test, t->ccq);
+	qp = isim_t_hand_qp_type(test, 2, ISIM_QP_TYPE_IWARP, 0, ISIM_QPS_RTS,
+				 t->sq, t->eq);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	isim_t_wqe(t->sq, 0, ISIM_WQOP_SEND, 0, 0, 0, ISIM_WQH_INLINE |
+		   FIELD_PREP(ISIM_WQH_INLINE_LEN, 40));
+	t->sq[1 * 4 + 3] = cpu_to_le64(0);	/* no valid bit on gen1 */
+	isim_t_wqe(t->sq, 2, ISIM_WQOP_SEND, 0x10000, 8, 0, 0);
+	/* a two-quantum WQE never starts at an odd quantum: a NOP pads */
+	isim_t_wqe(t->sq, 3, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_t_wqe(t->sq, 4, ISIM_WQOP_SEND, 0x10000, 8, 0,
+		   FIELD_PREP(ISIM_WQH_MORE_FRAGS, 2));
+	isim_t_wqe(t->sq, 6, ISIM_WQOP_WRITE, 0x10000, 8, 0, 0);
+	mutex_lock(&t->f->eng_lock);
+	isim_exec_flush(t->f, qp, &qp->sq, 5);
+	mutex_unlock(&t->f->eng_lock);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX,
+					isim_t_cqe(t->ccq, 0, 3)), 0ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX,
+					isim_t_cqe(t->ccq, 1, 3)), 2ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX,
+					isim_t_cqe(t->ccq, 2, 3)), 4ULL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_WQEIDX,
+					isim_t_cqe(t->ccq, 3, 3)), 6ULL);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 7U);
+}
+
+/*
+ * A type 2 window bound to an MR: gen2 has the window's STag in word 1
+ * bits 31:0 and the MR's in 63:32, gen1 the other way round.
+ */
+static void isim_stag_bind_reads_generation_layout(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u32 mr = 2 << 8 | 0x5a, mw = 3 << 8 | 0x77;
+	bool g1 = t->f->gen == ISIM_GEN1;
+	struct isim_stag *st;
+	u64 w[8] = {};
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_commit(test, ISIM_HMC_MR, 8);
+	isim_t_stag(t, ISIM_OP_REG_MR, 2, 3, SZ_4K, ISIM_T_MR |
+		    ISIM_T_RIGHTS(ISIM_RIGHT_MW_BIND | ISIM_T_LW), 0x10000);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_stag(t, ISIM_OP_ALLOC_STAG, 3, 3, 0, 0, 0);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	w[0] = 0x7f0000000000ULL + 64;
+	w[1] = g1 ? (u64)mw << 32 | mr : (u64)mr << 32 | mw;
+	w[2] = 128;
+	w[3] = FIELD_PREP(ISIM_WQH_OP, ISIM_WQOP_BIND_MW) |
+	       ISIM_WQB_HDR_VA_BASED |
+	       FIELD_PREP(ISIM_WQB_HDR_RIGHTS, ISIM_RIGHT_REMOTE_READ);
+	mutex_lock(&t->f->eng_lock);
+	KUNIT_EXPECT_EQ(test, isim_stag_bind(t->f, 3, w), 0);
+	mutex_unlock(&t->f->eng_lock);
+	st = xa_load(&t->f->stags, 3);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_EXPECT_TRUE(test, st->registered);
+	KUNIT_EXPECT_EQ(test, st->parent, mr);
+	KUNIT_EXPECT_EQ(test, st->key, (u8)0x77);
+	KUNIT_EXPECT_EQ(test, st->len, 128ULL);
 }
 
 /* the LSMM: a SEND with STREAMMODE and WAITFORRCVPDU of @len bytes */
@@ -4907,6 +5235,8 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_regs_reset_uses_generation_map),
 	KUNIT_CASE(isim_hmc_fpm_fits_generation),
 	KUNIT_CASE(isim_cq_create_ids_fit_generation),
+	KUNIT_CASE(isim_exec_payload_reads_fragments),
+	KUNIT_CASE(isim_stag_bind_reads_generation_layout),
 	KUNIT_CASE(isim_qp_create_copies_context_to_hmc),
 	KUNIT_CASE(isim_conn_tables_refuse_duplicates),
 	KUNIT_CASE(isim_cqp_handles_in_op_return_value),
@@ -4986,6 +5316,14 @@ static struct kunit_case isim_gen1_cases[] = {
 	KUNIT_CASE_PARAM(isim_irq_aeqctl_outside_vectors_counted,
 			 isim_t_bad_vector_gen_params),
 	KUNIT_CASE(isim_irq_dyn_ctl_outside_vectors_counted),
+	KUNIT_CASE_PARAM(isim_toe_modify_checks_context,
+			 isim_toe_gen1_gen_params),
+	KUNIT_CASE(isim_toe_lsmm_sent_then_held),
+	KUNIT_CASE(isim_exec_payload_reads_fragments),
+	KUNIT_CASE(isim_exec_payload_gen1_inline_and_limits),
+	KUNIT_CASE(isim_exec_sq_quanta_gen1),
+	KUNIT_CASE(isim_stag_bind_reads_generation_layout),
+	KUNIT_CASE(isim_ilq_gen1_sends_frame_as_is),
 	{}
 };
 

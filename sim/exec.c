@@ -191,25 +191,35 @@ bool isim_exec_sq_empty(struct isim_func *f, const struct isim_qp *qp)
 	return isim_wq_peek(f, &qp->sq, &hdr) == -ENOENT;
 }
 
-static u8 isim_sq_quanta(u64 hdr)
+/*
+ * Quanta of an SQ WQE. Fragments: one quantum for slot 0, one more per two
+ * further slots, on both generations (gen2 pads an even count with a
+ * valid-only slot, gen1 does not and has at most three). Inline data:
+ * gen2 8 bytes, then 31 per quantum; gen1 16 bytes, then 32 (two quanta
+ * at most, as a gen1 WQE never crosses a 2-quantum boundary).
+ */
+static u8 isim_sq_quanta(u8 gen, u64 hdr)
 {
 	u32 len = FIELD_GET(ISIM_WQH_INLINE_LEN, hdr);
 	u32 slots = FIELD_GET(ISIM_WQH_MORE_FRAGS, hdr) + 1;
+	u32 max = gen == ISIM_GEN1 ? ISIM_G1_SQ_CHUNK : ISIM_WQ_MAX_QUANTA;
 
 	if (!(hdr & ISIM_WQH_INLINE))
-		return min_t(u32, slots / 2 + 1, ISIM_WQ_MAX_QUANTA);
+		return min_t(u32, slots / 2 + 1, max);
+	if (gen == ISIM_GEN1)
+		return len <= ISIM_INLINE_G1_FIRST ? 1 : 2;
 	if (len <= ISIM_INLINE_FIRST)
 		return 1;
 	return min_t(u32, DIV_ROUND_UP(len - ISIM_INLINE_FIRST,
-				       ISIM_INLINE_PER_QUANTUM) + 1,
-		     ISIM_WQ_MAX_QUANTA);
+				       ISIM_INLINE_PER_QUANTUM) + 1, max);
 }
 
-static u8 isim_wq_wqe_quanta(const struct isim_qp *qp,
+static u8 isim_wq_wqe_quanta(const struct isim_func *f,
+			     const struct isim_qp *qp,
 			     const struct isim_wq *wq, u64 hdr)
 {
 	u8 q = wq == &qp->rq ? 1U << min_t(u8, wq->shift, 3) :
-			       isim_sq_quanta(hdr);
+			       isim_sq_quanta(f->gen, hdr);
 
 	/* a WQE never wraps; a malformed one ends at the ring's end */
 	return min_t(u32, q, wq->quanta - wq->tail);
@@ -222,6 +232,7 @@ static int isim_wq_read(struct isim_func *f, const struct isim_wq *wq,
 
 	wqe->idx = wq->tail;
 	wqe->quanta = quanta;
+	wqe->gen = f->gen;
 	if (isim_qmem_read(f, &wq->mem, wq->tail * ISIM_WQ_QUANTUM, wqe->raw,
 			   quanta * ISIM_WQ_QUANTUM))
 		return -EFAULT;
@@ -306,7 +317,7 @@ static unsigned int isim_exec_flush_posted(struct isim_func *f,
 	u8 q;
 
 	while (n < budget && !isim_wq_peek(f, wq, &hdr)) {
-		q = isim_wq_wqe_quanta(qp, wq, hdr);
+		q = isim_wq_wqe_quanta(f, qp, wq, hdr);
 		c.idx = wq->tail;
 		c.op = c.sq ? FIELD_GET(ISIM_WQH_OP, hdr) : 0;
 		c.minor = wq->minor;
@@ -353,6 +364,34 @@ void isim_exec_flush(struct isim_func *f, struct isim_qp *qp,
 
 /* ---- payload ---- */
 
+/**
+ * isim_frag_stag - the STag of a fragment's second word
+ * @gen: the function's generation
+ * @w: the word: gen2 STag 31:0, length 62:32; gen1 length 31:0, STag 63:32
+ *
+ * Return: the STag.
+ */
+u32 isim_frag_stag(u8 gen, u64 w)
+{
+	if (gen == ISIM_GEN1)
+		return FIELD_GET(ISIM_FRAG_G1_STAG, w);
+	return FIELD_GET(ISIM_FRAG_STAG, w);
+}
+
+/**
+ * isim_frag_len - the length of a fragment's second word
+ * @gen: the function's generation
+ * @w: the word (see isim_frag_stag())
+ *
+ * Return: the length in bytes.
+ */
+u32 isim_frag_len(u8 gen, u64 w)
+{
+	if (gen == ISIM_GEN1)
+		return FIELD_GET(ISIM_FRAG_G1_LEN, w);
+	return FIELD_GET(ISIM_FRAG_LEN, w);
+}
+
 /* Parse the fragments of @wqe from slot @first on into @l */
 static void isim_wqe_sgl(const struct isim_wqe *wqe, u64 hdr, u32 first,
 			 struct isim_sgl *l)
@@ -369,8 +408,8 @@ static void isim_wqe_sgl(const struct isim_wqe *wqe, u64 hdr, u32 first,
 			break;
 		e = &l->sge[l->n];
 		e->addr = wqe->w[wd];
-		e->len = FIELD_GET(ISIM_FRAG_LEN, wqe->w[wd + 1]);
-		e->stag = FIELD_GET(ISIM_FRAG_STAG, wqe->w[wd + 1]);
+		e->len = isim_frag_len(wqe->gen, wqe->w[wd + 1]);
+		e->stag = isim_frag_stag(wqe->gen, wqe->w[wd + 1]);
 		if (!e->len)
 			continue;
 		l->total += e->len;
@@ -435,15 +474,36 @@ static int isim_sge_bus(struct isim_func *f, const struct isim_sge *e,
 	return isim_stag_translate(f, e->stag, e->addr + off, bus, contig);
 }
 
-/* Unpack inline data: 8 bytes at byte 8, then 31 bytes per quantum. */
+/* gen1 inline data: bytes 0..15 of quantum 0, then quantum 1 whole */
+static int isim_wqe_inline_g1(const struct isim_wqe *wqe, u32 total,
+			      u8 *buf, u64 *len)
+{
+	const u8 *src = (const u8 *)wqe->raw;
+	u32 first = min_t(u32, total, ISIM_INLINE_G1_FIRST);
+
+	if (total > ISIM_INLINE_G1_MAX ||
+	    (total > ISIM_INLINE_G1_FIRST && wqe->quanta < 2))
+		return -EINVAL;
+	memcpy(buf, src, first);
+	memcpy(buf + first, src + ISIM_WQ_QUANTUM, total - first);
+	*len = total;
+	return 0;
+}
+
+/*
+ * Unpack inline data: 8 bytes at byte 8, then 31 bytes per quantum (gen2;
+ * gen1 see isim_wqe_inline_g1()).
+ */
 static int isim_wqe_inline(const struct isim_wqe *wqe, u64 hdr, u8 *buf,
 			   u64 *len)
 {
 	const u8 *src = (const u8 *)wqe->raw;
 	u32 n, off, q = 1, total = FIELD_GET(ISIM_WQH_INLINE_LEN, hdr);
 
+	if (wqe->gen == ISIM_GEN1)
+		return isim_wqe_inline_g1(wqe, total, buf, len);
 	if (total > ISIM_INLINE_MAX ||
-	    isim_sq_quanta(hdr) > wqe->quanta)
+	    isim_sq_quanta(wqe->gen, hdr) > wqe->quanta)
 		return -EINVAL;
 	off = min_t(u32, total, ISIM_INLINE_FIRST);
 	memcpy(buf, src + ISIM_INLINE_FIRST, off);
@@ -634,7 +694,8 @@ int isim_exec_take_rq(struct isim_xfer *x, struct isim_qp *peer)
 
 	err = isim_wq_peek(x->f, rq, &hdr);
 	if (!err)
-		err = isim_wq_read(x->f, rq, isim_wq_wqe_quanta(peer, rq, hdr),
+		err = isim_wq_read(x->f, rq,
+				   isim_wq_wqe_quanta(x->f, peer, rq, hdr),
 				   &x->resp);
 	if (err)
 		return err;
@@ -772,6 +833,10 @@ int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp, u64 hdr,
 		*inl = x->inl;
 		return 0;
 	}
+	/* gen1 takes at most three fragments */
+	if (x->f->gen == ISIM_GEN1 &&
+	    FIELD_GET(ISIM_WQH_MORE_FRAGS, hdr) >= ISIM_G1_MAX_FRAGS)
+		return ISIM_WC_LOC_QP_OP;
 	isim_wqe_sgl(&x->req, hdr, hdr & ISIM_WQH_IMM ? 1 : 0, &x->local);
 	isim_sgl_owner(&x->local, qp, isim_wqe_is_read(hdr) ?
 		       ISIM_RIGHT_LOCAL_WRITE : 0);
@@ -798,7 +863,7 @@ static int isim_exec_mem_op(struct isim_xfer *x, struct isim_qp *qp, u8 op)
 		break;
 	case ISIM_WQOP_LOCAL_INV:
 		err = isim_stag_invalidate(x->f, qp->pd,
-					   FIELD_GET(ISIM_FRAG_STAG, w[1]));
+					   isim_frag_stag(x->f->gen, w[1]));
 		break;
 	default:
 		return -ENOENT;
@@ -1092,7 +1157,7 @@ static int isim_iw_read_req(struct isim_xfer *x, struct isim_qp *qp,
 		.msn = t->snd_msn[ISIM_DDP_QN_READ_REQ],
 	};
 	u8 p[ISIM_READ_REQ_BYTES];
-	u32 sink = FIELD_GET(ISIM_FRAG_STAG, x->req.w[1]);
+	u32 sink = isim_frag_stag(x->f->gen, x->req.w[1]);
 	int ret;
 
 	/* the sink is one fragment: its STag and address (slot 0) */
@@ -1198,7 +1263,8 @@ static u16 isim_iw_rx_send(struct isim_xfer *x, struct isim_qp *qp, u8 op,
 	if (msn != t->rcv_msn[ISIM_DDP_QN_SEND])
 		return ISIM_AE_DDP_MSN_GAP;
 	if (isim_wq_peek(x->f, rq, &hdr) ||
-	    isim_wq_read(x->f, rq, isim_wq_wqe_quanta(qp, rq, hdr), &x->resp))
+	    isim_wq_read(x->f, rq, isim_wq_wqe_quanta(x->f, qp, rq, hdr),
+			 &x->resp))
 		return ISIM_AE_DDP_NO_BUFFER;
 	isim_wqe_sgl(&x->resp, hdr, 0, &x->rsgl);
 	isim_sgl_owner(&x->rsgl, qp, ISIM_RIGHT_LOCAL_WRITE);
@@ -1541,7 +1607,7 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 	       isim_exec_sq_runs(qp) &&
 	       !isim_wq_peek(f, sq, &hdr)) {
 		x = isim_xfer_get(xp, f);
-		if (!x || isim_wq_read(f, sq, isim_wq_wqe_quanta(qp, sq, hdr),
+		if (!x || isim_wq_read(f, sq, isim_wq_wqe_quanta(f, qp, sq, hdr),
 				       &x->req))
 			break;
 		if (isim_exec_any_wqe(x, qp, hdr)) {

@@ -25,6 +25,11 @@
  * partial FPDUs (toe.c), and a send through a loopback AH goes back to the
  * offloaded connection it names instead of the wire.
  *
+ * On gen1 (X722) an SQ WQE names no AH: its buffer is the whole frame,
+ * which the driver built, Ethernet to TCP, checksums included. The engine
+ * sends it as it is, or with the WQE's loopback bit takes its segment as
+ * received, as a gen2 loopback AH does. Receive is modelled as on gen2.
+ *
  * Not modelled: IPv4 options and IPv6 extension headers in received
  * segments (such frames are not steered).
  */
@@ -323,7 +328,7 @@ static void isim_ilq_place(struct isim_func *f, struct sk_buff *skb)
 
 	if (!isim_ilq_qp_ready(qp) || qp->rq.flushing ||
 	    isim_ilq_peek(f, &qp->rq, w) ||
-	    ISIM_ILQ_RX_TCP_OFF + cb->seg_len > FIELD_GET(ISIM_FRAG_LEN, w[1])) {
+	    ISIM_ILQ_RX_TCP_OFF + cb->seg_len > isim_frag_len(f->gen, w[1])) {
 		atomic64_inc(&f->ilq.dropped);
 		kfree_skb(skb);
 		return;
@@ -655,6 +660,138 @@ int isim_ilq_exception(struct isim_func *f, struct sk_buff *skb,
 	return 0;
 }
 
+/* ---- transmit, gen1: the driver's frame as it is ---- */
+
+/*
+ * Where a gen1 frame's IP header starts, and the frame's addressing (the
+ * IEQ's loopback sends need it). Return: the L2 length, or -EINVAL for a
+ * frame that is not Ethernet (with at most one 802.1Q tag) carrying IPv4
+ * or IPv6.
+ */
+static int isim_ilq_g1_l2(const u8 *fr, u32 len, struct isim_ilq_hdrs *h)
+{
+	const struct vlan_ethhdr *veh = (const void *)fr;
+	const struct ethhdr *eh = (const void *)fr;
+	__be16 proto = eh->h_proto;
+	int l2 = ETH_HLEN;
+
+	if (len < VLAN_ETH_HLEN)
+		return -EINVAL;
+	memset(h, 0, sizeof(*h));
+	ether_addr_copy(h->dmac, eh->h_dest);
+	ether_addr_copy(h->smac, eh->h_source);
+	if (proto == htons(ETH_P_8021Q)) {
+		h->vlan = true;
+		h->tci = ntohs(veh->h_vlan_TCI);
+		proto = veh->h_vlan_encapsulated_proto;
+		l2 = VLAN_ETH_HLEN;
+	}
+	h->ipv4 = proto == htons(ETH_P_IP);
+	if (!h->ipv4 && proto != htons(ETH_P_IPV6))
+		return -EINVAL;
+	if (len < l2 + (h->ipv4 ? sizeof(struct iphdr) :
+				   sizeof(struct ipv6hdr)) ||
+	    fr[l2] >> 4 != (h->ipv4 ? 4 : 6))
+		return -EINVAL;
+	return l2;
+}
+
+/*
+ * The TCP segment of a gen1 frame whose IP header is at @ip, for the
+ * IEQ's loopback: addresses into @h, the segment's offset and length.
+ * Return: 0 or -EINVAL (not TCP, options-free IPv4 or plain IPv6).
+ */
+static int isim_ilq_g1_seg(const u8 *ip, u32 room, struct isim_ilq_hdrs *h,
+			   u32 *off, u32 *len)
+{
+	const struct ipv6hdr *i6 = (const void *)ip;
+	const struct iphdr *i4 = (const void *)ip;
+	u32 tot;
+	int i;
+
+	if (h->ipv4) {
+		if (i4->ihl != 5 || i4->protocol != IPPROTO_TCP)
+			return -EINVAL;
+		tot = ntohs(i4->tot_len);
+		*off = sizeof(*i4);
+		h->src[0] = ntohl(i4->saddr);
+		h->dst[0] = ntohl(i4->daddr);
+	} else {
+		if (i6->nexthdr != IPPROTO_TCP)
+			return -EINVAL;
+		tot = sizeof(*i6) + ntohs(i6->payload_len);
+		*off = sizeof(*i6);
+		for (i = 0; i < 4; i++) {
+			h->src[i] = ntohl(i6->saddr.s6_addr32[i]);
+			h->dst[i] = ntohl(i6->daddr.s6_addr32[i]);
+		}
+	}
+	if (tot > room || tot < *off)
+		return -EINVAL;
+	*len = tot - *off;
+	return 0;
+}
+
+/*
+ * A gen1 send with the loopback bit (the IEQ's): the frame's TCP segment
+ * is taken as one the function received, as a gen2 loopback AH's is.
+ */
+static u16 isim_ilq_g1_loopback(struct isim_func *f, struct sk_buff *skb,
+				int l2, struct isim_ilq_hdrs *h)
+{
+	u32 off, len;
+
+	if (isim_ilq_g1_seg(skb->data + l2, skb->len - l2, h, &off, &len))
+		return ISIM_WC_LOC_QP_OP;
+	isim_toe_ieq_in(f, h, skb->data + l2 + off, len);
+	atomic64_inc(&f->ilq.tx);
+	return 0;
+}
+
+/*
+ * Transmit the gen1 SQ WQE @w: the buffer is a complete Ethernet frame,
+ * headers and checksums as the driver built them, sent as it is. The
+ * lengths word 2 may give must fit in it. Return: 0 or an isim_wc_minor.
+ */
+static u16 isim_ilq_xmit_g1(struct isim_func *f, const u64 *w)
+{
+	u32 len = FIELD_GET(ISIM_FRAG_G1_LEN, w[1]);
+	struct isim_ilq_hdrs h;
+	struct sk_buff *skb;
+	u16 minor = 0;
+	int l2;
+
+	if (FIELD_GET(ISIM_WQH_OP, w[ISIM_WQE_HDR]) != ISIM_WQOP_SEND ||
+	    FIELD_GET(ISIM_ILQ_G1_W2_MACLEN, w[2]) * 2 +
+	    (FIELD_GET(ISIM_ILQ_G1_W2_IPLEN, w[2]) +
+	     FIELD_GET(ISIM_ILQ_G1_W2_L4LEN, w[2])) * 4 > len)
+		return ISIM_WC_LOC_QP_OP;
+	if (len > ISIM_ILQ_SEG_MAX + VLAN_ETH_HLEN + sizeof(struct ipv6hdr))
+		return ISIM_WC_LOC_LEN;
+	skb = alloc_skb(NET_IP_ALIGN + len, GFP_KERNEL);
+	if (!skb)
+		return ISIM_WC_LOC_QP_OP;
+	skb_reserve(skb, NET_IP_ALIGN);
+	if (isim_dma_read(f, w[0], skb_put(skb, len), len)) {
+		kfree_skb(skb);
+		return ISIM_WC_LOC_PROT;
+	}
+	l2 = isim_ilq_g1_l2(skb->data, len, &h);
+	if (l2 < 0)
+		minor = ISIM_WC_LOC_QP_OP;
+	else if (w[ISIM_WQE_HDR] & ISIM_ILQ_G1_HDR_LOOPBACK)
+		minor = isim_ilq_g1_loopback(f, skb, l2, &h);
+	if (minor || w[ISIM_WQE_HDR] & ISIM_ILQ_G1_HDR_LOOPBACK) {
+		kfree_skb(skb);
+		return minor;
+	}
+	skb_reset_mac_header(skb);
+	skb->protocol = eth_hdr(skb)->h_proto;
+	skb_set_network_header(skb, l2);
+	isim_ilq_out(f, skb);
+	return 0;
+}
+
 /* Transmit the SQ WQE @w. Return: 0 or an enum isim_wc_minor. */
 static u16 isim_ilq_xmit(struct isim_func *f, const u64 *w)
 {
@@ -664,6 +801,8 @@ static u16 isim_ilq_xmit(struct isim_func *f, const u64 *w)
 	struct isim_ilq_hdrs h;
 	struct sk_buff *skb;
 
+	if (f->gen == ISIM_GEN1)
+		return isim_ilq_xmit_g1(f, w);
 	if (FIELD_GET(ISIM_WQH_OP, hdr) != ISIM_WQOP_SEND ||
 	    l4 < ISIM_ILQ_L4LEN_MIN || l4 * 4 > len)
 		return ISIM_WC_LOC_QP_OP;
@@ -685,7 +824,7 @@ static void isim_ilq_tx_cqe(struct isim_func *f, const struct isim_qp *qp,
 {
 	u64 cqe[4] = {};
 
-	cqe[0] = FIELD_PREP(ISIM_CQE_W0_BYTES, FIELD_GET(ISIM_FRAG_LEN, w[1]));
+	cqe[0] = FIELD_PREP(ISIM_CQE_W0_BYTES, isim_frag_len(f->gen, w[1]));
 	cqe[1] = qp->cq_ctx;
 	cqe[2] = FIELD_PREP(ISIM_CQE_W2_QP, qp->id);
 	cqe[3] = FIELD_PREP(ISIM_CQE_W3_WQEIDX, idx) | ISIM_CQE_W3_SQ |

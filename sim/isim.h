@@ -206,7 +206,8 @@ struct isim_flow {
  * @qpn: the QP, for the receive path, which must not touch the QP
  * @gen: tells a segment queued for an earlier connection of the QP apart
  * @linked: the 4-tuple is the engine's (the QP is in RTS or CLOSING)
- * @loc_mac: source MAC of transmitted segments (context word 19)
+ * @loc_mac: source MAC of transmitted segments (context word 19; gen1:
+ *	the local MAC table entry context word 3 names)
  * @arp_idx: ARP cache entry of the peer (destination MAC)
  * @mss: send MSS
  * @snd_nxt: sequence number of the next byte sent
@@ -442,12 +443,15 @@ struct isim_sgl {
  * @w: the same words in CPU order
  * @idx: quantum index of the first quantum
  * @quanta: quanta it covers
+ * @gen: generation of the function whose ring it is: the layout of its
+ *	fragments and inline data
  */
 struct isim_wqe {
 	__le64 raw[ISIM_WQE_WORDS];
 	u64 w[ISIM_WQE_WORDS];
 	u32 idx;
 	u8 quanta;
+	u8 gen;
 };
 
 /**
@@ -1333,6 +1337,8 @@ void isim_op_resume_qp(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res);
 
 /* exec.c */
+u32 isim_frag_stag(u8 gen, u64 w);
+u32 isim_frag_len(u8 gen, u64 w);
 void isim_exec_load_ctx(struct isim_qp *qp, const u64 *ctx, bool virt);
 void isim_exec_new_state(struct isim_qp *qp, u8 old_state);
 bool isim_exec_sq_empty(struct isim_func *f, const struct isim_qp *qp);

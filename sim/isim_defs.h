@@ -505,6 +505,8 @@ enum isim_hmc_obj {
 #define ISIM_QPC_W0_INSERT_VLAN		BIT_ULL(5)
 #define ISIM_QPC_W3_TTL			GENMASK_ULL(7, 0)
 #define ISIM_QPC_W3_TOS			GENMASK_ULL(31, 24)
+/* gen1: the source MAC is this local MAC table entry, not word 19 */
+#define ISIM_QPC_W3_G1_SRCMAC_IDX	GENMASK_ULL(21, 16)
 #define ISIM_QPC_W3_SRC_PORT		GENMASK_ULL(47, 32)
 #define ISIM_QPC_W3_DST_PORT		GENMASK_ULL(63, 48)
 #define ISIM_QPC_W_REM_ADDR		4
@@ -547,9 +549,18 @@ enum isim_hmc_obj {
  */
 #define ISIM_FRAG_STAG			GENMASK_ULL(31, 0)
 #define ISIM_FRAG_LEN			GENMASK_ULL(62, 32)
+/* gen1: the length first, then the STag, and no valid bit */
+#define ISIM_FRAG_G1_LEN		GENMASK_ULL(31, 0)
+#define ISIM_FRAG_G1_STAG		GENMASK_ULL(63, 32)
 /* inline data: 8 bytes at byte 8, then 31 bytes per further quantum */
 #define ISIM_INLINE_FIRST		8
 #define ISIM_INLINE_PER_QUANTUM		31
+/* gen1 inline data: 16 bytes in words 0/1, then 32 in quantum 1 */
+#define ISIM_INLINE_G1_FIRST		16
+#define ISIM_INLINE_G1_MAX		48
+/* gen1: at most 3 fragments, and WQEs never cross a 2-quantum boundary */
+#define ISIM_G1_MAX_FRAGS		3
+#define ISIM_G1_SQ_CHUNK		2
 #define ISIM_LOCAL_DMA_STAG		0
 
 enum isim_wq_op {
@@ -576,7 +587,10 @@ enum isim_wq_op {
 #define ISIM_WQU_W2_QKEY		GENMASK_ULL(31, 0)
 #define ISIM_WQU_W2_DEST_QP		GENMASK_ULL(55, 32)
 
-/* MW bind WQE: word 0 the window's VA, word 1 its STags, word 2 its length */
+/*
+ * MW bind WQE: word 0 the window's VA, word 1 its STags (gen1 the other
+ * way round: MR 31:0, MW 63:32), word 2 its length
+ */
 #define ISIM_WQB_W1_MW_STAG		GENMASK_ULL(31, 0)
 #define ISIM_WQB_W1_MR_STAG		GENMASK_ULL(63, 32)
 #define ISIM_WQB_HDR_RIGHTS		GENMASK_ULL(52, 48)
@@ -793,6 +807,18 @@ enum isim_gs {
 #define ISIM_ILQ_SQ_HDR_AH		GENMASK_ULL(16, 0)
 #define ISIM_ILQ_SQ_HDR_L4LEN		GENMASK_ULL(45, 42)	/* dwords */
 #define ISIM_ILQ_L4LEN_MIN		5
+/*
+ * gen1 ILQ SQ WQE: the buffer is a complete frame (its length in
+ * ISIM_FRAG_G1_LEN). Word 2 may describe it: MAC header in 2-byte units,
+ * IP header and TCP header in 4-byte units, IP type (IIPT) and L4 type;
+ * the header has no AH index but a loopback bit.
+ */
+#define ISIM_ILQ_G1_W2_MACLEN		GENMASK_ULL(62, 56)
+#define ISIM_ILQ_G1_W2_IPLEN		GENMASK_ULL(54, 48)
+#define ISIM_ILQ_G1_W2_L4T		GENMASK_ULL(31, 30)
+#define ISIM_ILQ_G1_W2_IIPT		GENMASK_ULL(29, 28)
+#define ISIM_ILQ_G1_W2_L4LEN		GENMASK_ULL(27, 24)
+#define ISIM_ILQ_G1_HDR_LOOPBACK	BIT_ULL(44)
 /* a received segment: the TCP header at byte 40, the IP header before it */
 #define ISIM_ILQ_RX_TCP_OFF		40
 #define ISIM_ILQ_RX_IPV4_OFF		20

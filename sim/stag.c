@@ -265,8 +265,11 @@ int isim_stag_translate(struct isim_func *f, u32 stag, u64 addr, u64 *bus,
  */
 int isim_stag_bind(struct isim_func *f, u32 pd, const u64 *wqe)
 {
-	u32 mw = FIELD_GET(ISIM_WQB_W1_MW_STAG, wqe[1]);
-	u32 mr = FIELD_GET(ISIM_WQB_W1_MR_STAG, wqe[1]);
+	bool g1 = f->gen == ISIM_GEN1;
+	u32 mw = g1 ? FIELD_GET(ISIM_WQB_W1_MR_STAG, wqe[1]) :
+		      FIELD_GET(ISIM_WQB_W1_MW_STAG, wqe[1]);
+	u32 mr = g1 ? FIELD_GET(ISIM_WQB_W1_MW_STAG, wqe[1]) :
+		      FIELD_GET(ISIM_WQB_W1_MR_STAG, wqe[1]);
 	u64 hdr = wqe[ISIM_WQE_HDR], len = wqe[2];
 	struct isim_stag *st = xa_load(&f->stags, mw >> 8);
 	bool type1 = hdr & ISIM_WQB_HDR_TYPE1;

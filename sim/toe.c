@@ -191,10 +191,34 @@ static bool isim_toe_addr_zero(const u32 *a)
 	return !(a[0] | a[1] | a[2] | a[3]);
 }
 
+/*
+ * The connection's source MAC. gen2 takes it from context word 19. gen1
+ * leaves word 19's MAC 0 and names an entry of the local MAC table
+ * (ALLOC_LOC_MAC, MANAGE_LOC_MAC) in word 3; an entry not allocated or
+ * not set is NO_OBJECT: the engine could build no frame for the QP.
+ */
+static u16 isim_toe_loc_mac(struct isim_func *f, const u64 *ctx, u8 *mac)
+{
+	u32 idx = FIELD_GET(ISIM_QPC_W3_G1_SRCMAC_IDX, ctx[3]);
+
+	if (f->gen != ISIM_GEN1) {
+		u64_to_ether_addr(FIELD_GET(ISIM_QPC_W19_LOCAL_MAC, ctx[19]),
+				  mac);
+	} else {
+		if (idx >= ISIM_LMAC_ENTRIES ||
+		    !test_bit(idx, &f->conn.lmac_used) || !f->conn.lmac[idx])
+			return ISIM_MIN_NO_OBJECT;
+		u64_to_ether_addr(f->conn.lmac[idx], mac);
+	}
+	return is_valid_ether_addr(mac) ? ISIM_MIN_OK : ISIM_MIN_BAD_FIELD;
+}
+
 /* the addressing: family, addresses, ports, VLAN, IP header fields */
-static u16 isim_toe_addr(const u64 *ctx, struct isim_toe *t)
+static u16 isim_toe_addr(struct isim_func *f, const u64 *ctx,
+			 struct isim_toe *t)
 {
 	struct isim_flow *fl = &t->flow;
+	u16 minor;
 
 	fl->ipv4 = ctx[0] & ISIM_QPC_W0_IPV4;
 	/* IPv4 uses bits 31:0 of one word per address, nothing else */
@@ -214,10 +238,9 @@ static u16 isim_toe_addr(const u64 *ctx, struct isim_toe *t)
 	fl->rem_port = FIELD_GET(ISIM_QPC_W3_DST_PORT, ctx[3]);
 	if (!fl->loc_port || !fl->rem_port)
 		return ISIM_MIN_BAD_FIELD;
-	u64_to_ether_addr(FIELD_GET(ISIM_QPC_W19_LOCAL_MAC, ctx[19]),
-			  t->loc_mac);
-	if (!is_valid_ether_addr(t->loc_mac))
-		return ISIM_MIN_BAD_FIELD;
+	minor = isim_toe_loc_mac(f, ctx, t->loc_mac);
+	if (minor)
+		return minor;
 	t->insert_vlan = ctx[0] & ISIM_QPC_W0_INSERT_VLAN;
 	t->vlan_tag = FIELD_GET(ISIM_QPC_W6_VLAN_TAG, ctx[6]);
 	fl->vlan = t->insert_vlan ? t->vlan_tag & VLAN_VID_MASK : 0xffff;
@@ -283,12 +306,14 @@ static bool isim_toe_taken(struct isim_func *f, const struct isim_qp *qp,
  * @toe: the connection, filled in
  *
  * As the adapter checks it: a 4-tuple that is consistent with the IPv4
- * bit and complete, a unicast local MAC, an ESTABLISHED TCP state, an MSS
+ * bit and complete, a unicast local MAC (on gen1 from a local MAC table
+ * entry that is set), an ESTABLISHED TCP state, an MSS
  * of 536 to 8960 bytes, window scales up to 14, an ARP cache entry that
  * exists, and a 4-tuple no other QP owns.
  *
  * Return: ISIM_MIN_OK, ISIM_MIN_BAD_FIELD, ISIM_MIN_NO_OBJECT (no such
- * ARP entry) or ISIM_MIN_EXISTS (the 4-tuple is taken).
+ * ARP entry or, on gen1, local MAC entry) or ISIM_MIN_EXISTS (the 4-tuple
+ * is taken).
  */
 u16 isim_toe_check(struct isim_func *f, const struct isim_qp *qp,
 		   const u64 *ctx, struct isim_toe *toe)
@@ -297,7 +322,7 @@ u16 isim_toe_check(struct isim_func *f, const struct isim_qp *qp,
 
 	lockdep_assert_held(&f->eng_lock);
 	memset(toe, 0, sizeof(*toe));
-	minor = isim_toe_addr(ctx, toe);
+	minor = isim_toe_addr(f, ctx, toe);
 	if (!minor)
 		minor = isim_toe_tcp(ctx, toe);
 	if (minor)
