@@ -320,6 +320,12 @@ static bool isim_cq_full(struct isim_func *f, struct isim_cq *cq,
  * in words 3 and 7; a 32-byte ring puts an extended CQE (immediate data)
  * in two slots, each with its own valid bit.
  */
+/* gen1 CQEs have no extension: its bit 50 means something else there */
+static bool isim_cqe_ext(const struct isim_func *f, const u64 *cqe)
+{
+	return f->gen != ISIM_GEN1 && cqe[3] & ISIM_CQE_W3_EXT;
+}
+
 static int isim_cq_write(struct isim_func *f, struct isim_cq *cq, u64 *cqe)
 {
 	struct isim_ring *r = &cq->ring;
@@ -332,7 +338,7 @@ static int isim_cq_write(struct isim_func *f, struct isim_cq *cq, u64 *cqe)
 		return isim_ring_post(f, r, cqe, 3, ISIM_CQE_W3_VALID);
 	}
 	err = isim_ring_post(f, r, cqe, 3, ISIM_CQE_W3_VALID);
-	if (err || !(cqe[3] & ISIM_CQE_W3_EXT))
+	if (err || !isim_cqe_ext(f, cqe))
 		return err;
 	return isim_ring_post(f, r, cqe + 4, 3, ISIM_CQE_W3_VALID);
 }
@@ -350,15 +356,15 @@ static bool isim_cq_wakes(const struct isim_cq *cq, const u64 *cqe)
  * @f: function
  * @cq_id: CQ id
  * @cqe: CQE words in CPU order: 4 of them, or ISIM_CQE_WORDS when word 3
- *	has ISIM_CQE_W3_EXT set (only the first ring.elem/8 words of a
- *	64-byte ring are used); valid bits are set here
+ *	has ISIM_CQE_W3_EXT set on gen2 (only the first ring.elem/8 words of
+ *	a 64-byte ring are used); valid bits are set here
  *
  * Return: 0, -ENOENT for an unknown CQ, -ENOSPC on overflow, -EFAULT.
  */
 int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe)
 {
 	struct isim_cq *cq = xa_load(&f->cqs, cq_id);
-	bool ext = cqe[3] & ISIM_CQE_W3_EXT;
+	bool ext = isim_cqe_ext(f, cqe);
 	int err;
 
 	lockdep_assert_held(&f->eng_lock);

@@ -28,7 +28,11 @@
  * On gen1 (X722) an SQ WQE names no AH: its buffer is the whole frame,
  * which the driver built, Ethernet to TCP, checksums included. The engine
  * sends it as it is, or with the WQE's loopback bit takes its segment as
- * received, as a gen2 loopback AH does. Receive is modelled as on gen2.
+ * received, as a gen2 loopback AH does (a frame from the function to
+ * itself, with the bit, goes out and is turned around like any frame to
+ * the function). A gen1 receive is the whole frame from its Ethernet
+ * header, tag in place, with a CQE that has no extension: bit 50 says
+ * tagged, word 2's L3PROTO IPv4 (0) or IPv6.
  *
  * Not modelled: IPv4 options and IPv6 extension headers in received
  * segments (such frames are not steered).
@@ -53,6 +57,7 @@
  * @seg_len: bytes of the TCP segment (header and payload)
  * @tci: VLAN tag, with @vlan
  * @smac: source MAC of the frame
+ * @dmac: destination MAC of the frame (gen1 receives keep the header)
  * @l3_len: bytes of the IP header
  * @vlan: the frame was tagged
  * @ipv4: IPv4 (else IPv6)
@@ -62,6 +67,7 @@ struct isim_ilq_cb {
 	u32 seg_len;
 	u16 tci;
 	u8 smac[ETH_ALEN];
+	u8 dmac[ETH_ALEN];
 	u8 l3_len;
 	bool vlan;
 	bool ipv4;
@@ -161,8 +167,10 @@ static int isim_ilq_parse(struct sk_buff *skb, struct isim_flow *fl,
 	cb->tci = cb->vlan ? skb_vlan_tag_get(skb) : 0;
 	fl->vlan = cb->vlan ? cb->tci & VLAN_VID_MASK : 0xffff;
 	cb->seg_len = tot - cb->l3_len;
-	if (skb_mac_header_was_set(skb))
+	if (skb_mac_header_was_set(skb)) {
 		ether_addr_copy(cb->smac, eth_hdr(skb)->h_source);
+		ether_addr_copy(cb->dmac, eth_hdr(skb)->h_dest);
+	}
 	return 0;
 }
 
@@ -290,6 +298,66 @@ static int isim_ilq_write_rx(struct isim_func *f, u64 addr,
 			      cb->l3_len + cb->seg_len);
 }
 
+/* bytes of the Ethernet header a gen1 receive starts with */
+static u32 isim_ilq_g1_l2_len(const struct isim_ilq_cb *cb)
+{
+	return cb->vlan ? VLAN_ETH_HLEN : ETH_HLEN;
+}
+
+/*
+ * gen1: the whole frame from its Ethernet header, the tag (which the
+ * netdev took out) put back in its place
+ */
+static int isim_ilq_write_rx_g1(struct isim_func *f, u64 addr,
+				struct sk_buff *skb)
+{
+	struct isim_ilq_cb *cb = isim_ilq_cb(skb);
+	__be16 proto = htons(cb->ipv4 ? ETH_P_IP : ETH_P_IPV6);
+	u32 l2 = isim_ilq_g1_l2_len(cb);
+	struct vlan_ethhdr h = {};
+
+	ether_addr_copy(h.h_dest, cb->dmac);
+	ether_addr_copy(h.h_source, cb->smac);
+	if (cb->vlan) {
+		h.h_vlan_proto = htons(ETH_P_8021Q);
+		h.h_vlan_TCI = htons(cb->tci);
+		h.h_vlan_encapsulated_proto = proto;
+	} else {
+		/* where an untagged frame has its EtherType */
+		h.h_vlan_proto = proto;
+	}
+	if (skb_linearize(skb))
+		return -ENOMEM;
+	if (isim_dma_write(f, addr, &h, l2))
+		return -EFAULT;
+	return isim_dma_write(f, addr + l2, skb->data,
+			      cb->l3_len + cb->seg_len);
+}
+
+/* gen1 receive CQE: no extension, the frame's length and protocol */
+static void isim_ilq_rx_cqe_g1(struct isim_func *f, const struct isim_qp *qp,
+			       struct sk_buff *skb, u32 idx, u16 minor)
+{
+	struct isim_ilq_cb *cb = isim_ilq_cb(skb);
+	u64 cqe[4] = {};
+
+	cqe[0] = FIELD_PREP(ISIM_CQE_W0_BYTES, isim_ilq_g1_l2_len(cb) +
+						cb->l3_len + cb->seg_len);
+	cqe[1] = qp->cq_ctx;
+	cqe[2] = FIELD_PREP(ISIM_CQE_W2_QP, qp->id) |
+		 FIELD_PREP(ISIM_CQE_W2_G1_L3PROTO,
+			    cb->ipv4 ? 0 : ISIM_G1_L3PROTO_IPV6);
+	cqe[3] = FIELD_PREP(ISIM_CQE_W3_WQEIDX, idx) |
+		 (cb->vlan ? ISIM_CQE_W3_G1_VLAN : 0);
+	if (minor)
+		cqe[3] |= ISIM_CQE_W3_ERROR |
+			  FIELD_PREP(ISIM_CQE_W3_MAJOR, ISIM_CQE_MAJ_FLUSHED) |
+			  FIELD_PREP(ISIM_CQE_W3_MINOR, minor);
+	if (isim_cq_post(f, qp->rq_cq, cqe))
+		dev_dbg_ratelimited(&f->dev, "ILQ %u: CQE to CQ %u lost\n",
+				    qp->id, qp->rq_cq);
+}
+
 static void isim_ilq_rx_cqe(struct isim_func *f, const struct isim_qp *qp,
 			    struct sk_buff *skb, u32 idx, u16 minor)
 {
@@ -322,22 +390,29 @@ static void isim_ilq_place(struct isim_func *f, struct sk_buff *skb)
 {
 	struct isim_ilq_cb *cb = isim_ilq_cb(skb);
 	struct isim_qp *qp = xa_load(&f->qps, cb->qpn);
+	bool g1 = f->gen == ISIM_GEN1;
 	u16 minor = 0;
 	u64 w[4];
 	u32 idx;
 
 	if (!isim_ilq_qp_ready(qp) || qp->rq.flushing ||
 	    isim_ilq_peek(f, &qp->rq, w) ||
-	    ISIM_ILQ_RX_TCP_OFF + cb->seg_len > isim_frag_len(f->gen, w[1])) {
+	    (g1 ? isim_ilq_g1_l2_len(cb) + cb->l3_len :
+		  ISIM_ILQ_RX_TCP_OFF) + cb->seg_len >
+	    isim_frag_len(f->gen, w[1])) {
 		atomic64_inc(&f->ilq.dropped);
 		kfree_skb(skb);
 		return;
 	}
 	idx = qp->rq.tail;
 	isim_ilq_advance(&qp->rq, 1U << min_t(u8, qp->rq.shift, 3));
-	if (isim_ilq_write_rx(f, w[0], skb))
+	if (g1 ? isim_ilq_write_rx_g1(f, w[0], skb) :
+		 isim_ilq_write_rx(f, w[0], skb))
 		minor = ISIM_WC_LOC_PROT;
-	isim_ilq_rx_cqe(f, qp, skb, idx, minor);
+	if (g1)
+		isim_ilq_rx_cqe_g1(f, qp, skb, idx, minor);
+	else
+		isim_ilq_rx_cqe(f, qp, skb, idx, minor);
 	if (minor) {
 		atomic64_inc(&f->ilq.dropped);
 		kfree_skb(skb);
@@ -759,6 +834,7 @@ static u16 isim_ilq_xmit_g1(struct isim_func *f, const u64 *w)
 	struct isim_ilq_hdrs h;
 	struct sk_buff *skb;
 	u16 minor = 0;
+	bool ieq;
 	int l2;
 
 	if (FIELD_GET(ISIM_WQH_OP, w[ISIM_WQE_HDR]) != ISIM_WQOP_SEND ||
@@ -777,11 +853,19 @@ static u16 isim_ilq_xmit_g1(struct isim_func *f, const u64 *w)
 		return ISIM_WC_LOC_PROT;
 	}
 	l2 = isim_ilq_g1_l2(skb->data, len, &h);
+	/*
+	 * From the function to itself (both ends of a CM connection here):
+	 * the frame goes out and the switch turns it around, as a frame
+	 * addressed to the function does; otherwise the loopback bit is the
+	 * IEQ's, whose frames come "from" the peer.
+	 */
+	ieq = w[ISIM_WQE_HDR] & ISIM_ILQ_G1_HDR_LOOPBACK && l2 >= 0 &&
+	      !ether_addr_equal(h.dmac, h.smac);
 	if (l2 < 0)
 		minor = ISIM_WC_LOC_QP_OP;
-	else if (w[ISIM_WQE_HDR] & ISIM_ILQ_G1_HDR_LOOPBACK)
+	else if (ieq)
 		minor = isim_ilq_g1_loopback(f, skb, l2, &h);
-	if (minor || w[ISIM_WQE_HDR] & ISIM_ILQ_G1_HDR_LOOPBACK) {
+	if (minor || ieq) {
 		kfree_skb(skb);
 		return minor;
 	}

@@ -819,6 +819,10 @@ enum isim_gs {
 #define ISIM_ILQ_G1_W2_IIPT		GENMASK_ULL(29, 28)
 #define ISIM_ILQ_G1_W2_L4LEN		GENMASK_ULL(27, 24)
 #define ISIM_ILQ_G1_HDR_LOOPBACK	BIT_ULL(44)
+/* gen1 raw queue receive CQE: no extension; tag present, L3 protocol */
+#define ISIM_CQE_W3_G1_VLAN		BIT_ULL(50)
+#define ISIM_CQE_W2_G1_L3PROTO		GENMASK_ULL(1, 0)
+#define ISIM_G1_L3PROTO_IPV6		1
 /* a received segment: the TCP header at byte 40, the IP header before it */
 #define ISIM_ILQ_RX_TCP_OFF		40
 #define ISIM_ILQ_RX_IPV4_OFF		20
