@@ -311,14 +311,15 @@ sim_counts() {
 # For the CM scripts: two wired iWARP functions, isim0 with 192.0.2.1 and
 # isim1 with 192.0.2.2 in network namespace NS (created); isim0 stays here,
 # or with NS0 goes into network namespace NS0 (created) too, so that each
-# end of the wire has a namespace of its own. Fails the test on any error.
-# Usage: sim_iwarp_pair_netns NS [NS0]
+# end of the wire has a namespace of its own. GEN (gen1 or gen2, default
+# gen2) picks the functions' generation. Fails the test on any error.
+# Usage: sim_iwarp_pair_netns NS [NS0 [GEN]]
 sim_iwarp_pair_netns() {
-	local ns=$1 ns0=${2:-} bus=/sys/bus/irdma_sim
+	local ns=$1 ns0=${2:-} gen=${3:-gen2} bus=/sys/bus/irdma_sim
 	local -a in0=()
 
-	echo "0 iwarp" >$bus/new_device || fail "create 0"
-	echo "1 iwarp" >$bus/new_device || fail "create 1"
+	echo "0 iwarp $gen" >$bus/new_device || fail "create 0"
+	echo "1 iwarp $gen" >$bus/new_device || fail "create 1"
 	if [ -n "$ns0" ]; then
 		ip netns add "$ns0" || fail "create namespace $ns0"
 		ip link set isim0 netns "$ns0" || fail "move isim0 to $ns0"
