@@ -2777,7 +2777,8 @@ int irdma_receive_ilq(struct irdma_cm_core *core, const void *frame, u32 len,
 /**
  * irdma_cm_ieq_lookup - the connection of a segment the IEQ received
  * @core: CM core
- * @frame: the segment, from its IP header (@rxi->l3)
+ * @frame: the segment, from its IP header (@rxi->l3), or the whole frame
+ *	(gen1)
  * @len: its length
  * @rxi: receive metadata
  * @out: filled in on success; its pointers are into @frame
@@ -2798,7 +2799,7 @@ int irdma_cm_ieq_lookup(struct irdma_cm_core *core, const void *frame,
 	unsigned long flags;
 	void *qp = NULL;
 
-	if (!rxi || !rxi->l3 || !core->ops->qp_hold ||
+	if (!rxi || !core->ops->qp_hold ||
 	    irdma_cm_parse_frame(frame, len, rxi, &seg))
 		return -EINVAL;
 	node = irdma_find_node(core, &seg.ci);
@@ -2819,6 +2820,7 @@ int irdma_cm_ieq_lookup(struct irdma_cm_core *core, const void *frame,
 	ether_addr_copy(out->smac, seg.smac);
 	out->tcp_len = sizeof(struct tcphdr) + seg.optlen;
 	out->tcp = seg.data - out->tcp_len;
+	out->l2l3_len = rxi->l3 ? 0 : out->tcp - (const u8 *)frame;
 	out->seq = seg.seq;
 	out->data = seg.data;
 	out->datalen = seg.datalen;

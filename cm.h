@@ -741,6 +741,8 @@ int irdma_receive_ilq(struct irdma_cm_core *core, const void *frame, u32 len,
  * @arp_idx: the hardware ARP index of the peer
  * @tcp: the segment's TCP header
  * @tcp_len: its bytes, options included
+ * @l2l3_len: bytes of Ethernet and IP header in front of @tcp in the
+ *	frame (a whole frame, gen1), or 0 (a segment from its IP header)
  * @seq: its sequence number
  * @data: its payload
  * @datalen: the payload's bytes
@@ -752,6 +754,7 @@ struct irdma_cm_ieq_seg {
 	int arp_idx;
 	const u8 *tcp;
 	u32 tcp_len;
+	u32 l2l3_len;
 	u32 seq;
 	const u8 *data;
 	u32 datalen;

@@ -379,18 +379,12 @@ int irdma_cm_hw_setup(struct irdma_device *iwdev)
 	/*
 	 * The IEQ's buffers hold a segment of the largest MTU the netdev
 	 * allows (jumbo at most): the MTU may grow while the IEQ lives.
-	 * gen1 has none yet: its partial FPDUs would need whole frames put
-	 * together (ieq.c builds TCP segments for a gen2 loopback AH), so
-	 * its QPs name no IEQ and treat a cut FPDU as a framing error.
 	 */
-	if (iwdev->fn->gen != IRDMA_GEN_1) {
-		ret = irdma_ieq_create(iwdev,
-				       clamp_t(u32, netdev->max_mtu,
-					       READ_ONCE(netdev->mtu),
-					       IRDMA_IEQ_MTU_MAX));
-		if (ret)
-			goto err_destroy_ilq;
-	}
+	ret = irdma_ieq_create(iwdev, clamp_t(u32, netdev->max_mtu,
+					      READ_ONCE(netdev->mtu),
+					      IRDMA_IEQ_MTU_MAX));
+	if (ret)
+		goto err_destroy_ilq;
 	ret = irdma_setup_cm_core(iwdev, &irdma_cm_cqp_ops, iwdev);
 	if (ret)
 		goto err_destroy_ieq;

@@ -35,9 +35,12 @@
 #include <linux/crc32.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <asm/unaligned.h>
+#include <net/checksum.h>
 
 #include "cm.h"
 #include "ieq.h"
@@ -260,11 +263,33 @@ static struct irdma_ilq_ah *irdma_ieq_ah(struct irdma_qp *qp,
 	return irdma_ilq_ah_create(qp->hw, &info);
 }
 
+/*
+ * gen1: the IP header of the frame going back says how long it is now (the
+ * engine offloads the checksums of a raw queue's frames)
+ */
+static void irdma_ieq_set_ip_len(struct irdma_ieq_stream *s, u32 n)
+{
+	u32 tcp = s->hdr_len - s->tcp_off + n;
+	struct ipv6hdr *ip6;
+	struct iphdr *ip4;
+
+	if (s->tcp_off == ETH_HLEN + sizeof(*ip4) ||
+	    s->tcp_off == VLAN_ETH_HLEN + sizeof(*ip4)) {
+		ip4 = (struct iphdr *)(s->hdr + s->tcp_off - sizeof(*ip4));
+		ip4->tot_len = htons(sizeof(*ip4) + tcp);
+		ip4->check = 0;
+		ip4->check = ip_fast_csum(ip4, ip4->ihl);
+	} else {
+		ip6 = (struct ipv6hdr *)(s->hdr + s->tcp_off - sizeof(*ip6));
+		ip6->payload_len = htons(tcp);
+	}
+}
+
 /* Send back @n bytes from the stream's front as one segment */
 static int irdma_ieq_send(struct irdma_qp *qp, u32 n)
 {
 	struct irdma_ieq_stream *s = &qp->ieq;
-	struct tcphdr *th = (struct tcphdr *)s->tcp;
+	struct tcphdr *th = (struct tcphdr *)(s->hdr + s->tcp_off);
 
 	th->seq = htonl(s->seq);
 	/* the engine has acted on the segment's flags already */
@@ -273,7 +298,9 @@ static int irdma_ieq_send(struct irdma_qp *qp, u32 n)
 	th->rst = 0;
 	th->urg = 0;
 	th->psh = 0;
-	return irdma_ieq_xmit(qp->hw, s->ah, s->tcp, s->tcp_len, s->buf, n);
+	if (s->tcp_off)
+		irdma_ieq_set_ip_len(s, n);
+	return irdma_ieq_xmit(qp->hw, s->ah, s->hdr, s->hdr_len, s->buf, n);
 }
 
 /*
@@ -359,7 +386,8 @@ static int irdma_ieq_take(struct irdma_device *iwdev, struct irdma_qp *qp,
 	u32 fps;
 	int ret;
 
-	if (!qp->conn_set || seg->tcp_len > IRDMA_IEQ_TCP_MAX)
+	if (!qp->conn_set || seg->tcp_len > IRDMA_IEQ_TCP_MAX ||
+	    seg->l2l3_len + seg->tcp_len > IRDMA_IEQ_HDR_MAX)
 		return -EINVAL;
 	fps = get_unaligned_le32(irdma_qp_q2(qp) + IRDMA_Q2_FPSN_OFF);
 	spin_lock(&s->lock);
@@ -378,9 +406,13 @@ static int irdma_ieq_take(struct irdma_device *iwdev, struct irdma_qp *qp,
 	}
 	ieq_stat(st, SEGS);
 	s->max_fpdu = mtu - IRDMA_IEQ_MTU_OVERHEAD;
-	memcpy(s->tcp, seg->tcp, seg->tcp_len);
-	s->tcp_len = seg->tcp_len;
-	if (!s->ah) {
+	/* gen1 gives back whole frames: the headers in front come along */
+	memcpy(s->hdr, seg->tcp - seg->l2l3_len,
+	       seg->l2l3_len + seg->tcp_len);
+	s->hdr_len = seg->l2l3_len + seg->tcp_len;
+	s->tcp_off = seg->l2l3_len;
+	/* gen1 has no AHs: the frame's own headers say where it goes */
+	if (!s->ah && !seg->l2l3_len) {
 		struct irdma_ilq_ah *ah = irdma_ieq_ah(qp, seg);
 
 		if (IS_ERR(ah)) {

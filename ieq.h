@@ -62,6 +62,8 @@ struct irdma_ieq_state {
 
 /* The longest TCP header a segment handed back carries */
 #define IRDMA_IEQ_TCP_MAX	60
+/* gen1 sends whole frames: a tagged Ethernet header and IPv6 in front */
+#define IRDMA_IEQ_HDR_MAX	(18 + 40 + IRDMA_IEQ_TCP_MAX)
 
 /**
  * struct irdma_ieq_stream - the bytes of one connection the IEQ holds
@@ -77,8 +79,10 @@ struct irdma_ieq_state {
  * @max_fpdu: the longest FPDU the connection takes (from the MTU)
  * @active: an episode is under way
  * @failed: a bad FPDU was found; nothing more is taken this episode
- * @tcp: the TCP header of the latest segment, for the sends
- * @tcp_len: its bytes
+ * @hdr: the headers of the latest segment, for the sends: its TCP
+ *	header (gen2), or its whole frame's headers (gen1)
+ * @hdr_len: their bytes
+ * @tcp_off: where the TCP header starts in @hdr
  */
 struct irdma_ieq_stream {
 	spinlock_t lock; /* all fields but wait and waiting */
@@ -93,8 +97,9 @@ struct irdma_ieq_stream {
 	u32 max_fpdu;
 	bool active;
 	bool failed;
-	u8 tcp[IRDMA_IEQ_TCP_MAX];
-	u8 tcp_len;
+	u8 hdr[IRDMA_IEQ_HDR_MAX];
+	u8 hdr_len;
+	u8 tcp_off;
 };
 
 void irdma_ieq_stream_init(struct irdma_ieq_stream *s);

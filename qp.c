@@ -386,8 +386,7 @@ static void irdma_qp_ctx_common(const struct irdma_qp *qp,
 		.qs_handle = irdma_qos_handle(qp->hw, &qp->qos),
 		.dst_port = irdma_qp_is_iwarp(qp) ? 0 : IRDMA_QP_ROCE_PORT,
 		/* partial FPDUs of an offloaded connection: ieq.c */
-		.ieq_qpn = irdma_qp_is_iwarp(qp) &&
-			   qp->hw->fn->gen != IRDMA_GEN_1 ? IRDMA_IEQ_QPN : 0,
+		.ieq_qpn = irdma_qp_is_iwarp(qp) ? IRDMA_IEQ_QPN : 0,
 		.ipv4 = true,
 		.rd_en = true,
 		.wr_rdresp_en = true,

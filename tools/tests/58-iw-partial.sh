@@ -240,10 +240,11 @@ EOF
 	ppid_=$!
 }
 
-log_mark 58-iw-partial
+# 62-gen1-partial.sh runs the same on gen1 functions
+log_mark "${IRDMA_PARTIAL_NAME:-58-iw-partial}"
 need_user librdmacm libirdma
 load_irdma_sim
-sim_iwarp_pair_netns $ns
+sim_iwarp_pair_netns $ns "" "${IRDMA_SIM_GEN:-gen2}"
 base=$(objects) || fail "no object counts in $state"
 read -r qps0 stags0 _ <<<"$base"
 declare -A cnt
