@@ -707,11 +707,21 @@ kill_on_exit() {
 	trap irdma_kill_vars EXIT
 }
 
+# For tests: on exit, after killing the jobs kill_on_exit names, delete
+# the network namespaces NS... (those still there). Usage: netns_del_on_exit NS...
+netns_del_on_exit() {
+	IRDMA_EXIT_NETNS="$*"
+	trap irdma_kill_vars EXIT
+}
+
 irdma_kill_vars() {
 	local v
 
-	for v in $IRDMA_KILL_VARS; do
+	for v in ${IRDMA_KILL_VARS:-}; do
 		[ -n "${!v:-}" ] && kill "${!v}" 2>/dev/null
+	done
+	for v in ${IRDMA_EXIT_NETNS:-}; do
+		ip netns del "$v" 2>/dev/null
 	done
 	return 0
 }

@@ -39,13 +39,8 @@ ns=wirepeer
 ns0=wirehost
 PINGS=20
 
-cleanup() {
-	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
-	ip netns del $ns 2>/dev/null
-	ip netns del $ns0 2>/dev/null
-	return 0
-}
-trap cleanup EXIT
+kill_on_exit spid
+netns_del_on_exit $ns $ns0
 
 # wire "tx rx looped", toe "tx rx", wire "dropped", toe "retrans" of
 # function $1

@@ -26,13 +26,8 @@ ns=g1peer
 ns0=g1host
 PINGS=10
 
-cleanup() {
-	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
-	ip netns del $ns 2>/dev/null
-	ip netns del $ns0 2>/dev/null
-	return 0
-}
-trap cleanup EXIT
+kill_on_exit spid
+netns_del_on_exit $ns $ns0
 
 # rping: server in namespace $1 on $2, client in namespace $3 to $4, port
 # $5; both must verify $PINGS pings
