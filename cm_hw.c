@@ -390,8 +390,8 @@ int irdma_cm_hw_setup(struct irdma_device *iwdev)
 		goto err_destroy_ieq;
 	core->netdev = netdev;
 	core->cfg.mtu = READ_ONCE(netdev->mtu);
-	core->cfg.max_ird = IRDMA_QP_OFFER_IRD;
-	core->cfg.max_ord = IRDMA_QP_OFFER_ORD;
+	core->cfg.max_ird = irdma_qp_offer_ird(iwdev->fn->gen);
+	core->cfg.max_ord = irdma_qp_offer_ord(iwdev->fn->gen);
 	core->cfg.gen1 = iwdev->fn->gen == IRDMA_GEN_1;
 	ether_addr_copy(core->cfg.mac, netdev->dev_addr);
 	irdma_ilq_attach(iwdev->fn->hw, core);

@@ -45,6 +45,21 @@ struct irdma_uring;
  */
 #define IRDMA_QP_OFFER_IRD	127
 #define IRDMA_QP_OFFER_ORD	255
+/* X722 keeps half as many: 63 inbound and 127 outbound READs */
+#define IRDMA_QP_OFFER_IRD_G1	63
+#define IRDMA_QP_OFFER_ORD_G1	127
+
+/* the IRD and ORD a function of generation @hw_rev (1 or 2) offers */
+static inline u16 irdma_qp_offer_ird(u8 hw_rev)
+{
+	return hw_rev == 1 ? IRDMA_QP_OFFER_IRD_G1 : IRDMA_QP_OFFER_IRD;
+}
+
+static inline u16 irdma_qp_offer_ord(u8 hw_rev)
+{
+	return hw_rev == 1 ? IRDMA_QP_OFFER_ORD_G1 : IRDMA_QP_OFFER_ORD;
+}
+
 /* Reserved QP numbers: 0 is never used, 1 is the GSI QP of RoCEv2 */
 #define IRDMA_QP_GSI_ID		1
 

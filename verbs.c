@@ -170,8 +170,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 	/* RoCEv2: the port's P_Key table of one entry (irdma_query_port()) */
 	if (irdma_is_roce(ibdev))
 		props->max_pkeys = 1;
-	props->max_qp_rd_atom = IRDMA_QP_OFFER_IRD;
-	props->max_qp_init_rd_atom = IRDMA_QP_OFFER_ORD;
+	props->max_qp_rd_atom = irdma_qp_offer_ird(iwdev->fn->gen);
+	props->max_qp_init_rd_atom = irdma_qp_offer_ord(iwdev->fn->gen);
 	props->max_fast_reg_page_list_len = IRDMA_PBLE_PER_PAGE;
 	/* type 2 windows exist too, but libirdma binds only type 1 */
 	props->device_cap_flags = IB_DEVICE_MEM_WINDOW |

@@ -10,9 +10,9 @@
 # simulator arrives through the AEQ's vector (no cause went to a vector the
 # function does not own), the local MAC table holds the netdev's address
 # and follows a change of it, and Debian's libirdma opens the device in
-# gen1 mode (ibv_devinfo -v: iWARP, 3 SGEs). A failure of either local
-# MAC command during probe fails it cleanly: no CQP, no table entry left.
-# An X722 has no RoCE: such a function cannot be made.
+# gen1 mode (ibv_devinfo -v: iWARP, 3 SGEs, IRD 63, ORD 127). A failure
+# of either local MAC command during probe fails it cleanly: no CQP, no
+# table entry left. An X722 has no RoCE: such a function cannot be made.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 bus=/sys/bus/irdma_sim
@@ -103,11 +103,16 @@ step "libirdma in gen1 mode"
 info=$(ibv_devinfo -v -d "$dev") || fail "ibv_devinfo -v -d $dev: $info"
 echo "$info"
 [[ $info == *"transport:"*"iWARP"* ]] || fail "$dev is not iWARP"
-sge=
+declare -A attr
 while read -r k v; do
-	[ "$k" = max_sge: ] && sge=$v && break
+	[ -z "${attr[$k]+set}" ] && attr[$k]=$v
 done <<<"$info"
-[ "$sge" = 3 ] || fail "$dev: max_sge '$sge', gen1 takes 3"
+[ "${attr[max_sge:]}" = 3 ] || fail "$dev: max_sge '${attr[max_sge:]}', gen1 takes 3"
+# X722 keeps 63 inbound and 127 outbound READs per QP
+[ "${attr[max_qp_rd_atom:]}" = 63 ] ||
+	fail "$dev: max_qp_rd_atom '${attr[max_qp_rd_atom:]}', gen1 has 63"
+[ "${attr[max_qp_init_rd_atom:]}" = 127 ] ||
+	fail "$dev: max_qp_init_rd_atom '${attr[max_qp_init_rd_atom:]}', gen1 has 127"
 
 step "unbind"
 echo 0 >$bus/del_device || fail "delete 0"
