@@ -97,6 +97,9 @@ static void isim_t_sched(struct kunit *test, struct isim_func *f)
 	spin_lock_init(&f->qos_lock);
 	f->qos.num_tc = 1;
 	f->qos.rel_bw[0] = 100;
+	/* gen1 has no scheduler: every QP is served */
+	if (f->gen == ISIM_GEN1)
+		return;
 	mutex_lock(&f->eng_lock);
 	KUNIT_EXPECT_EQ(test, isim_ws_add(f, 0, 0, 0, false, true), 0);
 	KUNIT_EXPECT_EQ(test, isim_ws_add(f, 1, 0, 0, false, true), 0);
@@ -595,6 +598,9 @@ static void isim_cqp_gen2_only_op_fails_on_gen1(struct kunit *test)
 	mutex_lock(&t->f->eng_lock);
 	KUNIT_EXPECT_EQ(test, isim_sched_tc(t->f, 77), 0);
 	mutex_unlock(&t->f->eng_lock);
+	/* and nothing for the parent's qset_add to register */
+	KUNIT_EXPECT_EQ(test, isim_t_qset_add(t->f, ISIM_T_LEAF, 0),
+			-EOPNOTSUPP);
 }
 
 /* PBLEs at HMC offset 0, backed by a paged SD whose first PD is t->page */
@@ -3096,7 +3102,7 @@ static void isim_exec_payload_reads_fragments(struct kunit *test)
 
 /*
  * gen1 inline data: bytes 0..15 of quantum 0, then all of quantum 1, at
- * most 48; and at most three fragments
+ * most 48; at most three fragments; no WQE across a 2-quantum boundary
  */
 static void isim_exec_payload_gen1_inline_and_limits(struct kunit *test)
 {
@@ -3134,6 +3140,14 @@ static void isim_exec_payload_gen1_inline_and_limits(struct kunit *test)
 	w[3] = FIELD_PREP(ISIM_WQH_OP, ISIM_WQOP_SEND) |
 	       FIELD_PREP(ISIM_WQH_MORE_FRAGS, 3);
 	x = isim_t_xfer(test, w, 2);
+	KUNIT_EXPECT_EQ(test, isim_exec_payload(x, qp, w[3], &inl),
+			(int)ISIM_WC_LOC_QP_OP);
+	/* three do, but not from an odd quantum: it would cross a pair */
+	w[3] = FIELD_PREP(ISIM_WQH_OP, ISIM_WQOP_SEND) |
+	       FIELD_PREP(ISIM_WQH_MORE_FRAGS, 2);
+	x = isim_t_xfer(test, w, 2);
+	KUNIT_EXPECT_EQ(test, isim_exec_payload(x, qp, w[3], &inl), 0);
+	x->req.idx = 3;
 	KUNIT_EXPECT_EQ(test, isim_exec_payload(x, qp, w[3], &inl),
 			(int)ISIM_WC_LOC_QP_OP);
 }

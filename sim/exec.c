@@ -827,6 +827,10 @@ int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp, u64 hdr,
 	*inl = NULL;
 	x->local.n = 0;
 	x->local.total = 0;
+	/* gen1: two quanta never start at an odd one (the driver pads) */
+	if (x->f->gen == ISIM_GEN1 && x->req.quanta > 1 &&
+	    x->req.idx % ISIM_G1_SQ_CHUNK)
+		return ISIM_WC_LOC_QP_OP;
 	if (hdr & ISIM_WQH_INLINE) {
 		if (isim_wqe_inline(&x->req, hdr, x->inl, &x->len))
 			return ISIM_WC_LOC_QP_OP;

@@ -70,7 +70,8 @@ enum isim_aux_event {
  * @qset_add: register the scheduler leaf @qs_handle (a WORK_SCHED_NODE
  *	leaf of traffic class @tc, a class in use) with the parent; returns
  *	the parent's handle for it in @teid. -EINVAL for any other node or
- *	class, -EEXIST if registered already
+ *	class, -EEXIST if registered already, -EOPNOTSUPP on a gen1
+ *	function (i40e has no qsets; every QP is served)
  * @qset_del: end a registration @qset_add made (-ENOENT: there is none
  *	with that @teid); the leaf may have been deleted already
  * @request_reset: ask the parent for a function reset. As ice does, the

@@ -216,16 +216,16 @@ static u8 isim_sched_num_tc(struct isim_func *f)
  * QP. Caller holds eng_lock.
  *
  * Return: 0, -EINVAL (no such leaf, another class, a class not in use),
- * -EEXIST (registered already).
+ * -EEXIST (registered already), -EOPNOTSUPP on gen1.
  */
 int isim_sched_qset_add(struct isim_func *f, u32 qs_handle, u8 tc)
 {
 	struct isim_ws_node *n = isim_ws_node(f, qs_handle);
 
 	lockdep_assert_held(&f->eng_lock);
-	/* the X722 has no work scheduler nodes: every QP sends on TC 0 */
+	/* i40e has no qsets to register: the X722 has no scheduler nodes */
 	if (f->gen == ISIM_GEN1)
-		return 0;
+		return -EOPNOTSUPP;
 	if (!n || !n->leaf || n->tc != tc || tc >= isim_sched_num_tc(f))
 		return -EINVAL;
 	if (test_and_set_bit(qs_handle, f->sched.qsets))
