@@ -157,8 +157,9 @@ static int isim_state_show(struct seq_file *s, void *unused)
 {
 	struct isim_func *f = s->private;
 
-	seq_printf(s, "id: %u\ngen: %u\nprotocol: %s\nnetdev: %s\n", f->id,
-		   f->gen, f->protocol == ISIM_AUX_ROCEV2 ? "roce" : "iwarp",
+	/* scripts read the protocol from the second line */
+	seq_printf(s, "id: %u\nprotocol: %s\ngen: %u\nnetdev: %s\n", f->id,
+		   f->protocol == ISIM_AUX_ROCEV2 ? "roce" : "iwarp", f->gen,
 		   netdev_name(f->netdev));
 	seq_printf(s, "wire: tx=%lld rx=%lld looped=%lld dropped=%lld\n",
 		   (s64)atomic64_read(&f->wire.tx_frames),
