@@ -94,11 +94,6 @@ static int isim_aux_qos_get(struct isim_aux_dev *iadev,
 	return 0;
 }
 
-static void isim_aux_release(struct device *dev)
-{
-	kfree(to_isim_aux_dev(to_auxiliary_dev(dev)));
-}
-
 /* the parent services every plugged device offers its driver */
 static const struct isim_aux_ops isim_aux_ops = {
 	.qset_add = isim_aux_qset_add,
@@ -107,6 +102,11 @@ static const struct isim_aux_ops isim_aux_ops = {
 	.vsi_filter = isim_aux_vsi_filter,
 	.qos_get = isim_aux_qos_get,
 };
+
+static void isim_aux_release(struct device *dev)
+{
+	kfree(to_isim_aux_dev(to_auxiliary_dev(dev)));
+}
 
 /*
  * What the driver learns of the function: one ID names it everywhere
