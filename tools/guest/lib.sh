@@ -700,6 +700,20 @@ load_irdma_sim() {
 	kmod irdma_sim || fail "cannot load irdma_sim"
 }
 
+# For tests: the fields of ibv_devinfo's output TEXT into the associative
+# array attr (the caller declares it: declare -A attr), by name without the
+# colon, the first occurrence of each. Usage: ibv_info_attrs TEXT
+ibv_info_attrs() {
+	local k v
+
+	attr=()
+	while IFS=: read -r k v; do
+		k=${k//[[:space:]]/}
+		v=${v#"${v%%[![:space:]]*}"}
+		[ -n "$k" ] && [ -z "${attr[$k]+set}" ] && attr[$k]=$v
+	done <<<"$1"
+}
+
 # For tests: on exit, kill the background jobs whose PIDs the variables
 # named hold (those still set). Usage: kill_on_exit VAR...
 kill_on_exit() {

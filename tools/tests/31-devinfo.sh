@@ -43,18 +43,8 @@ echo "$list"
 [[ $list =~ [[:space:]]$dev0[[:space:]] ]] || fail "ibv_devices does not list $dev0"
 [[ $list =~ [[:space:]]$dev1[[:space:]] ]] || fail "ibv_devices does not list $dev1"
 
-# ibv_devinfo output $1 into attr[], first occurrence of each field
+# ibv_devinfo's fields (ibv_info_attrs)
 declare -A attr
-parse_info() {
-	local k v
-
-	attr=()
-	while IFS=: read -r k v; do
-		k=${k//[[:space:]]/}
-		v=${v#"${v%%[![:space:]]*}"}
-		[ -n "$k" ] && [ -z "${attr[$k]+set}" ] && attr[$k]=$v
-	done <<<"$1"
-}
 
 log=$(dmesg)
 log=${log#*"$mark"}
@@ -70,7 +60,7 @@ for id in 0 1; do
 	dev=$(ibdev_of $id)
 	info=$(ibv_devinfo -v -d "$dev") || fail "ibv_devinfo -v -d $dev: $info"
 	[ $id = 0 ] && echo "$info"
-	parse_info "$info"
+	ibv_info_attrs "$info"
 	t=${attr[transport]}
 	[ "${t%% *}" = iWARP ] || fail "$dev: transport '$t'"
 	guid=${attr[node_guid]}

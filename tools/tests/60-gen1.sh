@@ -104,15 +104,13 @@ info=$(ibv_devinfo -v -d "$dev") || fail "ibv_devinfo -v -d $dev: $info"
 echo "$info"
 [[ $info == *"transport:"*"iWARP"* ]] || fail "$dev is not iWARP"
 declare -A attr
-while read -r k v; do
-	[ -z "${attr[$k]+set}" ] && attr[$k]=$v
-done <<<"$info"
-[ "${attr[max_sge:]}" = 3 ] || fail "$dev: max_sge '${attr[max_sge:]}', gen1 takes 3"
+ibv_info_attrs "$info"
+[ "${attr[max_sge]}" = 3 ] || fail "$dev: max_sge '${attr[max_sge]}', gen1 takes 3"
 # X722 keeps 63 inbound and 127 outbound READs per QP
-[ "${attr[max_qp_rd_atom:]}" = 63 ] ||
-	fail "$dev: max_qp_rd_atom '${attr[max_qp_rd_atom:]}', gen1 has 63"
-[ "${attr[max_qp_init_rd_atom:]}" = 127 ] ||
-	fail "$dev: max_qp_init_rd_atom '${attr[max_qp_init_rd_atom:]}', gen1 has 127"
+[ "${attr[max_qp_rd_atom]}" = 63 ] ||
+	fail "$dev: max_qp_rd_atom '${attr[max_qp_rd_atom]}', gen1 has 63"
+[ "${attr[max_qp_init_rd_atom]}" = 127 ] ||
+	fail "$dev: max_qp_init_rd_atom '${attr[max_qp_init_rd_atom]}', gen1 has 127"
 
 step "unbind"
 echo 0 >$bus/del_device || fail "delete 0"
