@@ -263,6 +263,33 @@ static struct irdma_ilq_ah *irdma_ieq_ah(struct irdma_qp *qp,
 	return irdma_ilq_ah_create(qp->hw, &info);
 }
 
+/* gen1: where a whole frame's IP header starts, after one tag at most */
+static u32 irdma_ieq_l3_off(const u8 *frame)
+{
+	return ((const struct ethhdr *)frame)->h_proto == htons(ETH_P_8021Q) ?
+	       VLAN_ETH_HLEN : ETH_HLEN;
+}
+
+/*
+ * gen1 sends back what the ILQ can describe: IPv4 without options or IPv6
+ * without extension headers, right behind the Ethernet header
+ */
+static bool irdma_ieq_frame_ok(const u8 *frame, u32 l2l3_len)
+{
+	u32 l3 = irdma_ieq_l3_off(frame);
+
+	if (l2l3_len <= l3)
+		return false;
+	switch (frame[l3] >> 4) {
+	case 4:
+		return l2l3_len == l3 + sizeof(struct iphdr);
+	case 6:
+		return l2l3_len == l3 + sizeof(struct ipv6hdr);
+	default:
+		return false;
+	}
+}
+
 /*
  * gen1: the IP header of the frame going back says how long it is now (the
  * engine offloads the checksums of a raw queue's frames)
@@ -270,17 +297,17 @@ static struct irdma_ilq_ah *irdma_ieq_ah(struct irdma_qp *qp,
 static void irdma_ieq_set_ip_len(struct irdma_ieq_stream *s, u32 n)
 {
 	u32 tcp = s->hdr_len - s->tcp_off + n;
+	u8 *l3 = s->hdr + irdma_ieq_l3_off(s->hdr);
 	struct ipv6hdr *ip6;
 	struct iphdr *ip4;
 
-	if (s->tcp_off == ETH_HLEN + sizeof(*ip4) ||
-	    s->tcp_off == VLAN_ETH_HLEN + sizeof(*ip4)) {
-		ip4 = (struct iphdr *)(s->hdr + s->tcp_off - sizeof(*ip4));
+	if (*l3 >> 4 == 4) {
+		ip4 = (struct iphdr *)l3;
 		ip4->tot_len = htons(sizeof(*ip4) + tcp);
 		ip4->check = 0;
 		ip4->check = ip_fast_csum(ip4, ip4->ihl);
 	} else {
-		ip6 = (struct ipv6hdr *)(s->hdr + s->tcp_off - sizeof(*ip6));
+		ip6 = (struct ipv6hdr *)l3;
 		ip6->payload_len = htons(tcp);
 	}
 }
@@ -387,7 +414,9 @@ static int irdma_ieq_take(struct irdma_device *iwdev, struct irdma_qp *qp,
 	int ret;
 
 	if (!qp->conn_set || seg->tcp_len > IRDMA_IEQ_TCP_MAX ||
-	    seg->l2l3_len + seg->tcp_len > IRDMA_IEQ_HDR_MAX)
+	    seg->l2l3_len + seg->tcp_len > IRDMA_IEQ_HDR_MAX ||
+	    (seg->l2l3_len &&
+	     !irdma_ieq_frame_ok(seg->tcp - seg->l2l3_len, seg->l2l3_len)))
 		return -EINVAL;
 	fps = get_unaligned_le32(irdma_qp_q2(qp) + IRDMA_Q2_FPSN_OFF);
 	spin_lock(&s->lock);
