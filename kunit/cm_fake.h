@@ -20,6 +20,8 @@
 #define CMT_START	((unsigned long)-300000)
 /* longer than a whole retransmission series: 1, 2 and 4 s, then capped */
 #define CMT_GIVE_UP_MS	(7000 + IRDMA_CM_DEFAULT_RETRANS_MAX * IRDMA_CM_RETRANS_CAP_MS)
+/* one jiffy, the finest step in which the CM's timers can be told apart */
+#define CMT_TICK_MS	(MSEC_PER_SEC / HZ)
 
 struct cmt_env;
 
