@@ -3088,15 +3088,21 @@ static int irdma_cm_add_child(struct irdma_cm_listener *listener,
 	memcpy(child->ci.loc_addr, addr, ipv4 ? 4 : 16);
 	child->ci.vlan_id = irdma_cm_tag_vlan(core, vlan, listener->ci.tos,
 					      NULL);
-	err = core->ops->qhash(core, &child->ci, true, true);
-	if (err) {
-		kfree(child);
-		return err;
-	}
+	/*
+	 * A child's filter is added and deleted under listen_lock, with the
+	 * child listed and unlisted: a listener being taken down gains none.
+	 */
 	spin_lock_irqsave(&core->listen_lock, flags);
-	list_add_tail(&child->list, &listener->children);
+	if (listener->state != IRDMA_CM_LISTENER_ACTIVE)
+		err = -ENOENT;
+	else
+		err = core->ops->qhash(core, &child->ci, true, true);
+	if (!err)
+		list_add_tail(&child->list, &listener->children);
 	spin_unlock_irqrestore(&core->listen_lock, flags);
-	return 0;
+	if (err)
+		kfree(child);
+	return err;
 }
 
 static u16 irdma_cm_dev_vlan(struct net_device *dev)
@@ -3178,6 +3184,12 @@ static void irdma_add_mqh(struct irdma_cm_core *core,
 	rcu_read_unlock();
 }
 
+/*
+ * Take a listener out of the table with its SYN filters. The deletes are
+ * posted before it leaves the list, under listen_lock: a new listener on
+ * the same address can only be listed after that, so the engine carries
+ * out its adds after these deletes and keeps its filters.
+ */
 static void irdma_del_multiple_qhash(struct irdma_cm_core *core,
 				     struct irdma_cm_listener *listener)
 {
@@ -3186,17 +3198,19 @@ static void irdma_del_multiple_qhash(struct irdma_cm_core *core,
 	LIST_HEAD(gone);
 
 	spin_lock_irqsave(&core->listen_lock, flags);
-	list_splice_init(&listener->children, &gone);
-	spin_unlock_irqrestore(&core->listen_lock, flags);
-	list_for_each_entry_safe(child, tmp, &gone, list) {
+	listener->state = IRDMA_CM_LISTENER_PASSIVE;
+	list_for_each_entry_safe(child, tmp, &listener->children, list) {
 		core->ops->qhash(core, &child->ci, true, false);
-		list_del(&child->list);
-		kfree(child);
+		list_move(&child->list, &gone);
 	}
 	if (listener->qhash_set) {
 		core->ops->qhash(core, &listener->ci, true, false);
 		listener->qhash_set = false;
 	}
+	list_del(&listener->list);
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	list_for_each_entry_safe(child, tmp, &gone, list)
+		kfree(child);
 }
 
 typedef bool (*irdma_cm_match_fn)(struct irdma_cm_node *node, const void *arg);
@@ -3274,12 +3288,6 @@ static void irdma_dec_refcnt_listen(struct irdma_cm_core *core,
 static void irdma_cm_del_listen(struct irdma_cm_core *core,
 				struct irdma_cm_listener *listener)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&core->listen_lock, flags);
-	listener->state = IRDMA_CM_LISTENER_PASSIVE;
-	list_del(&listener->list);
-	spin_unlock_irqrestore(&core->listen_lock, flags);
 	irdma_del_multiple_qhash(core, listener);
 	irdma_dec_refcnt_listen(core, listener);
 }
@@ -3296,7 +3304,6 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	struct irdma_cm_core *core = irdma_cm_core_of(cm_id->device);
 	struct irdma_cm_listener *listener;
 	struct irdma_cm_info ci;
-	unsigned long flags;
 	int err;
 
 	err = irdma_cm_id_addrs(cm_id, &ci, false);
@@ -3325,6 +3332,12 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 			goto err_apbvt;
 		listener->qhash_set = true;
 	}
+	/*
+	 * Return once the engine steers SYNs to the ILQ: a peer told that
+	 * we listen must not have its SYN answered by the host's TCP.
+	 */
+	if (core->ops->sync)
+		core->ops->sync(core);
 	cm_id->add_ref(cm_id);
 	cm_id->provider_data = listener;
 	cm_stat(core, LISTENS);
@@ -3334,9 +3347,6 @@ err_apbvt:
 	irdma_cm_apbvt_put(core, ci.loc_port);
 err_unlist:
 	irdma_del_multiple_qhash(core, listener);
-	spin_lock_irqsave(&core->listen_lock, flags);
-	list_del(&listener->list);
-	spin_unlock_irqrestore(&core->listen_lock, flags);
 	atomic_dec(&core->listener_cnt);
 	kfree(listener);
 err_count:
@@ -3768,14 +3778,14 @@ static void irdma_qhash_ctrl(struct irdma_cm_core *core,
 	spin_lock_irqsave(&core->listen_lock, flags);
 	list_for_each_entry_safe(child, tmp, &listener->children, list) {
 		if (child->ci.ipv4 == ipv4 &&
-		    irdma_addr_eq(child->ci.loc_addr, addr, ipv4))
+		    irdma_addr_eq(child->ci.loc_addr, addr, ipv4)) {
+			core->ops->qhash(core, &child->ci, true, false);
 			list_move(&child->list, &gone);
+		}
 	}
 	spin_unlock_irqrestore(&core->listen_lock, flags);
-	list_for_each_entry_safe(child, tmp, &gone, list) {
-		core->ops->qhash(core, &child->ci, true, false);
+	list_for_each_entry_safe(child, tmp, &gone, list)
 		kfree(child);
-	}
 }
 
 /**

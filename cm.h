@@ -246,6 +246,8 @@ struct irdma_cm_tcp_ctx {
  * @qhash: (atomic) add or delete a steering filter; @syn selects a listener
  *	(SYN) filter on local address/port, otherwise the 4-tuple filter.
  * @apbvt: (atomic) add or delete the accelerated port for a local port.
+ * @sync: (optional) wait until the engine has carried out every @qhash and
+ *	@apbvt posted so far. Process context, no CM lock held.
  * @ah_create: (atomic, optional) create the ILQ address handle of a node.
  * @ah_free: (atomic, optional) free it.
  * @arp_resolve: (atomic) find the next hop of @ci; fill @mac unless
@@ -276,6 +278,7 @@ struct irdma_cm_hw_ops {
 	int (*qhash)(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 		     bool syn, bool add);
 	int (*apbvt)(struct irdma_cm_core *core, u16 port, bool add);
+	void (*sync)(struct irdma_cm_core *core);
 	int (*ah_create)(struct irdma_cm_core *core, struct irdma_cm_node *node);
 	void (*ah_free)(struct irdma_cm_core *core, struct irdma_cm_node *node);
 	int (*arp_resolve)(struct irdma_cm_core *core,

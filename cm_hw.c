@@ -334,10 +334,16 @@ static int irdma_cm_hw_prio_tag(struct irdma_cm_core *core, u8 tos)
 	return irdma_qos_prio_tag(irdma_cm_hw_dev(core)->fn->hw, tos);
 }
 
+static void irdma_cm_hw_sync(struct irdma_cm_core *core)
+{
+	irdma_cmd_req_sync(irdma_cm_hw_dev(core)->fn->hw);
+}
+
 static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 	.xmit = irdma_cm_hw_xmit,
 	.qhash = irdma_cm_hw_qhash,
 	.apbvt = irdma_cm_hw_apbvt,
+	.sync = irdma_cm_hw_sync,
 	.ah_create = irdma_cm_hw_ah_create,
 	.ah_free = irdma_cm_hw_ah_free,
 	.arp_resolve = irdma_cm_hw_arp_resolve,

@@ -283,6 +283,7 @@ irdma_cmd_req_alloc(int (*build)(__le64 *wqe, u8 valid, const void *arg),
 		    gfp_t gfp);
 u64 irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req);
 bool irdma_cmd_req_ran(struct irdma_hw *hw, u64 ticket);
+void irdma_cmd_req_sync(struct irdma_hw *hw);
 void irdma_cmd_req_free(struct irdma_cmd_req *req);
 void * __must_check irdma_xa_get_ref(struct xarray *xa, u32 id,
 				     size_t refs_off);

@@ -357,6 +357,20 @@ bool irdma_cmd_req_ran(struct irdma_hw *hw, u64 ticket)
 }
 
 /**
+ * irdma_cmd_req_sync - wait for the requests submitted so far
+ * @hw: the function
+ *
+ * Returns once every request submitted before the call has run (or been
+ * dropped); the outcome of each is reported where it ran.
+ *
+ * Context: process; not from the function's command workqueue.
+ */
+void irdma_cmd_req_sync(struct irdma_hw *hw)
+{
+	flush_workqueue(hw->cmd_wq);
+}
+
+/**
  * irdma_cmd_req_free - free a request that was not submitted
  * @req: the request, or NULL
  */

@@ -76,6 +76,10 @@ struct cmt_qp {
  * @qps: fake QPs
  * @syn_filters: SYN qhash filters in place
  * @est_filters: 4-tuple qhash filters in place
+ * @unsynced: filter changes posted since the CM last waited for them (sync)
+ * @syn_del_unlisted: SYN filter deletes posted once no listener of that
+ *	port was in the table any more (a new listener's add could then
+ *	reach the engine before the delete)
  * @ports: APBVT entries in place
  * @ahs: AHs in place
  * @blackhole: drop every frame it sends
@@ -94,6 +98,8 @@ struct cmt_core {
 	struct cmt_qp qps[CMT_QPS];
 	int syn_filters;
 	int est_filters;
+	int unsynced;
+	int syn_del_unlisted;
 	int ports;
 	int ahs;
 	bool blackhole;
@@ -262,6 +268,17 @@ static int cmt_xmit(struct irdma_cm_core *core, struct irdma_cm_node *node,
 	return 0;
 }
 
+/* Is a listener on @port in the table? (no lock: the caller may hold it) */
+static bool cmt_port_listed(struct irdma_cm_core *core, u16 port)
+{
+	struct irdma_cm_listener *l;
+
+	list_for_each_entry(l, &core->listen_list, list)
+		if (l->ci.loc_port == port)
+			return true;
+	return false;
+}
+
 static int cmt_qhash(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 		     bool syn, bool add)
 {
@@ -269,11 +286,19 @@ static int cmt_qhash(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 
 	if (add && test_bit(CMT_FAIL_QHASH, &cc->fail))
 		return -EIO;
+	if (syn && !add && !cmt_port_listed(core, ci->loc_port))
+		cc->syn_del_unlisted++;
 	if (syn)
 		cc->syn_filters += add ? 1 : -1;
 	else
 		cc->est_filters += add ? 1 : -1;
+	cc->unsynced++;
 	return 0;
+}
+
+static void cmt_sync(struct irdma_cm_core *core)
+{
+	cmt_cc(core)->unsynced = 0;
 }
 
 static int cmt_apbvt(struct irdma_cm_core *core, u16 port, bool add)
@@ -420,6 +445,7 @@ static const struct irdma_cm_hw_ops cmt_hw_ops = {
 	.xmit = cmt_xmit,
 	.qhash = cmt_qhash,
 	.apbvt = cmt_apbvt,
+	.sync = cmt_sync,
 	.ah_create = cmt_ah_create,
 	.ah_free = cmt_ah_free,
 	.arp_resolve = cmt_arp,
@@ -828,6 +854,7 @@ static void cmt_check_core(struct kunit *test, struct cmt_core *cc)
 			      name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->syn_filters, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->est_filters, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->syn_del_unlisted, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->ports, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->ahs, 0, "core %c", name);
 	for (i = 0; i < CMT_QPS; i++)
@@ -892,6 +919,9 @@ static struct cmt_id *cmt_listen(struct cmt_core *cc, bool v6, u32 host,
 	*rc = irdma_create_listen(&c->id, backlog);
 	if (*rc)
 		c->state = CMT_IDLE;
+	else
+		KUNIT_EXPECT_EQ_MSG(cc->env->test, cc->unsynced, 0,
+				    "listen returned before its filters were in place");
 	return c;
 }
 
