@@ -80,6 +80,14 @@ static int irdma_cm_hw_xmit(struct irdma_cm_core *core,
 	return ret;
 }
 
+/* Both ends of the connection are addresses of this function */
+static bool irdma_cm_conn_local(const struct irdma_cm_info *ci)
+{
+	return ci->ipv4 ? ci->loc_addr[0] == ci->rem_addr[0] :
+			  !memcmp(ci->loc_addr, ci->rem_addr,
+				  sizeof(ci->loc_addr));
+}
+
 /* The headers the engine puts in front of the node's segments */
 static void irdma_cm_ah_info(struct irdma_cm_core *core,
 			     const struct irdma_cm_node *node,
@@ -96,6 +104,8 @@ static void irdma_cm_ah_info(struct irdma_cm_core *core,
 	info->arp_idx = node->arp_idx;
 	info->tc = ci->tos;
 	info->hop_limit = IRDMA_CM_HOP_LIMIT;
+	/* to itself: the engine turns the frames around, not the wire */
+	info->loopback = irdma_cm_conn_local(ci);
 	if (ci->vlan_id < VLAN_N_VID) {
 		info->insert_vlan = true;
 		info->vlan_tag = ci->vlan_id | ci->user_pri << VLAN_PRIO_SHIFT;
@@ -193,8 +203,7 @@ static int irdma_cm_hw_arp_resolve(struct irdma_cm_core *core,
 	 * the loopback device's, MAC zero), but the frames must carry the
 	 * function's own MAC for the adapter's switch to turn them around.
 	 */
-	if (!have_mac && (ci->ipv4 ? ci->loc_addr[0] == ci->rem_addr[0] :
-			  !memcmp(ci->loc_addr, ci->rem_addr, sizeof(ci->loc_addr))))
+	if (!have_mac && irdma_cm_conn_local(ci))
 		ether_addr_copy(mac, core->netdev->dev_addr);
 	else if (!have_mac && ci->ipv4)
 		err = irdma_addr_resolve_neigh(core, ci->loc_addr[0],

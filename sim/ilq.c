@@ -679,6 +679,12 @@ static void isim_ilq_out(struct isim_func *f, struct sk_buff *skb)
 		atomic64_inc(&f->ilq.tx);
 }
 
+/* a frame from the function's own MAC (the CM's), not "from" a peer */
+static bool isim_ilq_own_frame(struct isim_func *f, const u8 *smac)
+{
+	return f->netdev && ether_addr_equal(smac, f->netdev->dev_addr);
+}
+
 /*
  * A send through a loopback AH (the IEQ's): the segment is taken as one
  * the function received, by the offloaded connection it names (toe.c).
@@ -853,14 +859,9 @@ static u16 isim_ilq_xmit_g1(struct isim_func *f, const u64 *w)
 		return ISIM_WC_LOC_PROT;
 	}
 	l2 = isim_ilq_g1_l2(skb->data, len, &h);
-	/*
-	 * From the function to itself (both ends of a CM connection here):
-	 * the frame goes out and the switch turns it around, as a frame
-	 * addressed to the function does; otherwise the loopback bit is the
-	 * IEQ's, whose frames come "from" the peer.
-	 */
+	/* the loopback bit: as for a gen2 loopback AH, by the source MAC */
 	ieq = w[ISIM_WQE_HDR] & ISIM_ILQ_G1_HDR_LOOPBACK && l2 >= 0 &&
-	      !ether_addr_equal(h.dmac, h.smac);
+	      !isim_ilq_own_frame(f, h.smac);
 	if (l2 < 0)
 		minor = ISIM_WC_LOC_QP_OP;
 	else if (ieq)
@@ -894,7 +895,13 @@ static u16 isim_ilq_xmit(struct isim_func *f, const u64 *w)
 		return ISIM_WC_LOC_LEN;
 	if (isim_ah_hdrs(f, FIELD_GET(ISIM_ILQ_SQ_HDR_AH, hdr), &h))
 		return ISIM_WC_LOC_QP_OP;
-	if (h.loopback)
+	/*
+	 * The loopback bit on an AH from the function's own address (a CM
+	 * connection with both ends here): the frame goes out and is turned
+	 * around like any frame to the function. On one "from" the peer (the
+	 * IEQ's), the segment goes to its offloaded connection.
+	 */
+	if (h.loopback && !isim_ilq_own_frame(f, h.smac))
 		return isim_ilq_loopback(f, &h, w[0], len);
 	skb = isim_ilq_frame(f, &h, w[0], len);
 	if (IS_ERR_OR_NULL(skb))
