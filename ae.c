@@ -479,6 +479,13 @@ static u8 irdma_term_received(struct irdma_hw *hw, struct irdma_qp *qp,
 	return IRDMA_TERMACT_FIN_ONLY;
 }
 
+/* In RTS, or moving there with the engine perhaps in RTS already */
+static bool irdma_ae_qp_in_rts(struct irdma_qp *qp)
+{
+	return READ_ONCE(qp->ib_state) == IB_QPS_RTS ||
+	       test_bit(IRDMA_QP_RTS_PENDING, &qp->term_flags);
+}
+
 /*
  * Start ending a connected iWARP QP's connection with a TERMINATE for an
  * error AE: about what the peer sent (our message naming it, then our
@@ -509,7 +516,7 @@ static bool irdma_ae_terminate(struct irdma_hw *hw,
 	qp = irdma_qp_get(hw, ae->id);
 	if (!qp)
 		return false;
-	if (!qp->conn_set || READ_ONCE(qp->ib_state) != IB_QPS_RTS ||
+	if (!qp->conn_set || !irdma_ae_qp_in_rts(qp) ||
 	    test_and_set_bit(IRDMA_QP_TERM_STARTED, &qp->term_flags))
 		goto out_put;
 	q2 = irdma_qp_q2(qp);

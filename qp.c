@@ -1757,13 +1757,21 @@ int irdma_qp_iw_to_rts(struct irdma_qp *qp)
 	info.tcp_ctx_valid = true;
 	info.arp_valid = true;
 	info.mac_valid = true;
+	/*
+	 * Once the engine is in RTS it sends the MPA reply or RTR, and the
+	 * peer's answer (a TERMINATE say) can raise an AE before this thread
+	 * sees the command complete: the AE handling must take the QP as in
+	 * RTS already (ae.c).
+	 */
+	set_bit(IRDMA_QP_RTS_PENDING, &qp->term_flags);
 	ret = irdma_qp_cmd(qp, irdma_cqpw_qp_modify_cb, "MODIFY_QP", &info);
-	if (ret)
-		goto out_unlock;
-	qp->hw_state = hw_state;
-	ibdev_dbg(qp->ibqp.device, "QP %u: state %d -> %d for the CM\n",
-		  qp->ibqp.qp_num, qp->ib_state, IB_QPS_RTS);
-	WRITE_ONCE(qp->ib_state, IB_QPS_RTS);
+	if (!ret) {
+		qp->hw_state = hw_state;
+		ibdev_dbg(qp->ibqp.device, "QP %u: state %d -> %d for the CM\n",
+			  qp->ibqp.qp_num, qp->ib_state, IB_QPS_RTS);
+		WRITE_ONCE(qp->ib_state, IB_QPS_RTS);
+	}
+	clear_bit(IRDMA_QP_RTS_PENDING, &qp->term_flags);
 out_unlock:
 	mutex_unlock(&qp->state_lock);
 	return ret;

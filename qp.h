@@ -63,8 +63,12 @@ static inline u16 irdma_qp_offer_ord(u8 hw_rev)
 /* Reserved QP numbers: 0 is never used, 1 is the GSI QP of RoCEv2 */
 #define IRDMA_QP_GSI_ID		1
 
-/* irdma_qp.term_flags: the AE handling started a TERMINATE */
+/*
+ * irdma_qp.term_flags: the AE handling started a TERMINATE; the CM's move
+ * to RTS is on the CQP (the engine may already be in RTS and talking)
+ */
 #define IRDMA_QP_TERM_STARTED	0
+#define IRDMA_QP_RTS_PENDING	1
 #define IRDMA_QP_FIRST_ID	2
 
 /**
@@ -249,7 +253,8 @@ struct irdma_qp_ud {
  * @llp_closed: the engine reported the connection's TCP closed or reset
  *	(AE handling, WRITE_ONCE): a move to ERR need not reset it
  * @term_flags: iWARP TERMINATE: IRDMA_QP_TERM_STARTED once the AE
- *	handling chose to end the connection with one
+ *	handling chose to end the connection with one; IRDMA_QP_RTS_PENDING
+ *	while the CM's MODIFY_QP to RTS runs
  * @term_act: IRDMA_TERMACT_* of the MODIFY_QP to TERMINATE
  * @term_words: length of the message in Q2, in 4-byte words
  * @lsmm: DMA copy of the MPA reply the LSMM WQE sends; under @state_lock

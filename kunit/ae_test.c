@@ -543,6 +543,47 @@ static void irdma_ae_closing_qp_aborts(struct kunit *test)
 	fx->qp.cm_node = NULL;
 }
 
+/*
+ * The peer's TERMINATE can raise its AE while the CM's move to RTS is
+ * still on the CQP (the engine already in RTS sent our MPA reply, and the
+ * peer answered it): it is answered as in RTS, with our FIN, not taken for
+ * an error of a QP that never got there (an abort, an RST).
+ */
+static void irdma_ae_term_while_rts_pending(struct kunit *test)
+{
+	struct ae_fixture *fx = test->priv;
+	struct irdma_cm_node *node;
+	u8 *page;
+
+	page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	fx->fn.protocol = IRDMA_PROTOCOL_IWARP;
+	fx->qp.meta.va = page;
+	fx->qp.conn_set = true;
+	fx->qp.cm_node = node;
+	fx->qp.ib_state = IB_QPS_RTR;
+	set_bit(IRDMA_QP_RTS_PENDING, &fx->qp.term_flags);
+	ae_post_q2(fx, IRDMA_AE_LLP_TERMINATE_RECEIVED, IRDMA_AESRC_RQ,
+		   ae_peer_term, sizeof(ae_peer_term));
+	KUNIT_EXPECT_EQ(test, node->disc_causes, BIT(IRDMA_CM_DISC_TERMINATE));
+	KUNIT_EXPECT_TRUE(test, test_bit(IRDMA_QP_TERM_STARTED,
+					 &fx->qp.term_flags));
+	KUNIT_EXPECT_EQ(test, fx->qp.term_act, IRDMA_TERMACT_FIN_ONLY);
+	/* before the move began the same AE is an error: abort */
+	node->disc_causes = 0;
+	clear_bit(IRDMA_QP_TERM_STARTED, &fx->qp.term_flags);
+	clear_bit(IRDMA_QP_RTS_PENDING, &fx->qp.term_flags);
+	ae_post_q2(fx, IRDMA_AE_LLP_TERMINATE_RECEIVED, IRDMA_AESRC_RQ,
+		   ae_peer_term, sizeof(ae_peer_term));
+	KUNIT_EXPECT_FALSE(test, test_bit(IRDMA_QP_TERM_STARTED,
+					  &fx->qp.term_flags));
+	KUNIT_EXPECT_EQ(test, node->disc_causes, BIT(IRDMA_CM_DISC_LOCAL_ERR));
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
+	fx->qp.cm_node = NULL;
+}
+
 static struct kunit_case irdma_ae_cases[] = {
 	KUNIT_CASE_PARAM(irdma_ae_disc_cause_table, ae_disc_gen_params),
 	KUNIT_CASE(irdma_ae_dispatch_iwarp_llp_unlinked),
@@ -557,6 +598,7 @@ static struct kunit_case irdma_ae_cases[] = {
 	KUNIT_CASE(irdma_ae_term_parse),
 	KUNIT_CASE(irdma_ae_term_dispatch),
 	KUNIT_CASE(irdma_ae_closing_qp_aborts),
+	KUNIT_CASE(irdma_ae_term_while_rts_pending),
 	{}
 };
 
