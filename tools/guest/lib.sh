@@ -103,14 +103,28 @@ job_kunit() {
 	fi
 }
 
+# Busy and idle jiffies of the guest's CPU so far, into CPU_BUSY and
+# CPU_IDLE (builtins only).
+cpu_jiffies() {
+	local _ user nice sys idle iowait irq softirq steal
+
+	read -r _ user nice sys idle iowait irq softirq steal _ </proc/stat
+	CPU_BUSY=$((user + nice + sys + irq + softirq + steal))
+	CPU_IDLE=$((idle + iowait))
+}
+
 # Guest tests: tools/tests/*.sh, each in its own process with a timeout.
 # 0 = pass, 77 = skip (the script prints why), anything else = fail.
+# e2e.tsv: name, exit code, wall seconds; e2e-cpu.tsv: name and the share
+# of that time the guest's CPU was busy, in percent (a script that mostly
+# waits on timers leaves the host's CPU to the other lanes).
 job_e2e() {
-	local t name rc t0 t1 line limit res="$IRDMA_OUT/e2e.tsv"
+	local t name rc t0 t1 line limit res="$IRDMA_OUT/e2e.tsv" b0 i0
 
 	kmemleak_baseline
 	mkdir -p "$IRDMA_OUT/e2e"
 	: >"$res"
+	: >"$IRDMA_OUT/e2e-cpu.tsv"
 	for t in "$IRDMA_REPO"/tools/tests/*.sh; do
 		[ -e "$t" ] || continue
 		name=${t##*/}
@@ -120,6 +134,8 @@ job_e2e() {
 		fi
 		echo "=== $name"
 		printf -v t0 '%(%s)T' -1
+		cpu_jiffies
+		b0=$CPU_BUSY i0=$CPU_IDLE
 		# a script may ask for more than 600 s: "# irdma-vm-timeout: N"
 		# (read with builtins: each exec costs about a second under TCG)
 		limit=
@@ -131,6 +147,10 @@ job_e2e() {
 		rc=$?
 		printf -v t1 '%(%s)T' -1
 		printf '%s\t%s\t%s\n' "$name" "$rc" "$((t1 - t0))" >>"$res"
+		cpu_jiffies
+		b0=$((CPU_BUSY - b0)) i0=$((CPU_IDLE - i0))
+		printf '%s\t%s\n' "$name" "$((b0 * 100 / (b0 + i0 + 1)))" \
+			>>"$IRDMA_OUT/e2e-cpu.tsv"
 		unload_all >/dev/null 2>&1
 	done
 }
