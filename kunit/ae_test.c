@@ -500,14 +500,19 @@ static void irdma_ae_term_dispatch(struct kunit *test)
  * connection at once; with a TERMINATE under way it is left to finish,
  * and in RTS the same error starts a TERMINATE instead.
  */
-static void irdma_ae_closing_qp_aborts(struct kunit *test)
+/*
+ * QP 7 of the fixture as a connected iWARP QP in @state, with a Q2 page
+ * and linked to a CM node without references, which records the causes
+ * it is given and queues nothing.
+ */
+static struct irdma_cm_node *ae_connected_qp(struct kunit *test,
+					     enum ib_qp_state state)
 {
 	struct ae_fixture *fx = test->priv;
 	struct irdma_cm_node *node;
 	u8 *page;
 
 	page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	/* a node without references records a cause and queues nothing */
 	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_ASSERT_NOT_NULL(test, node);
@@ -515,7 +520,15 @@ static void irdma_ae_closing_qp_aborts(struct kunit *test)
 	fx->qp.meta.va = page;
 	fx->qp.conn_set = true;
 	fx->qp.cm_node = node;
-	fx->qp.ib_state = IB_QPS_SQD;
+	fx->qp.ib_state = state;
+	return node;
+}
+
+static void irdma_ae_closing_qp_aborts(struct kunit *test)
+{
+	struct ae_fixture *fx = test->priv;
+	struct irdma_cm_node *node = ae_connected_qp(test, IB_QPS_SQD);
+
 	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_SQ, 7);
 	KUNIT_EXPECT_EQ(test, fx->events, 1);
 	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_ACCESS_ERR);
@@ -552,18 +565,8 @@ static void irdma_ae_closing_qp_aborts(struct kunit *test)
 static void irdma_ae_term_while_rts_pending(struct kunit *test)
 {
 	struct ae_fixture *fx = test->priv;
-	struct irdma_cm_node *node;
-	u8 *page;
+	struct irdma_cm_node *node = ae_connected_qp(test, IB_QPS_RTR);
 
-	page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	node = kunit_kzalloc(test, sizeof(*node), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, page);
-	KUNIT_ASSERT_NOT_NULL(test, node);
-	fx->fn.protocol = IRDMA_PROTOCOL_IWARP;
-	fx->qp.meta.va = page;
-	fx->qp.conn_set = true;
-	fx->qp.cm_node = node;
-	fx->qp.ib_state = IB_QPS_RTR;
 	set_bit(IRDMA_QP_RTS_PENDING, &fx->qp.term_flags);
 	ae_post_q2(fx, IRDMA_AE_LLP_TERMINATE_RECEIVED, IRDMA_AESRC_RQ,
 		   ae_peer_term, sizeof(ae_peer_term));
