@@ -94,12 +94,20 @@ static int isim_aux_qos_get(struct isim_aux_dev *iadev,
 	return 0;
 }
 
-/* the parent services every plugged device offers its driver */
+/*
+ * The parent's services, as every plugged device offers them to its
+ * driver; each stands for one of ice's (iidc) calls.
+ */
 static const struct isim_aux_ops isim_aux_ops = {
+	/* ice_add_rdma_qset(): a Tx scheduler node for a queue set */
 	.qset_add = isim_aux_qset_add,
+	/* ice_del_rdma_qset() */
 	.qset_del = isim_aux_qset_del,
+	/* ice_rdma_request_reset(): the PF reset a fatal error asks for */
 	.request_reset = isim_aux_request_reset,
+	/* ice_rdma_update_vsi_filter(): RDMA traffic on or off for a VSI */
 	.vsi_filter = isim_aux_vsi_filter,
+	/* ice_get_qos_params(): the port's traffic classes */
 	.qos_get = isim_aux_qos_get,
 };
 
