@@ -105,7 +105,7 @@ static void irdma_cm_ah_info(struct irdma_cm_core *core,
 	info->tc = ci->tos;
 	info->hop_limit = IRDMA_CM_HOP_LIMIT;
 	/* to itself: the engine turns the frames around, not the wire */
-	info->loopback = irdma_cm_conn_local(ci);
+	info->loopback = node->loopback;
 	if (ci->vlan_id < VLAN_N_VID) {
 		info->insert_vlan = true;
 		info->vlan_tag = ci->vlan_id | ci->user_pri << VLAN_PRIO_SHIFT;

@@ -158,7 +158,7 @@ stdbuf -oL rping -s -d -v -V -a 192.0.2.1 -p $p2 >/tmp/44-s2.txt 2>&1 &
 spid=$!
 wait_line 60 "*rdma_listen*" /tmp/44-s2.txt ||
 	fail "irdma server not listening: $(</tmp/44-s2.txt)"
-# the listen's SYN filter reaches the engine without the CM waiting for it
+# the listen's SYN filter is in the engine (create_listen waits for it)
 wait_qhash_above 30 0 0 || fail "no SYN filter for irdma's listen"
 ip netns exec $ns stdbuf -oL rping -c -d -v -V -C 10 -a 192.0.2.1 -p $p2 \
 	>/tmp/44-c2.txt 2>&1 &

@@ -131,8 +131,8 @@ iwcm.destroy_accepted(cm, lid, cid, ch)
 EOF
 	lpid=$!
 	wait_line 300 listening "$3" || fail "server not listening: $(<"$3")"
-	# the listener's SYN filter is posted without waiting for the engine:
-	# a peer faster than that would meet the host stack's RST
+	# the listener's SYN filter is in the engine (create_listen waits for
+	# it); a peer arriving before it would meet the host stack's RST
 	wait_qhash_above 60 0 0 ||
 		fail "no SYN filter on function 0: $(<"$3")"
 }
