@@ -184,7 +184,8 @@ EOF
 sim_cqp_live() {
 	local line
 
-	while read -r line; do
+	sim_state "$1" || { echo "?"; return; }
+	for line in "${SIM_STATE[@]}"; do
 		case "$line" in
 		"cqp: live="*)
 			line=${line#cqp: live=}
@@ -192,8 +193,18 @@ sim_cqp_live() {
 			return
 			;;
 		esac
-	done <"/sys/kernel/debug/irdma_sim/irdma_sim$1/state"
+	done
 	echo "?"
+}
+
+# For tests: the lines of simulated function $1's debugfs state, into the
+# array SIM_STATE; fails when the file cannot be read. mapfile reads the
+# file front to back in one pass. A "while read" loop would not do: the
+# read builtin seeks back after each line, and every seek on a seq_file
+# makes the simulator print its state again from the top, which made a
+# state of a thousand lines (a few hundred connections) cost seconds.
+sim_state() {
+	mapfile -t SIM_STATE <"/sys/kernel/debug/irdma_sim/irdma_sim$1/state"
 }
 
 # For tests: the number of irdma RDMA devices.
@@ -315,12 +326,13 @@ sim_counts() {
 	local -A val
 
 	shift 2
-	while read -r line; do
+	sim_state "$fn" || return 1
+	for line in "${SIM_STATE[@]}"; do
 		[[ $line == "$sec: "* ]] || continue
 		for w in ${line#*: }; do
 			[[ $w == *=* ]] && val[${w%%=*}]=${w#*=}
 		done
-	done <"/sys/kernel/debug/irdma_sim/irdma_sim$fn/state"
+	done
 	for w; do
 		[ -n "${val[$w]+set}" ] || return 1
 		out+="${out:+ }${val[$w]}"

@@ -22,10 +22,11 @@ drv=/sys/bus/auxiliary/drivers/irdma.sim
 state_lines() {
 	local line
 
-	while read -r line; do
+	sim_state "$1" || return
+	for line in "${SIM_STATE[@]}"; do
 		# shellcheck disable=SC2053
 		[[ "$line" == $2 ]] && echo "$line"
-	done <"$dbg/irdma_sim$1/state"
+	done
 }
 
 # CQs of function $1 other than the CCQ (CQ 0)

@@ -18,17 +18,17 @@
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 bus=/sys/bus/irdma_sim
-dbg=/sys/kernel/debug/irdma_sim
 
 # QPs and CQs (other than the CCQ) function 0's engine knows: "qp 1" ...
 objects() {
 	local line
 
-	while read -r line; do
+	sim_state 0 || return
+	for line in "${SIM_STATE[@]}"; do
 		case "$line" in
 		"qp "[0-9]*:* | "cq "[1-9]*:*) echo "${line%%:*}" ;;
 		esac
-	done <"$dbg/irdma_sim0/state"
+	done
 }
 
 log_mark 35-kverbs-loopback

@@ -25,14 +25,15 @@ log_mark 37-parent-events
 halted() {
 	local line
 
-	while read -r line; do
+	sim_state 0 || { echo "?"; return; }
+	for line in "${SIM_STATE[@]}"; do
 		case "$line" in
 		"engine: halted="*)
 			echo "${line#engine: halted=}"
 			return
 			;;
 		esac
-	done </sys/kernel/debug/irdma_sim/irdma_sim0/state
+	done
 	echo "?"
 }
 

@@ -111,10 +111,11 @@ echo "function 0: qps $qps0 -> $qps, stags $stags0 -> $stags"
 # read only, addressed by its bus address, no page list
 rlen=$((20 + 4 + ${#pdata}))
 found=
-while read -r line; do
+sim_state 0 || fail "cannot read $state"
+for line in "${SIM_STATE[@]}"; do
 	[[ $line == "stag "*" kind=mr "*" len=$rlen "*" rights=0x1 "*" pbl=0 "* ]] &&
 		found=$line
-done <$state
+done
 [ -n "$found" ] || fail "no STag of $rlen bytes, local read, in $state"
 echo "LSMM reply STag: $found"
 : >$go

@@ -17,7 +17,6 @@
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 bus=/sys/bus/irdma_sim
-state=/sys/kernel/debug/irdma_sim/irdma_sim0/state
 conns=200
 port=7047
 
@@ -45,10 +44,11 @@ echo "baseline: $IRDMA_BASE_RES; engine: ${IRDMA_BASE_OBJ[0]}"
 
 (
 	while :; do
-		while read -r line; do
+		sim_state 0 || break
+		for line in "${SIM_STATE[@]}"; do
 			[[ $line == ticks:* || $line == cqp:* || $line == toe:* ]] &&
 				echo "$SECONDS $line"
-		done <"$state"
+		done
 		pause 5
 	done
 ) >/tmp/47-ticks.txt 2>&1 &

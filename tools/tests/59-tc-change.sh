@@ -65,12 +65,13 @@ cli=/tmp/59-cli.txt
 qp_field() {
 	local line w
 
-	while read -r line; do
+	sim_state "$1" || return 1
+	for line in "${SIM_STATE[@]}"; do
 		[[ $line == "qp $2: "* ]] || continue
 		for w in ${line#*: }; do
 			[[ $w == "$3="* ]] && { echo "${w#*=}"; return 0; }
 		done
-	done <"$dbg/irdma_sim$1/state"
+	done
 	return 1
 }
 
@@ -79,7 +80,8 @@ qp_field() {
 all_scheduled() {
 	local line w id tc bad='' out=''
 
-	while read -r line; do
+	sim_state "$1" || fail "cannot read function $1's state"
+	for line in "${SIM_STATE[@]}"; do
 		[[ $line == "qp "*": "* ]] || continue
 		id=${line#qp }
 		id=${id%%:*}
@@ -89,7 +91,7 @@ all_scheduled() {
 		done
 		out+=" $id:$tc"
 		[ "$tc" = -1 ] && bad+=" $id"
-	done <"$dbg/irdma_sim$1/state"
+	done
 	echo "function $1 QPs (id:class):$out"
 	[ -z "$bad" ] || fail "function $1: QPs on no live leaf:$bad"
 }
@@ -99,11 +101,12 @@ all_scheduled() {
 sched_shape() {
 	local line nodes=0 qsets=0
 
-	while read -r line; do
+	sim_state "$1" || return 1
+	for line in "${SIM_STATE[@]}"; do
 		[[ $line == "ws "* ]] || continue
 		[[ $line == *" parent="* ]] && ((nodes++))
 		[[ $line == *" registered=1"* ]] && ((qsets++))
-	done <"$dbg/irdma_sim$1/state"
+	done
 	echo "$nodes $qsets"
 }
 

@@ -25,12 +25,13 @@ log_mark 60-gen1
 state_value() {
 	local line
 
-	while IFS= read -r line; do
+	sim_state 0 || return
+	for line in "${SIM_STATE[@]}"; do
 		if [[ $line == "$1: "* ]]; then
 			echo "${line#"$1: "}"
 			return
 		fi
-	done <"$dbg/state"
+	done
 }
 
 load_stack || fail "cannot load the RDMA stack"
