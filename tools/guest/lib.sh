@@ -104,22 +104,29 @@ job_kunit() {
 }
 
 # Busy and idle jiffies of the guest's CPU so far, into CPU_BUSY and
-# CPU_IDLE (builtins only).
+# CPU_IDLE, and the processes forked since boot, into CPU_FORKS (builtins
+# only).
 cpu_jiffies() {
-	local _ user nice sys idle iowait irq softirq steal
+	local _ user nice sys idle iowait irq softirq steal line
+	local -a stat
 
-	read -r _ user nice sys idle iowait irq softirq steal _ </proc/stat
+	mapfile -t stat </proc/stat
+	read -r _ user nice sys idle iowait irq softirq steal _ <<<"${stat[0]}"
 	CPU_BUSY=$((user + nice + sys + irq + softirq + steal))
 	CPU_IDLE=$((idle + iowait))
+	for line in "${stat[@]}"; do
+		[[ $line == "processes "* ]] && CPU_FORKS=${line#processes }
+	done
 }
 
 # Guest tests: tools/tests/*.sh, each in its own process with a timeout.
 # 0 = pass, 77 = skip (the script prints why), anything else = fail.
-# e2e.tsv: name, exit code, wall seconds; e2e-cpu.tsv: name and the share
+# e2e.tsv: name, exit code, wall seconds; e2e-cpu.tsv: name, the share
 # of that time the guest's CPU was busy, in percent (a script that mostly
-# waits on timers leaves the host's CPU to the other lanes).
+# waits on timers leaves the host's CPU to the other lanes), and how many
+# processes it forked (each exec costs about 0.1 s under TCG).
 job_e2e() {
-	local t name rc t0 t1 line limit res="$IRDMA_OUT/e2e.tsv" b0 i0
+	local t name rc t0 t1 line limit res="$IRDMA_OUT/e2e.tsv" b0 i0 f0
 
 	kmemleak_baseline
 	mkdir -p "$IRDMA_OUT/e2e"
@@ -135,7 +142,7 @@ job_e2e() {
 		echo "=== $name"
 		printf -v t0 '%(%s)T' -1
 		cpu_jiffies
-		b0=$CPU_BUSY i0=$CPU_IDLE
+		b0=$CPU_BUSY i0=$CPU_IDLE f0=$CPU_FORKS
 		# a script may ask for more than 600 s: "# irdma-vm-timeout: N"
 		# (read with builtins: each exec costs about a second under TCG)
 		limit=
@@ -149,8 +156,8 @@ job_e2e() {
 		printf '%s\t%s\t%s\n' "$name" "$rc" "$((t1 - t0))" >>"$res"
 		cpu_jiffies
 		b0=$((CPU_BUSY - b0)) i0=$((CPU_IDLE - i0))
-		printf '%s\t%s\n' "$name" "$((b0 * 100 / (b0 + i0 + 1)))" \
-			>>"$IRDMA_OUT/e2e-cpu.tsv"
+		printf '%s\t%s\t%s\n' "$name" "$((b0 * 100 / (b0 + i0 + 1)))" \
+			"$((CPU_FORKS - f0))" >>"$IRDMA_OUT/e2e-cpu.tsv"
 		unload_all >/dev/null 2>&1
 	done
 }
