@@ -87,7 +87,7 @@ job_kunit() {
 		kmod irdma_sim || echo "modprobe irdma_sim failed: $?"
 	fi
 	mkdir -p "$IRDMA_OUT/kunit"
-	# builtins only: each exec costs about a second under TCG
+	# builtins only: an exec costs 0.1 to 0.2 s under TCG
 	for d in /sys/kernel/debug/kunit/*/; do
 		suite=${d%/}
 		suite=${suite##*/}
@@ -144,7 +144,7 @@ job_e2e() {
 		cpu_jiffies
 		b0=$CPU_BUSY i0=$CPU_IDLE f0=$CPU_FORKS
 		# a script may ask for more than 600 s: "# irdma-vm-timeout: N"
-		# (read with builtins: each exec costs about a second under TCG)
+		# (read with builtins: an exec costs 0.1 to 0.2 s under TCG)
 		limit=
 		while IFS= read -r line; do
 			[[ $line =~ ^#\ irdma-vm-timeout:\ ([0-9]+)$ ]] &&
@@ -187,7 +187,7 @@ EOF
 
 # For tests: "1" if simulated function $1 has a CQP on its engine, "0" if
 # not, "?" if its debugfs state says neither. Builtins only: every exec
-# costs about a second under TCG.
+# costs 0.1 to 0.2 s under TCG.
 sim_cqp_live() {
 	local line
 

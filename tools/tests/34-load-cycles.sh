@@ -9,9 +9,9 @@
 # goes too); each unload tears both down and leaves no RDMA device and no
 # CQP on the engine. KASAN, lockdep and kmemleak watch all of it.
 #
-# One cycle takes 20 to 35 s under TCG (more on a busy host), hence the
-# longer time limit.
-# Loops use shell builtins: every exec from the 9p root costs a second.
+# One cycle takes 2 to 4 s under TCG (more on a busy host); the longer
+# time limit is for a much slower host. Loops use shell builtins: an exec
+# costs 0.1 to 0.2 s of the guest's CPU.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 bus=/sys/bus/irdma_sim
