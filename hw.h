@@ -147,6 +147,8 @@ struct irdma_cmd {
  * @hw: the function
  * @ticket: its place in the order of submission (from 1)
  * @cmd: the command; its @arg points at @arg
+ * @failed: (optional) incremented when the command fails; the submitter
+ *	keeps it alive until the request has run (irdma_cmd_req_sync())
  * @arg: a copy of the builder's argument
  *
  * Made by irdma_cmd_req_alloc() and handed to irdma_cmd_req_submit(), after
@@ -158,6 +160,7 @@ struct irdma_cmd_req {
 	struct irdma_hw *hw;
 	u64 ticket;
 	struct irdma_cmd cmd;
+	atomic_t *failed;
 	u64 arg[];
 };
 

@@ -276,8 +276,12 @@ static void irdma_cmd_req_work(struct work_struct *work)
 	struct irdma_cmd_req *req = container_of(work, struct irdma_cmd_req,
 						 work);
 
-	/* a failure was reported by irdma_cmd_exec(); nobody waits for it */
-	irdma_cmd_exec(req->hw, &req->cmd);
+	/*
+	 * irdma_cmd_exec() reported a failure; nobody waits for the command,
+	 * but a submitter that syncs may count failures
+	 */
+	if (irdma_cmd_exec(req->hw, &req->cmd) && req->failed)
+		atomic_inc(req->failed);
 	/* the queue is ordered: tickets come here in increasing order */
 	atomic64_set_release(&req->hw->req_done, req->ticket);
 	irdma_cmd_req_free(req);
