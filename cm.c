@@ -1268,7 +1268,7 @@ static int irdma_cm_conn_resources(struct irdma_cm_node *node)
 		return err;
 	node->apbvt_set = true;
 	irdma_get_addr_info(node, &ci);
-	err = core->ops->qhash(core, &ci, false, true);
+	err = core->ops->qhash(core, &ci, false, true, NULL);
 	if (err)
 		return err;
 	node->qhash_set = true;
@@ -1452,7 +1452,7 @@ static void irdma_cm_destroy_node(struct irdma_cm_node *node)
 	WARN_ON_ONCE(!list_empty(&node->timer_link) || node->rtx.buf);
 	if (node->qhash_set) {
 		irdma_get_addr_info(node, &ci);
-		core->ops->qhash(core, &ci, false, false);
+		core->ops->qhash(core, &ci, false, false, NULL);
 	}
 	if (node->apbvt_set)
 		irdma_cm_apbvt_put(core, node->ci.loc_port);
@@ -3073,7 +3073,8 @@ irdma_make_listen_node(struct irdma_cm_core *core, struct iw_cm_id *cm_id,
 }
 
 static int irdma_cm_add_child(struct irdma_cm_listener *listener,
-			      const u32 *addr, bool ipv4, u16 vlan, gfp_t gfp)
+			      const u32 *addr, bool ipv4, u16 vlan, gfp_t gfp,
+			      atomic_t *failed)
 {
 	struct irdma_cm_core *core = listener->core;
 	struct irdma_cm_listen_child *child;
@@ -3096,7 +3097,7 @@ static int irdma_cm_add_child(struct irdma_cm_listener *listener,
 	if (listener->state != IRDMA_CM_LISTENER_ACTIVE)
 		err = -ENOENT;
 	else
-		err = core->ops->qhash(core, &child->ci, true, true);
+		err = core->ops->qhash(core, &child->ci, true, true, failed);
 	if (!err)
 		list_add_tail(&child->list, &listener->children);
 	spin_unlock_irqrestore(&core->listen_lock, flags);
@@ -3117,7 +3118,7 @@ static u16 irdma_cm_dev_vlan(struct net_device *dev)
  * takes under RTNL.
  */
 static int irdma_add_mqh_4(struct irdma_cm_core *core,
-			   struct irdma_cm_listener *listener)
+			   struct irdma_cm_listener *listener, atomic_t *failed)
 {
 	const struct in_ifaddr *ifa;
 	struct net_device *dev;
@@ -3135,7 +3136,8 @@ static int irdma_add_mqh_4(struct irdma_cm_core *core,
 			u32 a = ntohl(ifa->ifa_address);
 
 			if (!irdma_cm_add_child(listener, &a, true,
-						irdma_cm_dev_vlan(dev), GFP_ATOMIC))
+						irdma_cm_dev_vlan(dev), GFP_ATOMIC,
+						failed))
 				n++;
 		}
 	}
@@ -3144,7 +3146,7 @@ static int irdma_add_mqh_4(struct irdma_cm_core *core,
 
 /* The same for IPv6; a netdev without IPv6 is skipped, not the end. */
 static int irdma_add_mqh_6(struct irdma_cm_core *core,
-			   struct irdma_cm_listener *listener)
+			   struct irdma_cm_listener *listener, atomic_t *failed)
 {
 	struct inet6_dev *idev;
 	struct inet6_ifaddr *ifp;
@@ -3165,7 +3167,8 @@ static int irdma_add_mqh_6(struct irdma_cm_core *core,
 		list_for_each_entry(ifp, &idev->addr_list, if_list) {
 			irdma_copy_ip_ntohl(a, ifp->addr.in6_u.u6_addr32);
 			if (!irdma_cm_add_child(listener, a, false,
-						irdma_cm_dev_vlan(dev), GFP_ATOMIC))
+						irdma_cm_dev_vlan(dev), GFP_ATOMIC,
+						failed))
 				n++;
 		}
 		read_unlock_bh(&idev->lock);
@@ -3174,13 +3177,13 @@ static int irdma_add_mqh_6(struct irdma_cm_core *core,
 }
 
 static void irdma_add_mqh(struct irdma_cm_core *core,
-			  struct irdma_cm_listener *listener)
+			  struct irdma_cm_listener *listener, atomic_t *failed)
 {
 	rcu_read_lock();
 	if (listener->ci.ipv4 || listener->dual_stack)
-		irdma_add_mqh_4(core, listener);
+		irdma_add_mqh_4(core, listener, failed);
 	if (!listener->ci.ipv4)
-		irdma_add_mqh_6(core, listener);
+		irdma_add_mqh_6(core, listener, failed);
 	rcu_read_unlock();
 }
 
@@ -3200,11 +3203,11 @@ static void irdma_del_multiple_qhash(struct irdma_cm_core *core,
 	spin_lock_irqsave(&core->listen_lock, flags);
 	listener->state = IRDMA_CM_LISTENER_PASSIVE;
 	list_for_each_entry_safe(child, tmp, &listener->children, list) {
-		core->ops->qhash(core, &child->ci, true, false);
+		core->ops->qhash(core, &child->ci, true, false, NULL);
 		list_move(&child->list, &gone);
 	}
 	if (listener->qhash_set) {
-		core->ops->qhash(core, &listener->ci, true, false);
+		core->ops->qhash(core, &listener->ci, true, false, NULL);
 		listener->qhash_set = false;
 	}
 	list_del(&listener->list);
@@ -3297,13 +3300,16 @@ static void irdma_cm_del_listen(struct irdma_cm_core *core,
  * @cm_id: listening iw_cm id
  * @backlog: pending request limit (0: default)
  *
- * Return: 0, -EADDRINUSE for an address already listened on, or an errno.
+ * Return: 0, -EADDRINUSE for an address already listened on, -EIO when
+ * the engine refused a SYN filter of the listen, or an errno.
  */
 int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 {
 	struct irdma_cm_core *core = irdma_cm_core_of(cm_id->device);
+	atomic_t refused = ATOMIC_INIT(0);
 	struct irdma_cm_listener *listener;
 	struct irdma_cm_info ci;
+	atomic_t *verdict;
 	int err;
 
 	err = irdma_cm_id_addrs(cm_id, &ci, false);
@@ -3324,10 +3330,13 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	err = irdma_cm_apbvt_get(core, ci.loc_port);
 	if (err)
 		goto err_unlist;
+	/* the engine's verdict on a filter is known only after a sync */
+	verdict = core->ops->sync ? &refused : NULL;
 	if (listener->wildcard) {
-		irdma_add_mqh(core, listener);
+		irdma_add_mqh(core, listener, verdict);
 	} else {
-		err = core->ops->qhash(core, &listener->ci, true, true);
+		err = core->ops->qhash(core, &listener->ci, true, true,
+				       verdict);
 		if (err)
 			goto err_apbvt;
 		listener->qhash_set = true;
@@ -3339,6 +3348,21 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	if (core->ops->sync)
 		core->ops->sync(core);
 	cm_id->add_ref(cm_id);
+	if (atomic_read(&refused)) {
+		/*
+		 * A listen with an address the engine does not steer would
+		 * leave its peers to the host's RST. Other filters may have
+		 * taken a SYN meanwhile: take it down as a destroy would.
+		 * An exact listener's one filter is not there to delete.
+		 */
+		cm_dbg(core, "listen on port %u: %d SYN filters refused\n",
+		       ci.loc_port, atomic_read(&refused));
+		if (!listener->wildcard)
+			listener->qhash_set = false;
+		irdma_cm_del_listen(core, listener);
+		cm_stat(core, LISTEN_ERR);
+		return -EIO;
+	}
 	cm_id->provider_data = listener;
 	cm_stat(core, LISTENS);
 	return 0;
@@ -3772,14 +3796,14 @@ static void irdma_qhash_ctrl(struct irdma_cm_core *core,
 	if (ifup) {
 		irdma_cm_add_child(listener, addr, ipv4,
 				   irdma_cm_addr_vlan(core, &listener->ci),
-				   GFP_ATOMIC);
+				   GFP_ATOMIC, NULL);
 		return;
 	}
 	spin_lock_irqsave(&core->listen_lock, flags);
 	list_for_each_entry_safe(child, tmp, &listener->children, list) {
 		if (child->ci.ipv4 == ipv4 &&
 		    irdma_addr_eq(child->ci.loc_addr, addr, ipv4)) {
-			core->ops->qhash(core, &child->ci, true, false);
+			core->ops->qhash(core, &child->ci, true, false, NULL);
 			list_move(&child->list, &gone);
 		}
 	}

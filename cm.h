@@ -245,6 +245,9 @@ struct irdma_cm_tcp_ctx {
  *	it is a complete Ethernet frame. The buffer is only valid for the call.
  * @qhash: (atomic) add or delete a steering filter; @syn selects a listener
  *	(SYN) filter on local address/port, otherwise the 4-tuple filter.
+ *	When the engine fails the command later, @failed (if not NULL) is
+ *	incremented; only a caller that then calls @sync before @failed
+ *	goes away may pass one.
  * @apbvt: (atomic) add or delete the accelerated port for a local port.
  * @sync: (optional) wait until the engine has carried out every @qhash and
  *	@apbvt posted so far. Process context, no CM lock held.
@@ -276,7 +279,7 @@ struct irdma_cm_hw_ops {
 	int (*xmit)(struct irdma_cm_core *core, struct irdma_cm_node *node,
 		    const void *frame, u32 len);
 	int (*qhash)(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
-		     bool syn, bool add);
+		     bool syn, bool add, atomic_t *failed);
 	int (*apbvt)(struct irdma_cm_core *core, u16 port, bool add);
 	void (*sync)(struct irdma_cm_core *core);
 	int (*ah_create)(struct irdma_cm_core *core, struct irdma_cm_node *node);

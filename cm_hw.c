@@ -55,13 +55,15 @@ static struct irdma_device *irdma_cm_hw_dev(struct irdma_cm_core *core)
 
 static int irdma_cm_hw_post(struct irdma_device *iwdev,
 			    int (*build)(__le64 *wqe, u8 valid, const void *arg),
-			    const void *arg, size_t len, const char *name)
+			    const void *arg, size_t len, const char *name,
+			    atomic_t *failed)
 {
 	struct irdma_cmd_req *req;
 
 	req = irdma_cmd_req_alloc(build, arg, len, name, GFP_ATOMIC);
 	if (!req)
 		return -ENOMEM;
+	req->failed = failed;
 	irdma_cmd_req_submit(iwdev->fn->hw, req);
 	return 0;
 }
@@ -139,7 +141,8 @@ static void irdma_cm_hw_ah_free(struct irdma_cm_core *core,
 }
 
 static int irdma_cm_hw_qhash(struct irdma_cm_core *core,
-			     const struct irdma_cm_info *ci, bool syn, bool add)
+			     const struct irdma_cm_info *ci, bool syn, bool add,
+			     atomic_t *failed)
 {
 	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
 	struct irdma_cqp_qhash_info qh = {
@@ -162,7 +165,8 @@ static int irdma_cm_hw_qhash(struct irdma_cm_core *core,
 		qh.rem_port = ci->rem_port;
 	}
 	return irdma_cm_hw_post(iwdev, irdma_cqpw_qhash_cb, &qh, sizeof(qh),
-				add ? "MANAGE_QHASH add" : "MANAGE_QHASH delete");
+				add ? "MANAGE_QHASH add" : "MANAGE_QHASH delete",
+				failed);
 }
 
 /**
@@ -188,7 +192,8 @@ static int irdma_cm_hw_apbvt(struct irdma_cm_core *core, u16 port, bool add)
 
 	return irdma_cm_hw_post(irdma_cm_hw_dev(core), irdma_cm_apbvt_build,
 				&a, sizeof(a),
-				add ? "MANAGE_APBVT add" : "MANAGE_APBVT delete");
+				add ? "MANAGE_APBVT add" : "MANAGE_APBVT delete",
+				NULL);
 }
 
 static int irdma_cm_hw_arp_resolve(struct irdma_cm_core *core,

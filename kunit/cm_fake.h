@@ -77,6 +77,7 @@ struct cmt_qp {
  * @syn_filters: SYN qhash filters in place
  * @est_filters: 4-tuple qhash filters in place
  * @unsynced: filter changes posted since the CM last waited for them (sync)
+ * @refused: SYN filter changes the fake engine refused (CMT_REFUSE_QHASH)
  * @syn_del_unlisted: SYN filter deletes posted once no listener of that
  *	port was in the table any more (a new listener's add could then
  *	reach the engine before the delete)
@@ -99,6 +100,7 @@ struct cmt_core {
 	int syn_filters;
 	int est_filters;
 	int unsynced;
+	int refused;
 	int syn_del_unlisted;
 	int ports;
 	int ahs;
@@ -120,6 +122,8 @@ enum cmt_fail {
 	CMT_FAIL_RTR,
 	CMT_FAIL_RTS,
 	CMT_FAIL_CLOSE,
+	/* SYN filter changes are posted, then failed by the engine */
+	CMT_REFUSE_QHASH,
 };
 
 enum cmt_id_state {
@@ -280,12 +284,20 @@ static bool cmt_port_listed(struct irdma_cm_core *core, u16 port)
 }
 
 static int cmt_qhash(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
-		     bool syn, bool add)
+		     bool syn, bool add, atomic_t *failed)
 {
 	struct cmt_core *cc = cmt_cc(core);
 
 	if (add && test_bit(CMT_FAIL_QHASH, &cc->fail))
 		return -EIO;
+	if (syn && test_bit(CMT_REFUSE_QHASH, &cc->fail)) {
+		/* the post succeeds; the engine's table does not change */
+		if (failed)
+			atomic_inc(failed);
+		cc->refused++;
+		cc->unsynced++;
+		return 0;
+	}
 	if (syn && !add && !cmt_port_listed(core, ci->loc_port))
 		cc->syn_del_unlisted++;
 	if (syn)

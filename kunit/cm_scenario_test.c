@@ -1287,6 +1287,41 @@ static void irdma_cm_wire_xmit_refused(struct kunit *test)
 	cmt_unlisten(lid);
 }
 
+/*
+ * The engine fails a listen's SYN filter after it was posted: the listen
+ * fails once the filter's command has run, and leaves no listener, filter
+ * or port behind; the port can be listened on again.
+ */
+static void irdma_cm_wire_listen_refused(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	atomic64_t *errs = &env->b.core->stats[IRDMA_CM_STAT_LISTEN_ERR];
+	s64 errs0 = atomic64_read(errs);
+	int ports = env->b.ports, rc;
+	struct cmt_id *lid;
+
+	set_bit(CMT_REFUSE_QHASH, &env->b.fail);
+	cmt_listen(&env->b, false, 2, 4010, 0, &rc);
+	KUNIT_EXPECT_EQ(test, rc, -EIO);
+	cmt_listen(&env->b, true, 2, 4011, 0, &rc);
+	KUNIT_EXPECT_EQ(test, rc, -EIO);
+	clear_bit(CMT_REFUSE_QHASH, &env->b.fail);
+	/* the add of each, and no delete of a filter that is not there */
+	KUNIT_EXPECT_EQ(test, env->b.refused, 2);
+	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 0);
+	KUNIT_EXPECT_EQ(test, env->b.ports, ports);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->b.core->listener_cnt), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(errs) - errs0, 2);
+	lid = cmt_listen(&env->b, false, 2, 4010, 0, &rc);
+	KUNIT_EXPECT_EQ(test, rc, 0);
+	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 1);
+	if (!rc)
+		cmt_unlisten(lid);
+	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 0);
+	cmt_pump(env);
+	cmt_expect_no_event(env);
+}
+
 /* Errors of the iw_cm entry points leave nothing behind and raise nothing. */
 static void irdma_cm_wire_entry_errors(struct kunit *test)
 {
@@ -1534,6 +1569,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_cm_wire_xmit_refused),
 	KUNIT_CASE(irdma_cm_wire_loopback_refused),
 	KUNIT_CASE(irdma_cm_wire_entry_errors),
+	KUNIT_CASE(irdma_cm_wire_listen_refused),
 	KUNIT_CASE(irdma_cm_wire_accept_qp_errors),
 	KUNIT_CASE(irdma_cm_wire_if_notify),
 	KUNIT_CASE(irdma_cm_wire_wildcard_netdev),

@@ -7,7 +7,9 @@
 # (rping -s) programs a SYN quad-hash filter and an accelerated port in the
 # engine, and stopping it removes them; a wildcard listen programs one
 # filter per address of the netdev and follows addresses that come and go
-# (the inet notifiers); a neighbour added with ip neigh reaches the
+# (the inet notifiers); a listen, exact or wildcard, whose SYN filter the
+# engine fails (the simulator's fail_manage_qhash knob) fails itself and
+# leaves nothing programmed; a neighbour added with ip neigh reaches the
 # engine's ARP cache and its deletion removes it (the netevent notifier);
 # a connect to an address of the other function in the same namespace is
 # a loopback connection (the route is local, so rdma_cm puts both ends on
@@ -58,6 +60,27 @@ unlisten() {
 	lpid=
 }
 
+# a listen on address $1, port $2, while function 0's engine fails its next
+# MANAGE_QHASH command: rping -s must fail (rdma_listen), and nothing may
+# stay programmed on either function
+listen_refused() {
+	local rc
+
+	echo 1 >$dbg/irdma_sim0/fail_manage_qhash || fail "fail_manage_qhash"
+	listen "$1" "$2"
+	wait_exit 30 "$lpid" ||
+		fail "rping -s still runs with its filter refused: $(<"/tmp/rping-$2.txt")"
+	wait "$lpid"
+	rc=$?
+	lpid=
+	echo "rping -s -a $1 exited $rc: $(<"/tmp/rping-$2.txt")"
+	[ "$(<$dbg/irdma_sim0/fail_manage_qhash)" = 0 ] ||
+		fail "the engine was never asked for the filter"
+	[ "$rc" != 0 ] || fail "rping -s -a $1 exited 0 with its filter refused"
+	wait_filters 0 0 0
+	wait_filters 1 0 0
+}
+
 log_mark 40-cm-listen
 need_user rping
 load_irdma_sim
@@ -99,6 +122,10 @@ wait_filters 0 2 1
 unlisten
 wait_filters 0 0 0
 wait_filters 1 0 0
+
+step "listens whose SYN filter the engine refuses fail"
+listen_refused 192.0.2.1 7005
+listen_refused 0.0.0.0 7006
 
 step "neighbours reach the ARP cache"
 ip neigh flush dev isim0 nud all
