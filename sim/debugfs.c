@@ -156,6 +156,7 @@ static void isim_show_lmac(struct seq_file *s, struct isim_func *f)
 static int isim_state_show(struct seq_file *s, void *unused)
 {
 	struct isim_func *f = s->private;
+	unsigned int i;
 
 	/* scripts read the protocol from the second line */
 	seq_printf(s, "id: %u\nprotocol: %s\ngen: %u\nnetdev: %s\n", f->id,
@@ -166,6 +167,11 @@ static int isim_state_show(struct seq_file *s, void *unused)
 		   (s64)atomic64_read(&f->wire.rx_frames),
 		   (s64)atomic64_read(&f->wire.looped),
 		   (s64)atomic64_read(&f->wire.dropped));
+	seq_puts(s, "vlan_tcp:");
+	for (i = 0; i < ARRAY_SIZE(f->wire.vlan_tcp); i++)
+		seq_printf(s, " p%u=%lld", i,
+			   (s64)atomic64_read(&f->wire.vlan_tcp[i]));
+	seq_putc(s, '\n');
 	seq_printf(s, "ilq: tx=%lld rx=%lld steered=%lld dropped=%lld tx_err=%lld\n",
 		   (s64)atomic64_read(&f->ilq.tx),
 		   (s64)atomic64_read(&f->ilq.rx),

@@ -1016,6 +1016,8 @@ struct isim_faults {
  * @looped: frames addressed to the function's own MAC, turned around to
  *	its own receive path instead of the wire
  * @dropped: frames dropped (no peer, knob, full delay queue, peer refused)
+ * @vlan_tcp: TCP segments received with a VLAN tag (VLAN 1 or above), by
+ *	their 802.1p priority, whoever took them (engine or host)
  */
 struct isim_wire {
 	struct isim_func __rcu *peer;
@@ -1027,6 +1029,7 @@ struct isim_wire {
 	atomic64_t rx_bytes;
 	atomic64_t looped;
 	atomic64_t dropped;
+	atomic64_t vlan_tcp[8];
 };
 
 /**

@@ -19,6 +19,9 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/rtnetlink.h>
 
 #include "isim.h"
@@ -45,10 +48,51 @@ static bool isim_wire_to_self(struct isim_func *f, const struct sk_buff *skb)
 	       ether_addr_equal(eh->h_dest, f->netdev->dev_addr);
 }
 
+/*
+ * A frame into @to's receive path. The adapter's filters see a frame
+ * before the host does, and the netdev's rx_handler (ilq.c) stands in for
+ * them; but the host hands a frame tagged with the VLAN of a VLAN device
+ * to that device before any rx_handler of the netdev runs. Such a frame
+ * is offered to the engine here, its tag taken out as the rx_handler
+ * would find it, and put back in the skb's tag for the host otherwise.
+ */
+/* a received frame, data at its IP header: is it a TCP segment */
+static bool isim_wire_is_tcp(struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		return pskb_may_pull(skb, sizeof(struct iphdr)) &&
+		       ip_hdr(skb)->protocol == IPPROTO_TCP;
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return pskb_may_pull(skb, sizeof(struct ipv6hdr)) &&
+		       ipv6_hdr(skb)->nexthdr == IPPROTO_TCP;
+	return false;
+}
+
+static int isim_wire_rx(struct isim_func *to, struct sk_buff *skb)
+{
+	const struct vlan_ethhdr *veh = (const void *)skb->data;
+
+	if ((to->netdev->flags & IFF_UP) &&
+	    skb_headlen(skb) >= VLAN_ETH_HLEN &&
+	    veh->h_vlan_proto == htons(ETH_P_8021Q) &&
+	    (ntohs(veh->h_vlan_TCI) & VLAN_VID_MASK)) {
+		skb->protocol = eth_type_trans(skb, to->netdev);
+		skb = skb_vlan_untag(skb);
+		if (!skb)
+			return NET_RX_DROP;
+		if (isim_wire_is_tcp(skb))
+			atomic64_inc(&to->wire.vlan_tcp[skb_vlan_tag_get_prio(skb)]);
+		if (isim_ilq_steer(to, skb))
+			return NET_RX_SUCCESS;
+		skb_push(skb, ETH_HLEN);
+	}
+	return dev_forward_skb(to->netdev, skb);
+}
+
 /* turn a frame around into the function's own receive path */
 static void isim_wire_loop(struct isim_func *f, struct sk_buff *skb)
 {
-	if (dev_forward_skb(f->netdev, skb) == NET_RX_SUCCESS)
+	if (isim_wire_rx(f, skb) == NET_RX_SUCCESS)
 		atomic64_inc(&f->wire.looped);
 	else
 		atomic64_inc(&f->wire.dropped);
@@ -69,7 +113,7 @@ static void isim_wire_deliver(struct isim_func *f, struct sk_buff *skb)
 	peer = rcu_dereference(f->wire.peer);
 	if (!peer) {
 		kfree_skb(skb);
-	} else if (dev_forward_skb(peer->netdev, skb) == NET_RX_SUCCESS) {
+	} else if (isim_wire_rx(peer, skb) == NET_RX_SUCCESS) {
 		atomic64_inc(&peer->wire.rx_frames);
 		atomic64_add(len, &peer->wire.rx_bytes);
 		sent = true;
