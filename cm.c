@@ -3421,11 +3421,15 @@ static struct irdma_cm_node *
 irdma_create_cm_node(struct irdma_cm_core *core, struct irdma_cm_info *ci,
 		     struct iw_cm_id *cm_id, const struct iw_cm_conn_param *p)
 {
+	u16 vlan = irdma_cm_addr_vlan(core, ci);
 	struct irdma_cm_node *node;
 
 	ci->tos = cm_id->tos_set ? cm_id->tos : 0;
-	ci->vlan_id = irdma_cm_tag_vlan(core, irdma_cm_addr_vlan(core, ci),
-					ci->tos, &ci->user_pri);
+	/* on a VLAN of its own, the VLAN device's priority for the TOS */
+	if (vlan != IRDMA_CM_NO_VLAN && core->ops->vlan_prio)
+		ci->user_pri = core->ops->vlan_prio(core, ci->loc_addr,
+						    ci->ipv4, ci->tos);
+	ci->vlan_id = irdma_cm_tag_vlan(core, vlan, ci->tos, &ci->user_pri);
 	node = irdma_make_cm_node(core, ci, NULL, NULL);
 	if (IS_ERR(node))
 		return node;

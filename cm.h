@@ -257,6 +257,9 @@ struct irdma_cm_tcp_ctx {
  *	@have_mac, program the ARP cache, return its index or a -errno.
  * @get_vlan: (optional) VLAN id owning a local address; default walks the
  *	netdevs of irdma_cm_net().
+ * @vlan_prio: (optional) the 802.1p priority of traffic of IP TOS @tos from
+ *	a local address on a VLAN of ours: what the VLAN device's egress map
+ *	gives a socket of that TOS. NULL: 0.
  * @prio_tag: (atomic, optional) the 802.1p priority that traffic of IP
  *	TOS @tos with no VLAN of its own must carry in a priority tag (VLAN
  *	0), when the port sorts frames into classes by priority; -1 when such
@@ -288,6 +291,8 @@ struct irdma_cm_hw_ops {
 			   const struct irdma_cm_info *ci, u8 *mac,
 			   bool have_mac);
 	u16 (*get_vlan)(struct irdma_cm_core *core, const u32 *addr, bool ipv4);
+	u8 (*vlan_prio)(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
+			u8 tos);
 	int (*prio_tag)(struct irdma_cm_core *core, u8 tos);
 	void *(*qp_lookup)(struct irdma_cm_core *core, u32 qpn);
 	void (*qp_put)(struct irdma_cm_core *core, void *qp);

@@ -27,6 +27,7 @@
 #include <net/if_inet6.h>
 #include <net/ndisc.h>
 #include <net/netevent.h>
+#include <net/route.h>
 #include <rdma/ib_addr.h>
 
 #include "arp.h"
@@ -231,36 +232,58 @@ static u16 irdma_cm_dev_vlan(struct irdma_cm_core *core, struct net_device *dev)
 	return IRDMA_CM_NO_VLAN;
 }
 
+/* The netdev holding local address @addr in the CM's namespace; under RCU */
+static struct net_device *irdma_cm_addr_dev(struct irdma_cm_core *core,
+					    const u32 *addr, bool ipv4)
+{
+	struct net *net = irdma_cm_net(core);
+	struct net_device *dev;
+	struct in6_addr a6;
+	int i;
+
+	if (ipv4)
+		return __ip_dev_find(net, htonl(addr[0]), false);
+	if (!IS_ENABLED(CONFIG_IPV6))
+		return NULL;
+	for (i = 0; i < 4; i++)
+		a6.s6_addr32[i] = htonl(addr[i]);
+	for_each_netdev_rcu(net, dev)
+		if (ipv6_chk_addr(net, &a6, dev, 1))
+			return dev;
+	return NULL;
+}
+
 static u16 irdma_cm_hw_get_vlan(struct irdma_cm_core *core, const u32 *addr,
 				bool ipv4)
 {
 	u16 vlan = IRDMA_CM_NO_VLAN;
 	struct net_device *dev;
-	struct in6_addr a6;
-	struct net *net;
-	int i;
 
 	rcu_read_lock();
-	net = irdma_cm_net(core);
-	if (ipv4) {
-		dev = __ip_dev_find(net, htonl(addr[0]), false);
-		if (dev)
-			vlan = irdma_cm_dev_vlan(core, dev);
-		goto out_unlock;
-	}
-	if (!IS_ENABLED(CONFIG_IPV6))
-		goto out_unlock;
-	for (i = 0; i < 4; i++)
-		a6.s6_addr32[i] = htonl(addr[i]);
-	for_each_netdev_rcu(net, dev) {
-		if (ipv6_chk_addr(net, &a6, dev, 1)) {
-			vlan = irdma_cm_dev_vlan(core, dev);
-			break;
-		}
-	}
-out_unlock:
+	dev = irdma_cm_addr_dev(core, addr, ipv4);
+	if (dev)
+		vlan = irdma_cm_dev_vlan(core, dev);
 	rcu_read_unlock();
 	return vlan;
+}
+
+/*
+ * A VLAN device tags a socket's frames through its egress map, from the
+ * priority the socket's TOS gives it (rt_tos2priority()): the CM and the
+ * offloaded connection tag theirs the same way, as rdma_cm does for RoCE.
+ */
+static u8 irdma_cm_hw_vlan_prio(struct irdma_cm_core *core, const u32 *addr,
+				bool ipv4, u8 tos)
+{
+	struct net_device *dev;
+	u16 tci = 0;
+
+	rcu_read_lock();
+	dev = irdma_cm_addr_dev(core, addr, ipv4);
+	if (dev && irdma_cm_dev_vlan(core, dev) != IRDMA_CM_NO_VLAN)
+		tci = vlan_dev_get_egress_qos_mask(dev, rt_tos2priority(tos));
+	rcu_read_unlock();
+	return (tci & VLAN_PRIO_MASK) >> VLAN_PRIO_SHIFT;
 }
 
 /* An iWARP QP of this function, held until irdma_cm_hw_qp_put() */
@@ -362,6 +385,7 @@ static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 	.ah_free = irdma_cm_hw_ah_free,
 	.arp_resolve = irdma_cm_hw_arp_resolve,
 	.get_vlan = irdma_cm_hw_get_vlan,
+	.vlan_prio = irdma_cm_hw_vlan_prio,
 	.prio_tag = irdma_cm_hw_prio_tag,
 	.qp_lookup = irdma_cm_hw_qp_lookup,
 	.qp_put = irdma_cm_hw_qp_put,

@@ -357,6 +357,15 @@ static u16 cmt_get_vlan(struct irdma_cm_core *core, const u32 *addr, bool ipv4)
 	return cmt_cc(core)->vlan;
 }
 
+/* the fake VLAN devices map every priority to this one (egress map) */
+#define CMT_VLAN_PRIO 3
+
+static u8 cmt_vlan_prio(struct irdma_cm_core *core, const u32 *addr,
+			bool ipv4, u8 tos)
+{
+	return CMT_VLAN_PRIO;
+}
+
 static int cmt_prio_tag(struct irdma_cm_core *core, u8 tos)
 {
 	return cmt_cc(core)->prio_tag;
@@ -462,6 +471,7 @@ static const struct irdma_cm_hw_ops cmt_hw_ops = {
 	.ah_free = cmt_ah_free,
 	.arp_resolve = cmt_arp,
 	.get_vlan = cmt_get_vlan,
+	.vlan_prio = cmt_vlan_prio,
 	.prio_tag = cmt_prio_tag,
 	.qp_lookup = cmt_qp_lookup,
 	.qp_put = cmt_qp_put,

@@ -916,6 +916,12 @@ static void cmt_check_ctx(struct kunit *test, const struct cmt_wire_case *c,
 		KUNIT_EXPECT_EQ(test, qb->ctx.ci.user_pri, CMT_PRIO);
 	} else {
 		KUNIT_EXPECT_EQ(test, qa->ctx.ci.vlan_id, c->vlan);
+		KUNIT_EXPECT_EQ(test, qb->ctx.ci.vlan_id, c->vlan);
+	}
+	if (c->vlan != NV) {
+		/* the initiator's VLAN device's priority, answered in kind */
+		KUNIT_EXPECT_EQ(test, qa->ctx.ci.user_pri, CMT_VLAN_PRIO);
+		KUNIT_EXPECT_EQ(test, qb->ctx.ci.user_pri, CMT_VLAN_PRIO);
 	}
 	KUNIT_EXPECT_EQ(test, qa->ctx.tcp.mss, c->v6 ? 1440 : 1460);
 	KUNIT_EXPECT_EQ(test, qa->ctx.tcp.snd_wscale, 2);
