@@ -94,27 +94,25 @@ static int isim_aux_qos_get(struct isim_aux_dev *iadev,
 	return 0;
 }
 
-/*
- * The parent's services, as every plugged device offers them to its
- * driver; each stands for one of ice's (iidc) calls.
- */
-static const struct isim_aux_ops isim_aux_ops = {
-	/* ice_add_rdma_qset(): a Tx scheduler node for a queue set */
-	.qset_add = isim_aux_qset_add,
-	/* ice_del_rdma_qset() */
-	.qset_del = isim_aux_qset_del,
-	/* ice_rdma_request_reset(): the PF reset a fatal error asks for */
-	.request_reset = isim_aux_request_reset,
-	/* ice_rdma_update_vsi_filter(): RDMA traffic on or off for a VSI */
-	.vsi_filter = isim_aux_vsi_filter,
-	/* ice_get_qos_params(): the port's traffic classes */
-	.qos_get = isim_aux_qos_get,
-};
-
 static void isim_aux_release(struct device *dev)
 {
 	kfree(to_isim_aux_dev(to_auxiliary_dev(dev)));
 }
+
+/*
+ * The parent's services, as every plugged device offers them to its
+ * driver: each is isim_aux_<op>() and stands for one of ice's (iidc)
+ * calls, named beside it.
+ */
+#define ISIM_AUX_SERVICE(op) .op = isim_aux_##op
+
+static const struct isim_aux_ops isim_aux_ops = {
+	ISIM_AUX_SERVICE(qset_add),	/* ice_add_rdma_qset(): a Tx node */
+	ISIM_AUX_SERVICE(qset_del),	/* ice_del_rdma_qset() */
+	ISIM_AUX_SERVICE(request_reset), /* ice_rdma_request_reset(): PF reset */
+	ISIM_AUX_SERVICE(vsi_filter),	/* ice_rdma_update_vsi_filter() */
+	ISIM_AUX_SERVICE(qos_get),	/* ice_get_qos_params(): the TCs */
+};
 
 /*
  * What the driver learns of the function: one ID names it everywhere
@@ -124,20 +122,20 @@ static void isim_aux_release(struct device *dev)
 static void isim_aux_describe(struct isim_aux_dev *iadev,
 			      struct isim_func *f)
 {
+	iadev->hw_addr = (u8 __iomem __force *)f->regs;
+	iadev->hw_len = f->rm->bar_len;
+	iadev->dma_dev = &f->dev;
+
 	iadev->fn_id = f->id;
 	iadev->vsi_id = f->id;
 	iadev->protocol = f->protocol;
 	iadev->gen = f->gen;
 	iadev->netdev = f->netdev;
+	iadev->ops = &isim_aux_ops;
 
-	iadev->hw_addr = (u8 __iomem __force *)f->regs;
-	iadev->hw_len = f->rm->bar_len;
-	iadev->irqs = f->irqs;
 	iadev->first_vector = ISIM_FIRST_VECTOR;
 	iadev->num_vectors = ISIM_NUM_VECTORS;
-
-	iadev->dma_dev = &f->dev;
-	iadev->ops = &isim_aux_ops;
+	iadev->irqs = f->irqs;
 }
 
 static int isim_aux_plug(struct isim_func *f)
