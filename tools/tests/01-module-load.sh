@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 88
+# irdma-vm-secs: 10
 #
 # irdma loads next to ice, i40e and the RDMA core, registers one auxiliary
 # driver per parent with the right aliases, and unloads cleanly, repeatedly.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 114
+# irdma-vm-secs: 18
 #
 # irdma_sim: a pair of functions is created through the bus, shows its
 # devices, netdevs, auxiliary devices and debugfs knobs, and is removed

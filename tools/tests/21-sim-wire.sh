@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 109
+# irdma-vm-secs: 18
 #
 # irdma_sim: the netdevs of a pair are wired back to back. Real frames
 # cross the wire between two namespaces (tcpdump sees them), and the

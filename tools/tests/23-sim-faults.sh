@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 14
+# irdma-vm-secs: 2
 #
 # irdma_sim: every function has its state file and fault knobs, the knobs
 # take values and read them back, and raise_ae refuses to post into an AEQ

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 62
+# irdma-vm-secs: 14
 #
 # Bring-up: irdma binds to simulated functions and starts their engines
 # (CQP, CCQ, HMC, PBLEs, AEQ, CEQs). A CQP command that the simulator fails

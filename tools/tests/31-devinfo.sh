@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 103
+# irdma-vm-secs: 13
 #
 # User contexts through Debian's unmodified libirdma: two simulated iWARP
 # functions show up in ibv_devices, ibv_devinfo -v reports transport

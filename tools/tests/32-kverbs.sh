@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 124
+# irdma-vm-secs: 19
 #
 # Kernel CQs and QPs through the RDMA core's own consumer: a RoCEv2
 # function registers an IB CA with a RoCEv2 port, so ib_mad creates a CQ

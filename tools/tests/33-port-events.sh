@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 119
+# irdma-vm-secs: 13
 #
 # Port events: a user of an irdma device (ibv_asyncwatch, through
 # libirdma) learns that the link went down and came back, once per

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 1200
-# irdma-vm-secs: 331
+# irdma-vm-secs: 47
 #
 # 20 load/unload cycles of irdma with simulated functions present: each
 # load brings up a function that was already there and one created while

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 44
+# irdma-vm-secs: 14
 #
 # A kernel verbs consumer on one RoCEv2 function: irdma_test_kverbs.ko
 # connects two RC QPs of the function to each other and checks SEND/RECV,

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 106
+# irdma-vm-secs: 8
 #
 # Memory regions and windows on a simulated iWARP function, in one Python
 # process. Through Debian's unmodified libibverbs/libirdma (ctypes: the

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 115
+# irdma-vm-secs: 16
 #
 # Events of the parent driver, sent by irdma_sim as ice sends them through
 # its event_handler: an MTU change and a traffic-class change are taken

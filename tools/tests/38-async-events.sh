@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 96
+# irdma-vm-secs: 16
 #
 # Asynchronous events of the engine, raised through the simulator: an AE
 # about a QP reaches the QP's consumer as the IB event it stands for (QP1's

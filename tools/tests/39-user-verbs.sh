@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 120
+# irdma-vm-secs: 11
 #
 # User CQs and QPs through Debian's unmodified libibverbs/libirdma, driven
 # from Python ctypes (the pyverbs import alone takes minutes under TCG).

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 900
-# irdma-vm-secs: 214
+# irdma-vm-secs: 24
 #
 # The CM's hardware side on two wired iWARP functions: an rdma_cm listen
 # (rping -s) programs a SYN quad-hash filter and an accelerated port in the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 900
-# irdma-vm-secs: 232
+# irdma-vm-secs: 16
 #
 # The CM's segments on the wire through the ILQ. Function 0 listens with
 # rdma_cm (librdmacm); function 1's netdev sits in its own network namespace,

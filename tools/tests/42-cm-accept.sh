@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 900
-# irdma-vm-secs: 215
+# irdma-vm-secs: 15
 #
 # A librdmacm server with a user QP accepts a connection, and its
 # rdma_disconnect() closes it. As in 41-cm-ilq.sh, function 1's netdev sits

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 1200
-# irdma-vm-secs: 300
+# irdma-vm-secs: 50
 #
 # iWARP end to end between two simulated functions on the wire, both
 # through irdma, each end in a network namespace of its own: function 1's

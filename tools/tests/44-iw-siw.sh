@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 1200
-# irdma-vm-secs: 400
+# irdma-vm-secs: 52
 #
 # irdma against siw, the kernel's software iWARP, over the simulator's
 # wire: a peer that is not our code at all. Function 0 (isim0, 192.0.2.1,

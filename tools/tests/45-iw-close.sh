@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 900
-# irdma-vm-secs: 285
+# irdma-vm-secs: 28
 #
 # How offloaded iWARP connections end, on a loopback connection of one
 # simulated function (as in 40-cm-listen.sh: two wired functions, a connect

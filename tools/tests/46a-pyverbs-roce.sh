@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 409
+# irdma-vm-secs: 72
 #
 # rdma-core's own test suite (Debian's python3-pyverbs ships it under
 # /usr/share/doc/rdma-core/tests) on a RoCEv2 function of irdma_sim,

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 470
+# irdma-vm-secs: 32
 #
 # rdma-core's own test suite (Debian's python3-pyverbs ships it under
 # /usr/share/doc/rdma-core/tests) on an iWARP function of irdma_sim,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 1200
-# irdma-vm-secs: 400
+# irdma-vm-secs: 112
 #
 # Many connections at once: ucmatose opens 200 rdma_cm connections over a
 # loopback on one simulated function (both ends on irdma, every connection

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 900
-# irdma-vm-secs: 326
+# irdma-vm-secs: 54
 #
 # perftest over rdma_cm between two simulated iWARP functions on the wire:
 # the servers run on function 1 (isim1, in network namespace wirepeer),

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 600
-# irdma-vm-secs: 126
+# irdma-vm-secs: 27
 #
 # Loopback on one function: a single simulated iWARP function, with no
 # second function wired to it (so no carrier), connects to its own

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 600
-# irdma-vm-secs: 120
+# irdma-vm-secs: 29
 #
 # RDMA CM on RoCEv2: rping between two ends on one simulated RoCEv2
 # function (the second function only gives the wire a carrier, which the

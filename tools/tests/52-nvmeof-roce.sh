@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 100
+# irdma-vm-secs: 20
 # irdma-vm-timeout: 600
 #
 # NVMe over Fabrics on RoCEv2 through irdma (tools/guest/nvmeof.sh), the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 900
-# irdma-vm-secs: 160
+# irdma-vm-secs: 44
 #
 # TERMINATE (RFC 5040, 5.4 and 7) both ways, against a peer that is not our
 # code. As in 42-cm-accept.sh, a librdmacm server on function 0 accepts an

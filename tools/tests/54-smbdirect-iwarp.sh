@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 140
+# irdma-vm-secs: 34
 # irdma-vm-timeout: 900
 #
 # SMB Direct (MS-SMBD) on iWARP through irdma: the kernel's SMB3 server,

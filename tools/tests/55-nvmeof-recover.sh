@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 200
+# irdma-vm-secs: 66
 # irdma-vm-timeout: 600
 #
 # NVMe over Fabrics on iWARP through irdma when the connections go away

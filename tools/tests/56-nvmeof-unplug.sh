@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 120
+# irdma-vm-secs: 24
 # irdma-vm-timeout: 600
 #
 # NVMe over Fabrics on iWARP through irdma when the adapter goes away

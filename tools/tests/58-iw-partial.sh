@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 600
-# irdma-vm-secs: 90
+# irdma-vm-secs: 40
 #
 # Partial FPDUs: the IEQ. As in 53-iw-terminate.sh, a librdmacm server on
 # function 0 accepts an MPA v2 request from a kernel TCP socket in function

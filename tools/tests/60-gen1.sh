@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 60
+# irdma-vm-secs: 8
 #
 # A simulated X722 (gen1) function: the engine has the X722 register map,
 # expects the gen1 CQP context and command layouts, numbers its vectors

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 900
-# irdma-vm-secs: 150
+# irdma-vm-secs: 26
 #
 # iWARP end to end on simulated X722 (gen1) functions, which have no AHs:
 # the CM's segments leave the ILQ as whole Ethernet frames the driver

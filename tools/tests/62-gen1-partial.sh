@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 600
-# irdma-vm-secs: 90
+# irdma-vm-secs: 40
 #
 # Partial FPDUs on X722 (gen1) functions: 58-iw-partial.sh's four cases
 # (a READ response and WRITEs cut across segments and put together, the
