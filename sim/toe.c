@@ -83,6 +83,7 @@
 
 #define ISIM_TOE_RXQ_MAX	2048	/* segments waiting for the engine */
 #define ISIM_TOE_RX_MIN		32	/* segments a pass looks at in any case */
+#define ISIM_TOE_RX_SHARE	4	/* and of those waiting, at least 1/N */
 #define ISIM_TOE_MSS_MIN	536	/* RFC 1122, 3.3.3 */
 #define ISIM_TOE_MSS_MAX	8960	/* a 9000-byte MTU, IPv4 */
 #define ISIM_TOE_WSCALE_MAX	14	/* RFC 7323, 2.3 */
@@ -1107,10 +1108,18 @@ bool isim_toe_run(struct isim_func *f, unsigned int budget)
 {
 	struct isim_xfer *x = NULL;
 	struct sk_buff *skb;
-	unsigned int n = 0;
+	unsigned int n = 0, floor;
 
 	lockdep_assert_held(&f->eng_lock);
-	while (n < budget && (n < ISIM_TOE_RX_MIN || !isim_pass_over(f)) &&
+	/*
+	 * A pass whose SQ work used up its time would otherwise look at a
+	 * fixed few segments, while on a loopback every FPDU those WQEs sent
+	 * comes back, and then its ACK: the queue grew until it overflowed
+	 * and the dropped segments waited for retransmission timeouts.
+	 */
+	floor = max_t(unsigned int, ISIM_TOE_RX_MIN,
+		      skb_queue_len(&f->toe.rxq) / ISIM_TOE_RX_SHARE);
+	while (n < budget && (n < floor || !isim_pass_over(f)) &&
 	       (skb = skb_dequeue(&f->toe.rxq))) {
 		isim_toe_rx(&x, f, skb);
 		n++;
