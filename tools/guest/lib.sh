@@ -31,9 +31,9 @@ load_stack() {
 # Unload what is loaded of irdma and the stack, innermost first.
 # /proc/modules is read with a builtin and one rmmod takes them all, in
 # the order given. ib_cm, which rdma_cm pulled in, is not in the list, so
-# it and ib_core stay loaded from one guest script to the next (loading
-# them again for each script is not worth its time; keeping the rest
-# loaded too was measured and bought nothing).
+# it and ib_core stay loaded from one guest script to the next (whether
+# they should go too was not measured; keeping the rest loaded as well
+# was, and bought nothing).
 unload_all() {
 	local m loaded=
 	local -a mods=()
