@@ -1118,7 +1118,7 @@ bool isim_toe_run(struct isim_func *f, unsigned int budget)
 	 * and the dropped segments waited for retransmission timeouts.
 	 */
 	floor = max_t(unsigned int, ISIM_TOE_RX_MIN,
-		      skb_queue_len(&f->toe.rxq) / ISIM_TOE_RX_SHARE);
+		      skb_queue_len_lockless(&f->toe.rxq) / ISIM_TOE_RX_SHARE);
 	while (n < budget && (n < floor || !isim_pass_over(f)) &&
 	       (skb = skb_dequeue(&f->toe.rxq))) {
 		isim_toe_rx(&x, f, skb);
