@@ -3788,7 +3788,7 @@ void irdma_cm_teardown_connections(struct irdma_cm_core *core,
 /* Add or remove the SYN filter of one listener for one address. */
 static void irdma_qhash_ctrl(struct irdma_cm_core *core,
 			     struct irdma_cm_listener *listener,
-			     const u32 *addr, bool ipv4, bool ifup)
+			     const u32 *addr, bool ipv4, u16 vlan, bool ifup)
 {
 	struct irdma_cm_listen_child *child, *tmp;
 	unsigned long flags;
@@ -3798,9 +3798,8 @@ static void irdma_qhash_ctrl(struct irdma_cm_core *core,
 				    !(listener->dual_stack && ipv4)))
 		return;
 	if (ifup) {
-		irdma_cm_add_child(listener, addr, ipv4,
-				   irdma_cm_addr_vlan(core, &listener->ci),
-				   GFP_ATOMIC, NULL);
+		irdma_cm_add_child(listener, addr, ipv4, vlan, GFP_ATOMIC,
+				   NULL);
 		return;
 	}
 	spin_lock_irqsave(&core->listen_lock, flags);
@@ -3821,13 +3820,15 @@ static void irdma_qhash_ctrl(struct irdma_cm_core *core,
  * @core: CM core
  * @addr: the address, host order words
  * @ipv4: its family
+ * @vlan: the VLAN of the netdev holding it, or IRDMA_CM_NO_VLAN
  * @ifup: added (true) or removed (false)
  *
- * Wildcard listeners gain or lose the SYN filter of the address; on removal
- * the connections using it are torn down.
+ * Wildcard listeners gain or lose the SYN filter of the address, the one
+ * of a VLAN device's address matching that VLAN's SYNs; on removal the
+ * connections using it are torn down.
  */
 void irdma_if_notify(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
-		     bool ifup)
+		     u16 vlan, bool ifup)
 {
 	struct irdma_cm_listener *ls[IRDMA_CM_COLLECT_MAX], *l;
 	unsigned long flags;
@@ -3842,7 +3843,7 @@ void irdma_if_notify(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
 	}
 	spin_unlock_irqrestore(&core->listen_lock, flags);
 	for (i = 0; i < n; i++) {
-		irdma_qhash_ctrl(core, ls[i], addr, ipv4, ifup);
+		irdma_qhash_ctrl(core, ls[i], addr, ipv4, vlan, ifup);
 		irdma_cm_listener_put(ls[i]);
 	}
 	if (!ifup)

@@ -786,7 +786,7 @@ int irdma_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len);
 int irdma_create_listen(struct iw_cm_id *cm_id, int backlog);
 int irdma_destroy_listen(struct iw_cm_id *cm_id);
 void irdma_if_notify(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
-		     bool ifup);
+		     u16 vlan, bool ifup);
 void irdma_cm_read_stats(struct irdma_cm_core *core, u64 *vals);
 void irdma_cm_teardown_connections(struct irdma_cm_core *core,
 				   const u32 *addr, bool ipv4);

@@ -514,7 +514,8 @@ static void irdma_notify_addr(struct net_device *dev, const u32 *addr,
 	       irdma_cm_dev_is_ours(&iwdev->cm_core, dev);
 	rcu_read_unlock();
 	if (ours)
-		irdma_if_notify(&iwdev->cm_core, addr, ipv4, up);
+		irdma_if_notify(&iwdev->cm_core, addr, ipv4,
+				irdma_cm_dev_vlan(&iwdev->cm_core, dev), up);
 	irdma_notify_put(iwdev);
 }
 

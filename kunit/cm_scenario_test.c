@@ -1450,8 +1450,9 @@ static void irdma_cm_wire_if_notify(struct kunit *test)
 	lid = cmt_listen(&env->b, false, 0, 4000, 0, &rc);
 	KUNIT_ASSERT_EQ(test, rc, 0);
 	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 0);
-	irdma_if_notify(env->b.core, &addr, true, true);
-	irdma_if_notify(env->b.core, &other, true, true);
+	irdma_if_notify(env->b.core, &addr, true, IRDMA_CM_NO_VLAN, true);
+	irdma_if_notify(env->b.core, &other, true, IRDMA_CM_NO_VLAN,
+			true);
 	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 2);
 	cid = cmt_id_new(&env->a);
 	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 2, 4000, &cp), 0);
@@ -1466,7 +1467,7 @@ static void irdma_cm_wire_if_notify(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, cmt_connect(pend, false, 1, 6001, 2, 4001, &pp),
 			0);
 	cmt_pump(env);
-	irdma_if_notify(env->b.core, &addr, true, false);
+	irdma_if_notify(env->b.core, &addr, true, IRDMA_CM_NO_VLAN, false);
 	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 1);
 	KUNIT_EXPECT_TRUE(test, env->b.qps[2].err);
 	irdma_cm_disconn(env->a.qps[1].node, IRDMA_CM_DISC_PEER_RST);

@@ -17,8 +17,10 @@
 # initiator's CM frames and its QP's with its VLAN device's priority, the
 # responder's because it answers the SYN's tag. An active connection on a
 # VLAN used to go with priority 0 whatever the VLAN device said.
-# Afterwards the RDMA resources and the engines' objects are back where
-# they were.
+# A wildcard listener made while function 1's VLAN device has no address
+# takes a connection to the address given to it afterwards (its SYN filter
+# must carry VLAN 100). Afterwards the RDMA resources and the engines'
+# objects are back where they were.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 ns=wirepeer
@@ -105,6 +107,34 @@ for f in 0 1; do
 	unset -n b a
 done
 wait_baseline "rping over VLAN 100"
+
+step "a wildcard listener made before its VLAN address"
+# The SYN filter a wildcard listener gets when an address comes must be
+# the address's VLAN's: it took no VLAN, and a tagged SYN met the peer's
+# TCP stack instead (a refused connect).
+ip -n $ns addr del 198.51.100.2/24 dev isim1.100 ||
+	fail "remove 198.51.100.2"
+q1=$(sim_counts 1 objects qhash) || fail "no qhash count on function 1"
+ip netns exec $ns stdbuf -oL rping -s -d -v -V -a 0.0.0.0 -p $((port + 1)) \
+	>$srv 2>&1 &
+spid=$!
+wait_qhash_above 60 1 "$q1" || fail "no wildcard SYN filter: $(<$srv)"
+q1=$(sim_counts 1 objects qhash)
+ip -n $ns addr add 198.51.100.2/24 dev isim1.100 ||
+	fail "add 198.51.100.2 again"
+wait_qhash_above 60 1 "$q1" ||
+	fail "no SYN filter for the new address: $(<$srv)"
+stdbuf -oL rping -c -d -v -V -a 198.51.100.2 -p $((port + 1)) -C 3 \
+	>$cli 2>&1 &
+cpid=$!
+rping_pings_verified 300 "$cpid" $cli 3 ||
+	fail "client: $(<$cli) / server: $(<$srv)"
+wait_exit 60 "$spid" || kill "$spid"
+wait "$spid"
+rc=$?
+spid=
+[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<$srv)"
+wait_baseline "a wildcard listener and a VLAN address added after it"
 
 step "remove"
 ip link del isim0.100 || fail "delete isim0.100"
