@@ -3087,13 +3087,16 @@ static int irdma_cm_add_child(struct irdma_cm_listener *listener,
 	child->ci = listener->ci;
 	child->ci.ipv4 = ipv4;
 	memcpy(child->ci.loc_addr, addr, ipv4 ? 4 : 16);
-	child->ci.vlan_id = irdma_cm_tag_vlan(core, vlan, listener->ci.tos,
-					      NULL);
+	child->dev_vlan = vlan;
 	/*
 	 * A child's filter is added and deleted under listen_lock, with the
 	 * child listed and unlisted: a listener being taken down gains none.
+	 * Its tag is chosen there too: irdma_cm_retag_listeners() either
+	 * finds the child or comes before the tag is chosen.
 	 */
 	spin_lock_irqsave(&core->listen_lock, flags);
+	child->ci.vlan_id = irdma_cm_tag_vlan(core, vlan, listener->ci.tos,
+					      NULL);
 	if (listener->state != IRDMA_CM_LISTENER_ACTIVE)
 		err = -ENOENT;
 	else
@@ -3307,6 +3310,7 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 {
 	struct irdma_cm_core *core = irdma_cm_core_of(cm_id->device);
 	atomic_t refused = ATOMIC_INIT(0);
+	u16 dev_vlan = IRDMA_CM_NO_VLAN;
 	struct irdma_cm_listener *listener;
 	struct irdma_cm_info ci;
 	atomic_t *verdict;
@@ -3318,15 +3322,16 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	memset(ci.rem_addr, 0, sizeof(ci.rem_addr));
 	ci.rem_port = 0;
 	ci.tos = cm_id->tos;
-	if (!irdma_addr_is_any(ci.loc_addr, ci.ipv4))
-		ci.vlan_id = irdma_cm_tag_vlan(core,
-					       irdma_cm_addr_vlan(core, &ci),
-					       ci.tos, NULL);
+	if (!irdma_addr_is_any(ci.loc_addr, ci.ipv4)) {
+		dev_vlan = irdma_cm_addr_vlan(core, &ci);
+		ci.vlan_id = irdma_cm_tag_vlan(core, dev_vlan, ci.tos, NULL);
+	}
 	listener = irdma_make_listen_node(core, cm_id, &ci, backlog);
 	if (IS_ERR(listener)) {
 		err = PTR_ERR(listener);
 		goto err_count;
 	}
+	listener->dev_vlan = dev_vlan;
 	err = irdma_cm_apbvt_get(core, ci.loc_port);
 	if (err)
 		goto err_unlist;
@@ -3848,6 +3853,75 @@ void irdma_if_notify(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
 	}
 	if (!ifup)
 		irdma_cm_teardown_connections(core, addr, ipv4);
+}
+
+/*
+ * Give one SYN filter the VLAN its address's SYNs carry now. The new one
+ * is posted before the old one goes, so no SYN meets neither; both under
+ * listen_lock, like every other change of a listener's filters.
+ */
+static bool irdma_cm_retag_filter(struct irdma_cm_core *core,
+				  struct irdma_cm_info *ci, u16 dev_vlan,
+				  u8 tos, atomic_t *refused)
+{
+	struct irdma_cm_info old = *ci;
+	u16 vlan = irdma_cm_tag_vlan(core, dev_vlan, tos, NULL);
+
+	lockdep_assert_held(&core->listen_lock);
+	if (vlan == ci->vlan_id)
+		return false;
+	ci->vlan_id = vlan;
+	if (core->ops->qhash(core, ci, true, true, refused))
+		atomic_inc(refused);
+	core->ops->qhash(core, &old, true, false, NULL);
+	return true;
+}
+
+/**
+ * irdma_cm_retag_listeners - the port's classes changed: retag SYN filters
+ * @core: CM core
+ *
+ * A port that sorts frames into classes by 802.1p priority has untagged
+ * traffic carry VLAN 0 (irdma_cm_hw_ops.prio_tag); a traffic-class change
+ * can start or end that. The listeners' SYN filters on addresses with no
+ * VLAN of their own follow, so that a peer's SYN, tagged or not as the
+ * port now wants, still reaches a listener made before the change.
+ * Connections already made keep their tag.
+ *
+ * Context: process context, after the change; sleeps while the engine
+ * takes the new filters.
+ */
+void irdma_cm_retag_listeners(struct irdma_cm_core *core)
+{
+	struct irdma_cm_listen_child *child;
+	atomic_t refused = ATOMIC_INIT(0);
+	struct irdma_cm_listener *l;
+	unsigned long flags;
+	int n = 0;
+
+	spin_lock_irqsave(&core->listen_lock, flags);
+	list_for_each_entry(l, &core->listen_list, list) {
+		if (l->state != IRDMA_CM_LISTENER_ACTIVE)
+			continue;
+		if (l->qhash_set)
+			n += irdma_cm_retag_filter(core, &l->ci, l->dev_vlan,
+						   l->ci.tos, &refused);
+		list_for_each_entry(child, &l->children, list)
+			n += irdma_cm_retag_filter(core, &child->ci,
+						   child->dev_vlan, l->ci.tos,
+						   &refused);
+	}
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	if (!n)
+		return;
+	if (core->ops->sync)
+		core->ops->sync(core);
+	if (atomic_read(&refused))
+		ibdev_warn(&core->iwdev->ibdev,
+			   "CM: %d of %d retagged SYN filters refused: their listeners miss SYNs\n",
+			   atomic_read(&refused), n);
+	else
+		cm_dbg(core, "%d SYN filters retagged\n", n);
 }
 
 /* ---------------------------------------------------------------------- */

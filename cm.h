@@ -498,11 +498,14 @@ enum irdma_cm_listener_state {
 /**
  * struct irdma_cm_listen_child - one SYN filter of a wildcard listener
  * @list: on the listener's children list
- * @ci: local address and port of the filter
+ * @ci: local address, port and VLAN of the filter
+ * @dev_vlan: the VLAN of the address's netdev, or IRDMA_CM_NO_VLAN: @ci
+ *	has it, or the priority tag a port sorting by priority asks for
  */
 struct irdma_cm_listen_child {
 	struct list_head list;
 	struct irdma_cm_info ci;
+	u16 dev_vlan;
 };
 
 /**
@@ -519,6 +522,7 @@ struct irdma_cm_listen_child {
  * @pending: connection requests not yet accepted or rejected
  * @backlog: limit of @pending
  * @qhash_set: the SYN filter of a specific address is programmed
+ * @dev_vlan: a specific listener's address's netdev VLAN, as for a child
  */
 struct irdma_cm_listener {
 	struct list_head list;
@@ -533,6 +537,7 @@ struct irdma_cm_listener {
 	atomic_t pending;
 	int backlog;
 	bool qhash_set;
+	u16 dev_vlan;
 };
 
 /**
@@ -787,6 +792,7 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog);
 int irdma_destroy_listen(struct iw_cm_id *cm_id);
 void irdma_if_notify(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
 		     u16 vlan, bool ifup);
+void irdma_cm_retag_listeners(struct irdma_cm_core *core);
 void irdma_cm_read_stats(struct irdma_cm_core *core, u64 *vals);
 void irdma_cm_teardown_connections(struct irdma_cm_core *core,
 				   const u32 *addr, bool ipv4);

@@ -212,6 +212,8 @@ void irdma_func_event(struct irdma_func *fn, enum irdma_func_event ev,
 		irdma_qos_tc_done(fn->hw);
 		dev_info(dev, "traffic-class change done: %u classes\n",
 			 fn->hw->qos.params.num_tc);
+		if (fn->iwdev && fn->protocol == IRDMA_PROTOCOL_IWARP)
+			irdma_cm_retag_listeners(&fn->iwdev->cm_core);
 		break;
 	case IRDMA_FUNC_EV_CRIT_ERR:
 		irdma_func_crit_err(fn, info);

@@ -75,6 +75,7 @@ struct cmt_qp {
  * @peer: where its frames go (NULL: kept for the script to check)
  * @qps: fake QPs
  * @syn_filters: SYN qhash filters in place
+ * @syn_tagged: those of them that match a VLAN (priority tags included)
  * @est_filters: 4-tuple qhash filters in place
  * @unsynced: filter changes posted since the CM last waited for them (sync)
  * @refused: SYN filter changes the fake engine refused (CMT_REFUSE_QHASH)
@@ -98,6 +99,7 @@ struct cmt_core {
 	struct cmt_core *peer;
 	struct cmt_qp qps[CMT_QPS];
 	int syn_filters;
+	int syn_tagged;
 	int est_filters;
 	int unsynced;
 	int refused;
@@ -300,6 +302,8 @@ static int cmt_qhash(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 	}
 	if (syn && !add && !cmt_port_listed(core, ci->loc_port))
 		cc->syn_del_unlisted++;
+	if (syn && ci->vlan_id < VLAN_N_VID)
+		cc->syn_tagged += add ? 1 : -1;
 	if (syn)
 		cc->syn_filters += add ? 1 : -1;
 	else

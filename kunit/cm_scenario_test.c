@@ -1481,6 +1481,68 @@ static void irdma_cm_wire_if_notify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 0);
 }
 
+/*
+ * A VLAN device's address gets a filter of its VLAN; once the port tags
+ * untagged traffic with its priority (a traffic-class change), the
+ * filters of listeners made before follow, and back again.
+ */
+static void irdma_cm_wire_retag(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	u32 addr = 0xc0000202, other = 0xc0000209;
+	struct cmt_id *lid, *wid, *cid, *child;
+	struct cmt_event *e;
+	int rc;
+
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	wid = cmt_listen(&env->b, false, 0, 4001, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	irdma_if_notify(env->b.core, &addr, true, IRDMA_CM_NO_VLAN, true);
+	irdma_if_notify(env->b.core, &other, true, 100, true);
+	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 3);
+	/* only the VLAN device's address */
+	KUNIT_EXPECT_EQ(test, env->b.syn_tagged, 1);
+
+	env->a.prio_tag = CMT_PRIO;
+	env->b.prio_tag = CMT_PRIO;
+	irdma_cm_retag_listeners(env->b.core);
+	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 3);
+	KUNIT_EXPECT_EQ(test, env->b.syn_tagged, 3);
+	/* a priority-tagged SYN finds the listener made before the change */
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 2, 4000, &cp),
+			0);
+	cmt_pump(env);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	child = cmt_child_of(env, e);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_ASSERT_EQ(test, cmt_accept(child, &ap), 0);
+	cmt_pump(env);
+	cmt_expect_event(env, NULL, IW_CM_EVENT_ESTABLISHED, 0);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
+	KUNIT_EXPECT_EQ(test, env->b.qps[2].ctx.ci.vlan_id, 0);
+	cmt_graceful_close(env, &env->b, cid, child);
+
+	/* nothing to change: no command posted */
+	rc = env->b.unsynced;
+	irdma_cm_retag_listeners(env->b.core);
+	KUNIT_EXPECT_EQ(test, env->b.unsynced, rc);
+
+	env->a.prio_tag = -1;
+	env->b.prio_tag = -1;
+	irdma_cm_retag_listeners(env->b.core);
+	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 3);
+	KUNIT_EXPECT_EQ(test, env->b.syn_tagged, 1);
+	cmt_unlisten(wid);
+	cmt_unlisten(lid);
+	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 0);
+	KUNIT_EXPECT_EQ(test, env->b.syn_tagged, 0);
+}
+
 /* A wildcard listen on a real netdev gets one SYN filter per address. */
 static void irdma_cm_wire_wildcard_netdev(struct kunit *test)
 {
@@ -1579,6 +1641,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_cm_wire_listen_refused),
 	KUNIT_CASE(irdma_cm_wire_accept_qp_errors),
 	KUNIT_CASE(irdma_cm_wire_if_notify),
+	KUNIT_CASE(irdma_cm_wire_retag),
 	KUNIT_CASE(irdma_cm_wire_wildcard_netdev),
 	KUNIT_CASE(irdma_cm_wire_cleanup_busy),
 	KUNIT_CASE(irdma_cm_wire_real_clock),

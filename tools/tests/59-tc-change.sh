@@ -19,6 +19,10 @@
 #    0's and class 1's and resumes each QP on its class's: the data QP
 #    ends up on class 1, the ILQ and IEQ on class 0; no QP is lost,
 #    resumes equal suspensions, and the transfer completes on both ends.
+#  - An rping listener made before the change takes a connection after
+#    it: with two classes told apart by priority the client's SYN carries
+#    a priority tag (below), and the listener's SYN filter, made untagged,
+#    follows the change.
 #  - Once the QP is gone its class's leaf goes with it: one leaf and one
 #    qset left.
 #  - With two classes told apart by priority (not DSCP), a connection
@@ -50,6 +54,7 @@ cleanup() {
 	[ -n "${changing:-}" ] &&
 		echo tc_done >/sys/kernel/debug/irdma_sim/irdma_sim0/parent_event
 	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
+	[ -n "${rpid:-}" ] && kill "$rpid" 2>/dev/null
 	[ -n "${cpid:-}" ] && kill "$cpid" 2>/dev/null
 	[ -n "${tpid0:-}" ] && kill "$tpid0" 2>/dev/null
 	[ -n "${tpid1:-}" ] && kill "$tpid1" 2>/dev/null
@@ -60,6 +65,7 @@ trap cleanup EXIT
 
 dbg=/sys/kernel/debug/irdma_sim
 srv=/tmp/59-srv.txt
+rsrv=/tmp/59-rsrv.txt
 cli=/tmp/59-cli.txt
 
 # the KEY=value field of QP QPN's line in function FN's state
@@ -184,10 +190,15 @@ qos_counts "$dev0"
 	fail "$dev0: expected one leaf and no change: $cnt_line"
 
 step "ib_write_bw -R -T 16 for $DUR s across a traffic-class change"
+# a listener made before the change, connected to after it (below)
+ip netns exec $ns stdbuf -oL rping -s -d -v -V -a 192.0.2.2 -p 7593 \
+	>$rsrv 2>&1 &
+rpid=$!
+sim_wait_counts 60 "$(( ${IRDMA_BASE_OBJ[1]%% *} + 1 ))" 1 objects qhash
 ip netns exec $ns stdbuf -oL ib_write_bw -R -F -d "$dev1" -p 7590 -D "$DUR" \
 	-T 16 >$srv 2>&1 &
 spid=$!
-sim_wait_counts 60 "$(( ${IRDMA_BASE_OBJ[1]%% *} + 1 ))" 1 objects qhash
+sim_wait_counts 60 "$(( ${IRDMA_BASE_OBJ[1]%% *} + 2 ))" 1 objects qhash
 stdbuf -oL ib_write_bw -R -F -d "$dev0" -p 7590 -D "$DUR" -T 16 192.0.2.2 \
 	>$cli 2>&1 &
 cpid=$!
@@ -236,7 +247,21 @@ read -r tx1 <<<"$(sim_counts 0 toe tx)"
 echo "function 0 sent $((tx1 - tx0)) segments after the change"
 ((tx1 > tx0)) || fail "function 0 sent nothing after the change"
 echo "QPs passed over by the scheduler: function 0 $(sim_counts 0 sched unsched), function 1 $(sim_counts 1 sched unsched)"
-wait_baseline "ib_write_bw across a change"
+
+step "a listener made before the change takes a connection after it"
+# Two classes told apart by priority now: the client's SYN carries VLAN 0,
+# and the listener's SYN filter, made untagged, must have followed.
+stdbuf -oL rping -c -d -v -V -a 192.0.2.2 -p 7593 -C 3 >$cli 2>&1 &
+cpid=$!
+rping_pings_verified 300 "$cpid" $cli 3 ||
+	fail "rping to the listener made before the change: $(<$cli) / server: $(<$rsrv)"
+cpid=
+wait_exit 60 "$rpid" || kill "$rpid"
+wait "$rpid"
+rc=$?
+rpid=
+[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<$rsrv)"
+wait_baseline "ib_write_bw across a change, rping after it"
 
 step "the class 1 leaf went with its last QP"
 for f in 0 1; do
