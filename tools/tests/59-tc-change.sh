@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 900
-# irdma-vm-secs: 62
+# irdma-vm-secs: 69
 #
 # Queue sets and traffic-class changes, between two simulated iWARP
 # functions on the wire (function 1 in network namespace wirepeer). The

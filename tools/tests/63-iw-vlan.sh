@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 19
+# irdma-vm-secs: 31
 #
 # iWARP over a VLAN between two simulated functions on the wire (function
 # 1 in network namespace wirepeer): VLAN 100 on each function's netdev,
