@@ -256,11 +256,7 @@ cpid=$!
 rping_pings_verified 300 "$cpid" $cli 3 ||
 	fail "rping to the listener made before the change: $(<$cli) / server: $(<$rsrv)"
 cpid=
-wait_exit 60 "$rpid" || kill "$rpid"
-wait "$rpid"
-rc=$?
-rpid=
-[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<$rsrv)"
+rping_server_done 60 rpid $rsrv 3
 wait_baseline "ib_write_bw across a change, rping after it"
 
 step "the class 1 leaf went with its last QP"

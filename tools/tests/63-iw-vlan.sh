@@ -77,13 +77,7 @@ if ! rping_pings_verified 300 "$cpid" $cli $PINGS; then
 	done
 	fail "client: $(<$cli) / server: $(<$srv)"
 fi
-wait_exit 60 "$spid" || kill "$spid"
-wait "$spid"
-rc=$?
-spid=
-[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<$srv)"
-[ "$(rping_pings $srv server)" = $PINGS ] ||
-	fail "rping -s verified $(rping_pings $srv server) pings, not $PINGS: $(<$srv)"
+rping_server_done 60 spid $srv $PINGS
 
 step "every segment of the connection tagged priority 4, both ways"
 # function 1 took the initiator's segments, function 0 the responder's
@@ -129,11 +123,7 @@ stdbuf -oL rping -c -d -v -V -a 198.51.100.2 -p $((port + 1)) -C 3 \
 cpid=$!
 rping_pings_verified 300 "$cpid" $cli 3 ||
 	fail "client: $(<$cli) / server: $(<$srv)"
-wait_exit 60 "$spid" || kill "$spid"
-wait "$spid"
-rc=$?
-spid=
-[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<$srv)"
+rping_server_done 60 spid $srv 3
 wait_baseline "a wildcard listener and a VLAN address added after it"
 
 step "remove"
