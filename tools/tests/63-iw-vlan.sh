@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-secs: 31
+# irdma-vm-secs: 36
 #
 # iWARP over a VLAN between two simulated functions on the wire (function
 # 1 in network namespace wirepeer): VLAN 100 on each function's netdev,
@@ -19,7 +19,7 @@
 # VLAN used to go with priority 0 whatever the VLAN device said.
 # A wildcard listener made while function 1's VLAN device has no address
 # takes a connection to the address given to it afterwards (its SYN filter
-# must carry VLAN 100). Afterwards the RDMA resources and the engines'
+# must carry VLAN 100), over IPv4 and IPv6. Afterwards the RDMA resources and the engines'
 # objects are back where they were.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
@@ -125,6 +125,27 @@ rping_pings_verified 300 "$cpid" $cli 3 ||
 	fail "client: $(<$cli) / server: $(<$srv)"
 rping_server_done 60 spid $srv 3
 wait_baseline "a wildcard listener and a VLAN address added after it"
+
+step "the same over IPv6"
+ip addr add 2001:db8:100::1/64 dev isim0.100 nodad ||
+	fail "IPv6 on isim0.100"
+q1=$(sim_counts 1 objects qhash) || fail "no qhash count on function 1"
+ip netns exec $ns stdbuf -oL rping -s -d -v -V -a :: -p $((port + 2)) \
+	>$srv 2>&1 &
+spid=$!
+wait_qhash_above 60 1 "$q1" || fail "no wildcard SYN filter: $(<$srv)"
+q1=$(sim_counts 1 objects qhash)
+ip -n $ns addr add 2001:db8:100::2/64 dev isim1.100 nodad ||
+	fail "IPv6 on isim1.100"
+wait_qhash_above 60 1 "$q1" ||
+	fail "no SYN filter for the new address: $(<$srv)"
+stdbuf -oL rping -c -d -v -V -a 2001:db8:100::2 -p $((port + 2)) -C 3 \
+	>$cli 2>&1 &
+cpid=$!
+rping_pings_verified 300 "$cpid" $cli 3 ||
+	fail "client: $(<$cli) / server: $(<$srv)"
+rping_server_done 60 spid $srv 3
+wait_baseline "an IPv6 wildcard listener and a VLAN address added after it"
 
 step "remove"
 ip link del isim0.100 || fail "delete isim0.100"
