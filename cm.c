@@ -3858,23 +3858,29 @@ void irdma_if_notify(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
 /*
  * Give one SYN filter the VLAN its address's SYNs carry now. The new one
  * is posted before the old one goes, so no SYN meets neither; both under
- * listen_lock, like every other change of a listener's filters.
+ * listen_lock, like every other change of a listener's filters. A new
+ * filter that cannot be posted leaves the old one in place and in @ci.
+ * Return: 1 when the filter was changed, 0 when it had the tag already,
+ * -ENOMEM when the new one could not be posted.
  */
-static bool irdma_cm_retag_filter(struct irdma_cm_core *core,
-				  struct irdma_cm_info *ci, u16 dev_vlan,
-				  u8 tos, atomic_t *refused)
+static int irdma_cm_retag_filter(struct irdma_cm_core *core,
+				 struct irdma_cm_info *ci, u16 dev_vlan, u8 tos,
+				 atomic_t *refused)
 {
 	struct irdma_cm_info old = *ci;
-	u16 vlan = irdma_cm_tag_vlan(core, dev_vlan, tos, NULL);
+	int err;
 
 	lockdep_assert_held(&core->listen_lock);
-	if (vlan == ci->vlan_id)
-		return false;
-	ci->vlan_id = vlan;
-	if (core->ops->qhash(core, ci, true, true, refused))
-		atomic_inc(refused);
+	ci->vlan_id = irdma_cm_tag_vlan(core, dev_vlan, tos, NULL);
+	if (ci->vlan_id == old.vlan_id)
+		return 0;
+	err = core->ops->qhash(core, ci, true, true, refused);
+	if (err) {
+		*ci = old;
+		return err;
+	}
 	core->ops->qhash(core, &old, true, false, NULL);
-	return true;
+	return 1;
 }
 
 /**
@@ -3897,30 +3903,37 @@ void irdma_cm_retag_listeners(struct irdma_cm_core *core)
 	atomic_t refused = ATOMIC_INIT(0);
 	struct irdma_cm_listener *l;
 	unsigned long flags;
-	int n = 0;
+	int n = 0, unposted = 0, r;
+	atomic_t *verdict;
 
+	/* the engine's verdicts come only to a caller that waits for them */
+	verdict = core->ops->sync ? &refused : NULL;
 	spin_lock_irqsave(&core->listen_lock, flags);
 	list_for_each_entry(l, &core->listen_list, list) {
 		if (l->state != IRDMA_CM_LISTENER_ACTIVE)
 			continue;
-		if (l->qhash_set)
-			n += irdma_cm_retag_filter(core, &l->ci, l->dev_vlan,
-						   l->ci.tos, &refused);
-		list_for_each_entry(child, &l->children, list)
-			n += irdma_cm_retag_filter(core, &child->ci,
-						   child->dev_vlan, l->ci.tos,
-						   &refused);
+		if (l->qhash_set) {
+			r = irdma_cm_retag_filter(core, &l->ci, l->dev_vlan,
+						  l->ci.tos, verdict);
+			n += r > 0;
+			unposted += r < 0;
+		}
+		list_for_each_entry(child, &l->children, list) {
+			r = irdma_cm_retag_filter(core, &child->ci,
+						  child->dev_vlan, l->ci.tos,
+						  verdict);
+			n += r > 0;
+			unposted += r < 0;
+		}
 	}
 	spin_unlock_irqrestore(&core->listen_lock, flags);
-	if (!n)
-		return;
-	if (core->ops->sync)
+	if (n && core->ops->sync)
 		core->ops->sync(core);
-	if (atomic_read(&refused))
+	if (unposted || atomic_read(&refused))
 		ibdev_warn(&core->iwdev->ibdev,
-			   "CM: %d of %d retagged SYN filters refused: their listeners miss SYNs\n",
-			   atomic_read(&refused), n);
-	else
+			   "CM: %d SYN filters not retagged, %d refused: their listeners miss SYNs\n",
+			   unposted, atomic_read(&refused));
+	else if (n)
 		cm_dbg(core, "%d SYN filters retagged\n", n);
 }
 

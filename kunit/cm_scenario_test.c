@@ -1484,7 +1484,8 @@ static void irdma_cm_wire_if_notify(struct kunit *test)
 /*
  * A VLAN device's address gets a filter of its VLAN; once the port tags
  * untagged traffic with its priority (a traffic-class change), the
- * filters of listeners made before follow, and back again.
+ * filters of listeners made before follow, and back again; one that
+ * cannot be posted stays as it was until the next retag.
  */
 static void irdma_cm_wire_retag(struct kunit *test)
 {
@@ -1532,8 +1533,15 @@ static void irdma_cm_wire_retag(struct kunit *test)
 	irdma_cm_retag_listeners(env->b.core);
 	KUNIT_EXPECT_EQ(test, env->b.unsynced, rc);
 
+	/* a new filter that cannot be posted leaves the old one in place */
 	env->a.prio_tag = -1;
 	env->b.prio_tag = -1;
+	set_bit(CMT_FAIL_QHASH, &env->b.fail);
+	irdma_cm_retag_listeners(env->b.core);
+	clear_bit(CMT_FAIL_QHASH, &env->b.fail);
+	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 3);
+	KUNIT_EXPECT_EQ(test, env->b.syn_tagged, 3);
+	/* and the next retag makes the change */
 	irdma_cm_retag_listeners(env->b.core);
 	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 3);
 	KUNIT_EXPECT_EQ(test, env->b.syn_tagged, 1);
