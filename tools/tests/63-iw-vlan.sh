@@ -35,6 +35,30 @@ vlan_tcp() {
 		fail "no vlan_tcp counters on function $1"
 }
 
+# A wildcard rping listener on LISTEN (function 1), then ADDR/PREFIX on
+# function 1's VLAN device (with the further "ip addr add" options), then
+# rping -C 3 from function 0 to ADDR, PORT, over the VLAN.
+# Usage: late_vlan_address LISTEN ADDR PREFIX PORT [OPTION...]
+late_vlan_address() {
+	local q1
+
+	q1=$(sim_counts 1 objects qhash) || fail "no qhash count on function 1"
+	ip netns exec $ns stdbuf -oL rping -s -d -v -V -a "$1" -p "$4" \
+		>$srv 2>&1 &
+	spid=$!
+	wait_qhash_above 60 1 "$q1" || fail "no wildcard SYN filter: $(<$srv)"
+	q1=$(sim_counts 1 objects qhash)
+	ip -n $ns addr add "$2/$3" dev isim1.100 "${@:5}" ||
+		fail "add $2 to isim1.100"
+	wait_qhash_above 60 1 "$q1" ||
+		fail "no SYN filter for $2: $(<$srv)"
+	stdbuf -oL rping -c -d -v -V -a "$2" -p "$4" -C 3 >$cli 2>&1 &
+	cpid=$!
+	rping_pings_verified 300 "$cpid" $cli 3 ||
+		fail "client: $(<$cli) / server: $(<$srv)"
+	rping_server_done 60 spid $srv 3
+}
+
 cleanup() {
 	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
 	ip netns del $ns 2>/dev/null
@@ -108,43 +132,13 @@ step "a wildcard listener made before its VLAN address"
 # TCP stack instead (a refused connect).
 ip -n $ns addr del 198.51.100.2/24 dev isim1.100 ||
 	fail "remove 198.51.100.2"
-q1=$(sim_counts 1 objects qhash) || fail "no qhash count on function 1"
-ip netns exec $ns stdbuf -oL rping -s -d -v -V -a 0.0.0.0 -p $((port + 1)) \
-	>$srv 2>&1 &
-spid=$!
-wait_qhash_above 60 1 "$q1" || fail "no wildcard SYN filter: $(<$srv)"
-q1=$(sim_counts 1 objects qhash)
-ip -n $ns addr add 198.51.100.2/24 dev isim1.100 ||
-	fail "add 198.51.100.2 again"
-wait_qhash_above 60 1 "$q1" ||
-	fail "no SYN filter for the new address: $(<$srv)"
-stdbuf -oL rping -c -d -v -V -a 198.51.100.2 -p $((port + 1)) -C 3 \
-	>$cli 2>&1 &
-cpid=$!
-rping_pings_verified 300 "$cpid" $cli 3 ||
-	fail "client: $(<$cli) / server: $(<$srv)"
-rping_server_done 60 spid $srv 3
+late_vlan_address 0.0.0.0 198.51.100.2 24 $((port + 1))
 wait_baseline "a wildcard listener and a VLAN address added after it"
 
 step "the same over IPv6"
 ip addr add 2001:db8:100::1/64 dev isim0.100 nodad ||
 	fail "IPv6 on isim0.100"
-q1=$(sim_counts 1 objects qhash) || fail "no qhash count on function 1"
-ip netns exec $ns stdbuf -oL rping -s -d -v -V -a :: -p $((port + 2)) \
-	>$srv 2>&1 &
-spid=$!
-wait_qhash_above 60 1 "$q1" || fail "no wildcard SYN filter: $(<$srv)"
-q1=$(sim_counts 1 objects qhash)
-ip -n $ns addr add 2001:db8:100::2/64 dev isim1.100 nodad ||
-	fail "IPv6 on isim1.100"
-wait_qhash_above 60 1 "$q1" ||
-	fail "no SYN filter for the new address: $(<$srv)"
-stdbuf -oL rping -c -d -v -V -a 2001:db8:100::2 -p $((port + 2)) -C 3 \
-	>$cli 2>&1 &
-cpid=$!
-rping_pings_verified 300 "$cpid" $cli 3 ||
-	fail "client: $(<$cli) / server: $(<$srv)"
-rping_server_done 60 spid $srv 3
+late_vlan_address :: 2001:db8:100::2 64 $((port + 2)) nodad
 wait_baseline "an IPv6 wildcard listener and a VLAN address added after it"
 
 step "remove"
