@@ -3861,7 +3861,7 @@ void irdma_if_notify(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
  * listen_lock, like every other change of a listener's filters. A new
  * filter that cannot be posted leaves the old one in place and in @ci.
  * Return: 1 when the filter was changed, 0 when it had the tag already,
- * -ENOMEM when the new one could not be posted.
+ * or the qhash op's errno when the new one could not be posted.
  */
 static int irdma_cm_retag_filter(struct irdma_cm_core *core,
 				 struct irdma_cm_info *ci, u16 dev_vlan, u8 tos,
