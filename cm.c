@@ -3037,10 +3037,16 @@ static bool irdma_listener_clash(const struct irdma_cm_listener *a,
 	       irdma_addr_eq(a->ci.loc_addr, b->ci.loc_addr, a->ci.ipv4);
 }
 
-/* Allocate a listener and list it unless the address is taken. */
+/*
+ * Allocate a listener and list it unless the address is taken. @dev_vlan
+ * is the VLAN of a specific address's netdev (IRDMA_CM_NO_VLAN for none or
+ * a wildcard), set before the listener is listed for
+ * irdma_cm_retag_listeners().
+ */
 static struct irdma_cm_listener *
 irdma_make_listen_node(struct irdma_cm_core *core, struct iw_cm_id *cm_id,
-		       const struct irdma_cm_info *ci, int backlog)
+		       const struct irdma_cm_info *ci, u16 dev_vlan,
+		       int backlog)
 {
 	struct irdma_cm_listener *listener, *l;
 	unsigned long flags;
@@ -3053,6 +3059,7 @@ irdma_make_listen_node(struct irdma_cm_core *core, struct iw_cm_id *cm_id,
 	listener->core = core;
 	listener->cm_id = cm_id;
 	listener->ci = *ci;
+	listener->dev_vlan = dev_vlan;
 	listener->wildcard = irdma_addr_is_any(ci->loc_addr, ci->ipv4);
 	listener->dual_stack = listener->wildcard && !ci->ipv4 &&
 			       !cm_id->afonly;
@@ -3106,6 +3113,27 @@ static int irdma_cm_add_child(struct irdma_cm_listener *listener,
 	spin_unlock_irqrestore(&core->listen_lock, flags);
 	if (err)
 		kfree(child);
+	return err;
+}
+
+/*
+ * A specific listener's one SYN filter. Added under listen_lock with its
+ * tag chosen there, as a wildcard listener's children are: a traffic-class
+ * change either finds the filter or comes before its tag is chosen.
+ */
+static int irdma_cm_add_own_filter(struct irdma_cm_listener *listener,
+				   atomic_t *verdict)
+{
+	struct irdma_cm_core *core = listener->core;
+	unsigned long flags;
+	int err;
+
+	spin_lock_irqsave(&core->listen_lock, flags);
+	listener->ci.vlan_id = irdma_cm_tag_vlan(core, listener->dev_vlan,
+						 listener->ci.tos, NULL);
+	err = core->ops->qhash(core, &listener->ci, true, true, verdict);
+	listener->qhash_set = !err;
+	spin_unlock_irqrestore(&core->listen_lock, flags);
 	return err;
 }
 
@@ -3313,6 +3341,7 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	u16 dev_vlan = IRDMA_CM_NO_VLAN;
 	struct irdma_cm_listener *listener;
 	struct irdma_cm_info ci;
+	unsigned long flags;
 	atomic_t *verdict;
 	int err;
 
@@ -3322,16 +3351,14 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	memset(ci.rem_addr, 0, sizeof(ci.rem_addr));
 	ci.rem_port = 0;
 	ci.tos = cm_id->tos;
-	if (!irdma_addr_is_any(ci.loc_addr, ci.ipv4)) {
+	/* the filter's tag is chosen when it is added */
+	if (!irdma_addr_is_any(ci.loc_addr, ci.ipv4))
 		dev_vlan = irdma_cm_addr_vlan(core, &ci);
-		ci.vlan_id = irdma_cm_tag_vlan(core, dev_vlan, ci.tos, NULL);
-	}
-	listener = irdma_make_listen_node(core, cm_id, &ci, backlog);
+	listener = irdma_make_listen_node(core, cm_id, &ci, dev_vlan, backlog);
 	if (IS_ERR(listener)) {
 		err = PTR_ERR(listener);
 		goto err_count;
 	}
-	listener->dev_vlan = dev_vlan;
 	err = irdma_cm_apbvt_get(core, ci.loc_port);
 	if (err)
 		goto err_unlist;
@@ -3340,11 +3367,9 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	if (listener->wildcard) {
 		irdma_add_mqh(core, listener, verdict);
 	} else {
-		err = core->ops->qhash(core, &listener->ci, true, true,
-				       verdict);
+		err = irdma_cm_add_own_filter(listener, verdict);
 		if (err)
 			goto err_apbvt;
-		listener->qhash_set = true;
 	}
 	/*
 	 * Return once the engine steers SYNs to the ILQ: a peer told that
@@ -3362,8 +3387,11 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 		 */
 		cm_dbg(core, "listen on port %u: %d SYN filters refused\n",
 		       ci.loc_port, atomic_read(&refused));
-		if (!listener->wildcard)
+		if (!listener->wildcard) {
+			spin_lock_irqsave(&core->listen_lock, flags);
 			listener->qhash_set = false;
+			spin_unlock_irqrestore(&core->listen_lock, flags);
+		}
 		irdma_cm_del_listen(core, listener);
 		cm_stat(core, LISTEN_ERR);
 		return -EIO;
