@@ -220,6 +220,7 @@ job_e2e() {
 	mkdir -p "$IRDMA_OUT/e2e"
 	: >"$res"
 	: >"$IRDMA_OUT/e2e-cpu.tsv"
+	perf_start
 	for t in "$IRDMA_REPO"/tools/tests/*.sh; do
 		[ -e "$t" ] || continue
 		name=${t##*/}
@@ -248,6 +249,31 @@ job_e2e() {
 			"$((CPU_FORKS - f0))" >>"$IRDMA_OUT/e2e-cpu.tsv"
 		unload_all >/dev/null 2>&1
 	done
+	perf_stop
+}
+
+# IRDMA_VM_PERF=1 on the host: the guest's CPU sampled while the scripts
+# run (perf record -a -g, cpu-clock at 49 Hz: the guest has no PMU), into
+# perf.data, with the kernel's symbols as they were at the end in
+# kallsyms (modules loaded and unloaded meanwhile stay unresolved). Read
+# on the host with perf report -i perf.data --kallsyms=kallsyms.
+PERF_PID=
+perf_start() {
+	[ -n "${irdma_vm_perf:-}" ] || return 0
+	if ! command -v perf >/dev/null; then
+		echo "IRDMA_VM_PERF: no perf on the host (Debian: linux-perf)"
+		return 0
+	fi
+	perf record -q -a -g -F 49 -e cpu-clock -o "$IRDMA_OUT/perf.data" \
+		>"$IRDMA_OUT/perf.log" 2>&1 &
+	PERF_PID=$!
+}
+
+perf_stop() {
+	[ -n "$PERF_PID" ] || return 0
+	cp /proc/kallsyms "$IRDMA_OUT/kallsyms"
+	kill -INT "$PERF_PID"
+	wait "$PERF_PID" || true
 }
 
 job_demo() {
