@@ -473,20 +473,26 @@ sim_iwarp_pair_netns() {
 
 	echo "0 iwarp $gen" >$bus/new_device || fail "create 0"
 	echo "1 iwarp $gen" >$bus/new_device || fail "create 1"
+	# one ip per namespace (-batch): an exec of ip costs 0.35 s under TCG
+	ip netns add "$ns" || fail "create namespace $ns"
 	if [ -n "$ns0" ]; then
 		ip netns add "$ns0" || fail "create namespace $ns0"
-		ip link set isim0 netns "$ns0" || fail "move isim0 to $ns0"
 		in0=(-n "$ns0")
-		ip "${in0[@]}" link set lo up || fail "lo up in $ns0"
 	fi
-	ip "${in0[@]}" link set isim0 up || fail "isim0 up"
-	ip "${in0[@]}" addr add 192.0.2.1/24 dev isim0 || fail "IPv4 on isim0"
-	ip netns add "$ns" || fail "create namespace $ns"
-	ip link set isim1 netns "$ns" || fail "move isim1 to $ns"
-	ip -n "$ns" link set lo up || fail "lo up in $ns"
-	ip -n "$ns" link set isim1 up || fail "isim1 up in $ns"
-	ip -n "$ns" addr add 192.0.2.2/24 dev isim1 ||
-		fail "IPv4 on isim1 in $ns"
+	ip -batch - <<EOF || fail "move isim1 to $ns${ns0:+, isim0 to $ns0}"
+link set isim1 netns $ns
+${ns0:+link set isim0 netns $ns0}
+EOF
+	ip "${in0[@]}" -batch - <<EOF || fail "isim0 up with 192.0.2.1/24"
+link set lo up
+link set isim0 up
+addr add 192.0.2.1/24 dev isim0
+EOF
+	ip -n "$ns" -batch - <<EOF || fail "isim1 up with 192.0.2.2/24 in $ns"
+link set lo up
+link set isim1 up
+addr add 192.0.2.2/24 dev isim1
+EOF
 }
 
 # For the perftest-style scripts: irdma and irdma_sim loaded, the pair of
