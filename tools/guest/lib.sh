@@ -5,12 +5,12 @@
 
 # modprobe from the test kernel's module root. kmod NAME... and
 # kmod -a NAME... load modules and what they depend on, as modprobe does:
-# plain names go through the run directory's static loader
-# (tools/guest/modload.c: an exec of modprobe costs about 0.45 s of the
-# guest's CPU before it reads a module, one of modload almost nothing),
-# with the dependencies read from modules.dep here; anything else (other
-# options, parameters, aliases, modules with soft dependencies) goes to
-# modprobe itself.
+# plain names go through the static loader that the harness always builds
+# into the run directory (tools/guest/modload.c: an exec of modprobe costs
+# about 0.45 s of the guest's CPU before it reads a module, one of modload
+# almost nothing), with the dependencies read from modules.dep here;
+# anything else (other options, parameters, aliases, modules with soft
+# dependencies) goes to modprobe itself.
 IRDMA_MODLOAD=/run/irdma/run/modload
 kmod() {
 	local a ok=1
@@ -24,10 +24,10 @@ kmod() {
 		*) names+=("${a//-/_}") ;;
 		esac
 	done
-	[ $ok = 1 ] && [ ${#names[@]} -gt 0 ] && [ -x $IRDMA_MODLOAD ] &&
-		mod_index || ok=0
+	[ $ok = 1 ] && [ ${#names[@]} -gt 0 ] && mod_index || ok=0
 	for a in "${names[@]}"; do
-		[ $ok = 1 ] && mod_files "$a" || ok=0
+		[ $ok = 1 ] || break
+		mod_files "$a" || ok=0
 	done
 	if [ $ok = 1 ]; then
 		[ ${#MOD_FILES[@]} -eq 0 ] || $IRDMA_MODLOAD load "${MOD_FILES[@]}"
@@ -105,7 +105,7 @@ load_stack() {
 }
 
 # Unload what is loaded of irdma and the stack, innermost first.
-# /proc/modules is read with a builtin and one rmmod takes them all, in
+# /proc/modules is read with a builtin and one modload takes them all, in
 # the order given. ib_cm, which rdma_cm pulled in, is not in the list, so
 # it and ib_core stay loaded from one guest script to the next (whether
 # they should go too was not measured; keeping the rest loaded as well
@@ -118,12 +118,7 @@ unload_all() {
 	for m in irdma_sim irdma rdma_ucm rdma_cm iw_cm ib_uverbs ice i40e ib_core; do
 		[[ $'\n'$loaded == *$'\n'"$m "* ]] && mods+=("$m")
 	done
-	[ ${#mods[@]} -eq 0 ] && return 0
-	if [ -x $IRDMA_MODLOAD ]; then
-		$IRDMA_MODLOAD unload "${mods[@]}"
-	else
-		rmmod "${mods[@]}"
-	fi
+	[ ${#mods[@]} -eq 0 ] || $IRDMA_MODLOAD unload "${mods[@]}"
 	return 0
 }
 
