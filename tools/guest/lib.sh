@@ -404,10 +404,10 @@ count_log() {
 # ever closes it. The FIFO is made and unlinked on the first call; only
 # the open descriptor stays. One mkfifo per script, not one sleep per wait.
 pause() {
-	local fifo=/tmp/.irdma-pause.$$
+	local fifo=/tmp/.irdma-pause.$BASHPID
 
 	if [ -z "${IRDMA_PAUSE_FD:-}" ]; then
-		mkfifo "$fifo" || return
+		mkfifo "$fifo" || { sleep "$1"; return; }
 		exec {IRDMA_PAUSE_FD}<>"$fifo"
 		rm -f "$fifo"
 	fi
