@@ -382,6 +382,7 @@ int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe)
 	cq->cqes++;
 	if (isim_cq_wakes(cq, cqe)) {
 		cq->armed = false;
+		cq->events++;
 		isim_ceq_notify(f, cq->ceq, cq->ctx);
 	}
 	return 0;
@@ -408,6 +409,7 @@ static void isim_cq_arm(struct isim_func *f, struct isim_cq *cq)
 				     ISIM_CQSA_ARM_NEXT_SE;
 	if (cq->ceq_valid && isim_cq_unconsumed(f, cq)) {
 		cq->armed = false;
+		cq->events++;
 		cq->early_events++;
 		isim_ceq_notify(f, cq->ceq, cq->ctx);
 	}

@@ -86,10 +86,11 @@ static void isim_show_queues(struct seq_file *s, struct isim_func *f)
 	unsigned int i;
 
 	xa_for_each(&f->cqs, id, cq)
-		seq_printf(s, "cq %lu: size=%u head=%u ceq=%d armed=%d cqes=%llu overflows=%llu early_events=%llu resizes=%u\n",
+		seq_printf(s, "cq %lu: size=%u head=%u ceq=%d armed=%d cqes=%llu overflows=%llu events=%llu early_events=%llu resizes=%u\n",
 			   id, cq->ring.size, cq->ring.head,
 			   cq->ceq_valid ? cq->ceq : -1, cq->armed, cq->cqes,
-			   cq->overflows, cq->early_events, cq->resizes);
+			   cq->overflows, cq->events, cq->early_events,
+			   cq->resizes);
 	for (i = 0; i < ISIM_MAX_CEQS; i++)
 		if (f->ceq[i].live)
 			seq_printf(s, "ceq %u: size=%u head=%u posted=%llu\n", i,

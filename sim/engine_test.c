@@ -1319,6 +1319,7 @@ static void isim_cq_arm_reports_unconsumed_cqe(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, cq);
 	KUNIT_EXPECT_FALSE(test, cq->armed);
 	KUNIT_EXPECT_EQ(test, cq->early_events, 1ULL);
+	KUNIT_EXPECT_EQ(test, cq->events, 1ULL);
 	/* consumed: the next arm waits */
 	isim_t_ccq_consumed(t);
 	isim_wr32(t->f, t->f->rm->cqarm, 0);
@@ -1328,6 +1329,7 @@ static void isim_cq_arm_reports_unconsumed_cqe(struct kunit *test)
 	isim_t_run(t, ISIM_OP_NOP, NULL);
 	KUNIT_EXPECT_TRUE(test, le64_to_cpu(t->eq[1]) & ISIM_CEQE_VALID);
 	KUNIT_EXPECT_EQ(test, cq->early_events, 1ULL);
+	KUNIT_EXPECT_EQ(test, cq->events, 2ULL);
 	free_irq(irq, t);
 }
 

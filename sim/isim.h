@@ -134,6 +134,7 @@ struct isim_ring {
  * @arm_seq: arm sequence number last seen in the shadow area
  * @cqes: CQEs written
  * @overflows: CQEs dropped because the ring was full
+ * @events: CEQEs raised for the CQ, @early_events among them
  * @early_events: events raised by an arm that found an unconsumed CQE
  * @resizes: rings the CQ moved to with MODIFY_CQ (word 4's RESIZED
  *	catches up with it as the driver drains the old ones)
@@ -152,6 +153,7 @@ struct isim_cq {
 	u8 arm_seq;
 	u64 cqes;
 	u64 overflows;
+	u64 events;
 	u64 early_events;
 	u32 resizes;
 };
