@@ -261,6 +261,9 @@ static void irdma_ccq_info(struct irdma_hw *hw, struct irdma_cqp_cq_info *info)
 	info->hw_rev = hw->fn->gen;
 	info->vsi = hw->fn->vsi_id;
 	info->check_overflow = true;
+	/* armed only once CEQ 0 exists (irdma_cmd_use_irq()) */
+	info->ceq_id_valid = true;
+	info->ceq_id = 0;
 }
 
 static void irdma_ccq_free_mem(struct irdma_hw *hw)
@@ -629,7 +632,9 @@ static irqreturn_t irdma_ceq_thread(int irq, void *data)
 	u64 cq_ctx;
 
 	while (!irdma_ceq_next(&eq->ring, &cq_ctx)) {
-		if (!irdma_ilq_ceq_event(eq->hw, cq_ctx))
+		if (cq_ctx == (uintptr_t)&eq->hw->ccq)
+			irdma_cmd_ccq_event(eq->hw);
+		else if (!irdma_ilq_ceq_event(eq->hw, cq_ctx))
 			irdma_cq_event(eq->hw, cq_ctx);
 		eq->events++;
 	}
@@ -1162,6 +1167,7 @@ static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 	hw->mmio.base = fn->hw_addr;
 	hw->regs = irdma_hw_regs_of(fn->gen);
 	mutex_init(&hw->cmd_mutex);
+	init_waitqueue_head(&hw->ccq_wq);
 	spin_lock_init(&hw->req_lock);
 	atomic64_set(&hw->req_done, 0);
 	mutex_init(&hw->counters.lock);
@@ -1227,6 +1233,7 @@ static int irdma_hw_start(struct irdma_hw *hw)
 	ret = irdma_ceqs_setup(hw);
 	if (ret)
 		goto err_destroy_aeq;
+	irdma_cmd_use_irq(hw, true);
 	ret = irdma_hwc_setup(hw);
 	if (ret)
 		goto err_teardown_ceqs;
@@ -1243,6 +1250,7 @@ err_fini_qos:
 err_teardown_hwc:
 	irdma_hwc_teardown(hw);
 err_teardown_ceqs:
+	irdma_cmd_use_irq(hw, false);
 	irdma_ceqs_teardown(hw);
 err_destroy_aeq:
 	irdma_eq_destroy(&hw->aeq);
@@ -1264,6 +1272,7 @@ static void irdma_hw_stop(struct irdma_hw *hw)
 	irdma_loc_mac_teardown(hw);
 	irdma_qos_fini(hw);
 	irdma_hwc_teardown(hw);
+	irdma_cmd_use_irq(hw, false);
 	irdma_ceqs_teardown(hw);
 	irdma_eq_destroy(&hw->aeq);
 	irdma_pble_pool_destroy(&hw->pble);

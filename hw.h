@@ -209,6 +209,11 @@ struct irdma_hw_counters {
  * @cqp_ctx: CQP host context
  * @cqp_scratch: per-slot cookies for @cqp
  * @ccq: the CQP's completion queue (CQ 0), polled under @cmd_mutex
+ * @ccq_irq: CEQ 0 exists, and a command's issuer sleeps until its
+ *	interrupt reports a CCQ event instead of polling; changed under
+ *	@cmd_mutex
+ * @ccq_events: CCQ events CEQ 0's thread has seen
+ * @ccq_wq: where an issuer waits for the next of @ccq_events
  * @ccq_ring: its CQEs
  * @ccq_shadow: its shadow area
  * @fpm_buf: QUERY_FPM and COMMIT_FPM buffer
@@ -254,6 +259,9 @@ struct irdma_hw {
 	struct irdma_dma_mem cqp_ctx;
 	u64 *cqp_scratch;
 	struct irdma_uk_cq ccq;
+	bool ccq_irq;
+	atomic_t ccq_events;
+	wait_queue_head_t ccq_wq;
 	struct irdma_dma_mem ccq_ring;
 	struct irdma_dma_mem ccq_shadow;
 	struct irdma_dma_mem fpm_buf;
@@ -280,6 +288,8 @@ int irdma_dma_alloc(struct device *dev, struct irdma_dma_mem *mem,
 		    size_t size);
 void irdma_dma_free(struct device *dev, struct irdma_dma_mem *mem);
 int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd);
+void irdma_cmd_use_irq(struct irdma_hw *hw, bool on);
+void irdma_cmd_ccq_event(struct irdma_hw *hw);
 struct irdma_cmd_req *
 irdma_cmd_req_alloc(int (*build)(__le64 *wqe, u8 valid, const void *arg),
 		    const void *arg, size_t arg_len, const char *name,

@@ -4,10 +4,11 @@
  * synchronous CQP command path and the lookup of QPs and CQs by number.
  *
  * A CQP command is issued by one caller at a time (hw->cmd_mutex), which
- * then sleeps while polling the CCQ for its completion. That is enough
- * for bring-up and tear-down; the verbs will want commands completed from
- * the CCQ's interrupt and several in flight, which this path leaves room
- * for: the ring itself (ctrl.c) already matches completions by cookie.
+ * then waits for its completion on the CCQ: while CEQ 0 exists the CCQ is
+ * armed and the issuer sleeps until CEQ 0's interrupt thread reports an
+ * event; before CEQ 0 is made and after it is gone (bring-up and
+ * tear-down) the issuer polls. Several commands in flight would need no
+ * change to the ring: it (ctrl.c) already matches completions by cookie.
  *
  * Callers that must not sleep (the CM's steering filters, the ARP cache
  * fed by the neighbour notifier) post a request instead: it is queued on
@@ -133,7 +134,33 @@ static int irdma_cmd_post(struct irdma_hw *hw, struct irdma_cmd *cmd,
 	return ret;
 }
 
-/* Poll the CCQ until the completion with @scratch shows up. */
+/*
+ * Longest sleep between two looks at the CCQ while waiting on CEQ 0: a
+ * completion whose event was lost (a CQ arm doorbell the device did not
+ * take, say) costs this much and no more.
+ */
+#define IRDMA_CMD_IRQ_SLICE_MS	10
+
+/*
+ * Nothing for us on the CCQ yet: sleep until CEQ 0 reports a CCQ event,
+ * or briefly when there is no CEQ 0 to report one.
+ */
+static void irdma_cmd_wait_event(struct irdma_hw *hw)
+{
+	int seen;
+
+	if (!hw->ccq_irq) {
+		usleep_range(20, 100);
+		return;
+	}
+	seen = atomic_read(&hw->ccq_events);
+	/* a CQE that came after our last look raises the event at once */
+	irdma_uk_cq_arm(&hw->ccq, false);
+	wait_event_timeout(hw->ccq_wq, atomic_read(&hw->ccq_events) != seen,
+			   msecs_to_jiffies(IRDMA_CMD_IRQ_SLICE_MS));
+}
+
+/* Wait on the CCQ until the completion with @scratch shows up. */
 static int irdma_cmd_wait_ccq(struct irdma_hw *hw, struct irdma_cmd *cmd,
 			      u64 scratch)
 {
@@ -156,7 +183,7 @@ static int irdma_cmd_wait_ccq(struct irdma_hw *hw, struct irdma_cmd *cmd,
 			return err;
 		if (time_after(jiffies, deadline))
 			return -ETIMEDOUT;
-		usleep_range(20, 100);
+		irdma_cmd_wait_event(hw);
 	}
 }
 
@@ -210,6 +237,38 @@ static void irdma_cmd_report(struct irdma_hw *hw, const struct irdma_cmd *cmd,
 	else
 		dev_err_ratelimited(dev, "CQP command %s not issued: %d\n",
 				    cmd->name, ret);
+}
+
+/**
+ * irdma_cmd_use_irq - wait for CQP completions on CEQ 0 or poll for them
+ * @hw: the function
+ * @on: true once CEQ 0 and its interrupt exist (nothing happens without
+ *	CEQs), false before CEQ 0 is destroyed
+ *
+ * Context: process context; takes @hw->cmd_mutex, so a command in flight
+ * finishes the way it began.
+ */
+void irdma_cmd_use_irq(struct irdma_hw *hw, bool on)
+{
+	mutex_lock(&hw->cmd_mutex);
+	hw->ccq_irq = on && hw->ceq_cnt;
+	mutex_unlock(&hw->cmd_mutex);
+}
+
+/**
+ * irdma_cmd_ccq_event - CEQ 0 reported an event for the CCQ
+ * @hw: the function
+ *
+ * Wakes the issuer waiting in irdma_cmd_exec(); it takes the completion
+ * off the CCQ itself, under @hw->cmd_mutex.
+ *
+ * Context: CEQ 0's interrupt thread, which must never issue a command
+ * and wait for it (the wait would be for this thread).
+ */
+void irdma_cmd_ccq_event(struct irdma_hw *hw)
+{
+	atomic_inc(&hw->ccq_events);
+	wake_up(&hw->ccq_wq);
 }
 
 /**

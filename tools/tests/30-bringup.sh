@@ -3,7 +3,8 @@
 # irdma-vm-secs: 14
 #
 # Bring-up: irdma binds to simulated functions and starts their engines
-# (CQP, CCQ, HMC, PBLEs, AEQ, CEQs). A CQP command that the simulator fails
+# (CQP, CCQ, HMC, PBLEs, AEQ, CEQs); once CEQ 0 is up, CQP completions
+# come by its interrupt. A CQP command that the simulator fails
 # during probe makes probe fail and leaves the engine without a CQP; a
 # bound function can be deleted; irdma unloads with functions bound
 # (branch "cycles" repeats that 20 times). KASAN, lockdep and kmemleak
@@ -74,6 +75,21 @@ check_up 1 "create 1"
 echo "2 roce" >$bus/new_device || fail "create 2 (RoCEv2)"
 check_up 2 "create 2"
 echo "functions 0, 1 (iWARP) and 2 (RoCEv2) up"
+
+# The CCQ reports to CEQ 0, and the commands issued once CEQ 0 was up
+# (statistics, scheduler nodes, the RDMA device's) were waited for on its
+# interrupt: the CCQ raised events.
+for fn in 0 2; do
+	sim_state $fn || fail "no state for function $fn"
+	ccq=
+	for line in "${SIM_STATE[@]}"; do
+		[[ $line == "cq 0: "* ]] && ccq=$line
+	done
+	[[ $ccq == *" ceq=0 "* ]] || fail "function $fn: the CCQ is not on CEQ 0: $ccq"
+	[[ $ccq =~ \ events=([0-9]+) ]] && ((BASH_REMATCH[1] > 0)) ||
+		fail "function $fn: the CCQ raised no event: $ccq"
+	echo "function $fn: $ccq"
+done
 
 # the iWARP functions register RNICs, the RoCEv2 function an IB CA
 devs=$(rdma dev)
