@@ -677,6 +677,8 @@ static void cmt_core_init(struct kunit *test, struct cmt_env *env,
 	cc->env = env;
 	cc->iwdev = kunit_kzalloc(test, sizeof(*cc->iwdev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cc->iwdev);
+	/* what the CM logs is prefixed with the device's name */
+	cc->iwdev->ibdev.dev.init_name = mac_last == 0xa ? "cmt-a" : "cmt-b";
 	KUNIT_ASSERT_EQ(test, irdma_setup_cm_core(cc->iwdev, &cmt_hw_ops, cc), 0);
 	cc->core = &cc->iwdev->cm_core;
 	cc->core->clk = &cmt_clock;

@@ -118,6 +118,8 @@ static int isim_test_init_gen(struct kunit *test, u8 gen)
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->dev.dma_mask = &f->dev.coherent_dma_mask;
 	f->dev.coherent_dma_mask = DMA_BIT_MASK(64);
+	/* the engine's warnings name the function */
+	f->dev.init_name = "isim-kunit";
 	f->protocol = ISIM_AUX_IWARP;
 	f->gen = gen;
 	t->f = f;
