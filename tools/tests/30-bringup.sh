@@ -80,15 +80,11 @@ echo "functions 0, 1 (iWARP) and 2 (RoCEv2) up"
 # (statistics, scheduler nodes, the RDMA device's) were waited for on its
 # interrupt: the CCQ raised events.
 for fn in 0 2; do
-	sim_state $fn || fail "no state for function $fn"
-	ccq=
-	for line in "${SIM_STATE[@]}"; do
-		[[ $line == "cq 0: "* ]] && ccq=$line
-	done
-	[[ $ccq == *" ceq=0 "* ]] || fail "function $fn: the CCQ is not on CEQ 0: $ccq"
-	[[ $ccq =~ \ events=([0-9]+) ]] && ((BASH_REMATCH[1] > 0)) ||
-		fail "function $fn: the CCQ raised no event: $ccq"
-	echo "function $fn: $ccq"
+	read -r ceq events <<<"$(sim_counts $fn "cq 0" ceq events)"
+	[ "$ceq" = 0 ] || fail "function $fn: the CCQ is not on CEQ 0: '$ceq'"
+	((${events:-0} > 0)) ||
+		fail "function $fn: the CCQ raised no event: '$events'"
+	echo "function $fn: the CCQ is on CEQ 0 and raised $events events"
 done
 
 # the iWARP functions register RNICs, the RoCEv2 function an IB CA
