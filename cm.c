@@ -96,6 +96,8 @@ enum irdma_mpa_kind {
 
 static void irdma_cm_timer_sync(struct irdma_cm_node *node);
 static void irdma_cm_free_tcp(struct irdma_cm_node *node);
+static void irdma_active_open_err(struct irdma_cm_node *node, bool reset,
+				  int status);
 static void irdma_create_event(struct irdma_cm_node *node,
 			       enum irdma_cm_ev_kind kind, int status);
 
@@ -153,12 +155,32 @@ static bool irdma_cm_state_opening(enum irdma_cm_node_state state)
 	}
 }
 
+/* An active open still in its TCP or MPA handshake. */
+static bool irdma_cm_connecting(const struct irdma_cm_node *node)
+{
+	return node->active && (node->state == IRDMA_CM_STATE_SYN_SENT ||
+				node->state == IRDMA_CM_STATE_MPAREQ_SENT);
+}
+
+/* The MPA exchange runs: its timer is armed in these states. */
+static bool irdma_cm_state_mpa(enum irdma_cm_node_state state)
+{
+	return state == IRDMA_CM_STATE_MPAREQ_SENT ||
+	       state == IRDMA_CM_STATE_ESTABLISHED;
+}
+
+static void irdma_cm_mpa_timer(struct irdma_cm_node *node, bool arm);
+
 static void irdma_cm_set_state(struct irdma_cm_node *node,
 			       enum irdma_cm_node_state state)
 {
+	bool mpa = irdma_cm_state_mpa(state);
+
 	lockdep_assert_held(&node->lock);
 	trace_irdma_cm_state(node, node->ci.loc_port, node->ci.rem_port,
 			     node->state, state);
+	if (mpa != irdma_cm_state_mpa(node->state))
+		irdma_cm_mpa_timer(node, mpa);
 	node->state = state;
 }
 
@@ -198,7 +220,8 @@ static void irdma_fill_sockaddr4(const u32 *addr, u16 port,
 	sin->sin_port = htons(port);
 }
 
-static void irdma_fill_sockaddr6(const u32 *addr, u16 port,
+/* @scope_id goes with a link-local address only (RFC 4007). */
+static void irdma_fill_sockaddr6(const u32 *addr, u16 port, u32 scope_id,
 				 struct sockaddr_storage *ss)
 {
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
@@ -206,6 +229,8 @@ static void irdma_fill_sockaddr6(const u32 *addr, u16 port,
 	sin6->sin6_family = AF_INET6;
 	irdma_copy_ip_htonl(sin6->sin6_addr.in6_u.u6_addr32, addr);
 	sin6->sin6_port = htons(port);
+	if (ipv6_addr_type(&sin6->sin6_addr) & IPV6_ADDR_LINKLOCAL)
+		sin6->sin6_scope_id = scope_id;
 }
 
 static bool irdma_ipv4_is_lpb(u32 loc_addr, u32 rem_addr)
@@ -219,6 +244,13 @@ static bool irdma_ipv6_is_lpb(const u32 *loc_addr, const u32 *rem_addr)
 
 	irdma_copy_ip_htonl(a.in6_u.u6_addr32, rem_addr);
 	return ipv6_addr_loopback(&a) || !memcmp(loc_addr, rem_addr, 16);
+}
+
+/* Both ends of @ci are this host. */
+static bool irdma_cm_is_lpb(const struct irdma_cm_info *ci)
+{
+	return ci->ipv4 ? irdma_ipv4_is_lpb(ci->loc_addr[0], ci->rem_addr[0]) :
+			  irdma_ipv6_is_lpb(ci->loc_addr, ci->rem_addr);
 }
 
 static bool irdma_addr_is_any(const u32 *addr, bool ipv4)
@@ -257,6 +289,10 @@ static int irdma_cm_id_addrs(struct iw_cm_id *cm_id, struct irdma_cm_info *ci,
 		ci->loc_port = ntohs(l6->sin6_port);
 		irdma_copy_ip_ntohl(ci->rem_addr, r6->sin6_addr.in6_u.u6_addr32);
 		ci->rem_port = ntohs(r6->sin6_port);
+		/* the link of a link-local address, from either end */
+		ci->scope_id = l6->sin6_scope_id;
+		if (!ci->scope_id && want_remote)
+			ci->scope_id = r6->sin6_scope_id;
 	} else {
 		return -EAFNOSUPPORT;
 	}
@@ -309,47 +345,32 @@ bool irdma_cm_dev_is_ours(const struct irdma_cm_core *core,
 	       net_eq(dev_net(dev), irdma_cm_net(core));
 }
 
-static u16 irdma_get_vlan_ipv4(struct irdma_cm_core *core, u32 addr)
+/*
+ * The netdev holding the local address of @ci in the CM's namespace: for
+ * an IPv6 link-local address, the one its scope names (the netdev and its
+ * VLANs share their link-local addresses). Under RCU.
+ */
+static struct net_device *irdma_cm_local_dev(struct irdma_cm_core *core,
+					     const struct irdma_cm_info *ci)
 {
-	struct net_device *ndev;
-	u16 vlan = IRDMA_CM_NO_VLAN;
-
-	if (core->ops->get_vlan)
-		return core->ops->get_vlan(core, &addr, true);
-	rcu_read_lock();
-	ndev = __ip_dev_find(irdma_cm_net(core), htonl(addr), false);
-	if (ndev && is_vlan_dev(ndev))
-		vlan = vlan_dev_vlan_id(ndev);
-	rcu_read_unlock();
-	return vlan;
-}
-
-static u16 irdma_get_vlan_mac_ipv6(struct irdma_cm_core *core, const u32 *addr,
-				   u8 *mac)
-{
-	u16 vlan = IRDMA_CM_NO_VLAN;
+	struct net *net = irdma_cm_net(core);
 	struct net_device *ndev;
 	struct in6_addr a;
-	struct net *net;
 
-	if (core->ops->get_vlan)
-		return core->ops->get_vlan(core, addr, false);
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "irdma: no RCU read lock");
+	if (ci->ipv4)
+		return __ip_dev_find(net, htonl(ci->loc_addr[0]), false);
 	if (!IS_ENABLED(CONFIG_IPV6))
-		return vlan;
-	irdma_copy_ip_htonl(a.in6_u.u6_addr32, addr);
-	rcu_read_lock();
-	net = irdma_cm_net(core);
-	for_each_netdev_rcu(net, ndev) {
-		if (!ipv6_chk_addr(net, &a, ndev, 1))
-			continue;
-		if (is_vlan_dev(ndev))
-			vlan = vlan_dev_vlan_id(ndev);
-		if (mac)
-			ether_addr_copy(mac, ndev->dev_addr);
-		break;
+		return NULL;
+	irdma_copy_ip_htonl(a.in6_u.u6_addr32, ci->loc_addr);
+	if (ci->scope_id) {
+		ndev = dev_get_by_index_rcu(net, ci->scope_id);
+		return ndev && ipv6_chk_addr(net, &a, ndev, 1) ? ndev : NULL;
 	}
-	rcu_read_unlock();
-	return vlan;
+	for_each_netdev_rcu(net, ndev)
+		if (ipv6_chk_addr(net, &a, ndev, 1))
+			return ndev;
+	return NULL;
 }
 
 /*
@@ -374,12 +395,21 @@ static u16 irdma_cm_tag_vlan(struct irdma_cm_core *core, u16 vlan, u8 tos,
 	return 0;
 }
 
+/* The VLAN of the netdev holding the local address of @ci. */
 static u16 irdma_cm_addr_vlan(struct irdma_cm_core *core,
 			      const struct irdma_cm_info *ci)
 {
-	if (ci->ipv4)
-		return irdma_get_vlan_ipv4(core, ci->loc_addr[0]);
-	return irdma_get_vlan_mac_ipv6(core, ci->loc_addr, NULL);
+	struct net_device *ndev;
+	u16 vlan = IRDMA_CM_NO_VLAN;
+
+	if (core->ops->get_vlan)
+		return core->ops->get_vlan(core, ci);
+	rcu_read_lock();
+	ndev = irdma_cm_local_dev(core, ci);
+	if (ndev && is_vlan_dev(ndev))
+		vlan = vlan_dev_vlan_id(ndev);
+	rcu_read_unlock();
+	return vlan;
 }
 
 /*
@@ -435,9 +465,15 @@ int irdma_addr_resolve_neigh(struct irdma_cm_core *core, u32 src, u32 dst,
 	return err;
 }
 
-static struct dst_entry *irdma_get_dst_ipv6(struct net *net,
+/*
+ * A link-local destination is reached on the link its scope names: the
+ * one the caller gave, else the function's netdev (a core without one
+ * cannot tell).
+ */
+static struct dst_entry *irdma_get_dst_ipv6(struct irdma_cm_core *core,
 					    const struct in6_addr *src,
-					    const struct in6_addr *dst)
+					    const struct in6_addr *dst,
+					    u32 scope_id)
 {
 	struct flowi6 fl6 = {};
 
@@ -445,9 +481,15 @@ static struct dst_entry *irdma_get_dst_ipv6(struct net *net,
 		return ERR_PTR(-EAFNOSUPPORT);
 	fl6.daddr = *dst;
 	fl6.saddr = *src;
-	if (ipv6_addr_type(dst) & IPV6_ADDR_LINKLOCAL)
-		return ERR_PTR(-EINVAL);
-	return ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	if (ipv6_addr_type(dst) & IPV6_ADDR_LINKLOCAL) {
+		if (!scope_id && core->netdev)
+			scope_id = core->netdev->ifindex;
+		if (!scope_id)
+			return ERR_PTR(-EINVAL);
+		fl6.flowi6_oif = scope_id;
+	}
+	return ipv6_stub->ipv6_dst_lookup_flow(irdma_cm_net(core), NULL, &fl6,
+					       NULL);
 }
 
 /**
@@ -455,12 +497,14 @@ static struct dst_entry *irdma_get_dst_ipv6(struct net *net,
  * @core: CM core
  * @src: source address, host order words
  * @dst: destination address, host order words
+ * @scope_id: for a link-local @dst, the interface index of its link (0:
+ *	the function's netdev)
  * @mac: filled with the neighbour's MAC
  *
  * Return: 0, -EAGAIN while resolution runs, or a negative errno.
  */
 int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *core, const u32 *src,
-				  const u32 *dst, u8 *mac)
+				  const u32 *dst, u32 scope_id, u8 *mac)
 {
 	struct in6_addr s, d;
 	struct dst_entry *dst_e;
@@ -469,7 +513,7 @@ int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *core, const u32 *src,
 	irdma_copy_ip_htonl(s.in6_u.u6_addr32, src);
 	irdma_copy_ip_htonl(d.in6_u.u6_addr32, dst);
 	rcu_read_lock();
-	dst_e = irdma_get_dst_ipv6(irdma_cm_net(core), &s, &d);
+	dst_e = irdma_get_dst_ipv6(core, &s, &d, scope_id);
 	if (IS_ERR(dst_e)) {
 		err = PTR_ERR(dst_e);
 	} else {
@@ -495,7 +539,7 @@ void irdma_free_sqbuf(u8 *buf)
 static u8 irdma_cm_put_tcp_opts(struct irdma_cm_node *node, u8 *opt)
 {
 	put_unaligned_be32(TCPOPT_MSS << 24 | TCPOLEN_MSS << 16 |
-			   node->tcp.mss, opt);
+			   node->tcp.adv_mss, opt);
 	if (!node->tcp.ws_ok)
 		return TCPOLEN_MSS;
 	put_unaligned_be32(TCPOPT_NOP << 24 | TCPOPT_WINDOW << 16 |
@@ -699,9 +743,53 @@ static int irdma_cm_send_once(struct irdma_cm_node *node, u8 flags)
 	return 0;
 }
 
+static int irdma_cm_create_ah(struct irdma_cm_node *node);
+
+/*
+ * Our RST for the node's connection. In SYN_SENT nothing of the peer's is
+ * known yet: no ACK (RFC 9293 3.10.7.3), our sequence number being the one
+ * the peer expects if it got our SYN. A node that has no AH yet (a SYN
+ * refused before its resources were made) makes one now: the engine sends
+ * nothing without it.
+ */
 static int irdma_send_reset(struct irdma_cm_node *node)
 {
-	return irdma_cm_send_once(node, TCPHDR_RST | TCPHDR_ACK);
+	u8 flags = TCPHDR_RST;
+
+	if (node->state != IRDMA_CM_STATE_SYN_SENT)
+		flags |= TCPHDR_ACK;
+	if (!node->ah)
+		irdma_cm_create_ah(node);
+	return irdma_cm_send_once(node, flags);
+}
+
+/*
+ * The RST that answers an unacceptable segment (RFC 9293 3.10.7.1): our
+ * sequence number is its ACK number when it has one; otherwise it is 0
+ * and the RST acknowledges everything the segment occupied.
+ */
+static int irdma_cm_reply_rst(struct irdma_cm_node *node,
+			      const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_tcp tcp = node->tcp;
+	u8 flags = TCPHDR_RST;
+	int err;
+
+	lockdep_assert_held(&node->lock);
+	if (seg->flags & TCPHDR_ACK) {
+		node->tcp.snd_nxt = seg->ack;
+	} else {
+		flags |= TCPHDR_ACK;
+		node->tcp.snd_nxt = 0;
+		node->tcp.rcv_nxt = seg->seq + seg->datalen +
+				    !!(seg->flags & TCPHDR_SYN) +
+				    !!(seg->flags & TCPHDR_FIN);
+	}
+	if (!node->ah)
+		irdma_cm_create_ah(node);
+	err = irdma_cm_send_once(node, flags);
+	node->tcp = tcp;
+	return err;
 }
 
 static int irdma_send_ack(struct irdma_cm_node *node)
@@ -717,20 +805,15 @@ static void irdma_cm_rearm(struct irdma_cm_core *core)
 	struct irdma_cm_node *node;
 	unsigned long due = 0;
 	bool any = false;
+	int t;
 
 	lockdep_assert_held(&core->timer_lock);
 	list_for_each_entry(node, &core->timer_nodes, timer_link) {
-		if (node->rtx.buf && (!any || time_before(node->rtx.due, due))) {
-			due = node->rtx.due;
-			any = true;
-		}
-		if (node->tw_pending && (!any || time_before(node->tw_due, due))) {
-			due = node->tw_due;
-			any = true;
-		}
-		if (node->close_pending &&
-		    (!any || time_before(node->close_due, due))) {
-			due = node->close_due;
+		for (t = 0; t < IRDMA_CM_TMR_COUNT; t++) {
+			if (!(node->tmr_armed & BIT(t)) ||
+			    (any && !time_before(node->tmr_due[t], due)))
+				continue;
+			due = node->tmr_due[t];
 			any = true;
 		}
 	}
@@ -748,7 +831,7 @@ static void irdma_cm_timer_sync(struct irdma_cm_node *node)
 
 	lockdep_assert_held(&node->lock);
 	lockdep_assert_held(&core->timer_lock);
-	pending = node->rtx.buf || node->tw_pending || node->close_pending;
+	pending = node->tmr_armed;
 	listed = !list_empty(&node->timer_link);
 	if (pending && !listed) {
 		refcount_inc(&node->refcnt);
@@ -760,12 +843,53 @@ static void irdma_cm_timer_sync(struct irdma_cm_node *node)
 	irdma_cm_rearm(core);
 }
 
+/* Arm entry @t to expire @ms from now (core->timer_lock held). */
+static void irdma_cm_tmr_set(struct irdma_cm_node *node, enum irdma_cm_tmr t,
+			     u32 ms)
+{
+	lockdep_assert_held(&node->core->timer_lock);
+	node->tmr_due[t] = irdma_cm_now(node->core) + msecs_to_jiffies(ms);
+	node->tmr_armed |= BIT(t);
+}
+
+/* Arm or disarm entry @t of a node (node->lock held). */
+static void irdma_cm_tmr(struct irdma_cm_node *node, enum irdma_cm_tmr t,
+			 bool arm, u32 ms)
+{
+	struct irdma_cm_core *core = node->core;
+
+	lockdep_assert_held(&node->lock);
+	spin_lock(&core->timer_lock);
+	if (arm)
+		irdma_cm_tmr_set(node, t, ms);
+	else
+		node->tmr_armed &= ~BIT(t);
+	irdma_cm_timer_sync(node);
+	spin_unlock(&core->timer_lock);
+}
+
+/* The entries of a node that are due at @now (core->timer_lock held). */
+static unsigned long irdma_cm_tmr_due(struct irdma_cm_node *node,
+				      unsigned long now)
+{
+	unsigned long due = 0;
+	int t;
+
+	lockdep_assert_held(&node->core->timer_lock);
+	for (t = 0; t < IRDMA_CM_TMR_COUNT; t++)
+		if ((node->tmr_armed & BIT(t)) &&
+		    !time_before(now, node->tmr_due[t]))
+			due |= BIT(t);
+	return due;
+}
+
 static void irdma_free_retrans_entry(struct irdma_cm_node *node)
 {
 	lockdep_assert_held(&node->core->timer_lock);
 	irdma_free_sqbuf(node->rtx.buf);
 	node->rtx.buf = NULL;
 	node->rtx.len = 0;
+	node->tmr_armed &= ~BIT(IRDMA_CM_TMR_RTX);
 }
 
 static void irdma_cleanup_retrans_entry(struct irdma_cm_node *node)
@@ -778,42 +902,19 @@ static void irdma_cleanup_retrans_entry(struct irdma_cm_node *node)
 	spin_unlock(&core->timer_lock);
 }
 
-static void irdma_cm_cancel_time_wait(struct irdma_cm_node *node)
-{
-	struct irdma_cm_core *core = node->core;
-
-	spin_lock(&core->timer_lock);
-	node->tw_pending = false;
-	irdma_cm_timer_sync(node);
-	spin_unlock(&core->timer_lock);
-}
-
 /*
- * The close timer of an offloaded connection: a graceful close that the
- * engine has not completed when it runs out is aborted.
+ * The MPA timer of a node still negotiating (irdma_cm_state_mpa()): an
+ * initiator waits for the reply from its request on, a responder for the
+ * request once its TCP is up. Armed and disarmed as the node enters and
+ * leaves those states.
  */
-static void irdma_cm_arm_close(struct irdma_cm_node *node)
+static void irdma_cm_mpa_timer(struct irdma_cm_node *node, bool arm)
 {
-	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_config *cfg = &node->core->cfg;
 
-	lockdep_assert_held(&node->lock);
-	spin_lock(&core->timer_lock);
-	node->close_pending = true;
-	node->close_due = irdma_cm_now(core) +
-			  msecs_to_jiffies(IRDMA_CM_CLOSE_TIMEOUT_MS);
-	irdma_cm_timer_sync(node);
-	spin_unlock(&core->timer_lock);
-}
-
-static void irdma_cm_cancel_close(struct irdma_cm_node *node)
-{
-	struct irdma_cm_core *core = node->core;
-
-	lockdep_assert_held(&node->lock);
-	spin_lock(&core->timer_lock);
-	node->close_pending = false;
-	irdma_cm_timer_sync(node);
-	spin_unlock(&core->timer_lock);
+	irdma_cm_tmr(node, IRDMA_CM_TMR_MPA, arm,
+		     node->active ? cfg->mpa_reply_wait_ms :
+				    cfg->mpa_req_wait_ms);
 }
 
 /*
@@ -825,7 +926,6 @@ static int irdma_schedule_cm_timer(struct irdma_cm_node *node, u8 *buf,
 				   u32 len, u8 flags)
 {
 	struct irdma_cm_core *core = node->core;
-	unsigned long now = irdma_cm_now(core);
 
 	lockdep_assert_held(&node->lock);
 	if (buf)
@@ -838,10 +938,11 @@ static int irdma_schedule_cm_timer(struct irdma_cm_node *node, u8 *buf,
 		node->rtx.end_seq = node->tcp.snd_nxt;
 		node->rtx.count = 0;
 		node->rtx.timeout_ms = IRDMA_CM_RETRANS_FIRST_MS;
-		node->rtx.due = now + msecs_to_jiffies(IRDMA_CM_RETRANS_FIRST_MS);
+		irdma_cm_tmr_set(node, IRDMA_CM_TMR_RTX,
+				 IRDMA_CM_RETRANS_FIRST_MS);
 	} else {
-		node->tw_pending = true;
-		node->tw_due = now + msecs_to_jiffies(IRDMA_CM_TIME_WAIT_MS);
+		irdma_cm_tmr_set(node, IRDMA_CM_TMR_TIME_WAIT,
+				 IRDMA_CM_TIME_WAIT_MS);
 	}
 	irdma_cm_timer_sync(node);
 	spin_unlock(&core->timer_lock);
@@ -1059,11 +1160,16 @@ static int irdma_parse_mpa(struct irdma_cm_node *node, const u8 *buf, u32 len,
 	return 0;
 }
 
-static u32 irdma_mpa_ird_ord_val(u16 word, u32 dflt)
+/* An IRD or ORD word's value; IRDMA_MPA_NO_IRD_ORD for "no value". */
+static u32 irdma_mpa_ird_ord_val(u16 word)
 {
-	u16 v = word & IRDMA_MPA_IRD_ORD_VAL;
+	return word & IRDMA_MPA_IRD_ORD_VAL;
+}
 
-	return v == IRDMA_MPA_NO_IRD_ORD ? dflt : v;
+/* What the peer's IRD or ORD @v means to a ULP: "no value" is our @max. */
+static u8 irdma_mpa_ird_ord_report(u32 v, u32 max)
+{
+	return min_t(u32, v == IRDMA_MPA_NO_IRD_ORD ? max : v, U8_MAX);
 }
 
 /* Clamp IRD/ORD to the device and to what the RTR needs. */
@@ -1100,28 +1206,33 @@ static enum irdma_cm_rdma0 irdma_mpa_pick_rtr(struct irdma_cm_node *node,
  * device's maximum ORD, 255 here, which is above our own maximum IRD).
  * Initiator (on the reply): raise our IRD to the responder's ORD or fail,
  * since the responder will not lower its ORD after its reply; lower our ORD
- * to its IRD, and use the RTR op the reply selected.
+ * to its IRD, and use the RTR op the reply selected. A peer's IRD or ORD of
+ * "no value" asks nothing: ours stays as the ULP set it.
  */
 static int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *node)
 {
 	u32 max_ird = node->core->cfg.max_ird;
+	bool peer_ird = node->peer_ird != IRDMA_MPA_NO_IRD_ORD;
+	bool peer_ord = node->peer_ord != IRDMA_MPA_NO_IRD_ORD;
 
 	if (!node->p2p)
 		return 0;
 	if (!node->active) {
-		node->ord = min(node->ord, node->peer_ird);
-		if (node->ird < node->peer_ord)
+		if (peer_ird)
+			node->ord = min(node->ord, node->peer_ird);
+		if (peer_ord && node->ird < node->peer_ord)
 			node->ird = min(node->peer_ord, max_ird);
 		if (node->rdma0 == IRDMA_CM_RDMA0_READ && !node->ird)
 			node->ird = 1;
 		return 0;
 	}
-	if (node->peer_ord > node->ird) {
+	if (peer_ord && node->peer_ord > node->ird) {
 		if (node->peer_ord > max_ird)
 			return -ENOMEM;
 		node->ird = node->peer_ord;
 	}
-	node->ord = min(node->ord, node->peer_ird);
+	if (peer_ird)
+		node->ord = min(node->ord, node->peer_ird);
 	if (node->rdma0 == IRDMA_CM_RDMA0_READ && !node->ord)
 		node->ord = 1;
 	return 0;
@@ -1142,14 +1253,14 @@ static int irdma_mpa_apply(struct irdma_cm_node *node,
 	if (!mp->v2) {
 		node->p2p = false;
 		node->rdma0 = IRDMA_CM_RDMA0_NONE;
-		node->peer_ird = cfg->max_ird;
-		node->peer_ord = cfg->max_ord;
+		node->peer_ird = IRDMA_MPA_NO_IRD_ORD;
+		node->peer_ord = IRDMA_MPA_NO_IRD_ORD;
 		if (!node->active)
 			node->mpa_rev = 1;
 		return 0;
 	}
-	node->peer_ird = irdma_mpa_ird_ord_val(mp->ird_word, cfg->max_ird);
-	node->peer_ord = irdma_mpa_ird_ord_val(mp->ord_word, cfg->max_ord);
+	node->peer_ird = irdma_mpa_ird_ord_val(mp->ird_word);
+	node->peer_ord = irdma_mpa_ird_ord_val(mp->ord_word);
 	offer = mp->ord_word & (IRDMA_MPA_ORD_WRITE0 | IRDMA_MPA_ORD_READ0);
 	if (!node->active) {
 		node->p2p = cfg->p2p && (mp->ird_word & IRDMA_MPA_IRD_P2P);
@@ -1160,6 +1271,9 @@ static int irdma_mpa_apply(struct irdma_cm_node *node,
 			return -EPROTO;
 		return 0;
 	}
+	/* a reject is reported as one, whatever its RTR bits say */
+	if (mp->flags & IRDMA_MPA_FLAG_REJECT)
+		return 0;
 	if (!(mp->ird_word & IRDMA_MPA_IRD_P2P) || !node->p2p) {
 		node->p2p = false;
 		node->rdma0 = IRDMA_CM_RDMA0_NONE;
@@ -1168,8 +1282,6 @@ static int irdma_mpa_apply(struct irdma_cm_node *node,
 	if (hweight16(offer) != 1 || !(offer & node->rtr_offer))
 		return -EPROTO;
 	node->rdma0 = irdma_mpa_pick_rtr(node, offer);
-	if (mp->flags & IRDMA_MPA_FLAG_REJECT)
-		return 0;
 	return irdma_negotiate_mpa_v2_ird_ord(node);
 }
 
@@ -1238,11 +1350,12 @@ static void irdma_cm_apbvt_put(struct irdma_cm_core *core, u16 port)
 	spin_unlock_irqrestore(&core->apbvt_lock, flags);
 }
 
+/* The node's AH, made once: its own segments and any RST need it. */
 static int irdma_cm_create_ah(struct irdma_cm_node *node)
 {
 	struct irdma_cm_core *core = node->core;
 
-	if (!core->ops->ah_create)
+	if (node->ah || !core->ops->ah_create)
 		return 0;
 	return core->ops->ah_create(core, node);
 }
@@ -1283,13 +1396,21 @@ static u32 irdma_cm_hkey(const struct irdma_cm_info *ci)
 	return (u32)ci->loc_port << 16 | ci->rem_port;
 }
 
+/* The same addresses and ports. */
+static bool irdma_cm_info_match_addrs(const struct irdma_cm_info *a,
+				      const struct irdma_cm_info *b)
+{
+	return a->loc_port == b->loc_port && a->rem_port == b->rem_port &&
+	       a->ipv4 == b->ipv4 &&
+	       irdma_addr_eq(a->loc_addr, b->loc_addr, a->ipv4) &&
+	       irdma_addr_eq(a->rem_addr, b->rem_addr, a->ipv4);
+}
+
+/* The same connection: addresses, ports and VLAN. */
 static bool irdma_cm_info_match(const struct irdma_cm_info *a,
 				const struct irdma_cm_info *b)
 {
-	return a->loc_port == b->loc_port && a->rem_port == b->rem_port &&
-	       a->ipv4 == b->ipv4 && a->vlan_id == b->vlan_id &&
-	       irdma_addr_eq(a->loc_addr, b->loc_addr, a->ipv4) &&
-	       irdma_addr_eq(a->rem_addr, b->rem_addr, a->ipv4);
+	return a->vlan_id == b->vlan_id && irdma_cm_info_match_addrs(a, b);
 }
 
 /* RCU lookup of a connection; returns it with a reference, or NULL. */
@@ -1357,15 +1478,72 @@ static u32 irdma_cm_isn(const struct irdma_cm_info *ci)
 #endif
 }
 
+/*
+ * The netdev a connection of @ci goes through: the VLAN device of its
+ * VLAN, or the function's netdev (for VLAN 0, a priority tag, too). Under
+ * RCU, on a core with a netdev.
+ */
+static struct net_device *irdma_cm_link_dev(struct irdma_cm_core *core,
+					    const struct irdma_cm_info *ci)
+{
+	struct net_device *dev = NULL;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "irdma: no RCU read lock");
+	if (ci->vlan_id && ci->vlan_id < VLAN_N_VID)
+		dev = __vlan_find_dev_deep_rcu(core->netdev, htons(ETH_P_8021Q),
+					       ci->vlan_id);
+	return dev ?: core->netdev;
+}
+
+/*
+ * The MTU of the link a connection uses now: its VLAN device's, or the
+ * function's netdev's. It follows "ip link set ... mtu" for every new
+ * connection; a core without a netdev (KUnit) has its configured one.
+ */
+static u32 irdma_cm_link_mtu(struct irdma_cm_core *core,
+			     const struct irdma_cm_info *ci)
+{
+	u32 mtu = core->cfg.mtu;
+
+	if (!core->netdev)
+		return mtu;
+	rcu_read_lock();
+	mtu = READ_ONCE(irdma_cm_link_dev(core, ci)->mtu);
+	rcu_read_unlock();
+	return mtu;
+}
+
+/*
+ * The link of an IPv6 link-local connection a peer opened: the scope its
+ * addresses get in the events, and its route. Set already for a connect.
+ */
+static void irdma_cm_set_scope(struct irdma_cm_core *core,
+			       struct irdma_cm_info *ci)
+{
+	struct in6_addr a;
+
+	if (ci->ipv4 || ci->scope_id || !core->netdev)
+		return;
+	irdma_copy_ip_htonl(a.in6_u.u6_addr32, ci->loc_addr);
+	if (!(ipv6_addr_type(&a) & IPV6_ADDR_LINKLOCAL))
+		return;
+	rcu_read_lock();
+	ci->scope_id = irdma_cm_link_dev(core, ci)->ifindex;
+	rcu_read_unlock();
+}
+
 static void irdma_cm_node_init_tcp(struct irdma_cm_node *node)
 {
 	struct irdma_cm_config *cfg = &node->core->cfg;
+	u32 min_mss = node->ci.ipv4 ? IRDMA_CM_MIN_MSS_V4 : IRDMA_CM_MIN_MSS_V6;
 	u32 hdrs = node->ci.ipv4 ? 40 : 60;
+	u32 mtu = irdma_cm_link_mtu(node->core, &node->ci);
 
 	node->tcp.rcv_wnd = cfg->rcv_wnd;
 	node->tcp.rcv_wscale = cfg->rcv_wscale;
 	node->tcp.ws_ok = true;
-	node->tcp.mss = cfg->mtu > hdrs ? cfg->mtu - hdrs : IRDMA_CM_DEFAULT_MSS;
+	node->tcp.adv_mss = max(mtu > hdrs ? mtu - hdrs : 0, min_mss);
+	node->tcp.mss = node->tcp.adv_mss;
 	node->tcp.snd_nxt = irdma_cm_isn(&node->ci);
 	node->tcp.snd_una = node->tcp.snd_nxt;
 }
@@ -1418,10 +1596,9 @@ irdma_make_cm_node(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 	node = irdma_cm_node_alloc(core, ci);
 	if (!node)
 		return ERR_PTR(-ENOMEM);
+	irdma_cm_set_scope(core, &node->ci);
 	irdma_cm_node_init_tcp(node);
-	node->loopback = ci->ipv4 ?
-		irdma_ipv4_is_lpb(ci->loc_addr[0], ci->rem_addr[0]) :
-		irdma_ipv6_is_lpb(ci->loc_addr, ci->rem_addr);
+	node->loopback = irdma_cm_is_lpb(ci);
 	if (mac)
 		ether_addr_copy(node->rem_mac, mac);
 	err = core->ops->arp_resolve(core, ci, node->rem_mac, !!mac);
@@ -1500,12 +1677,12 @@ static void irdma_cm_free_tcp(struct irdma_cm_node *node)
 		return;
 	spin_lock(&core->timer_lock);
 	irdma_free_retrans_entry(node);
-	node->tw_pending = false;
+	node->tmr_armed &= ~(BIT(IRDMA_CM_TMR_TIME_WAIT) |
+			     BIT(IRDMA_CM_TMR_MPA));
 	irdma_cm_timer_sync(node);
 	spin_unlock(&core->timer_lock);
 	node->tcp_ref_dropped = true;
-	if (node->state != IRDMA_CM_STATE_LISTENER_DESTROYED)
-		irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSED);
+	irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSED);
 	irdma_cm_unhash(node);
 	irdma_cm_defer_put(node);
 }
@@ -1557,8 +1734,9 @@ static void irdma_get_cmevent_info(struct irdma_cm_node *node,
 		irdma_fill_sockaddr4(ci->rem_addr, ci->rem_port,
 				     &ev->remote_addr);
 	} else {
-		irdma_fill_sockaddr6(ci->loc_addr, ci->loc_port, &ev->local_addr);
-		irdma_fill_sockaddr6(ci->rem_addr, ci->rem_port,
+		irdma_fill_sockaddr6(ci->loc_addr, ci->loc_port, ci->scope_id,
+				     &ev->local_addr);
+		irdma_fill_sockaddr6(ci->rem_addr, ci->rem_port, ci->scope_id,
 				     &ev->remote_addr);
 	}
 }
@@ -1603,9 +1781,12 @@ int irdma_send_cm_event(struct irdma_cm_node *cm_node, struct iw_cm_id *cm_id,
 	irdma_get_cmevent_info(cm_node, &ev);
 	switch (type) {
 	case IW_CM_EVENT_CONNECT_REQUEST:
-		ev.provider_data = cm_node;
-		ev.ird = min_t(u32, cm_node->peer_ird, U8_MAX);
-		ev.ord = min_t(u32, cm_node->peer_ord, U8_MAX);
+		/* a number, not the node: iw_cm may keep it past the node */
+		ev.provider_data = (void *)(uintptr_t)cm_node->req_id;
+		ev.ird = irdma_mpa_ird_ord_report(cm_node->peer_ird,
+						  core->cfg.max_ird);
+		ev.ord = irdma_mpa_ird_ord_report(cm_node->peer_ord,
+						  core->cfg.max_ord);
 		irdma_cm_event_pdata(cm_node, &ev);
 		break;
 	case IW_CM_EVENT_CONNECT_REPLY:
@@ -1764,13 +1945,14 @@ static void irdma_cm_mark_connected(struct irdma_cm_node *node)
 		irdma_rem_ref_cm_node(node);
 }
 
-/* Abort an offloaded node whose QP could not be started. */
+/* Abort an offloaded node whose QP was not started: the peer gets a RST. */
 static void irdma_cm_abort_offloaded(struct irdma_cm_node *node)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&node->lock, flags);
-	irdma_send_reset(node);
+	if (!node->tcp_ref_dropped)
+		irdma_send_reset(node);
 	irdma_cm_free_tcp(node);
 	irdma_cm_node_unlock(node, flags);
 }
@@ -1788,8 +1970,20 @@ static void irdma_cm_event_connected(struct irdma_cm_node *node)
 	spin_lock_irqsave(&node->lock, flags);
 	cm_id = node->cm_id;
 	qp = node->qp;
-	if (node->state != IRDMA_CM_STATE_OFFLOADED || !cm_id || !qp) {
+	if (!cm_id || !qp) {
+		/* answered already */
 		spin_unlock_irqrestore(&node->lock, flags);
+		return;
+	}
+	if (node->state != IRDMA_CM_STATE_OFFLOADED || node->disc_causes) {
+		/*
+		 * Torn down between the reply and now (its address went
+		 * away, its QP is being destroyed): the connect failed, and
+		 * iw_cm still waits for its one CONNECT_REPLY.
+		 */
+		spin_unlock_irqrestore(&node->lock, flags);
+		irdma_cm_abort_offloaded(node);
+		irdma_event_connect_error(node, -ECONNRESET);
 		return;
 	}
 	irdma_init_tcp_ctx(node, &ctx);
@@ -1840,32 +2034,72 @@ static void irdma_cm_abort_request(struct irdma_cm_node *node)
 	irdma_cm_unlink_ulp(node);
 }
 
-/* CONNECT_REQUEST to the listener; iw_cm refusing it aborts the node. */
-static void irdma_cm_event_request(struct irdma_cm_node *node)
+/*
+ * Number a request about to go to iw_cm (core->requests), under
+ * listen_lock: a listener being destroyed either goes PASSIVE first, and
+ * the request is not handed up, or finds the number and reclaims it.
+ * Return: the listener's iw_cm id, or NULL when the request stays here.
+ */
+static struct iw_cm_id *irdma_cm_number_request(struct irdma_cm_node *node)
 {
 	struct irdma_cm_listener *listener = node->listener;
 	struct irdma_cm_core *core = node->core;
 	struct iw_cm_id *cm_id = NULL;
 	unsigned long flags;
-	bool deliver;
+	u32 id;
 
 	spin_lock_irqsave(&core->listen_lock, flags);
-	if (listener && listener->state == IRDMA_CM_LISTENER_ACTIVE)
-		cm_id = listener->cm_id;
+	if (listener && listener->state == IRDMA_CM_LISTENER_ACTIVE) {
+		xa_lock(&core->requests);
+		if (__xa_alloc_cyclic(&core->requests, &id, node,
+				      XA_LIMIT(1, INT_MAX), &core->next_req,
+				      GFP_ATOMIC) >= 0) {
+			node->req_id = id;
+			cm_id = listener->cm_id;
+		}
+		xa_unlock(&core->requests);
+	}
 	spin_unlock_irqrestore(&core->listen_lock, flags);
+	return cm_id;
+}
+
+/* Take a request back from iw_cm; false if someone else took it. */
+static bool irdma_cm_unnumber_request(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	unsigned long flags;
+	bool taken = false;
+
+	xa_lock_irqsave(&core->requests, flags);
+	if (node->req_id && xa_load(&core->requests, node->req_id) == node) {
+		__xa_erase(&core->requests, node->req_id);
+		taken = true;
+	}
+	xa_unlock_irqrestore(&core->requests, flags);
+	return taken;
+}
+
+/* CONNECT_REQUEST to the listener; iw_cm refusing it aborts the node. */
+static void irdma_cm_event_request(struct irdma_cm_node *node)
+{
+	struct iw_cm_id *cm_id;
+	unsigned long flags;
+	bool deliver;
 
 	spin_lock_irqsave(&node->lock, flags);
-	deliver = cm_id && node->state == IRDMA_CM_STATE_MPAREQ_RCVD;
+	deliver = node->state == IRDMA_CM_STATE_MPAREQ_RCVD;
 	if (deliver) {
 		refcount_inc(&node->refcnt);
 		node->ulp_ref = true;
 	}
 	spin_unlock_irqrestore(&node->lock, flags);
-	if (!deliver) {
+	cm_id = deliver ? irdma_cm_number_request(node) : NULL;
+	if (!cm_id) {
 		irdma_cm_abort_request(node);
 		return;
 	}
-	if (irdma_send_cm_event(node, cm_id, IW_CM_EVENT_CONNECT_REQUEST, 0))
+	if (irdma_send_cm_event(node, cm_id, IW_CM_EVENT_CONNECT_REQUEST, 0) &&
+	    irdma_cm_unnumber_request(node))
 		irdma_cm_abort_request(node);
 }
 
@@ -1992,8 +2226,10 @@ static bool irdma_cm_closing(struct irdma_cm_node *node, unsigned long causes)
 	lockdep_assert_held(&node->lock);
 	if (node->close_sent || !(causes & graceful))
 		return false;
-	if (!node->close_pending && !node->llp_closing)
-		irdma_cm_arm_close(node);
+	/* every writer of tmr_armed holds node->lock too */
+	if (!(node->tmr_armed & BIT(IRDMA_CM_TMR_CLOSE)) && !node->llp_closing)
+		irdma_cm_tmr(node, IRDMA_CM_TMR_CLOSE, true,
+			     IRDMA_CM_CLOSE_TIMEOUT_MS);
 	if (node->llp_closing)
 		return false;
 	node->llp_closing = true;
@@ -2019,7 +2255,16 @@ static void irdma_cm_disconn_true(struct irdma_cm_node *node)
 	cm_id = node->cm_id;
 	qp = node->qp;
 	if (!cm_id || !node->ulp_connected) {
-		spin_unlock_irqrestore(&node->lock, flags);
+		/*
+		 * Causes reaching a connection not yet reported up wait for
+		 * irdma_cm_mark_connected(). A connect still in its handshake
+		 * whose QP the ULP destroys or fails ends now, with its one
+		 * CONNECT_REPLY: iw_cm's destroy waits for that.
+		 */
+		if (cm_id && irdma_cm_connecting(node) &&
+		    test_bit(IRDMA_CM_DISC_LOCAL_ERR, &node->disc_causes))
+			irdma_active_open_err(node, true, -ECONNRESET);
+		irdma_cm_node_unlock(node, flags);
 		return;
 	}
 	causes = xchg(&node->disc_causes, 0);
@@ -2031,7 +2276,7 @@ static void irdma_cm_disconn_true(struct irdma_cm_node *node)
 	if ((causes & ends) && !node->close_sent) {
 		node->close_sent = true;
 		close = true;
-		irdma_cm_cancel_close(node);
+		irdma_cm_tmr(node, IRDMA_CM_TMR_CLOSE, false, 0);
 	}
 	fin = irdma_cm_closing(node, causes);
 	irdma_cm_node_unlock(node, flags);
@@ -2145,7 +2390,7 @@ static int irdma_process_options(struct irdma_cm_node *node, const u8 *opt,
 			mss = get_unaligned_be16(opt + i + 2);
 			if (mss < min_mss)
 				return -EINVAL;
-			node->tcp.mss = min(node->tcp.mss, mss);
+			node->tcp.mss = min(node->tcp.adv_mss, mss);
 			have_mss = true;
 		} else if (kind == TCPOPT_WINDOW) {
 			if (len != TCPOLEN_WINDOW ||
@@ -2157,7 +2402,9 @@ static int irdma_process_options(struct irdma_cm_node *node, const u8 *opt,
 		i += len;
 	}
 	if (!have_mss)
-		node->tcp.mss = min_t(u16, node->tcp.mss, IRDMA_CM_DEFAULT_MSS);
+		node->tcp.mss = min_t(u16, node->tcp.adv_mss, node->ci.ipv4 ?
+				      IRDMA_CM_DEFAULT_MSS :
+				      IRDMA_CM_DEFAULT_MSS_V6);
 	if (!have_ws) {
 		node->tcp.ws_ok = false;
 		node->tcp.snd_wscale = 0;
@@ -2175,7 +2422,12 @@ static int irdma_handle_tcp_options(struct irdma_cm_node *node,
 	if (err) {
 		cm_dbg(node->core, "bad TCP options\n");
 		cm_stat(node->core, RX_MALFORMED);
-		irdma_cm_open_err(node, true, -ECONNRESET);
+		if (node->active) {
+			irdma_active_open_err(node, true, -ECONNRESET);
+		} else {
+			irdma_cm_reply_rst(node, seg);
+			irdma_passive_open_err(node, false);
+		}
 		return err;
 	}
 	node->tcp.snd_wnd = seg->wnd;
@@ -2339,6 +2591,10 @@ static void irdma_handle_syn_pkt(struct irdma_cm_node *node,
 			irdma_passive_open_err(node, false);
 		break;
 	case IRDMA_CM_STATE_SYN_SENT:
+		/* simultaneous open is refused: the peer learns from an ACK */
+		irdma_cm_reply_rst(node, seg);
+		irdma_active_open_err(node, false, -ECONNRESET);
+		break;
 	case IRDMA_CM_STATE_MPAREQ_SENT:
 		irdma_active_open_err(node, true, -ECONNRESET);
 		break;
@@ -2357,7 +2613,12 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *node,
 		return;
 	}
 	if (irdma_check_syn(node, seg)) {
-		irdma_active_open_err(node, true, -ECONNRESET);
+		/*
+		 * Not an answer to our SYN (an old duplicate): reset it and
+		 * wait for the right one (RFC 9293 3.10.7.3)
+		 */
+		cm_stat(node->core, RX_BAD_SEQ);
+		irdma_cm_reply_rst(node, seg);
 		return;
 	}
 	node->tcp.irs = seg->seq;
@@ -2687,6 +2948,39 @@ static int irdma_cm_parse_frame(const u8 *p, u32 len,
 static struct irdma_cm_listener *
 irdma_find_listener(struct irdma_cm_core *core, const struct irdma_cm_info *ci);
 
+/*
+ * A segment of no connection gets a RST, as a host answers one for a
+ * closed port (RFC 9293 3.10.7.1): a SYN-ACK arriving after its connect
+ * was given up, a segment whose node is gone while its filter is not yet,
+ * a SYN its listener left. The RST goes out through a node of its own,
+ * never hashed, with an AH of its own.
+ */
+static void irdma_cm_rst_closed(struct irdma_cm_core *core,
+				const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_node *node;
+	unsigned long flags;
+	int idx;
+
+	if (seg->flags & TCPHDR_RST)
+		return;
+	node = irdma_cm_node_alloc(core, &seg->ci);
+	if (!node)
+		return;
+	node->loopback = irdma_cm_is_lpb(&seg->ci);
+	ether_addr_copy(node->rem_mac, seg->smac);
+	idx = core->ops->arp_resolve(core, &seg->ci, node->rem_mac, true);
+	if (idx >= 0) {
+		node->arp_idx = idx;
+		spin_lock_irqsave(&node->lock, flags);
+		node->state = IRDMA_CM_STATE_CLOSED;
+		irdma_cm_reply_rst(node, seg);
+		spin_unlock_irqrestore(&node->lock, flags);
+		irdma_cm_free_ah(node);
+	}
+	kfree(node);
+}
+
 /* A segment without a node: only a pure SYN to a listener makes one. */
 static int irdma_cm_rx_new(struct irdma_cm_core *core,
 			   const struct irdma_cm_seg *seg)
@@ -2698,12 +2992,14 @@ static int irdma_cm_rx_new(struct irdma_cm_core *core,
 	if ((seg->flags & (TCPHDR_SYN | TCPHDR_ACK | TCPHDR_RST | TCPHDR_FIN)) !=
 	    TCPHDR_SYN) {
 		cm_stat(core, RX_NO_NODE);
+		irdma_cm_rst_closed(core, seg);
 		return -ENOENT;
 	}
 	cm_stat(core, SYN_RX);
 	listener = irdma_find_listener(core, &seg->ci);
 	if (!listener) {
 		cm_stat(core, RX_NO_NODE);
+		irdma_cm_rst_closed(core, seg);
 		return -ENOENT;
 	}
 	if (atomic_inc_return(&listener->pending) > listener->backlog) {
@@ -2840,12 +3136,7 @@ static int irdma_timer_list_prep(struct irdma_cm_core *core,
 
 	spin_lock_irqsave(&core->timer_lock, flags);
 	list_for_each_entry(node, &core->timer_nodes, timer_link) {
-		bool due = (node->rtx.buf && !time_before(now, node->rtx.due)) ||
-			   (node->tw_pending && !time_before(now, node->tw_due)) ||
-			   (node->close_pending &&
-			    !time_before(now, node->close_due));
-
-		if (!due || !irdma_cm_node_get(node))
+		if (!irdma_cm_tmr_due(node, now) || !irdma_cm_node_get(node))
 			continue;
 		nodes[n++] = node;
 		if (n == IRDMA_CM_COLLECT_MAX)
@@ -2875,14 +3166,28 @@ static void irdma_retrans_expired(struct irdma_cm_node *node)
 	}
 }
 
-/* TIME_WAIT is over: the node's TCP is done. */
-static void irdma_handle_close_entry(struct irdma_cm_node *node)
+/*
+ * The MPA exchange did not end in time: an initiator reports the connect
+ * timed out, a responder resets its silent peer without a word to iw_cm.
+ * Both reset the peer.
+ */
+static void irdma_mpa_expired(struct irdma_cm_node *node)
 {
-	irdma_cm_cancel_time_wait(node);
-	irdma_cm_free_tcp(node);
+	cm_stat(node->core, MPA_TIMEOUTS);
+	switch (node->state) {
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+		irdma_active_open_err(node, true, -ETIMEDOUT);
+		break;
+	case IRDMA_CM_STATE_ESTABLISHED:
+		if (!node->active)
+			irdma_passive_open_err(node, true);
+		break;
+	default:
+		break;
+	}
 }
 
-static void irdma_cm_retransmit(struct irdma_cm_node *node, unsigned long now)
+static void irdma_cm_retransmit(struct irdma_cm_node *node)
 {
 	struct irdma_cm_core *core = node->core;
 	struct irdma_cm_retrans *r = &node->rtx;
@@ -2890,7 +3195,7 @@ static void irdma_cm_retransmit(struct irdma_cm_node *node, unsigned long now)
 	spin_lock(&core->timer_lock);
 	r->count++;
 	r->timeout_ms = min_t(u32, r->timeout_ms * 2, IRDMA_CM_RETRANS_CAP_MS);
-	r->due = now + msecs_to_jiffies(r->timeout_ms);
+	irdma_cm_tmr_set(node, IRDMA_CM_TMR_RTX, r->timeout_ms);
 	irdma_cm_timer_sync(node);
 	spin_unlock(&core->timer_lock);
 	cm_stat(core, RETRANS);
@@ -2901,28 +3206,30 @@ static void irdma_cm_retransmit(struct irdma_cm_node *node, unsigned long now)
 static void irdma_cm_node_timers(struct irdma_cm_node *node, unsigned long now)
 {
 	struct irdma_cm_core *core = node->core;
-	bool rtx_due, tw_due, close_due;
+	unsigned long due;
 
 	lockdep_assert_held(&node->lock);
 	spin_lock(&core->timer_lock);
-	rtx_due = node->rtx.buf && !time_before(now, node->rtx.due);
-	tw_due = node->tw_pending && !time_before(now, node->tw_due);
-	close_due = node->close_pending && !time_before(now, node->close_due);
+	due = irdma_cm_tmr_due(node, now);
+	/* each one runs once; what it does may arm it again */
+	node->tmr_armed &= ~(due & ~BIT(IRDMA_CM_TMR_RTX));
+	irdma_cm_timer_sync(node);
 	spin_unlock(&core->timer_lock);
-	if (rtx_due) {
+	if (due & BIT(IRDMA_CM_TMR_RTX)) {
 		if (node->state == IRDMA_CM_STATE_OFFLOADED ||
 		    node->tcp_ref_dropped)
 			irdma_cleanup_retrans_entry(node);
 		else if (node->rtx.count >= core->cfg.retrans_max)
 			irdma_retrans_expired(node);
 		else
-			irdma_cm_retransmit(node, now);
+			irdma_cm_retransmit(node);
 	}
-	if (tw_due)
-		irdma_handle_close_entry(node);
-	if (close_due) {
+	if ((due & BIT(IRDMA_CM_TMR_MPA)) && !node->tcp_ref_dropped)
+		irdma_mpa_expired(node);
+	if (due & BIT(IRDMA_CM_TMR_TIME_WAIT))
+		irdma_cm_free_tcp(node);
+	if (due & BIT(IRDMA_CM_TMR_CLOSE)) {
 		/* the engine did not complete the close: abort it */
-		irdma_cm_cancel_close(node);
 		cm_stat(core, CLOSE_TIMEOUTS);
 		irdma_cm_disconn(node, IRDMA_CM_DISC_CLOSE_TIMEOUT);
 	}
@@ -3271,8 +3578,7 @@ static int irdma_cm_collect(struct irdma_cm_core *core, irdma_cm_match_fn match,
 static bool irdma_cm_match_listener(struct irdma_cm_node *node,
 				    const void *arg)
 {
-	return READ_ONCE(node->listener) == arg &&
-	       READ_ONCE(node->state) != IRDMA_CM_STATE_LISTENER_DESTROYED;
+	return READ_ONCE(node->listener) == arg;
 }
 
 static int irdma_reset_list_prep(struct irdma_cm_core *core,
@@ -3294,14 +3600,42 @@ static void irdma_cm_listener_abort_node(struct irdma_cm_node *node)
 		irdma_cm_uncount_pending(node);
 		node->peer_reset = true;
 		irdma_cm_free_tcp(node);
-		irdma_cm_set_state(node, IRDMA_CM_STATE_LISTENER_DESTROYED);
 	}
 	irdma_cm_node_unlock(node, flags);
 }
 
 /*
- * Abort the listener's pending requests (those handed to iw_cm stay until
- * it rejects them), then drop the listing reference.
+ * Take back the requests iw_cm holds and has not answered, of @listener
+ * (or of every listener): iw_cm drops those still queued for a listener
+ * it destroys without a word, and cannot tell which. Each is reset and
+ * freed; an accept or reject naming one later finds it gone. Like close(2)
+ * of a listening socket, a listener's end takes its requests not yet
+ * accepted with it.
+ */
+static void irdma_cm_reclaim_requests(struct irdma_cm_core *core,
+				      struct irdma_cm_listener *listener)
+{
+	struct irdma_cm_node *node, *tmp;
+	unsigned long id, flags;
+	LIST_HEAD(taken);
+
+	xa_lock_irqsave(&core->requests, flags);
+	xa_for_each(&core->requests, id, node) {
+		if (listener && READ_ONCE(node->listener) != listener)
+			continue;
+		__xa_erase(&core->requests, id);
+		list_add_tail(&node->tmp_link, &taken);
+	}
+	xa_unlock_irqrestore(&core->requests, flags);
+	list_for_each_entry_safe(node, tmp, &taken, tmp_link) {
+		cm_stat(core, REQS_RECLAIMED);
+		irdma_cm_abort_request(node);
+	}
+}
+
+/*
+ * Abort the listener's pending requests, those handed to iw_cm too, then
+ * drop the listing reference.
  */
 static void irdma_dec_refcnt_listen(struct irdma_cm_core *core,
 				    struct irdma_cm_listener *listener)
@@ -3316,6 +3650,7 @@ static void irdma_dec_refcnt_listen(struct irdma_cm_core *core,
 			irdma_rem_ref_cm_node(nodes[i]);
 		}
 	} while (n == IRDMA_CM_COLLECT_MAX && ++rounds < 1024);
+	irdma_cm_reclaim_requests(core, listener);
 	irdma_cm_listener_put(listener);
 }
 
@@ -3460,8 +3795,7 @@ irdma_create_cm_node(struct irdma_cm_core *core, struct irdma_cm_info *ci,
 	ci->tos = cm_id->tos_set ? cm_id->tos : 0;
 	/* on a VLAN of its own, the VLAN device's priority for the TOS */
 	if (vlan != IRDMA_CM_NO_VLAN && core->ops->vlan_prio)
-		ci->user_pri = core->ops->vlan_prio(core, ci->loc_addr,
-						    ci->ipv4, ci->tos);
+		ci->user_pri = core->ops->vlan_prio(core, ci);
 	ci->vlan_id = irdma_cm_tag_vlan(core, vlan, ci->tos, &ci->user_pri);
 	node = irdma_make_cm_node(core, ci, NULL, NULL);
 	if (IS_ERR(node))
@@ -3586,8 +3920,7 @@ static int irdma_cm_accept_check(struct irdma_cm_node *node,
 	struct irdma_cm_core *core = node->core;
 
 	lockdep_assert_held(&node->lock);
-	if (node->state == IRDMA_CM_STATE_LISTENER_DESTROYED || node->active ||
-	    !node->ulp_ref)
+	if (node->active || !node->ulp_ref)
 		return -EINVAL;
 	if (node->peer_reset || node->state != IRDMA_CM_STATE_MPAREQ_RCVD)
 		return -ECONNRESET;
@@ -3623,28 +3956,62 @@ static int irdma_cm_accept_locked(struct irdma_cm_node *node,
 	return 0;
 }
 
+/*
+ * The request an iw_cm id names (its provider_data, the number the
+ * CONNECT_REQUEST carried), taken out of core->requests: the caller owns
+ * its ULP reference. NULL when it is not there any more (its listener was
+ * destroyed, or it was answered) or the number is not of this id's
+ * connection.
+ */
+static struct irdma_cm_node *irdma_cm_claim_request(struct irdma_cm_core *core,
+						    struct iw_cm_id *cm_id)
+{
+	unsigned long id = (uintptr_t)cm_id->provider_data, flags;
+	struct irdma_cm_node *node;
+	struct irdma_cm_info ci;
+
+	if (!id || id > INT_MAX || irdma_cm_id_addrs(cm_id, &ci, true))
+		return NULL;
+	xa_lock_irqsave(&core->requests, flags);
+	node = xa_load(&core->requests, id);
+	if (node && irdma_cm_info_match_addrs(&node->ci, &ci))
+		__xa_erase(&core->requests, id);
+	else
+		node = NULL;
+	xa_unlock_irqrestore(&core->requests, flags);
+	/* answered now, or never to be: the number is spent either way */
+	cm_id->provider_data = NULL;
+	return node;
+}
+
 /**
  * irdma_accept - iw_cm passive accept of a CONNECT_REQUEST
- * @cm_id: the new iw_cm id (provider_data is the node)
+ * @cm_id: the new iw_cm id (provider_data numbers the request)
  * @conn_param: QP, IRD/ORD and reply private data
  *
  * The reply goes out as the QP's first message; ESTABLISHED follows.
  *
- * Return: 0 or an errno (-ECONNRESET if the peer went away); after an
- * error no event is raised and the request is reset.
+ * Return: 0 or an errno (-EINVAL for an id without a request,
+ * -ECONNRESET if the peer went away, or the request with it, its listener
+ * having been destroyed); after an error no event is raised and the
+ * request is reset.
  */
 int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 {
-	struct irdma_cm_node *node = cm_id->provider_data;
+	struct irdma_cm_core *core = irdma_cm_core_of(cm_id->device);
 	struct irdma_cm_tcp_ctx ctx;
-	struct irdma_cm_core *core;
+	struct irdma_cm_node *node;
 	unsigned long flags;
 	void *qp;
 	int err;
 
-	if (!node)
+	if (!cm_id->provider_data)
 		return -EINVAL;
-	core = node->core;
+	node = irdma_cm_claim_request(core, cm_id);
+	if (!node) {
+		cm_stat(core, ACCEPT_ERR);
+		return -ECONNRESET;
+	}
 	qp = core->ops->qp_lookup(core, conn_param->qpn);
 	if (!qp) {
 		err = -EINVAL;
@@ -3673,7 +4040,6 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 
 err_abort:
 	cm_stat(core, ACCEPT_ERR);
-	cm_id->provider_data = NULL;
 	irdma_cm_abort_request(node);
 	return err;
 }
@@ -3705,21 +4071,26 @@ static int irdma_cm_reject(struct irdma_cm_node *node, const void *pdata,
 
 /**
  * irdma_reject - iw_cm reject of a CONNECT_REQUEST
- * @cm_id: iw_cm id of the request (provider_data is the node)
+ * @cm_id: iw_cm id of the request (provider_data numbers it)
  * @pdata: private data for the MPA reject
  * @pdata_len: its length
  *
  * Sends the MPA reject and our FIN; TCP closes on its own afterwards.
  *
- * Return: 0, or -EINVAL for an id without a pending request.
+ * Return: 0, -EINVAL for an id without a request or bad private data, or
+ * -ECONNRESET when the request is gone already (its listener was
+ * destroyed).
  */
 int irdma_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len)
 {
-	struct irdma_cm_node *node = cm_id->provider_data;
+	struct irdma_cm_core *core = irdma_cm_core_of(cm_id->device);
+	struct irdma_cm_node *node;
 
-	if (!node || (pdata_len && !pdata))
+	if (!cm_id->provider_data || (pdata_len && !pdata))
 		return -EINVAL;
-	cm_id->provider_data = NULL;
+	node = irdma_cm_claim_request(core, cm_id);
+	if (!node)
+		return -ECONNRESET;
 	return irdma_cm_reject(node, pdata, pdata_len);
 }
 
@@ -3981,6 +4352,8 @@ static void irdma_cm_default_config(struct irdma_cm_config *cfg)
 	cfg->max_ird = 64;
 	cfg->max_ord = 64;
 	cfg->retrans_max = IRDMA_CM_DEFAULT_RETRANS_MAX;
+	cfg->mpa_reply_wait_ms = IRDMA_CM_MPA_REPLY_WAIT_MS;
+	cfg->mpa_req_wait_ms = IRDMA_CM_MPA_REQ_WAIT_MS;
 	cfg->v1_fallback = true;
 }
 
@@ -4018,6 +4391,7 @@ int irdma_setup_cm_core(struct irdma_device *iwdev,
 	for (i = 0; i < IRDMA_CM_STAT_COUNT; i++)
 		atomic64_set(&core->stats[i], 0);
 	timer_setup(&core->tcp_timer, irdma_cm_timer_fn, 0);
+	xa_init_flags(&core->requests, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	core->event_wq = alloc_ordered_workqueue("irdma-cm", WQ_MEM_RECLAIM);
 	if (!core->event_wq)
 		return -ENOMEM;
@@ -4037,7 +4411,7 @@ static void irdma_cm_flush_timers(struct irdma_cm_core *core)
 					  MAX_JIFFY_OFFSET / 2);
 		for (i = 0; i < n; i++) {
 			spin_lock_irqsave(&nodes[i]->lock, flags);
-			irdma_cm_cancel_close(nodes[i]);
+			irdma_cm_tmr(nodes[i], IRDMA_CM_TMR_CLOSE, false, 0);
 			irdma_cm_free_tcp(nodes[i]);
 			irdma_cm_node_unlock(nodes[i], flags);
 			irdma_rem_ref_cm_node(nodes[i]);
@@ -4058,11 +4432,13 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *core)
 		return;
 	irdma_cm_teardown_connections(core, NULL, false);
 	flush_workqueue(core->event_wq);
+	irdma_cm_reclaim_requests(core, NULL);
 	irdma_cm_flush_timers(core);
 	del_timer_sync(&core->tcp_timer);
 	flush_workqueue(core->event_wq);
 	destroy_workqueue(core->event_wq);
 	core->event_wq = NULL;
+	xa_destroy(&core->requests);
 	core->ready = false;
 	if (atomic_read(&core->node_cnt) || atomic_read(&core->listener_cnt))
 		ibdev_warn(&core->iwdev->ibdev,

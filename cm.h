@@ -12,6 +12,7 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <linux/atomic.h>
 #include <rdma/iw_cm.h>
 
@@ -49,7 +50,9 @@ struct net_device;
 #define IRDMA_MPA_NO_IRD_ORD		0x3fff
 
 /* TCP constants of the software handshake */
+/* what a peer that sends no MSS option takes (RFC 9293 3.7.1) */
 #define IRDMA_CM_DEFAULT_MSS		536
+#define IRDMA_CM_DEFAULT_MSS_V6		1220
 #define IRDMA_CM_MIN_MSS_V4		536
 #define IRDMA_CM_MIN_MSS_V6		1220
 #define IRDMA_CM_DEFAULT_RCV_WND	0x3fffc
@@ -67,6 +70,15 @@ struct net_device;
 #define IRDMA_CM_TIME_WAIT_MS		500
 /* a graceful close of an offloaded connection not complete by then aborts */
 #define IRDMA_CM_CLOSE_TIMEOUT_MS	5000
+/*
+ * The MPA exchange is timed on both sides (Documentation/cm.rst, "Timers").
+ * A responder answers once its ULP accepts, which may take a while on a
+ * busy host: the initiator waits as long as iw_cxgb4's endpoint timer. A
+ * request follows the handshake at once from any initiator: a responder
+ * whose peer stays silent gives up sooner and frees its backlog slot.
+ */
+#define IRDMA_CM_MPA_REPLY_WAIT_MS	60000
+#define IRDMA_CM_MPA_REQ_WAIT_MS	20000
 #define IRDMA_CM_DEFAULT_BACKLOG	256
 #define IRDMA_CM_NO_VLAN		0xffff
 #define IRDMA_CM_HASH_BITS		8
@@ -75,7 +87,6 @@ struct net_device;
  * enum irdma_cm_node_state - state of one connection's software TCP/MPA
  * @IRDMA_CM_STATE_UNKNOWN: allocated, not yet started
  * @IRDMA_CM_STATE_LISTENING: passive node created for a SYN, not yet answered
- * @IRDMA_CM_STATE_LISTENER_DESTROYED: request delivered, listener gone
  * @IRDMA_CM_STATE_SYN_SENT: SYN sent
  * @IRDMA_CM_STATE_SYN_RCVD: SYN-ACK sent
  * @IRDMA_CM_STATE_ESTABLISHED: passive TCP up, waiting for the MPA request
@@ -94,7 +105,6 @@ struct net_device;
 enum irdma_cm_node_state {
 	IRDMA_CM_STATE_UNKNOWN,
 	IRDMA_CM_STATE_LISTENING,
-	IRDMA_CM_STATE_LISTENER_DESTROYED,
 	IRDMA_CM_STATE_SYN_SENT,
 	IRDMA_CM_STATE_SYN_RCVD,
 	IRDMA_CM_STATE_ESTABLISHED,
@@ -161,6 +171,9 @@ enum irdma_cm_disc_cause {
  * @ipv4: the addresses are IPv4
  * @user_pri: 802.1p priority
  * @tos: IP TOS / traffic class byte
+ * @scope_id: interface index of an IPv6 link-local address's link, or 0;
+ *	not part of a connection's identity (the function has one link per
+ *	VLAN, and @vlan_id tells them apart)
  */
 struct irdma_cm_info {
 	u32 loc_addr[4];
@@ -171,6 +184,7 @@ struct irdma_cm_info {
 	bool ipv4;
 	u8 user_pri;
 	u8 tos;
+	u32 scope_id;
 };
 
 /**
@@ -183,7 +197,9 @@ struct irdma_cm_info {
  * @rcv_wnd: our window in bytes
  * @snd_wscale: peer window scale, the shift it applies to its window field
  * @rcv_wscale: our window scale, the shift we apply to our window field
- * @mss: effective MSS
+ * @mss: effective MSS: the smaller of ours and the peer's
+ * @adv_mss: our own MSS, from the link's MTU, as our SYN or SYN-ACK
+ *	advertises it
  * @ws_ok: both sides sent the window scale option
  */
 struct irdma_cm_tcp {
@@ -196,6 +212,7 @@ struct irdma_cm_tcp {
 	u8 snd_wscale;
 	u8 rcv_wscale;
 	u16 mss;
+	u16 adv_mss;
 	bool ws_ok;
 };
 
@@ -255,11 +272,12 @@ struct irdma_cm_tcp_ctx {
  * @ah_free: (atomic, optional) free it.
  * @arp_resolve: (atomic) find the next hop of @ci; fill @mac unless
  *	@have_mac, program the ARP cache, return its index or a -errno.
- * @get_vlan: (optional) VLAN id owning a local address; default walks the
- *	netdevs of irdma_cm_net().
- * @vlan_prio: (optional) the 802.1p priority of traffic of IP TOS @tos from
- *	a local address on a VLAN of ours: what the VLAN device's egress map
- *	gives a socket of that TOS. NULL: 0.
+ * @get_vlan: (optional) VLAN id owning the local address of @ci (its scope
+ *	for an IPv6 link-local one); default walks the netdevs of
+ *	irdma_cm_net().
+ * @vlan_prio: (optional) the 802.1p priority of traffic of IP TOS @ci->tos
+ *	from the local address of @ci on a VLAN of ours: what the VLAN
+ *	device's egress map gives a socket of that TOS. NULL: 0.
  * @prio_tag: (atomic, optional) the 802.1p priority that traffic of IP
  *	TOS @tos with no VLAN of its own must carry in a priority tag (VLAN
  *	0), when the port sorts frames into classes by priority; -1 when such
@@ -290,9 +308,10 @@ struct irdma_cm_hw_ops {
 	int (*arp_resolve)(struct irdma_cm_core *core,
 			   const struct irdma_cm_info *ci, u8 *mac,
 			   bool have_mac);
-	u16 (*get_vlan)(struct irdma_cm_core *core, const u32 *addr, bool ipv4);
-	u8 (*vlan_prio)(struct irdma_cm_core *core, const u32 *addr, bool ipv4,
-			u8 tos);
+	u16 (*get_vlan)(struct irdma_cm_core *core,
+			const struct irdma_cm_info *ci);
+	u8 (*vlan_prio)(struct irdma_cm_core *core,
+			const struct irdma_cm_info *ci);
 	int (*prio_tag)(struct irdma_cm_core *core, u8 tos);
 	void *(*qp_lookup)(struct irdma_cm_core *core, u32 qpn);
 	void (*qp_put)(struct irdma_cm_core *core, void *qp);
@@ -325,7 +344,8 @@ struct irdma_cm_clock {
 
 /**
  * struct irdma_cm_config - policy of a CM core (set before use)
- * @mtu: link MTU
+ * @mtu: link MTU of a core without a netdev; a core with one reads the
+ *	MTU of the connection's netdev (or VLAN device) when it starts
  * @mpa_rev: MPA revision we speak (1 or 2)
  * @crc: request MPA CRC
  * @p2p: use peer-to-peer mode (RTR) with MPA v2
@@ -336,6 +356,9 @@ struct irdma_cm_clock {
  * @max_ird: device maximum IRD
  * @max_ord: device maximum ORD
  * @retrans_max: retransmissions before a connection is abandoned
+ * @mpa_reply_wait_ms: how long an initiator waits for the MPA reply
+ * @mpa_req_wait_ms: how long a responder whose TCP is up waits for the MPA
+ *	request
  * @gen1: build complete Ethernet frames (X722) instead of AH based frames
  * @v1_fallback: retry once with MPA v1 when a v2 request is answered by RST
  * @mac: our MAC address
@@ -352,6 +375,8 @@ struct irdma_cm_config {
 	u32 max_ird;
 	u32 max_ord;
 	u32 retrans_max;
+	u32 mpa_reply_wait_ms;
+	u32 mpa_req_wait_ms;
 	bool gen1;
 	bool v1_fallback;
 	u8 mac[ETH_ALEN];
@@ -393,6 +418,9 @@ struct irdma_cm_config {
  * @IRDMA_CM_STAT_PDATA_TRUNCATED: pdata truncated
  * @IRDMA_CM_STAT_DISCONNECTS: disconnects
  * @IRDMA_CM_STAT_CLOSE_TIMEOUTS: graceful closes aborted by the close timer
+ * @IRDMA_CM_STAT_MPA_TIMEOUTS: MPA exchanges given up by the MPA timer
+ * @IRDMA_CM_STAT_REQS_RECLAIMED: requests iw_cm never answered, reset when
+ *	their listener went away
  * @IRDMA_CM_STAT_COUNT: number of counters
  */
 enum irdma_cm_stat {
@@ -430,15 +458,17 @@ enum irdma_cm_stat {
 	IRDMA_CM_STAT_PDATA_TRUNCATED,
 	IRDMA_CM_STAT_DISCONNECTS,
 	IRDMA_CM_STAT_CLOSE_TIMEOUTS,
+	IRDMA_CM_STAT_MPA_TIMEOUTS,
+	IRDMA_CM_STAT_REQS_RECLAIMED,
 	IRDMA_CM_STAT_COUNT,
 };
 
 /**
  * struct irdma_cm_retrans - the one retransmittable segment of a node
- * @buf: frame bytes (NULL when nothing is pending)
+ * @buf: frame bytes (NULL when nothing is pending); its timer entry is
+ *	IRDMA_CM_TMR_RTX
  * @len: frame length
  * @end_seq: sequence number that acknowledges the whole segment
- * @due: when to retransmit
  * @count: retransmissions done
  * @timeout_ms: current backoff
  */
@@ -446,9 +476,25 @@ struct irdma_cm_retrans {
 	u8 *buf;
 	u32 len;
 	u32 end_seq;
-	unsigned long due;
 	u32 count;
 	u32 timeout_ms;
+};
+
+/**
+ * enum irdma_cm_tmr - the timer entries of a node
+ * @IRDMA_CM_TMR_RTX: retransmission of the pending segment
+ * @IRDMA_CM_TMR_TIME_WAIT: end of TIME_WAIT
+ * @IRDMA_CM_TMR_CLOSE: a graceful close of an offloaded connection not
+ *	complete by then is aborted
+ * @IRDMA_CM_TMR_MPA: the MPA exchange not complete by then is given up
+ * @IRDMA_CM_TMR_COUNT: number of entries
+ */
+enum irdma_cm_tmr {
+	IRDMA_CM_TMR_RTX,
+	IRDMA_CM_TMR_TIME_WAIT,
+	IRDMA_CM_TMR_CLOSE,
+	IRDMA_CM_TMR_MPA,
+	IRDMA_CM_TMR_COUNT,
 };
 
 /**
@@ -567,11 +613,9 @@ struct irdma_cm_listener {
  * @state: connection state
  * @tcp: software TCP state
  * @rtx: retransmittable segment (core->timer_lock)
- * @tw_due: TIME_WAIT expiry (core->timer_lock)
- * @tw_pending: TIME_WAIT entry armed (core->timer_lock)
- * @close_due: expiry of the close timer of an offloaded connection
+ * @tmr_due: expiry of each timer entry, enum irdma_cm_tmr
  *	(core->timer_lock)
- * @close_pending: close timer armed (core->timer_lock)
+ * @tmr_armed: bitmap of the armed entries (core->timer_lock)
  * @mpa_rev: MPA revision in use
  * @mpa_crc: CRC negotiated
  * @p2p: peer-to-peer mode
@@ -579,8 +623,8 @@ struct irdma_cm_listener {
  * @rdma0: RTR op selected
  * @ird: our IRD
  * @ord: our ORD
- * @peer_ird: IRD announced by the peer
- * @peer_ord: ORD announced by the peer
+ * @peer_ird: IRD announced by the peer, or IRDMA_MPA_NO_IRD_ORD (none)
+ * @peer_ord: ORD announced by the peer, or IRDMA_MPA_NO_IRD_ORD (none)
  * @pdata: private data of the request (to deliver or to send)
  * @pdata_len: its length
  * @mpa_rx: MPA frame being reassembled
@@ -602,6 +646,9 @@ struct irdma_cm_listener {
  * @llp_closing: our side of the offloaded connection is closing (the QP
  *	was moved to SQD, by the ULP or by the CM after the peer's FIN)
  * @peer_reset: the peer reset or closed before accept
+ * @req_id: while the node's CONNECT_REQUEST is with iw_cm, its number in
+ *	core->requests (what iw_cm's id carries as provider_data); 0 before
+ *	(core->listen_lock, then fixed)
  * @pending_counted: counted in the listener's pending requests
  * @qhash_set: 4-tuple filter programmed
  * @apbvt_set: local port registered
@@ -626,10 +673,8 @@ struct irdma_cm_node {
 	enum irdma_cm_node_state state;
 	struct irdma_cm_tcp tcp;
 	struct irdma_cm_retrans rtx;
-	unsigned long tw_due;
-	bool tw_pending;
-	unsigned long close_due;
-	bool close_pending;
+	unsigned long tmr_due[IRDMA_CM_TMR_COUNT];
+	u8 tmr_armed;
 	u8 mpa_rev;
 	bool mpa_crc;
 	bool p2p;
@@ -649,6 +694,7 @@ struct irdma_cm_node {
 	u8 deferred_puts;
 	u8 *lsmm_buf;
 	u32 lsmm_len;
+	u32 req_id;
 	bool active:1;
 	bool loopback:1;
 	bool v1_retry_done:1;
@@ -688,6 +734,12 @@ struct irdma_cm_node {
  * @timer_due: expiry the clock is armed for
  * @tcp_timer: default clock's timer
  * @event_wq: ordered WQ_MEM_RECLAIM queue of all upcalls
+ * @requests: passive nodes whose CONNECT_REQUEST iw_cm has and has not
+ *	answered, by number; an entry stands for the node's ULP reference,
+ *	and whoever erases it (accept, reject, the listener's end) owns that
+ *	reference: iw_cm drops the requests of a listener it destroys
+ *	without a word, and a number that is gone is refused
+ * @next_req: the next number to try for @requests
  * @stats: counters
  * @node_cnt: live nodes
  * @listener_cnt: live listeners
@@ -714,6 +766,8 @@ struct irdma_cm_core {
 	unsigned long timer_due;
 	struct timer_list tcp_timer;
 	struct workqueue_struct *event_wq;
+	struct xarray requests;
+	u32 next_req;
 	atomic64_t stats[IRDMA_CM_STAT_COUNT];
 	atomic_t node_cnt;
 	atomic_t listener_cnt;
@@ -802,7 +856,7 @@ bool irdma_cm_dev_is_ours(const struct irdma_cm_core *core,
 int irdma_addr_resolve_neigh(struct irdma_cm_core *core, u32 src, u32 dst,
 			     u8 *mac);
 int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *core, const u32 *src,
-				  const u32 *dst, u8 *mac);
+				  const u32 *dst, u32 scope_id, u8 *mac);
 void irdma_free_lsmm_rsrc(struct irdma_cm_node *node);
 void irdma_rem_ref_cm_node(struct irdma_cm_node *node);
 

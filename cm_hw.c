@@ -216,7 +216,8 @@ static int irdma_cm_hw_arp_resolve(struct irdma_cm_core *core,
 					       ci->rem_addr[0], mac);
 	else if (!have_mac)
 		err = irdma_addr_resolve_neigh_ipv6(core, ci->loc_addr,
-						    ci->rem_addr, mac);
+						    ci->rem_addr, ci->scope_id,
+						    mac);
 	if (err)
 		return err;
 	return irdma_arp_add(iwdev, ci->rem_addr, ci->ipv4, mac);
@@ -232,35 +233,42 @@ static u16 irdma_cm_dev_vlan(struct irdma_cm_core *core, struct net_device *dev)
 	return IRDMA_CM_NO_VLAN;
 }
 
-/* The netdev holding local address @addr in the CM's namespace; under RCU */
+/*
+ * The netdev holding the local address of @ci in the CM's namespace (the
+ * one its scope names, for an IPv6 link-local address); under RCU
+ */
 static struct net_device *irdma_cm_addr_dev(struct irdma_cm_core *core,
-					    const u32 *addr, bool ipv4)
+					    const struct irdma_cm_info *ci)
 {
 	struct net *net = irdma_cm_net(core);
 	struct net_device *dev;
 	struct in6_addr a6;
 	int i;
 
-	if (ipv4)
-		return __ip_dev_find(net, htonl(addr[0]), false);
+	if (ci->ipv4)
+		return __ip_dev_find(net, htonl(ci->loc_addr[0]), false);
 	if (!IS_ENABLED(CONFIG_IPV6))
 		return NULL;
 	for (i = 0; i < 4; i++)
-		a6.s6_addr32[i] = htonl(addr[i]);
+		a6.s6_addr32[i] = htonl(ci->loc_addr[i]);
+	if (ci->scope_id) {
+		dev = dev_get_by_index_rcu(net, ci->scope_id);
+		return dev && ipv6_chk_addr(net, &a6, dev, 1) ? dev : NULL;
+	}
 	for_each_netdev_rcu(net, dev)
 		if (ipv6_chk_addr(net, &a6, dev, 1))
 			return dev;
 	return NULL;
 }
 
-static u16 irdma_cm_hw_get_vlan(struct irdma_cm_core *core, const u32 *addr,
-				bool ipv4)
+static u16 irdma_cm_hw_get_vlan(struct irdma_cm_core *core,
+				const struct irdma_cm_info *ci)
 {
 	u16 vlan = IRDMA_CM_NO_VLAN;
 	struct net_device *dev;
 
 	rcu_read_lock();
-	dev = irdma_cm_addr_dev(core, addr, ipv4);
+	dev = irdma_cm_addr_dev(core, ci);
 	if (dev)
 		vlan = irdma_cm_dev_vlan(core, dev);
 	rcu_read_unlock();
@@ -272,16 +280,17 @@ static u16 irdma_cm_hw_get_vlan(struct irdma_cm_core *core, const u32 *addr,
  * priority the socket's TOS gives it (rt_tos2priority()): the CM and the
  * offloaded connection tag theirs the same way, as rdma_cm does for RoCE.
  */
-static u8 irdma_cm_hw_vlan_prio(struct irdma_cm_core *core, const u32 *addr,
-				bool ipv4, u8 tos)
+static u8 irdma_cm_hw_vlan_prio(struct irdma_cm_core *core,
+				const struct irdma_cm_info *ci)
 {
 	struct net_device *dev;
 	u16 tci = 0;
 
 	rcu_read_lock();
-	dev = irdma_cm_addr_dev(core, addr, ipv4);
+	dev = irdma_cm_addr_dev(core, ci);
 	if (dev && irdma_cm_dev_vlan(core, dev) != IRDMA_CM_NO_VLAN)
-		tci = vlan_dev_get_egress_qos_mask(dev, rt_tos2priority(tos));
+		tci = vlan_dev_get_egress_qos_mask(dev,
+						   rt_tos2priority(ci->tos));
 	rcu_read_unlock();
 	return (tci & VLAN_PRIO_MASK) >> VLAN_PRIO_SHIFT;
 }

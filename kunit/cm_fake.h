@@ -147,6 +147,8 @@ enum cmt_id_state {
  * @refs: add_ref minus rem_ref
  * @ulp_fail: event types whose ULP handler fails (iw_cm reacts later)
  * @queue_fail: event types iw_cm cannot queue (-ENOMEM to the CM)
+ * @drop: the id is being destroyed: its queued events are dropped unread,
+ *	as iw_cm's IWCM_F_DROP_EVENTS does
  * @used: slot in use
  */
 struct cmt_id {
@@ -157,7 +159,20 @@ struct cmt_id {
 	int refs;
 	u32 ulp_fail;
 	u32 queue_fail;
+	bool drop;
 	bool used;
+};
+
+/**
+ * struct cmt_qev - an event iw_cm queued for its workqueue
+ * @id: receiver
+ * @ev: the event, its private data pointing into @pdata
+ * @pdata: iw_cm's copy of the private data
+ */
+struct cmt_qev {
+	struct cmt_id *id;
+	struct iw_cm_event ev;
+	u8 pdata[IRDMA_MPA_MAX_PDATA];
 };
 
 /**
@@ -170,6 +185,8 @@ struct cmt_id {
  * @pdata: private data
  * @pdata_len: its length
  * @provider_data: provider_data field
+ * @dropped: iw_cm dropped it unread (its id was being destroyed); the CM
+ *	delivered it all the same
  * @taken: already matched by an expectation
  */
 struct cmt_event {
@@ -181,6 +198,7 @@ struct cmt_event {
 	u8 pdata[256];
 	u8 pdata_len;
 	void *provider_data;
+	bool dropped;
 	bool taken;
 };
 
@@ -214,6 +232,9 @@ struct cmt_action {
  * @ev_tail: events recorded
  * @act: pending iw_cm actions
  * @nact: their number
+ * @q: events iw_cm queued and has not processed yet
+ * @nq: their number
+ * @dropped: events dropped unread (their id was being destroyed)
  * @violations: iw_cm rule violations seen
  * @no_record: do not log events (fuzzing)
  */
@@ -231,6 +252,9 @@ struct cmt_env {
 	int ev_tail;
 	struct cmt_action act[CMT_ACTIONS];
 	int nact;
+	struct cmt_qev q[CMT_EVENTS];
+	int nq;
+	int dropped;
 	int violations;
 	bool no_record;
 };
@@ -258,6 +282,9 @@ static int cmt_xmit(struct irdma_cm_core *core, struct irdma_cm_node *node,
 	cc->tx++;
 	if (cc->xmit_err)
 		return cc->xmit_err;
+	/* the ILQ: gen2 sends only through the node's AH, gen1 never */
+	if (!node->ah != core->cfg.gen1)
+		return -EINVAL;
 	if (cc->blackhole)
 		return 0;
 	f = kzalloc(sizeof(*f) + hlen + len, GFP_ATOMIC);
@@ -331,6 +358,9 @@ static int cmt_ah_create(struct irdma_cm_core *core, struct irdma_cm_node *node)
 {
 	struct cmt_core *cc = cmt_cc(core);
 
+	/* gen1 ILQ frames carry their own headers: no AH */
+	if (core->cfg.gen1)
+		return 0;
 	if (test_bit(CMT_FAIL_AH, &cc->fail))
 		return -EIO;
 	node->ah = cc;
@@ -356,7 +386,8 @@ static int cmt_arp(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 	return 3;
 }
 
-static u16 cmt_get_vlan(struct irdma_cm_core *core, const u32 *addr, bool ipv4)
+static u16 cmt_get_vlan(struct irdma_cm_core *core,
+			const struct irdma_cm_info *ci)
 {
 	return cmt_cc(core)->vlan;
 }
@@ -364,8 +395,8 @@ static u16 cmt_get_vlan(struct irdma_cm_core *core, const u32 *addr, bool ipv4)
 /* the fake VLAN devices map every priority to this one (egress map) */
 #define CMT_VLAN_PRIO 3
 
-static u8 cmt_vlan_prio(struct irdma_cm_core *core, const u32 *addr,
-			bool ipv4, u8 tos)
+static u8 cmt_vlan_prio(struct irdma_cm_core *core,
+			const struct irdma_cm_info *ci)
 {
 	return CMT_VLAN_PRIO;
 }
@@ -569,7 +600,7 @@ static void cmt_queue_action(struct cmt_env *env, enum cmt_action_kind kind,
 }
 
 static void cmt_record(struct cmt_env *env, struct cmt_id *c,
-		       const struct iw_cm_event *ev)
+		       const struct iw_cm_event *ev, bool dropped)
 {
 	struct cmt_event *r;
 
@@ -584,7 +615,7 @@ static void cmt_record(struct cmt_env *env, struct cmt_id *c,
 		.id = c, .type = ev->event, .status = ev->status,
 		.ird = ev->ird, .ord = ev->ord,
 		.provider_data = ev->provider_data,
-		.pdata_len = ev->private_data_len,
+		.pdata_len = ev->private_data_len, .dropped = dropped,
 	};
 	if (ev->private_data_len)
 		memcpy(r->pdata, ev->private_data, ev->private_data_len);
@@ -603,6 +634,8 @@ static void cmt_conn_request(struct cmt_env *env, struct cmt_id *lid,
 		return;
 	child->state = CMT_CONN_RECV;
 	child->id.provider_data = ev->provider_data;
+	child->id.m_local_addr = ev->local_addr;
+	child->id.m_remote_addr = ev->remote_addr;
 	child->ulp_fail = lid->ulp_fail;
 	if (lid->state != CMT_LISTEN || (lid->ulp_fail & BIT(ev->event)))
 		cmt_queue_action(env, CMT_ACT_REJECT, child);
@@ -647,24 +680,62 @@ static void cmt_model_event(struct cmt_env *env, struct cmt_id *c,
 	}
 }
 
+/*
+ * iw_cm's event handler: it only queues the event (with a copy of its
+ * private data) for its workqueue, which cmt_process() plays later. What
+ * the event does to the id happens then, as in iw_cm.
+ */
 static int cmt_event_handler(struct iw_cm_id *id, struct iw_cm_event *ev)
 {
 	struct cmt_id *c = container_of(id, struct cmt_id, id);
 	struct cmt_env *env = c->env;
 	unsigned long flags;
+	struct cmt_qev *q;
 
 	spin_lock_irqsave(&env->lock, flags);
 	if (c->refs <= 0)
 		cmt_violation(env, "event on an id the CM holds no ref on", c,
 			      ev->event);
-	if (c->queue_fail & BIT(ev->event)) {
+	if ((c->queue_fail & BIT(ev->event)) || env->nq == CMT_EVENTS) {
 		spin_unlock_irqrestore(&env->lock, flags);
 		return -ENOMEM;
 	}
-	cmt_model_event(env, c, ev);
-	cmt_record(env, c, ev);
+	q = &env->q[env->nq++];
+	q->id = c;
+	q->ev = *ev;
+	if (ev->private_data_len)
+		memcpy(q->pdata, ev->private_data, ev->private_data_len);
+	q->ev.private_data = q->pdata;
 	spin_unlock_irqrestore(&env->lock, flags);
 	return 0;
+}
+
+/* iw_cm's workqueue: play the queued events in order; true if any. */
+static bool cmt_process(struct cmt_env *env)
+{
+	struct cmt_qev *q;
+	unsigned long flags;
+	bool ran = false;
+
+	spin_lock_irqsave(&env->lock, flags);
+	while (env->nq) {
+		q = kmemdup(&env->q[0], sizeof(*q), GFP_ATOMIC);
+		memmove(env->q, env->q + 1, --env->nq * sizeof(env->q[0]));
+		if (!q) {
+			KUNIT_FAIL(env->test, "out of memory");
+			break;
+		}
+		ran = true;
+		q->ev.private_data = q->pdata;
+		if (q->id->drop)
+			env->dropped++;
+		else
+			cmt_model_event(env, q->id, &q->ev);
+		cmt_record(env, q->id, &q->ev, q->id->drop);
+		kfree(q);
+	}
+	spin_unlock_irqrestore(&env->lock, flags);
+	return ran;
 }
 
 /* ---- environment ---- */
@@ -716,6 +787,65 @@ static void cmt_free_list(struct list_head *head)
 		list_del(&f->list);
 		kfree(f);
 	}
+}
+
+/* Deliver the oldest frame on the wire; returns false if there was none. */
+static bool cmt_deliver_one(struct cmt_env *env)
+{
+	struct cmt_frame *f;
+	unsigned long flags;
+
+	spin_lock_irqsave(&env->lock, flags);
+	f = list_first_entry_or_null(&env->wire, struct cmt_frame, list);
+	if (f)
+		list_del(&f->list);
+	spin_unlock_irqrestore(&env->lock, flags);
+	if (!f)
+		return false;
+	if (f->src->peer)
+		irdma_receive_ilq(f->src->peer->core, f->data, f->len, NULL);
+	kfree(f);
+	return true;
+}
+
+/* The oldest frame on the wire, left there, or NULL. */
+static struct cmt_frame *cmt_wire_peek(struct cmt_env *env)
+{
+	return list_first_entry_or_null(&env->wire, struct cmt_frame, list);
+}
+
+/**
+ * struct cmt_block - holds a CM core's event workqueue (it is ordered)
+ * @work: the work item that waits
+ * @go: completed to let it end
+ */
+struct cmt_block {
+	struct work_struct work;
+	struct completion go;
+};
+
+static void cmt_block_fn(struct work_struct *work)
+{
+	wait_for_completion(&container_of(work, struct cmt_block, work)->go);
+}
+
+/* Nothing the CM queues on @cc's event workqueue runs until unblocked. */
+static struct cmt_block *cmt_block_events(struct kunit *test,
+					  struct cmt_core *cc)
+{
+	struct cmt_block *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	INIT_WORK(&b->work, cmt_block_fn);
+	init_completion(&b->go);
+	queue_work(cc->core->event_wq, &b->work);
+	return b;
+}
+
+static void cmt_unblock_events(struct cmt_core *cc, struct cmt_block *b)
+{
+	complete(&b->go);
+	flush_workqueue(cc->core->event_wq);
 }
 
 /* Deliver what is on the wire; returns true if anything moved. */
@@ -789,8 +919,10 @@ static bool cmt_run_actions(struct cmt_env *env)
 		}
 		act = env->act[0];
 		memmove(env->act, env->act + 1, --env->nact * sizeof(act));
-		if (act.kind == CMT_ACT_DESTROY)
+		if (act.kind == CMT_ACT_DESTROY) {
 			act.id->state = CMT_DESTROYING;
+			act.id->drop = true;
+		}
 		spin_unlock_irqrestore(&env->lock, flags);
 		ran = true;
 		if (act.kind == CMT_ACT_REJECT) {
@@ -817,8 +949,10 @@ static void cmt_pump(struct cmt_env *env)
 		bool busy = cmt_deliver(env);
 
 		cmt_flush(env);
+		busy |= cmt_process(env);
 		busy |= cmt_run_actions(env);
 		cmt_flush(env);
+		busy |= cmt_process(env);
 		if (!busy && !cmt_deliver(env))
 			return;
 	}
@@ -890,6 +1024,43 @@ static void cmt_check_core(struct kunit *test, struct cmt_core *cc)
 				    name, i);
 }
 
+/*
+ * A request a case left unanswered ends as iw_cm ends it when its ULP
+ * destroys the id: with a reject, which may find the request gone.
+ */
+static void cmt_end_requests(struct cmt_env *env)
+{
+	int i;
+
+	for (i = 0; i < CMT_IDS; i++) {
+		struct cmt_id *c = &env->ids[i];
+
+		if (!c->used || c->state != CMT_CONN_RECV)
+			continue;
+		c->state = CMT_DESTROYING;
+		c->drop = true;
+		irdma_reject(&c->id, NULL, 0);
+	}
+}
+
+/*
+ * What iw_cm relies on, once everything settled: every connect got its
+ * one CONNECT_REPLY (else iw_cm's destroy waits for ever), every
+ * connection reported up got its one CLOSE, and the CM keeps no reference.
+ */
+static void cmt_check_id_ended(struct cmt_env *env, struct cmt_id *c)
+{
+	struct kunit *test = env->test;
+	long n = c - env->ids;
+
+	KUNIT_EXPECT_EQ_MSG(test, c->refs, 0, "id %ld keeps CM references", n);
+	KUNIT_EXPECT_NE_MSG(test, c->state, CMT_CONN_SENT,
+			    "id %ld: a connect without its CONNECT_REPLY", n);
+	KUNIT_EXPECT_TRUE_MSG(test, c->state != CMT_ESTABLISHED &&
+			      c->state != CMT_CLOSING,
+			      "id %ld: a connection without its CLOSE", n);
+}
+
 /* After every case: settle, then nothing may be left anywhere. */
 static void cmt_exit(struct kunit *test)
 {
@@ -899,12 +1070,13 @@ static void cmt_exit(struct kunit *test)
 	if (!env)
 		return;
 	cmt_advance(env, 120000);
+	cmt_end_requests(env);
+	cmt_advance(env, 120000);
 	cmt_check_core(test, &env->a);
 	cmt_check_core(test, &env->b);
 	for (i = 0; i < CMT_IDS; i++)
 		if (env->ids[i].used)
-			KUNIT_EXPECT_EQ_MSG(test, env->ids[i].refs, 0,
-					    "id %d keeps CM references", i);
+			cmt_check_id_ended(env, &env->ids[i]);
 	KUNIT_EXPECT_EQ(test, env->violations, 0);
 	irdma_cleanup_cm_core(env->a.core);
 	irdma_cleanup_cm_core(env->b.core);
@@ -953,10 +1125,12 @@ static struct cmt_id *cmt_listen(struct cmt_core *cc, bool v6, u32 host,
 	return c;
 }
 
+/* iw_cm's destroy of a listening id: its queued events are dropped. */
 static void cmt_unlisten(struct cmt_id *c)
 {
+	c->drop = true;
+	c->state = CMT_DESTROYING;
 	KUNIT_EXPECT_EQ(c->env->test, irdma_destroy_listen(&c->id), 0);
-	c->state = CMT_IDLE;
 }
 
 /**

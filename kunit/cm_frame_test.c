@@ -227,6 +227,9 @@ static const struct cmt_opt_case cmt_opt_cases[] = {
 	  2 },
 	{ "ipv6 mss below minimum", true, { 2, 4, 0x03, 0xe8 }, 4, -EINVAL },
 	{ "ipv6 mss", true, { 2, 4, 0x05, 0xa0 }, 4, 0, 1440, false, 0 },
+	{ "ipv6 none: the IPv6 default MSS", true, {}, 0, 0, 1220, false, 0 },
+	{ "ipv6 smaller peer mss", true, { 2, 4, 0x05, 0x00 }, 4, 0, 1280, false,
+	  0 },
 };
 
 static void cmt_opt_desc(const struct cmt_opt_case *v, char *desc)
@@ -250,6 +253,8 @@ static void irdma_process_options_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err, v->err);
 	if (!err) {
 		KUNIT_EXPECT_EQ(test, node->tcp.mss, v->mss);
+		/* what we advertise stays our own, whatever the peer's */
+		KUNIT_EXPECT_EQ(test, node->tcp.adv_mss, v->v6 ? 1440 : 1460);
 		KUNIT_EXPECT_EQ(test, node->tcp.ws_ok, v->ws_ok);
 		KUNIT_EXPECT_EQ(test, node->tcp.snd_wscale, v->wscale);
 		if (!v->ws_ok)
@@ -521,6 +526,12 @@ static const struct cmt_neg_case cmt_neg_cases[] = {
 	  -ENOMEM },
 	{ "initiator read rtr keeps ord 1", true, CMT_RD, { 4, 4 }, {}, 0,
 	  { 4, 1 } },
+	{ "responder: no value asks nothing", false, CMT_WR, { 8, 2 },
+	  { IRDMA_MPA_NO_IRD_ORD, IRDMA_MPA_NO_IRD_ORD }, 0, { 8, 2 } },
+	{ "initiator: no value is not our maximum", true, CMT_WR, { 4, 8 },
+	  { IRDMA_MPA_NO_IRD_ORD, IRDMA_MPA_NO_IRD_ORD }, 0, { 4, 8 } },
+	{ "initiator: peer ord only", true, CMT_WR, { 4, 8 },
+	  { IRDMA_MPA_NO_IRD_ORD, 6 }, 0, { 6, 8 } },
 };
 
 static void cmt_neg_desc(const struct cmt_neg_case *v, char *desc)
@@ -568,7 +579,7 @@ static void irdma_cm_helpers_addresses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			ntohl(((struct sockaddr_in *)&ev.remote_addr)->sin_addr.s_addr),
 			0xc0000202);
-	irdma_fill_sockaddr6(a6, 99, &ev.local_addr);
+	irdma_fill_sockaddr6(a6, 99, 5, &ev.local_addr);
 	s6 = (struct sockaddr_in6 *)&ev.local_addr;
 	KUNIT_EXPECT_EQ(test, s6->sin6_family, AF_INET6);
 	KUNIT_EXPECT_EQ(test, ntohl(s6->sin6_addr.s6_addr32[3]), 7U);
@@ -598,9 +609,10 @@ static void irdma_addr_resolve_neigh_unroutable(struct kunit *test)
 	/* 0.0.0.0/8 as a destination is never routable */
 	KUNIT_EXPECT_LT(test, irdma_addr_resolve_neigh(env->a.core, 0,
 						       0x00000001, mac), 0);
-	/* link-local IPv6 needs an interface: refused */
-	KUNIT_EXPECT_LT(test, irdma_addr_resolve_neigh_ipv6(env->a.core, src6,
-							    dst6, mac), 0);
+	/* link-local IPv6 needs a link: no scope and no netdev, refused */
+	KUNIT_EXPECT_EQ(test, irdma_addr_resolve_neigh_ipv6(env->a.core, src6,
+							    dst6, 0, mac),
+			-EINVAL);
 }
 
 /*

@@ -86,6 +86,9 @@ struct cmt_step {
 #define CALL(c, r) { .op = T_CALL, .arg = (c), .rc = (r) }
 #define DISC(cause) { .op = T_CALL, .arg = C_DISC, .seq = (cause) }
 #define EV(t, st) { .op = T_EV, .arg = (t), .rc = (st) }
+/* an event with the private data @p */
+#define EV_P(t, st, p) { .op = T_EV, .arg = (t), .rc = (st), .pay = (p), \
+			 .paylen = sizeof(p) }
 #define NONE() { .op = T_NONE }
 #define STATE(s) { .op = T_STATE, .arg = (s) }
 #define END() { .op = T_END }
@@ -144,6 +147,12 @@ static const u8 S_REP_V1[20] = CMT_MPA_REP
 	"\x40\x01\x00\x00";
 static const u8 S_REJ[26] = CMT_MPA_REP
 	"\x30\x02\x00\x06\x00\x10\x00\x10\x01\x02";
+/* a reject with the A flag and no RTR bit, and one with both RTR bits */
+static const u8 S_REJ_A0[26] = CMT_MPA_REP
+	"\x30\x02\x00\x06\x80\x10\x00\x10\x01\x02";
+static const u8 S_REJ_A2[26] = CMT_MPA_REP
+	"\x30\x02\x00\x06\x80\x10\xc0\x10\x01\x02";
+static const u8 S_PD0102[] = { 0x01, 0x02 };
 
 #define LREQ	((u32)sizeof(S_REQ))
 #define LOREQ	((u32)sizeof(S_OUR_REQ))
@@ -454,15 +463,47 @@ static const struct cmt_script cmt_scripts[] = {
 	       ADV(CMT_TICK_MS), OUT_ANY(F_S, 0, 0), SUB(a_syn_again_4),
 	       SUB(a_syn_again_4), SUB(a_syn_again_4), SUB(a_syn_again_4),
 	       SUB(a_syn_again_4), SUB(a_syn_again_4), SUB(a_syn_again_4),
-	       ADV(8000), OUT(F_RA, 1, 0),
+	       ADV(8000), OUT(F_R, 1, 0),
 	       EV(IW_CM_EVENT_CONNECT_REPLY, -ETIMEDOUT), CLOSED, NONE()),
 	SCRIPT("stray ack does not cancel syn retransmit", SUB(a_synsent),
 	       IN(F_A, 0, 0), ADV(1000), OUT_ANY(F_S, 0, 0), IN(F_RA, 0, 1),
 	       EV(IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED), NONE()),
 	SCRIPT("mpa request retransmitted until acked", SUB(a_reqsent), ADV(1000),
-	       OUT_P(F_PA, 1, 1, S_OUR_REQ), IN(F_A, 1, 1 + LOREQ), ADV(60000),
-	       NONE(), IN_P(F_PA, 1, 1 + LOREQ, S_REP),
+	       OUT_P(F_PA, 1, 1, S_OUR_REQ), IN(F_A, 1, 1 + LOREQ),
+	       ADV(IRDMA_CM_MPA_REPLY_WAIT_MS - 2000), NONE(),
+	       IN_P(F_PA, 1, 1 + LOREQ, S_REP),
 	       EV(IW_CM_EVENT_CONNECT_REPLY, 0), SUB(r_close), NONE()),
+	/* the MPA timer */
+	SCRIPT("mpa reply never comes: connect times out", SUB(a_reqsent),
+	       IN(F_A, 1, 1 + LOREQ),
+	       ADV(IRDMA_CM_MPA_REPLY_WAIT_MS - CMT_TICK_MS), NONE(),
+	       STATE(IRDMA_CM_STATE_MPAREQ_SENT), ADV(CMT_TICK_MS),
+	       OUT(F_RA, 1 + LOREQ, 1),
+	       EV(IW_CM_EVENT_CONNECT_REPLY, -ETIMEDOUT), CLOSED, NONE()),
+	SCRIPT("mpa request never comes: silent reset", SUB(p_estab),
+	       ADV(IRDMA_CM_MPA_REQ_WAIT_MS - CMT_TICK_MS), NONE(),
+	       STATE(IRDMA_CM_STATE_ESTABLISHED), ADV(CMT_TICK_MS),
+	       OUT(F_RA, 1, 1), CLOSED, NONE(), CALL(C_UNLISTEN, 0), NONE()),
+	SCRIPT("mpa request in parts: the timer runs on", SUB(p_estab),
+	       ADV(IRDMA_CM_MPA_REQ_WAIT_MS - 1000),
+	       IN_P(F_PA, 1, 1, S_REQ_A), OUT(F_A, 1, 1 + sizeof(S_REQ_A)),
+	       ADV(1000), OUT_ANY(F_RA, 1, 0), CLOSED, NONE(),
+	       CALL(C_UNLISTEN, 0), NONE()),
+	SCRIPT("mpa request in time stops the timer", SUB(p_reqrcvd),
+	       ADV(2 * IRDMA_CM_MPA_REQ_WAIT_MS), NONE(),
+	       STATE(IRDMA_CM_STATE_MPAREQ_RCVD), CALL(C_REJECT, 0),
+	       OUT_ANY(F_PA | F_F, 1, 1 + LREQ), IN(F_R, 1 + LREQ, 0),
+	       CALL(C_UNLISTEN, 0), NONE()),
+	/* the ULP's QP goes away while the connect runs: it ends at once */
+	SCRIPT("qp destroyed in SYN_SENT: connect ends now", SUB(a_synsent),
+	       DISC(IRDMA_CM_DISC_LOCAL_ERR), OUT(F_R, 1, 0),
+	       EV(IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET), CLOSED,
+	       IN_O(F_SA, 0, 1, S_OPT), OUT(F_R, 1, 0), NONE()),
+	SCRIPT("qp destroyed in MPAREQ_SENT: connect ends now", SUB(a_reqsent),
+	       DISC(IRDMA_CM_DISC_LOCAL_ERR), OUT(F_RA, 1 + LOREQ, 1),
+	       EV(IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET), CLOSED,
+	       IN_P(F_PA, 1, 1 + LOREQ, S_REP), OUT(F_R, 1 + LOREQ, 0),
+	       NONE()),
 	SCRIPT("syn-ack retransmit exhausted", SUB(p_synrcvd), ADV(1000),
 	       OUT(F_SA, 0, 1), ADV(CMT_GIVE_UP_MS), CLOSED, CALL(C_UNLISTEN, 0)),
 	SCRIPT("reject fin retransmit exhausted", SUB(p_finwait1), ADV(1000),
@@ -475,13 +516,16 @@ static const struct cmt_script cmt_scripts[] = {
 	       IN_O(F_S, 0, 0, S_BADOPT), OUT_ANY(F_RA, 0, 1), CLOSED,
 	       CALL(C_UNLISTEN, 0), NONE()),
 	SCRIPT("bad syn-ack options get rst", SUB(a_synsent),
-	       IN_O(F_SA, 0, 1, S_BADOPT), OUT(F_RA, 1, 1),
+	       IN_O(F_SA, 0, 1, S_BADOPT), OUT(F_R, 1, 0),
 	       EV(IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET), NONE()),
-	SCRIPT("syn-ack with wrong ack gets rst", SUB(a_synsent),
-	       IN_O(F_SA, 0, 5, S_OPT), OUT_ANY(F_RA, 1, 0),
-	       EV(IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET), NONE()),
+	SCRIPT("syn-ack with wrong ack gets rst, the connect waits on",
+	       SUB(a_synsent), IN_O(F_SA, 0, 5, S_OPT), OUT(F_R, 5, 0),
+	       STATE(IRDMA_CM_STATE_SYN_SENT), NONE(), ADV(1000),
+	       OUT_ANY(F_S, 0, 0), IN_O(F_SA, 0, 1, S_OPT),
+	       OUT_P(F_PA, 1, 1, S_OUR_REQ), IN_P(F_PA, 1, 1 + LOREQ, S_REP),
+	       EV(IW_CM_EVENT_CONNECT_REPLY, 0), SUB(r_close), NONE()),
 	SCRIPT("simultaneous open refused", SUB(a_synsent), IN_O(F_S, 0, 0, S_OPT),
-	       OUT_ANY(F_RA, 1, 0), EV(IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET),
+	       OUT(F_RA, 0, 1), EV(IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET),
 	       NONE()),
 	SCRIPT("ack of unsent data in SYN_RCVD gets rst", SUB(p_synrcvd),
 	       IN(F_A, 1, 9), OUT(F_RA, 1, 1), CLOSED, CALL(C_UNLISTEN, 0),
@@ -491,8 +535,10 @@ static const struct cmt_script cmt_scripts[] = {
 	       CALL(C_UNLISTEN, 0)),
 	SCRIPT("syn with fin dropped", SUB(p_estab), IN(F_S | F_F, 1, 0), NONE(),
 	       IN(F_R, 1, 0), CALL(C_UNLISTEN, 0)),
-	SCRIPT("segment to no listener dropped", IN_O(F_S, 0, 0, S_OPT),
-	       IN(F_A, 1, 1), NONE(), CLOSED),
+	SCRIPT("segments of no connection get rst", IN_O(F_S, 0, 0, S_OPT),
+	       OUT(F_RA, 0, 1), IN(F_A, 1, 7), OUT(F_R, 7, 0),
+	       IN_P(F_P, 1, 0, S_REQ_V1), OUT(F_RA, 0, 21), IN(F_RA, 1, 7),
+	       NONE(), CLOSED),
 	SCRIPT("mpa bad key gets rst", SUB(p_estab), IN_P(F_PA, 1, 1, S_REQ_BADKEY),
 	       OUT(F_RA, 1, 1 + sizeof(S_REQ_BADKEY)), CLOSED, NONE(),
 	       CALL(C_UNLISTEN, 0)),
@@ -509,6 +555,17 @@ static const struct cmt_script cmt_scripts[] = {
 	SCRIPT("mpa markers rejected", SUB(p_estab), IN_P(F_PA, 1, 1, S_REQ_MARK),
 	       OUT_P(F_PA | F_F, 1, 21, S_OUR_REJ0), NONE(), IN(F_R, 21, 0),
 	       CALL(C_UNLISTEN, 0)),
+	SCRIPT("reject with the A flag and no rtr bit is a reject",
+	       SUB(a_reqsent), IN_P(F_PA, 1, 1 + LOREQ, S_REJ_A0),
+	       OUT(F_A, 1 + LOREQ, 1 + LREJ),
+	       EV_P(IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED, S_PD0102),
+	       STATE(IRDMA_CM_STATE_MPAREJ_RCVD), IN(F_R, 1 + LREJ, 0), CLOSED,
+	       NONE()),
+	SCRIPT("reject with the A flag and two rtr bits is a reject",
+	       SUB(a_reqsent), IN_P(F_PA, 1, 1 + LOREQ, S_REJ_A2),
+	       OUT(F_A, 1 + LOREQ, 1 + LREJ),
+	       EV_P(IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED, S_PD0102),
+	       IN(F_R, 1 + LREJ, 0), CLOSED, NONE()),
 	SCRIPT("reply with send0 rtr refused", SUB(a_reqsent),
 	       IN_P(F_PA, 1, 1 + LOREQ, S_REP_B), OUT_ANY(F_RA, 1 + LOREQ, 0),
 	       EV(IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET), CLOSED, NONE()),
@@ -526,7 +583,7 @@ static const struct cmt_script cmt_scripts[] = {
 	       CALL(C_UNLISTEN, 0), NONE()),
 	SCRIPT("listener destroyed with request pending", SUB(p_reqrcvd),
 	       CALL(C_UNLISTEN, 0), OUT_ANY(F_RA, 1, 0),
-	       CALL(C_ACCEPT, -EINVAL), NONE()),
+	       CALL(C_ACCEPT, -ECONNRESET), CALL(C_REJECT, -EINVAL), NONE()),
 	SCRIPT("listener destroyed in SYN_RCVD", SUB(p_synrcvd),
 	       CALL(C_UNLISTEN, 0), OUT_ANY(F_RA, 1, 0), CLOSED, NONE()),
 };
@@ -709,6 +766,13 @@ static void cmt_step_state(struct cmt_sctx *sc, const struct cmt_step *st,
 static void cmt_step_event(struct cmt_sctx *sc, const struct cmt_step *st)
 {
 	struct cmt_event *e = cmt_expect_event(sc->env, NULL, st->arg, st->rc);
+
+	if (e && st->pay) {
+		KUNIT_EXPECT_EQ(sc->env->test, e->pdata_len, st->paylen);
+		KUNIT_EXPECT_EQ(sc->env->test,
+				memcmp(e->pdata, st->pay,
+				       min_t(u32, e->pdata_len, st->paylen)), 0);
+	}
 
 	if (e && st->arg == IW_CM_EVENT_CONNECT_REQUEST) {
 		sc->child = cmt_child_of(sc->env, e);
@@ -1194,9 +1258,10 @@ static void irdma_cm_wire_listener_destroyed(struct kunit *test)
 	cmt_unlisten(lid);
 	cmt_pump(env);
 	cmt_expect_event(env, c1, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
-	KUNIT_EXPECT_EQ(test, cmt_accept(child, &cp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cmt_accept(child, &cp), -ECONNRESET);
+	/* the SYN sent again meets no listener: refused */
 	cmt_advance(env, CMT_GIVE_UP_MS);
-	cmt_expect_event(env, c2, IW_CM_EVENT_CONNECT_REPLY, -ETIMEDOUT);
+	cmt_expect_event(env, c2, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
 	cmt_expect_no_event(env);
 }
 
@@ -1364,6 +1429,17 @@ static void irdma_cm_wire_entry_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_accept(&id->id,
 					   &(struct iw_cm_conn_param){}),
 			-EINVAL);
+	/* a request number that names nothing, spent by the first try */
+	id->id.provider_data = (void *)(uintptr_t)77;
+	KUNIT_EXPECT_EQ(test, irdma_reject(&id->id, NULL, 0), -ECONNRESET);
+	KUNIT_EXPECT_NULL(test, id->id.provider_data);
+	id->id.provider_data = (void *)(uintptr_t)77;
+	KUNIT_EXPECT_EQ(test, irdma_accept(&id->id,
+					   &(struct iw_cm_conn_param){}),
+			-ECONNRESET);
+	KUNIT_EXPECT_EQ(test, irdma_accept(&id->id,
+					   &(struct iw_cm_conn_param){}),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, irdma_destroy_listen(&id->id), -EINVAL);
 	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
 	KUNIT_EXPECT_EQ(test, rc, 0);
@@ -1462,8 +1538,9 @@ static void irdma_cm_wire_if_notify(struct kunit *test)
 	cmt_pump(env);
 	cmt_expect_event(env, NULL, IW_CM_EVENT_ESTABLISHED, 0);
 	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
-	/* an attempt that never gets an answer, untouched by the teardown */
+	/* an attempt its SYN never leaves, untouched by the teardown */
 	pend = cmt_id_new(&env->a);
+	env->a.blackhole = true;
 	KUNIT_ASSERT_EQ(test, cmt_connect(pend, false, 1, 6001, 2, 4001, &pp),
 			0);
 	cmt_pump(env);
@@ -1477,6 +1554,7 @@ static void irdma_cm_wire_if_notify(struct kunit *test)
 	cmt_expect_event(env, cid, IW_CM_EVENT_CLOSE, -ECONNRESET);
 	cmt_advance(env, CMT_GIVE_UP_MS);
 	cmt_expect_event(env, pend, IW_CM_EVENT_CONNECT_REPLY, -ETIMEDOUT);
+	env->a.blackhole = false;
 	cmt_unlisten(lid);
 	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 0);
 }
@@ -1593,6 +1671,7 @@ static void irdma_cm_wire_cleanup_busy(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 2, 4000, &cp), 0);
 	cmt_pump(env);
 	irdma_cleanup_cm_core(env->a.core);
+	cmt_process(env);
 	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->a.core->node_cnt), 0);
 	KUNIT_EXPECT_TRUE(test, list_empty(&env->a.core->timer_nodes));
@@ -1636,6 +1715,173 @@ static void irdma_cm_wire_real_clock(struct kunit *test)
 	env->a.core->ops = &cmt_hw_ops;
 }
 
+/*
+ * The listener goes away while iw_cm holds requests for it that it has not
+ * processed: iw_cm drops them unread, so the CM takes them back (a RST to
+ * each peer, everything freed, the initiators told), and the port can be
+ * listened on again.
+ */
+static void irdma_cm_wire_listener_window(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn cp3 = { .qpn = 3, .ird = 2, .ord = 2 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	atomic64_t *reclaimed =
+		&env->b.core->stats[IRDMA_CM_STAT_REQS_RECLAIMED];
+	struct cmt_id *lid, *c1, *c2, *child;
+	struct cmt_event *e;
+	int rc;
+
+	env->a.core->cfg.v1_fallback = false;
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	c1 = cmt_id_new(&env->a);
+	c2 = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(c1, false, 1, 6000, 2, 4000, &cp), 0);
+	KUNIT_ASSERT_EQ(test, cmt_connect(c2, false, 1, 6001, 2, 4000, &cp3),
+			0);
+	/* the CM hands both requests up; iw_cm has not run yet */
+	while (cmt_deliver(env))
+		cmt_flush(env);
+	cmt_flush(env);
+	KUNIT_EXPECT_EQ(test, env->nq, 2);
+	cmt_unlisten(lid);
+	cmt_pump(env);
+	KUNIT_EXPECT_EQ(test, env->dropped, 2);
+	KUNIT_EXPECT_EQ(test, atomic64_read(reclaimed), 2);
+	cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	cmt_expect_event(env, c1, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
+	cmt_expect_event(env, c2, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
+	cmt_expect_no_event(env);
+	cmt_advance(env, 1000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->b.core->node_cnt), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->b.core->listener_cnt), 0);
+	KUNIT_EXPECT_EQ(test, env->b.est_filters, 0);
+	KUNIT_EXPECT_EQ(test, env->b.ports, 0);
+	KUNIT_EXPECT_EQ(test, lid->refs, 0);
+	/* the same port again */
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	c1 = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(c1, false, 1, 6002, 2, 4000, &cp), 0);
+	cmt_pump(env);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	child = cmt_child_of(env, e);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_ASSERT_EQ(test, cmt_accept(child, &ap), 0);
+	cmt_pump(env);
+	cmt_expect_event(env, child, IW_CM_EVENT_ESTABLISHED, 0);
+	cmt_expect_event(env, c1, IW_CM_EVENT_CONNECT_REPLY, 0);
+	cmt_graceful_close(env, &env->b, c1, child);
+	cmt_unlisten(lid);
+}
+
+/*
+ * The MPA reply arrived, and before the CM's worker reports it the
+ * connection is torn down: its address removed, or its QP destroyed.
+ * The initiator gets its one CONNECT_REPLY all the same, an error.
+ */
+static void irdma_cm_wire_reply_race(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	struct cmt_id *lid, *cid, *child;
+	u32 addr = 0xc0000201;
+	struct cmt_block *blk;
+	struct cmt_event *e;
+	int rc, round;
+
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	for (round = 0; round < 2; round++) {
+		cid = cmt_id_new(&env->a);
+		KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000 + round, 2,
+						  4000, &cp), 0);
+		cmt_pump(env);
+		e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+		child = cmt_child_of(env, e);
+		KUNIT_ASSERT_NOT_NULL(test, child);
+		blk = cmt_block_events(test, &env->a);
+		KUNIT_ASSERT_EQ(test, cmt_accept(child, &ap), 0);
+		/* the reply reaches the initiator; its report waits */
+		cmt_deliver(env);
+		KUNIT_EXPECT_EQ(test, env->a.qps[1].node->state,
+				IRDMA_CM_STATE_OFFLOADED);
+		if (round)
+			irdma_cm_disconn(env->a.qps[1].node,
+					 IRDMA_CM_DISC_LOCAL_ERR);
+		else
+			irdma_cm_teardown_connections(env->a.core, &addr, true);
+		cmt_unblock_events(&env->a, blk);
+		cmt_pump(env);
+		cmt_expect_event(env, child, IW_CM_EVENT_ESTABLISHED, 0);
+		cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY,
+				 -ECONNRESET);
+		KUNIT_EXPECT_FALSE(test, env->a.qps[1].rts);
+		/* the responder's engine sees the initiator's reset */
+		irdma_cm_disconn(env->b.qps[2].node, IRDMA_CM_DISC_PEER_RST);
+		cmt_pump(env);
+		cmt_expect_close(env, child);
+		cmt_expect_no_event(env);
+	}
+	cmt_unlisten(lid);
+}
+
+/* The MSS a TCP option carries, or 0 */
+static u16 cmt_frame_mss(const struct cmt_frame *f)
+{
+	struct cmt_seen s;
+
+	if (!cmt_seen_parse(f->data, f->len, &s) || s.optlen < 4 ||
+	    s.opts[0] != TCPOPT_MSS)
+		return 0;
+	return get_unaligned_be16(s.opts + 2);
+}
+
+/*
+ * Each side advertises the MSS of its own link's MTU, the SYN-ACK too
+ * (not the smaller of both), and the connection takes the smaller one.
+ */
+static void irdma_cm_wire_mss(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	struct cmt_id *lid, *cid, *child;
+	struct cmt_frame *f;
+	struct cmt_event *e;
+	int rc;
+
+	env->a.core->cfg.mtu = 1200;
+	env->b.core->cfg.mtu = 9000;
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 2, 4000, &cp), 0);
+	f = cmt_wire_peek(env);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, cmt_frame_mss(f), 1160);
+	KUNIT_ASSERT_TRUE(test, cmt_deliver_one(env));
+	f = cmt_wire_peek(env);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, cmt_frame_mss(f), 8960);
+	cmt_pump(env);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	child = cmt_child_of(env, e);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_ASSERT_EQ(test, cmt_accept(child, &ap), 0);
+	cmt_pump(env);
+	cmt_expect_event(env, child, IW_CM_EVENT_ESTABLISHED, 0);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
+	KUNIT_EXPECT_EQ(test, env->a.qps[1].ctx.tcp.mss, 1160);
+	KUNIT_EXPECT_EQ(test, env->b.qps[2].ctx.tcp.mss, 1160);
+	cmt_graceful_close(env, &env->b, cid, child);
+	cmt_unlisten(lid);
+}
+
 static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE_PARAM(irdma_cm_wire_connect_accept_close,
 			 cmt_wire_gen_params),
@@ -1643,6 +1889,9 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_cm_wire_ulp_errors),
 	KUNIT_CASE(irdma_cm_wire_ord_above_peer_ird),
 	KUNIT_CASE(irdma_cm_wire_listener_destroyed),
+	KUNIT_CASE(irdma_cm_wire_listener_window),
+	KUNIT_CASE(irdma_cm_wire_reply_race),
+	KUNIT_CASE(irdma_cm_wire_mss),
 	KUNIT_CASE(irdma_cm_wire_xmit_refused),
 	KUNIT_CASE(irdma_cm_wire_loopback_refused),
 	KUNIT_CASE(irdma_cm_wire_entry_errors),
