@@ -391,3 +391,64 @@ def read_to_end(s, patience=300):
             return buf
         buf += d
     sys.exit('no FIN within %d s' % patience)
+
+
+def wait_reset(s, patience):
+    """seconds until the peer of socket s resets the connection, nothing
+    arriving before; exit on data, a FIN, or no reset within patience"""
+    t0 = time.time()
+    s.settimeout(1)
+    while time.time() - t0 < patience:
+        try:
+            d = s.recv(4096)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return time.time() - t0
+        if not d:
+            sys.exit('a FIN, not a reset, after %.0f s' % (time.time() - t0))
+        sys.exit('%d bytes instead of a reset: %s' % (len(d), d.hex()))
+    sys.exit('no reset within %d s' % patience)
+
+
+def silent_responder(addr, port, count, patience):
+    """a responder that never answers: take count connections on addr:port,
+    read each one's MPA request, say nothing, and report each initiator's
+    reset as it comes (seconds since its request)"""
+    ls = socket.socket(socket.AF_INET6 if ':' in addr else socket.AF_INET)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((addr, port))
+    ls.listen(count)
+    print('listening', flush=True)
+    conns = {}
+    for i in range(count):
+        s, peer = ls.accept()
+        head = recv_exact(s, MPA_HDR)
+        if head[:16] != MPA_REQ_KEY:
+            sys.exit('not an MPA request: %s' % head.hex())
+        recv_exact(s, struct.unpack('>H', head[18:MPA_HDR])[0])
+        print('request %d from port %d' % (i + 1, peer[1]), flush=True)
+        s.setblocking(False)
+        conns[s] = (peer[1], time.time())
+    while conns:
+        ready, _, _ = select.select(list(conns), [], [], patience)
+        if not ready:
+            sys.exit('no reset within %d s' % patience)
+        for s in ready:
+            port, t0 = conns.pop(s)
+            try:
+                d = s.recv(4096)
+            except ConnectionResetError:
+                print('reset from port %d after %.0f s' %
+                      (port, time.time() - t0), flush=True)
+                continue
+            sys.exit('%s from port %d instead of a reset' %
+                     ('%d bytes' % len(d) if d else 'a FIN', port))
+
+
+def silent_initiator(addr, port, patience):
+    """an initiator that never sends its MPA request: connect to addr:port
+    and report when the responder gives up on it with a reset"""
+    s = socket.create_connection((addr, port), timeout=120)
+    print('connected', flush=True)
+    print('reset after %.0f s' % wait_reset(s, patience), flush=True)
