@@ -345,19 +345,24 @@ bool irdma_cm_dev_is_ours(const struct irdma_cm_core *core,
 	       net_eq(dev_net(dev), irdma_cm_net(core));
 }
 
-/*
- * The netdev holding the local address of @ci in the CM's namespace: for
- * an IPv6 link-local address, the one its scope names (the netdev and its
- * VLANs share their link-local addresses). Under RCU.
+/**
+ * irdma_cm_local_dev - the netdev holding a connection's local address
+ * @core: CM core
+ * @ci: the connection; for an IPv6 link-local address, its scope names the
+ *	netdev (a netdev and its VLANs share their link-local addresses)
+ *
+ * Looks in the CM's namespace (irdma_cm_net()).
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the netdev, valid until rcu_read_unlock(), or NULL.
  */
-static struct net_device *irdma_cm_local_dev(struct irdma_cm_core *core,
-					     const struct irdma_cm_info *ci)
+struct net_device *irdma_cm_local_dev(struct irdma_cm_core *core,
+				      const struct irdma_cm_info *ci)
 {
 	struct net *net = irdma_cm_net(core);
 	struct net_device *ndev;
 	struct in6_addr a;
 
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "irdma: no RCU read lock");
 	if (ci->ipv4)
 		return __ip_dev_find(net, htonl(ci->loc_addr[0]), false);
 	if (!IS_ENABLED(CONFIG_IPV6))
@@ -3215,11 +3220,9 @@ static void irdma_cm_node_timers(struct irdma_cm_node *node, unsigned long now)
 	node->tmr_armed &= ~(due & ~BIT(IRDMA_CM_TMR_RTX));
 	irdma_cm_timer_sync(node);
 	spin_unlock(&core->timer_lock);
+	/* the entry goes with the node's TCP, and on its way to OFFLOADED */
 	if (due & BIT(IRDMA_CM_TMR_RTX)) {
-		if (node->state == IRDMA_CM_STATE_OFFLOADED ||
-		    node->tcp_ref_dropped)
-			irdma_cleanup_retrans_entry(node);
-		else if (node->rtx.count >= core->cfg.retrans_max)
+		if (node->rtx.count >= core->cfg.retrans_max)
 			irdma_retrans_expired(node);
 		else
 			irdma_cm_retransmit(node);

@@ -853,6 +853,8 @@ void irdma_cm_teardown_connections(struct irdma_cm_core *core,
 struct net *irdma_cm_net(const struct irdma_cm_core *core);
 bool irdma_cm_dev_is_ours(const struct irdma_cm_core *core,
 			  const struct net_device *dev);
+struct net_device *irdma_cm_local_dev(struct irdma_cm_core *core,
+				      const struct irdma_cm_info *ci);
 int irdma_addr_resolve_neigh(struct irdma_cm_core *core, u32 src, u32 dst,
 			     u8 *mac);
 int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *core, const u32 *src,

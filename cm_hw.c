@@ -233,34 +233,6 @@ static u16 irdma_cm_dev_vlan(struct irdma_cm_core *core, struct net_device *dev)
 	return IRDMA_CM_NO_VLAN;
 }
 
-/*
- * The netdev holding the local address of @ci in the CM's namespace (the
- * one its scope names, for an IPv6 link-local address); under RCU
- */
-static struct net_device *irdma_cm_addr_dev(struct irdma_cm_core *core,
-					    const struct irdma_cm_info *ci)
-{
-	struct net *net = irdma_cm_net(core);
-	struct net_device *dev;
-	struct in6_addr a6;
-	int i;
-
-	if (ci->ipv4)
-		return __ip_dev_find(net, htonl(ci->loc_addr[0]), false);
-	if (!IS_ENABLED(CONFIG_IPV6))
-		return NULL;
-	for (i = 0; i < 4; i++)
-		a6.s6_addr32[i] = htonl(ci->loc_addr[i]);
-	if (ci->scope_id) {
-		dev = dev_get_by_index_rcu(net, ci->scope_id);
-		return dev && ipv6_chk_addr(net, &a6, dev, 1) ? dev : NULL;
-	}
-	for_each_netdev_rcu(net, dev)
-		if (ipv6_chk_addr(net, &a6, dev, 1))
-			return dev;
-	return NULL;
-}
-
 static u16 irdma_cm_hw_get_vlan(struct irdma_cm_core *core,
 				const struct irdma_cm_info *ci)
 {
@@ -268,7 +240,7 @@ static u16 irdma_cm_hw_get_vlan(struct irdma_cm_core *core,
 	struct net_device *dev;
 
 	rcu_read_lock();
-	dev = irdma_cm_addr_dev(core, ci);
+	dev = irdma_cm_local_dev(core, ci);
 	if (dev)
 		vlan = irdma_cm_dev_vlan(core, dev);
 	rcu_read_unlock();
@@ -287,7 +259,7 @@ static u8 irdma_cm_hw_vlan_prio(struct irdma_cm_core *core,
 	u16 tci = 0;
 
 	rcu_read_lock();
-	dev = irdma_cm_addr_dev(core, ci);
+	dev = irdma_cm_local_dev(core, ci);
 	if (dev && irdma_cm_dev_vlan(core, dev) != IRDMA_CM_NO_VLAN)
 		tci = vlan_dev_get_egress_qos_mask(dev,
 						   rt_tos2priority(ci->tos));

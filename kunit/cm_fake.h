@@ -851,24 +851,11 @@ static void cmt_unblock_events(struct cmt_core *cc, struct cmt_block *b)
 /* Deliver what is on the wire; returns true if anything moved. */
 static bool cmt_deliver(struct cmt_env *env)
 {
-	struct cmt_frame *f;
-	unsigned long flags;
 	bool moved = false;
 
-	for (;;) {
-		spin_lock_irqsave(&env->lock, flags);
-		f = list_first_entry_or_null(&env->wire, struct cmt_frame, list);
-		if (f)
-			list_del(&f->list);
-		spin_unlock_irqrestore(&env->lock, flags);
-		if (!f)
-			return moved;
+	while (cmt_deliver_one(env))
 		moved = true;
-		if (f->src->peer)
-			irdma_receive_ilq(f->src->peer->core, f->data, f->len,
-					  NULL);
-		kfree(f);
-	}
+	return moved;
 }
 
 static struct irdma_cm_node *cmt_node_of(struct cmt_id *c)
