@@ -36,9 +36,12 @@ enum cmt_call {
 	C_DISC,
 	C_ACCEPT_BADQP,
 	C_FAIL_CLOSE,
+	C_FAIL_QHASH,
 };
 
 #define OUT_ANYPAY	1
+/* the step checks the last frame sent; those before it go unchecked */
+#define OUT_LASTF	2
 
 /**
  * struct cmt_step - one step of a script
@@ -82,6 +85,8 @@ struct cmt_step {
 			    .ack = (a), .pay = (p), .paylen = sizeof(p) }
 #define OUT_ANY(f, s, a) { .op = T_OUT, .flags = (f), .seq = (s), \
 			   .ack = (a), .rc = OUT_ANYPAY }
+#define OUT_LAST(f, s, a) { .op = T_OUT, .flags = (f), .seq = (s), \
+			    .ack = (a), .rc = OUT_ANYPAY | OUT_LASTF }
 #define ADV(ms) { .op = T_ADV, .arg = (ms) }
 #define CALL(c, r) { .op = T_CALL, .arg = (c), .rc = (r) }
 #define DISC(cause) { .op = T_CALL, .arg = C_DISC, .seq = (cause) }
@@ -511,7 +516,16 @@ static const struct cmt_script cmt_scripts[] = {
 	       CALL(C_UNLISTEN, 0)),
 	SCRIPT("mpa request retransmit exhausted", SUB(a_reqsent), ADV(CMT_GIVE_UP_MS),
 	       EV(IW_CM_EVENT_CONNECT_REPLY, -ETIMEDOUT), CLOSED),
+	SCRIPT("fin retransmit exhausted in CLOSING", SUB(p_closing),
+	       ADV(CMT_GIVE_UP_MS), OUT_LAST(F_RA, 2 + LOREJ, 0), CLOSED,
+	       CALL(C_UNLISTEN, 0), NONE()),
+	SCRIPT("fin retransmit exhausted in LAST_ACK", SUB(p_lastack),
+	       ADV(CMT_GIVE_UP_MS), OUT_LAST(F_RA, 2, 0), CLOSED,
+	       CALL(C_UNLISTEN, 0), NONE()),
 	/* bad input */
+	SCRIPT("syn whose filter cannot be made dropped", CALL(C_LISTEN, 0),
+	       CALL(C_FAIL_QHASH, 0), IN_O(F_S, 0, 0, S_OPT), NONE(), CLOSED,
+	       CALL(C_UNLISTEN, 0), NONE()),
 	SCRIPT("bad syn options get rst", CALL(C_LISTEN, 0),
 	       IN_O(F_S, 0, 0, S_BADOPT), OUT_ANY(F_RA, 0, 1), CLOSED,
 	       CALL(C_UNLISTEN, 0), NONE()),
@@ -652,6 +666,10 @@ static void cmt_step_out(struct cmt_sctx *sc, const struct cmt_step *st,
 	struct cmt_frame *f = cmt_pop_out(sc->env);
 	struct cmt_seen s;
 
+	while (f && (st->rc & OUT_LASTF) && !list_empty(&sc->env->out)) {
+		kfree(f);
+		f = cmt_pop_out(sc->env);
+	}
 	if (!f) {
 		KUNIT_FAIL(test, "step %d: no frame sent", i);
 		return;
@@ -721,6 +739,9 @@ static int cmt_step_call(struct cmt_sctx *sc, const struct cmt_step *st)
 		break;
 	case C_FAIL_CLOSE:
 		set_bit(CMT_FAIL_CLOSE, &env->a.fail);
+		break;
+	case C_FAIL_QHASH:
+		set_bit(CMT_FAIL_QHASH, &env->a.fail);
 		break;
 	case C_DISC:
 		if (env->a.qps[1].node)
