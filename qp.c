@@ -22,9 +22,11 @@
 #include <linux/highmem.h>
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <asm/unaligned.h>
 #include <rdma/ib_cache.h>
+#include <rdma/restrack.h>
 #include <rdma/irdma-abi.h>
 
 #include "ilq.h"
@@ -579,6 +581,99 @@ void irdma_qp_put(struct irdma_qp *qp)
 {
 	if (refcount_dec_and_test(&qp->refs))
 		complete(&qp->freed);
+}
+
+/*
+ * Who may name a QP to the CM. rdma_connect() and rdma_accept() pass a QP
+ * number that the 6.1 core does not check (a user id's comes from user
+ * space as it is), so the CM asks here before it takes the QP:
+ *
+ * ============  ======================================================
+ * QP            the caller (current) must be
+ * ============  ======================================================
+ * user QP       a thread of the process that created it (its restrack
+ *               task): ucma calls connect and accept from the caller's
+ *               write()
+ * kernel QP     a kernel thread (nvme-rdma, nvmet-rdma, ksmbd, iser,
+ *               xprtrdma call from workers), or a task with
+ *               CAP_NET_ADMIN or CAP_SYS_ADMIN (cifs connects from
+ *               mount(2)); never an unprivileged ucma user
+ * ============  ======================================================
+ *
+ * A QP that has a connection already, or is past RTR, is refused too.
+ */
+static bool irdma_qp_caller_owns(const struct irdma_qp *qp)
+{
+	const struct rdma_restrack_entry *res = &qp->ibqp.res;
+
+	if (!rdma_is_kernel_res(res))
+		return res->task && same_thread_group(current, res->task);
+	return (current->flags & PF_KTHREAD) ||
+	       ns_capable_noaudit(&init_user_ns, CAP_NET_ADMIN) ||
+	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
+/**
+ * irdma_qp_cm_may_take - may the caller connect a QP through the CM
+ * @qp: the QP, held by the caller (irdma_qp_get())
+ *
+ * The rule is the table above. The QP's link to a connection is checked
+ * again, atomically, when the CM links it (irdma_qp_cm_link()).
+ *
+ * Context: process context of the rdma_connect() or rdma_accept() caller.
+ * Return: 0; -EINVAL for a QP that is not iWARP or not in INIT or RTR;
+ * -EACCES for one the caller does not own; -EBUSY for one that has a
+ * connection.
+ */
+int irdma_qp_cm_may_take(struct irdma_qp *qp)
+{
+	enum ib_qp_state state = READ_ONCE(qp->ib_state);
+	unsigned long flags;
+	bool linked;
+
+	if (!irdma_qp_is_iwarp(qp))
+		return -EINVAL;
+	/* first, so that nothing is told about another's QP */
+	if (!irdma_qp_caller_owns(qp))
+		return -EACCES;
+	spin_lock_irqsave(&qp->cm_lock, flags);
+	linked = !!qp->cm_node;
+	spin_unlock_irqrestore(&qp->cm_lock, flags);
+	if (linked)
+		return -EBUSY;
+	if (state != IB_QPS_INIT && state != IB_QPS_RTR)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * irdma_qp_cm_link - change the CM connection a QP belongs to
+ * @qp: the QP, held by the caller
+ * @old: the connection the caller expects the QP to have, or NULL
+ * @node: the connection it gets instead, or NULL
+ *
+ * A compare and exchange: a connection links a QP that has none (@old
+ * NULL), and only the connection that linked it unlinks it (@node NULL),
+ * so that a connect that fails cannot take a QP from the connection that
+ * owns it.
+ *
+ * Context: any context.
+ * Return: 0, or -EBUSY if the QP's connection is not @old (nothing
+ * changed).
+ */
+int irdma_qp_cm_link(struct irdma_qp *qp, struct irdma_cm_node *old,
+		     struct irdma_cm_node *node)
+{
+	unsigned long flags;
+	int ret = -EBUSY;
+
+	spin_lock_irqsave(&qp->cm_lock, flags);
+	if (qp->cm_node == old) {
+		qp->cm_node = node;
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&qp->cm_lock, flags);
+	return ret;
 }
 
 /**

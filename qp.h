@@ -237,10 +237,12 @@ struct irdma_qp_ud {
  *	memory; @rings and @uk are unused), else NULL
  * @user_ctx: a user QP's completion context (libirdma's QP pointer)
  * @refs: the table's reference, plus one per holder: irdma_qp_get()
- *	callers (the CM, AE handling) and iw_cm (iw_add_ref)
+ *	callers (the CM, AE handling) and iw_cm (taken by iw_get_qp,
+ *	dropped by iw_rem_ref)
  * @freed: completed when @refs drops to zero
  * @cm_lock: protects @cm_node
- * @cm_node: the iWARP CM connection that owns the QP, or NULL
+ * @cm_node: the iWARP CM connection that owns the QP, or NULL; set and
+ *	cleared only by that connection (irdma_qp_cm_link())
  * @err_work: moves the QP to ERR for the CM, which asks from atomic
  *	context; holds a reference while queued
  * @conn: the connection the CM handed over (iWARP), or the address vector
@@ -381,6 +383,9 @@ void irdma_qp_publish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
 void irdma_qp_unpublish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
 struct irdma_qp *irdma_qp_get(struct irdma_hw *hw, u32 id);
 void irdma_qp_put(struct irdma_qp *qp);
+int irdma_qp_cm_may_take(struct irdma_qp *qp);
+int irdma_qp_cm_link(struct irdma_qp *qp, struct irdma_cm_node *old,
+		     struct irdma_cm_node *node);
 void irdma_qp_async_err(struct irdma_qp *qp);
 int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
 			  struct irdma_qp_conn *conn);
