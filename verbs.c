@@ -917,33 +917,37 @@ u32 irdma_pd_num(const struct ib_pd *ibpd)
 
 /*
  * iWARP connections go to the CM (cm.c). iw_cm finds the QP of a connect
- * or accept with iw_get_qp and keeps it with iw_add_ref until iw_rem_ref
- * (CLOSE, a failed connect, or the id's destruction); a QP's destroy waits
- * for that (irdma_qp_unpublish()). iw_cm calls iw_get_qp and iw_add_ref
- * under one spinlock without a reference in between, so iw_get_qp refuses
- * a QP whose destroy has dropped the table's reference already; a destroy
- * racing a connect on the same QP is still the consumer's bug.
+ * or accept with iw_get_qp and keeps it until iw_rem_ref (CLOSE, a failed
+ * connect, or the id's destruction); a QP's destroy waits for that
+ * (irdma_qp_unpublish()). The CM checks that the caller may use the QP
+ * and holds a reference of its own (irdma_qp_cm_may_take()).
+ */
+
+/*
+ * iw_cm's reference is taken here, where the QP is found: under RCU, and
+ * only while the QP's count is not zero, so that a destroy that dropped
+ * the table's reference already cannot be raced (irdma_qp_get()).
+ * iw_cm calls iw_add_ref once right after, which therefore takes none:
+ * the pair holds one reference, and iw_rem_ref drops it.
  */
 static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 {
 	struct irdma_device *iwdev = to_iwdev(ibdev);
-	struct ib_qp *ibqp = NULL;
 	struct irdma_qp *qp;
 
 	if (qpn < 0)
 		return NULL;
-	rcu_read_lock();
-	qp = xa_load(&iwdev->fn->hw->qps, qpn);
-	if (qp && qp->hw_type == IRDMA_QPTYPE_IWARP &&
-	    refcount_read(&qp->refs))
-		ibqp = &qp->ibqp;
-	rcu_read_unlock();
-	return ibqp;
+	qp = irdma_qp_get(iwdev->fn->hw, qpn);
+	if (qp && qp->hw_type != IRDMA_QPTYPE_IWARP) {
+		irdma_qp_put(qp);
+		qp = NULL;
+	}
+	return qp ? &qp->ibqp : NULL;
 }
 
+/* The reference of this pair was taken by irdma_iw_get_qp() */
 static void irdma_iw_add_ref(struct ib_qp *ibqp)
 {
-	refcount_inc(&to_irdma_qp(ibqp)->refs);
 }
 
 static void irdma_iw_rem_ref(struct ib_qp *ibqp)
