@@ -260,7 +260,28 @@ int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
 	    !(moves[cur] & BIT(next)))
 		return -EINVAL;
 	*hw_state = irdma_qp_hw_of_ib[next];
+	/* no connection yet: the engine keeps an iWARP QP idle until RTS */
+	if (iwarp && next == IB_QPS_RTR)
+		*hw_state = IRDMA_QPS_IDLE;
 	return 0;
+}
+
+/**
+ * irdma_qp_iw_ulp_move - may a ULP or user space move an iWARP QP so
+ * @cur: the QP's state
+ * @next: the state asked for
+ *
+ * Only the CM brings an iWARP QP to RTS, with the connection's TCP
+ * context (irdma_qp_iw_to_rts()); a plain modify to RTS would give the
+ * engine a context without addresses or ports. rdma_cm's and librdmacm's
+ * own moves stay allowed: INIT to RTR before a connect or accept (the
+ * engine keeps the QP idle, irdma_qp_hw_state()), and RTS to RTS.
+ *
+ * Return: 0, or -EINVAL for a move into RTS from another state.
+ */
+int irdma_qp_iw_ulp_move(enum ib_qp_state cur, enum ib_qp_state next)
+{
+	return next == IB_QPS_RTS && cur != IB_QPS_RTS ? -EINVAL : 0;
 }
 
 /* ---- engine commands ---- */
@@ -1447,6 +1468,12 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	if (!ret)
 		ret = irdma_qp_hw_state(cur, next, irdma_qp_is_iwarp(qp),
 					&hw_state);
+	if (!ret && ulp && irdma_qp_is_iwarp(qp)) {
+		ret = irdma_qp_iw_ulp_move(cur, next);
+		if (ret)
+			ibdev_dbg(ibqp->device, "QP %u: only the CM moves an iWARP QP to RTS\n",
+				  ibqp->qp_num);
+	}
 	if (ret)
 		goto out_unlock;
 	if (ulp && irdma_qp_is_iwarp(qp) && qp->conn_set)

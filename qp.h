@@ -374,6 +374,7 @@ int irdma_qp_user_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
 int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
 		      bool iwarp, u8 *hw_state);
 int irdma_qp_ulp_disc_cause(enum ib_qp_state cur, enum ib_qp_state next);
+int irdma_qp_iw_ulp_move(enum ib_qp_state cur, enum ib_qp_state next);
 bool irdma_qp_resets_conn(const struct irdma_qp *qp, enum ib_qp_state cur,
 			  enum ib_qp_state next);
 bool irdma_qp_sqd_after_close(const struct irdma_qp *qp,

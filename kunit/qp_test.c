@@ -45,8 +45,11 @@ static const struct qp_state_case qp_state_cases[] = {
 	{ "reset_to_rtr", IB_QPS_RESET, IB_QPS_RTR, true, -EINVAL, 0 },
 	{ "init_to_rts", IB_QPS_INIT, IB_QPS_RTS, false, -EINVAL, 0 },
 	{ "init_to_rts_iwarp", IB_QPS_INIT, IB_QPS_RTS, true, 0, IRDMA_QPS_RTS },
+	/* rdma_cm's accept and connect: RTR, the engine keeping it idle */
+	{ "init_to_rtr_iwarp", IB_QPS_INIT, IB_QPS_RTR, true, 0, IRDMA_QPS_IDLE },
 	/* librdmacm's rdma_accept(): a modify in RTR without a new state */
-	{ "rtr_stays_iwarp", IB_QPS_RTR, IB_QPS_RTR, true, 0, IRDMA_QPS_RTR },
+	{ "rtr_stays_iwarp", IB_QPS_RTR, IB_QPS_RTR, true, 0, IRDMA_QPS_IDLE },
+	{ "rtr_to_rts_iwarp", IB_QPS_RTR, IB_QPS_RTS, true, 0, IRDMA_QPS_RTS },
 	{ "rtr_to_rtr", IB_QPS_RTR, IB_QPS_RTR, false, -EINVAL, 0 },
 	{ "rts_to_rtr", IB_QPS_RTS, IB_QPS_RTR, false, -EINVAL, 0 },
 	{ "sqe_to_rts_iwarp", IB_QPS_SQE, IB_QPS_RTS, true, -EINVAL, 0 },
@@ -451,6 +454,36 @@ static void irdma_qp_ref_lookup_dead(struct kunit *test)
 	xa_destroy(&fx->hw.qps);
 }
 
+/*
+ * Only the CM moves an iWARP QP to RTS: a ULP's or user's modify into RTS
+ * is refused, rdma_cm's own moves (INIT to RTR, RTS to RTS) are not.
+ */
+static void irdma_qp_iw_ulp_move_rts_cm_only(struct kunit *test)
+{
+	static const struct {
+		enum ib_qp_state cur, next;
+		int ret;
+	} moves[] = {
+		{ IB_QPS_INIT, IB_QPS_RTS, -EINVAL },
+		{ IB_QPS_RTR, IB_QPS_RTS, -EINVAL },
+		{ IB_QPS_SQD, IB_QPS_RTS, -EINVAL },
+		{ IB_QPS_RESET, IB_QPS_RTS, -EINVAL },
+		{ IB_QPS_INIT, IB_QPS_RTR, 0 },
+		{ IB_QPS_RTR, IB_QPS_RTR, 0 },
+		{ IB_QPS_RTS, IB_QPS_RTS, 0 },
+		{ IB_QPS_RTS, IB_QPS_SQD, 0 },
+		{ IB_QPS_INIT, IB_QPS_ERR, 0 },
+		{ IB_QPS_RESET, IB_QPS_INIT, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(moves); i++)
+		KUNIT_EXPECT_EQ_MSG(test, irdma_qp_iw_ulp_move(moves[i].cur,
+							       moves[i].next),
+				    moves[i].ret, "%d -> %d", moves[i].cur,
+				    moves[i].next);
+}
+
 /* ---- who may name a QP to the CM ---- */
 
 static struct qp_ref_fixture *qp_own_setup(struct kunit *test)
@@ -693,6 +726,7 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE(irdma_qp_ref_lookup),
 	KUNIT_CASE(irdma_qp_ref_destroy_waits),
 	KUNIT_CASE(irdma_qp_ref_lookup_dead),
+	KUNIT_CASE(irdma_qp_iw_ulp_move_rts_cm_only),
 	KUNIT_CASE(irdma_qp_cm_may_take_user_qp),
 	KUNIT_CASE(irdma_qp_cm_may_take_kernel_qp),
 	KUNIT_CASE(irdma_qp_cm_may_take_refusals),
