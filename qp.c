@@ -521,12 +521,12 @@ static int irdma_qp_hw_flush(struct irdma_qp *qp, bool sq, bool rq)
 	return irdma_qp_cmd(qp, irdma_cqpw_flush_wqes_cb, "FLUSH_WQES", &info);
 }
 
-static void irdma_qp_hw_destroy(struct irdma_qp *qp)
+static int irdma_qp_hw_destroy(struct irdma_qp *qp)
 {
 	struct irdma_cqp_qp_info info;
 
 	irdma_qp_cmd_info(qp, 0, &info);
-	irdma_qp_cmd(qp, irdma_cqpw_qp_destroy_cb, "DESTROY_QP", &info);
+	return irdma_qp_cmd(qp, irdma_cqpw_qp_destroy_cb, "DESTROY_QP", &info);
 }
 
 /* ---- references ---- */
@@ -1014,19 +1014,27 @@ static int irdma_qp_sizes_for(struct irdma_qp *qp,
 	return ret;
 }
 
-/* An MPA reply of the LSMM: its STag, then its memory */
-static void irdma_qp_lsmm_free(struct irdma_qp *qp, struct irdma_dma_mem *mem,
-			       u32 stag)
+/*
+ * The STag over the LSMM's MPA reply (user QPs): while DEALLOC_STAG has
+ * not succeeded it is live over the reply, which stays.
+ */
+static int irdma_qp_lsmm_dereg(struct irdma_qp *qp)
 {
-	if (stag)
-		irdma_mr_kbuf_dereg(qp->ibqp.pd, stag);
-	irdma_dma_free(qp->hw->dev, mem);
+	int ret;
+
+	if (!qp->lsmm_stag)
+		return 0;
+	ret = irdma_mr_kbuf_dereg(qp->ibqp.pd, qp->lsmm_stag);
+	if (!ret)
+		qp->lsmm_stag = 0;
+	return ret;
 }
 
+/* Everything but the engine's: the LSMM's STag is gone already */
 static void irdma_qp_release_mem(struct irdma_qp *qp)
 {
-	irdma_qp_lsmm_free(qp, &qp->lsmm, qp->lsmm_stag);
-	qp->lsmm_stag = 0;
+	WARN_ON_ONCE(qp->lsmm_stag);
+	irdma_dma_free(qp->hw->dev, &qp->lsmm);
 	irdma_qp_free_mem(qp);
 	irdma_uring_release(qp->uring);
 	qp->uring = NULL;
@@ -1103,7 +1111,14 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	return 0;
 
 err_destroy_qp:
-	irdma_qp_hw_destroy(qp);
+	if (irdma_qp_hw_destroy(qp) && !irdma_hw_given_up(hw)) {
+		/* the engine keeps the QP: its number and memory stay taken */
+		irdma_qos_detach(hw, &qp->qos);
+		ibdev_err(ibqp->device, "QP %u: DESTROY_QP failed; its memory is kept\n",
+			  id);
+		mutex_destroy(&qp->state_lock);
+		return ret;
+	}
 err_qos_detach:
 	irdma_qos_detach(hw, &qp->qos);
 err_free_id:
@@ -1125,6 +1140,18 @@ static void irdma_qp_end_connection(struct irdma_qp *qp)
 	spin_unlock_irqrestore(&qp->cm_lock, flags);
 }
 
+/* The first steps of a destroy: no lookup, connection or holder left */
+static void irdma_qp_destroy_begin(struct irdma_qp *qp)
+{
+	irdma_qp_end_connection(qp);
+	/* sends still held are dropped with the QP */
+	cancel_work_sync(&qp->ud.release);
+	irdma_qp_unpublish(qp->hw, qp, qp->ibqp.qp_num);
+	irdma_ieq_qp_release(qp);
+	irdma_qos_retire(qp->hw, &qp->qos);
+	qp->destroy_stage = IRDMA_QP_UNPUBLISHED;
+}
+
 /**
  * irdma_destroy_qp - destroy a kernel or user QP
  * @ibqp: the QP
@@ -1133,28 +1160,44 @@ static void irdma_qp_end_connection(struct irdma_qp *qp)
  * The QP leaves the table first, so that nothing can take a new reference;
  * a connection of the CM that still owns it is ended, and every holder
  * (CQ pollers, AE handling, the CM, iw_cm) is waited for. Then the engine
- * forgets it and its number is freed. Its CQEs left in the CQs are dropped
- * when polled.
+ * forgets it, the STag of its MPA reply goes, and its memory and number
+ * are freed. Its CQEs left in the CQs are dropped when polled.
+ *
+ * Should the engine fail DESTROY_QP or the reply's DEALLOC_STAG, it still
+ * uses the QP's rings, context and reply: they stay, the error is
+ * returned, and the core keeps the QP; a destroy tried again goes on from
+ * the step that failed. Once the engine is given up (irdma_hw_given_up())
+ * everything is freed.
  *
  * Context: process context; sleeps, until iw_cm and the CM let the QP go.
- * Return: 0 (a CQP failure is logged; the QP is gone from the driver).
+ * Return: 0, or the failed command's error.
  */
 int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	int ret;
 
-	irdma_qp_end_connection(qp);
-	/* sends still held are dropped with the QP */
-	cancel_work_sync(&qp->ud.release);
-	irdma_qp_unpublish(qp->hw, qp, ibqp->qp_num);
-	irdma_ieq_qp_release(qp);
-	irdma_qos_retire(qp->hw, &qp->qos);
-	irdma_qp_hw_destroy(qp);
-	irdma_qos_detach(qp->hw, &qp->qos);
+	if (qp->destroy_stage == IRDMA_QP_LIVE)
+		irdma_qp_destroy_begin(qp);
+	if (qp->destroy_stage == IRDMA_QP_UNPUBLISHED) {
+		ret = irdma_qp_hw_destroy(qp);
+		if (ret && !irdma_hw_given_up(qp->hw))
+			goto err_kept;
+		irdma_qos_detach(qp->hw, &qp->qos);
+		qp->destroy_stage = IRDMA_QP_ENGINE_GONE;
+	}
+	ret = irdma_qp_lsmm_dereg(qp);
+	if (ret)
+		goto err_kept;
 	xa_erase(&qp->hw->qps, ibqp->qp_num);
 	irdma_qp_release_mem(qp);
 	mutex_destroy(&qp->state_lock);
 	return 0;
+
+err_kept:
+	ibdev_err_ratelimited(ibqp->device, "QP %u: destroy failed (%d); its memory stays until a destroy succeeds\n",
+			      ibqp->qp_num, ret);
+	return ret;
 }
 
 /* ---- modify and query ---- */
@@ -1785,38 +1828,37 @@ static int irdma_qp_conn_post(struct irdma_qp *qp,
  * PD (local read, that page only) and the WQE goes into the user SQ's
  * first quantum.
  *
+ * A QP sends one MPA reply in its life, and the reply and its STag stay
+ * with it until its destroy (irdma_destroy_qp()), also when this fails.
+ *
  * Context: process context; sleeps.
  * Return: 0, -EINVAL (no connection, wrong state or length, a user SQ
- * that does not hold the quantum), -ENOMEM, or the STag's registration
- * error; nothing is left behind on failure.
+ * that does not hold the quantum, a reply posted already), -ENOMEM, or
+ * the STag's registration error.
  */
 int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len)
 {
 	struct irdma_qp_conn_wqe w = { .lsmm = true, .len = len };
-	struct irdma_dma_mem mem = {};
 	int ret;
 
 	if (!len || len > IRDMA_MPA_MAX_FRAME)
 		return -EINVAL;
 	mutex_lock(&qp->state_lock);
 	ret = irdma_qp_conn_wqe_ok(qp);
+	if (!ret && qp->lsmm.va)
+		ret = -EINVAL;
 	if (!ret)
-		ret = irdma_dma_alloc(qp->hw->dev, &mem, len);
+		ret = irdma_dma_alloc(qp->hw->dev, &qp->lsmm, len);
 	if (ret)
 		goto out_unlock;
-	memcpy(mem.va, buf, len);
-	w.addr = mem.pa;
+	memcpy(qp->lsmm.va, buf, len);
+	w.addr = qp->lsmm.pa;
 	if (qp->uring)
-		ret = irdma_mr_kbuf_reg(qp->ibqp.pd, mem.pa, len, &w.stag);
+		ret = irdma_mr_kbuf_reg(qp->ibqp.pd, qp->lsmm.pa, len,
+					&qp->lsmm_stag);
+	w.stag = qp->lsmm_stag;
 	if (!ret)
 		ret = irdma_qp_conn_post(qp, &w);
-	if (ret) {
-		irdma_qp_lsmm_free(qp, &mem, w.stag);
-		goto out_unlock;
-	}
-	irdma_qp_lsmm_free(qp, &qp->lsmm, qp->lsmm_stag);
-	qp->lsmm = mem;
-	qp->lsmm_stag = w.stag;
 out_unlock:
 	mutex_unlock(&qp->state_lock);
 	return ret;

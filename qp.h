@@ -213,6 +213,20 @@ struct irdma_qp_ud {
 };
 
 /**
+ * enum irdma_qp_destroy_stage - how far the destroy of a QP got
+ * @IRDMA_QP_LIVE: not begun
+ * @IRDMA_QP_UNPUBLISHED: no lookup finds the QP and nobody holds it; the
+ *	engine still has it
+ * @IRDMA_QP_ENGINE_GONE: the engine destroyed it; the STag of its MPA
+ *	reply may still be live
+ */
+enum irdma_qp_destroy_stage {
+	IRDMA_QP_LIVE,
+	IRDMA_QP_UNPUBLISHED,
+	IRDMA_QP_ENGINE_GONE,
+};
+
+/**
  * struct irdma_qp - a kernel queue pair
  * @ibqp: the core's QP; first, for INIT_RDMA_OBJ_SIZE
  * @hw: the engine the QP lives on
@@ -262,6 +276,8 @@ struct irdma_qp_ud {
  * @lsmm: DMA copy of the MPA reply the LSMM WQE sends; under @state_lock
  * @lsmm_stag: a user QP's STag over @lsmm (irdma_mr_kbuf_reg()), else 0;
  *	under @state_lock
+ * @destroy_stage: how far a destroy got (enum irdma_qp_destroy_stage);
+ *	a destroy the engine failed is tried again from there
  * @ud: UD sends held back until their AH exists (kernel UD and GSI QPs)
  * @ieq: partial FPDUs of its offloaded connection held by the IEQ (ieq.c)
  * @qos: its queue set and user priority (qos.c)
@@ -308,6 +324,7 @@ struct irdma_qp {
 	u8 term_words;
 	struct irdma_dma_mem lsmm;
 	u32 lsmm_stag;
+	u8 destroy_stage;
 	struct irdma_qp_ud ud;
 	struct irdma_ieq_stream ieq;
 	struct irdma_qos_member qos;

@@ -485,6 +485,16 @@ static int irdma_create_ah(struct ib_ah *ibah,
 	return 0;
 }
 
+/*
+ * A sleepable destroy runs DESTROY_AH and waits, behind the commands
+ * queued before it. If the engine fails it, the context is still there:
+ * the index stays taken, so that no later CREATE_AH meets it. A user AH
+ * then stays too, and the destroy fails (the core keeps the AH); a kernel
+ * destroy may not fail, so its index is kept for good. A destroy that may
+ * not sleep (the MAD layer's) queues DESTROY_AH and frees the index at
+ * once: a later CREATE_AH of it runs after. No destroy frees host memory
+ * the engine could reach: an AH context holds addresses only.
+ */
 static int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	struct irdma_device *iwdev = to_irdma_dev(ibah->device);
@@ -493,18 +503,26 @@ static int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
 		.ah_idx = ah->idx,
 		.op = IRDMA_CQPOP_DESTROY_AH,
 	};
+	struct irdma_cmd cmd = {
+		.build = irdma_cqpw_ah_cb,
+		.arg = &info,
+		.name = "DESTROY_AH",
+	};
 	int ret;
 
-	ret = irdma_ah_cmd(ah, &info, flags & RDMA_DESTROY_AH_SLEEPABLE ?
-			   GFP_KERNEL : GFP_ATOMIC);
-	if (ret == -ENOMEM) {
-		/* the engine keeps the AH: so does its index */
-		ibdev_warn_ratelimited(ibah->device,
-				       "AH %u not destroyed: out of memory\n",
-				       ah->idx);
-		return 0;
+	if (!(flags & RDMA_DESTROY_AH_SLEEPABLE)) {
+		ret = irdma_ah_cmd(ah, &info, GFP_ATOMIC);
+	} else {
+		flush_workqueue(ah->hw->cmd_wq);
+		ret = irdma_cmd_exec(ah->hw, &cmd);
+		if (ret && irdma_hw_given_up(ah->hw))
+			ret = 0;
 	}
-	/* a later CREATE_AH of the index runs after this command */
+	if (ret) {
+		ibdev_err_ratelimited(ibah->device, "AH %u: DESTROY_AH failed (%d); its index stays taken\n",
+				      ah->idx, ret);
+		return ibah->uobject ? ret : 0;
+	}
 	ida_free(&iwdev->ah_ida, ah->idx);
 	return 0;
 }
