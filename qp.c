@@ -1184,6 +1184,9 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		if (ret && !irdma_hw_given_up(qp->hw))
 			goto err_kept;
 		irdma_qos_detach(qp->hw, &qp->qos);
+		if (qp->av_set)
+			irdma_arp_put(to_iwdev(ibqp->device), qp->conn.arp_idx);
+		qp->av_set = false;
 		qp->destroy_stage = IRDMA_QP_ENGINE_GONE;
 	}
 	ret = irdma_qp_lsmm_dereg(qp);
@@ -1288,8 +1291,8 @@ static int irdma_qp_roce_av(struct irdma_qp *qp, const struct ib_qp_attr *attr,
 	conn->flow_label = grh->flow_label;
 	conn->ttl = grh->hop_limit;
 	conn->tos = grh->traffic_class;
-	idx = irdma_arp_add(qp->hw->fn->iwdev, conn->rem_addr, conn->ipv4,
-			    ah->roce.dmac);
+	idx = irdma_arp_get(to_iwdev(qp->ibqp.device), conn->rem_addr,
+			    conn->ipv4, ah->roce.dmac);
 	if (idx < 0)
 		return idx;
 	conn->arp_idx = idx;
@@ -1299,7 +1302,7 @@ static int irdma_qp_roce_av(struct irdma_qp *qp, const struct ib_qp_attr *attr,
 /*
  * What a RoCEv2 modify sets besides the context's RoCE fields: the address
  * vector, the path MTU and the RDMA READ depths. Applied to the QP before
- * the engine has the context; irdma_qp_roce_restore() puts them back if it
+ * the engine has the context; irdma_qp_roce_end() puts them back if it
  * refuses it.
  */
 static int irdma_qp_roce_apply(struct irdma_qp *qp,
@@ -1324,6 +1327,62 @@ static int irdma_qp_roce_apply(struct irdma_qp *qp,
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
 		qp->conn.ird = attr->max_dest_rd_atomic;
 	return 0;
+}
+
+/**
+ * struct irdma_qp_roce_saved - what a RoCEv2 modify changes in the QP
+ *	before the engine has the context, to put back if it refuses
+ * @conn: the address vector and READ depths
+ * @path_mtu: the path MTU
+ * @av_set: an address vector was set
+ * @new_av: the modify set one, and holds its ARP entry
+ */
+struct irdma_qp_roce_saved {
+	struct irdma_qp_conn conn;
+	enum ib_mtu path_mtu;
+	bool av_set;
+	bool new_av;
+};
+
+static int irdma_qp_roce_begin(struct irdma_qp *qp,
+			       const struct ib_qp_attr *attr, int mask,
+			       struct irdma_qp_roce_saved *sv)
+{
+	int ret;
+
+	sv->conn = qp->conn;
+	sv->path_mtu = qp->path_mtu;
+	sv->av_set = qp->av_set;
+	sv->new_av = false;
+	if (irdma_qp_is_iwarp(qp))
+		return 0;
+	ret = irdma_qp_roce_apply(qp, attr, mask);
+	sv->new_av = !ret && (mask & IB_QP_AV);
+	return ret;
+}
+
+/*
+ * The engine took the modify (@ok), and the ARP entry of the address
+ * vector it replaced goes; or it refused, and the QP gets back what it
+ * had, the new vector's entry going.
+ */
+static void irdma_qp_roce_end(struct irdma_qp *qp,
+			      const struct irdma_qp_roce_saved *sv, bool ok)
+{
+	struct irdma_device *iwdev = to_iwdev(qp->ibqp.device);
+
+	if (irdma_qp_is_iwarp(qp))
+		return;
+	if (ok) {
+		if (sv->new_av && sv->av_set)
+			irdma_arp_put(iwdev, sv->conn.arp_idx);
+		return;
+	}
+	if (sv->new_av)
+		irdma_arp_put(iwdev, qp->conn.arp_idx);
+	qp->conn = sv->conn;
+	qp->av_set = sv->av_set;
+	qp->path_mtu = sv->path_mtu;
 }
 
 /* What a move to RESET or ERR does to the rings, under the state lock */
@@ -1485,10 +1544,8 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	struct ib_qp *ibqp = &qp->ibqp;
 	struct irdma_modify_qp_req ureq;
 	enum ib_qp_state next, cur;
+	struct irdma_qp_roce_saved saved;
 	struct irdma_qpc_roce roce;
-	struct irdma_qp_conn conn;
-	enum ib_mtu path_mtu;
-	bool av_set;
 	int cause = -1;
 	u8 hw_state;
 	int ret;
@@ -1523,24 +1580,15 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 		cause = irdma_qp_ulp_disc_cause(cur, next);
 	roce = qp->roce;
 	irdma_qp_apply_roce(attr, attr_mask, &roce);
-	conn = qp->conn;
-	av_set = qp->av_set;
-	path_mtu = qp->path_mtu;
-	ret = irdma_qp_is_iwarp(qp) ? 0 :
-	      irdma_qp_roce_apply(qp, attr, attr_mask);
+	ret = irdma_qp_roce_begin(qp, attr, attr_mask, &saved);
 	if (!ret)
 		ret = irdma_qp_hw_modify(qp, hw_state, &roce,
 					 irdma_qp_resets_conn(qp, cur, next));
 	if (!ret)
 		ret = irdma_qp_after_move(qp, next);
-	if (ret) {
-		if (!irdma_qp_is_iwarp(qp)) {
-			qp->conn = conn;
-			qp->av_set = av_set;
-			qp->path_mtu = path_mtu;
-		}
+	irdma_qp_roce_end(qp, &saved, !ret);
+	if (ret)
 		goto out_unlock;
-	}
 	qp->roce = roce;
 	qp->hw_state = hw_state;
 	if (attr_mask & IB_QP_PKEY_INDEX)

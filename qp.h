@@ -177,12 +177,14 @@ struct irdma_qp_conn {
  * @hw: the engine that has it
  * @idx: its index on the engine
  * @ticket: command-queue ticket of its CREATE_AH (irdma_cmd_req_ran())
+ * @arp_idx: the ARP cache entry of its next hop, held (irdma_arp_get())
  */
 struct irdma_ah {
 	struct ib_ah ibah;
 	struct irdma_hw *hw;
 	u32 idx;
 	u64 ticket;
+	int arp_idx;
 };
 
 #define to_irdma_ah(ah)	container_of(ah, struct irdma_ah, ibah)

@@ -368,8 +368,8 @@ static int irdma_ah_info(struct irdma_device *iwdev, struct irdma_pd *pd,
 	info->tc = grh->traffic_class;
 	info->hop_limit = grh->hop_limit;
 	info->flow_label = grh->flow_label;
-	/* the engine finds the next hop's MAC in its ARP cache */
-	idx = irdma_arp_add(iwdev, info->dest_addr, info->ipv4,
+	/* the engine finds the next hop's MAC in its ARP cache; held */
+	idx = irdma_arp_get(iwdev, info->dest_addr, info->ipv4,
 			    attr->roce.dmac);
 	if (idx < 0)
 		return idx;
@@ -459,14 +459,17 @@ static int irdma_create_ah(struct ib_ah *ibah,
 			return ret;
 		}
 	}
+	if (!irdma_ah_max(iwdev))
+		return -ENOSPC;
 	ret = irdma_ah_info(iwdev, pd, init_attr->ah_attr, &info);
 	if (ret)
 		return ret;
-	if (!irdma_ah_max(iwdev))
-		return -ENOSPC;
+	ah->arp_idx = info.arp_idx;
 	idx = ida_alloc_range(&iwdev->ah_ida, 1, irdma_ah_max(iwdev), gfp);
-	if (idx < 0)
-		return idx;
+	if (idx < 0) {
+		ret = idx;
+		goto err_put_arp;
+	}
 	ah->hw = iwdev->fn->hw;
 	ah->idx = idx;
 	info.ah_idx = idx;
@@ -478,22 +481,27 @@ static int irdma_create_ah(struct ib_ah *ibah,
 	} else {
 		ret = irdma_ah_cmd(ah, &info, gfp);
 	}
-	if (ret) {
-		ida_free(&iwdev->ah_ida, idx);
-		return ret;
-	}
+	if (ret)
+		goto err_free_idx;
 	return 0;
+
+err_free_idx:
+	ida_free(&iwdev->ah_ida, idx);
+err_put_arp:
+	irdma_arp_put(iwdev, ah->arp_idx);
+	return ret;
 }
 
 /*
  * A sleepable destroy runs DESTROY_AH and waits, behind the commands
  * queued before it. If the engine fails it, the context is still there:
- * the index stays taken, so that no later CREATE_AH meets it. A user AH
- * then stays too, and the destroy fails (the core keeps the AH); a kernel
- * destroy may not fail, so its index is kept for good. A destroy that may
- * not sleep (the MAD layer's) queues DESTROY_AH and frees the index at
- * once: a later CREATE_AH of it runs after. No destroy frees host memory
- * the engine could reach: an AH context holds addresses only.
+ * the index and the ARP entry stay taken, so that no later CREATE_AH
+ * meets it. A user AH then stays too, and the destroy fails (the core
+ * keeps the AH); a kernel destroy may not fail, so its index is kept for
+ * good. A destroy that may not sleep (the MAD layer's) queues DESTROY_AH
+ * and frees the index at once: a later CREATE_AH of it runs after. No
+ * destroy frees host memory the engine could reach: an AH context holds
+ * addresses only.
  */
 static int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
@@ -524,6 +532,7 @@ static int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
 		return ibah->uobject ? ret : 0;
 	}
 	ida_free(&iwdev->ah_ida, ah->idx);
+	irdma_arp_put(iwdev, ah->arp_idx);
 	return 0;
 }
 
