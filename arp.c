@@ -4,7 +4,10 @@
  *
  * The table half (irdma_arp_table_*) is plain bookkeeping that KUnit
  * tests on its own: IP address to slot, lowest free slot first, a refresh
- * that says whether the MAC changed. The device half (irdma_arp_*) keeps
+ * that says whether the MAC changed, and who holds a slot: the kernel
+ * neighbour it stands for, and each AH and RoCEv2 QP address vector
+ * that names it. A slot nothing holds is freed, so no user can fill the
+ * cache by creating and destroying AHs. The device half (irdma_arp_*) keeps
  * one table per RDMA device, sized by the HMC ARP object count, and mirrors
  * every change into the engine with a MANAGE_ARP command posted without
  * waiting, so that it can run from the neighbour notifier (softirq) and
@@ -101,21 +104,9 @@ static int irdma_arp_free_slot(struct irdma_arp_table *t)
 	return -ENOSPC;
 }
 
-/**
- * irdma_arp_table_set - add an address or refresh its MAC
- * @t: the table; @t->lock held
- * @addr: IP address, host order words
- * @ipv4: its family
- * @mac: its MAC
- * @changed: set when the slot is new or its MAC changed, that is, when the
- *	engine must be told
- *
- * A new address takes the lowest free slot.
- *
- * Return: the slot index, or -ENOSPC when the table is full.
- */
-int irdma_arp_table_set(struct irdma_arp_table *t, const u32 *addr,
-			bool ipv4, const u8 *mac, bool *changed)
+/* The slot of an address, new (lowest free) or found, with @mac in it */
+static int irdma_arp_table_store(struct irdma_arp_table *t, const u32 *addr,
+				 bool ipv4, const u8 *mac, bool *changed)
 {
 	struct irdma_arp_entry *e;
 	int idx;
@@ -143,13 +134,54 @@ int irdma_arp_table_set(struct irdma_arp_table *t, const u32 *addr,
 	return idx;
 }
 
+/* Free a slot nothing holds any more; true if it was freed */
+static bool irdma_arp_table_release(struct irdma_arp_table *t, int idx)
+{
+	struct irdma_arp_entry *e = &t->ent[idx];
+
+	if (e->refs || e->neigh)
+		return false;
+	memset(e, 0, sizeof(*e));
+	t->used--;
+	return true;
+}
+
 /**
- * irdma_arp_table_clear - forget an address
+ * irdma_arp_table_set - add a neighbour's address or refresh its MAC
+ * @t: the table; @t->lock held
+ * @addr: IP address, host order words
+ * @ipv4: its family
+ * @mac: its MAC
+ * @changed: set when the slot is new or its MAC changed, that is, when the
+ *	engine must be told
+ *
+ * A new address takes the lowest free slot. The slot is held for the
+ * neighbour until irdma_arp_table_clear().
+ *
+ * Return: the slot index, or -ENOSPC when the table is full.
+ */
+int irdma_arp_table_set(struct irdma_arp_table *t, const u32 *addr,
+			bool ipv4, const u8 *mac, bool *changed)
+{
+	int idx;
+
+	idx = irdma_arp_table_store(t, addr, ipv4, mac, changed);
+	if (idx >= 0)
+		t->ent[idx].neigh = true;
+	return idx;
+}
+
+/**
+ * irdma_arp_table_clear - the neighbour of an address went
  * @t: the table; @t->lock held
  * @addr: IP address, host order words
  * @ipv4: its family
  *
- * Return: the slot it had, now free, or -ENOENT.
+ * The neighbour's hold goes; the slot is freed unless an AH or a QP still
+ * names it.
+ *
+ * Return: the slot it had, now free; -EBUSY if it is still held; or
+ * -ENOENT if the address has no slot.
  */
 int irdma_arp_table_clear(struct irdma_arp_table *t, const u32 *addr,
 			  bool ipv4)
@@ -160,9 +192,50 @@ int irdma_arp_table_clear(struct irdma_arp_table *t, const u32 *addr,
 	idx = irdma_arp_slot_of(t, addr, ipv4);
 	if (idx < 0)
 		return idx;
-	memset(&t->ent[idx], 0, sizeof(t->ent[idx]));
-	t->used--;
+	t->ent[idx].neigh = false;
+	return irdma_arp_table_release(t, idx) ? idx : -EBUSY;
+}
+
+/**
+ * irdma_arp_table_get - take a counted hold on an address's slot
+ * @t: the table; @t->lock held
+ * @addr: IP address, host order words
+ * @ipv4: its family
+ * @mac: its MAC
+ * @changed: as for irdma_arp_table_set()
+ *
+ * For an AH or a QP's address vector; irdma_arp_table_put() gives it back.
+ *
+ * Return: the slot index, or -ENOSPC when the table is full.
+ */
+int irdma_arp_table_get(struct irdma_arp_table *t, const u32 *addr,
+			bool ipv4, const u8 *mac, bool *changed)
+{
+	int idx;
+
+	idx = irdma_arp_table_store(t, addr, ipv4, mac, changed);
+	if (idx >= 0)
+		t->ent[idx].refs++;
 	return idx;
+}
+
+/**
+ * irdma_arp_table_put - give back a hold of irdma_arp_table_get()
+ * @t: the table; @t->lock held
+ * @idx: the slot the get returned
+ *
+ * Return: @idx if the slot is now free (the engine must be told); -EBUSY
+ * if something still holds it; -ENOENT for a slot without a counted hold
+ * (a bug of the caller).
+ */
+int irdma_arp_table_put(struct irdma_arp_table *t, int idx)
+{
+	lockdep_assert_held(&t->lock);
+	if (idx < 0 || (u32)idx >= t->size || !t->ent[idx].used ||
+	    WARN_ON_ONCE(!t->ent[idx].refs))
+		return -ENOENT;
+	t->ent[idx].refs--;
+	return irdma_arp_table_release(t, idx) ? idx : -EBUSY;
 }
 
 /* ---- the device's cache, mirrored into the engine ---- */
@@ -255,20 +328,12 @@ void irdma_arp_cache_cleanup(struct irdma_device *iwdev)
 	irdma_arp_table_destroy(t);
 }
 
-/**
- * irdma_arp_add - add an address to the ARP cache or refresh its MAC
- * @iwdev: the device
- * @addr: IP address, host order words
- * @ipv4: its family
- * @mac: its MAC
- *
- * The engine is told only when the entry is new or its MAC changed.
- *
- * Context: any.
- * Return: the ARP index, -ENOSPC when the cache is full or -ENOMEM.
+/*
+ * Store an address (@counted: an AH's or QP's hold, else the neighbour's)
+ * and tell the engine if the slot is new or its MAC changed.
  */
-int irdma_arp_add(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
-		  const u8 *mac)
+static int irdma_arp_store(struct irdma_device *iwdev, const u32 *addr,
+			   bool ipv4, const u8 *mac, bool counted)
 {
 	struct irdma_arp_table *t = &iwdev->arp;
 	struct irdma_cmd_req *req;
@@ -280,7 +345,8 @@ int irdma_arp_add(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
 	if (!req)
 		return -ENOMEM;
 	spin_lock_irqsave(&t->lock, flags);
-	idx = irdma_arp_table_set(t, addr, ipv4, mac, &changed);
+	idx = counted ? irdma_arp_table_get(t, addr, ipv4, mac, &changed) :
+			irdma_arp_table_set(t, addr, ipv4, mac, &changed);
 	if (changed) {
 		irdma_arp_post(iwdev, req, idx, mac);
 		req = NULL;
@@ -291,34 +357,102 @@ int irdma_arp_add(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
 }
 
 /**
- * irdma_arp_del - remove an address from the ARP cache
+ * irdma_arp_add - add a neighbour to the ARP cache or refresh its MAC
  * @iwdev: the device
  * @addr: IP address, host order words
  * @ipv4: its family
+ * @mac: its MAC
  *
- * Unknown addresses are ignored. A delete that cannot be posted (no
- * memory) keeps the entry, so the engine and the table stay in step.
+ * For the neighbour notifier and the CM's resolution of a kernel
+ * neighbour: the entry stays until the notifier sees the neighbour go
+ * (irdma_arp_del()). The engine is told only when the entry is new or its
+ * MAC changed.
  *
  * Context: any.
+ * Return: the ARP index, -ENOSPC when the cache is full or -ENOMEM.
  */
-void irdma_arp_del(struct irdma_device *iwdev, const u32 *addr, bool ipv4)
+int irdma_arp_add(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
+		  const u8 *mac)
+{
+	return irdma_arp_store(iwdev, addr, ipv4, mac, false);
+}
+
+/**
+ * irdma_arp_get - an ARP index for an AH or a QP's address vector
+ * @iwdev: the device
+ * @addr: IP address, host order words
+ * @ipv4: its family
+ * @mac: its MAC
+ *
+ * As irdma_arp_add(), but the entry is held until irdma_arp_put(): an AH
+ * or a QP that goes frees an entry nothing else needs, so that creating
+ * and destroying AHs to many destinations does not fill the cache.
+ *
+ * Context: any.
+ * Return: the ARP index, -ENOSPC when the cache is full or -ENOMEM.
+ */
+int irdma_arp_get(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
+		  const u8 *mac)
+{
+	return irdma_arp_store(iwdev, addr, ipv4, mac, true);
+}
+
+/*
+ * Drop the neighbour's hold on @addr, or (@addr NULL) a counted hold on
+ * slot @idx, and post the delete of a slot that is now free. Without
+ * memory for the delete nothing changes.
+ */
+static void irdma_arp_drop(struct irdma_device *iwdev, const u32 *addr,
+			   bool ipv4, int idx)
 {
 	struct irdma_arp_table *t = &iwdev->arp;
 	struct irdma_cmd_req *req;
 	unsigned long flags;
-	int idx;
 
 	req = irdma_arp_req(false, GFP_ATOMIC);
 	if (!req)
 		return;
 	spin_lock_irqsave(&t->lock, flags);
-	idx = irdma_arp_table_clear(t, addr, ipv4);
+	idx = addr ? irdma_arp_table_clear(t, addr, ipv4) :
+		     irdma_arp_table_put(t, idx);
 	if (idx >= 0) {
 		irdma_arp_post(iwdev, req, idx, NULL);
 		req = NULL;
 	}
 	spin_unlock_irqrestore(&t->lock, flags);
 	irdma_cmd_req_free(req);
+}
+
+/**
+ * irdma_arp_del - a neighbour went: drop its hold on the ARP cache
+ * @iwdev: the device
+ * @addr: IP address, host order words
+ * @ipv4: its family
+ *
+ * The entry goes unless an AH or a QP still names it. Unknown addresses
+ * are ignored. A delete that cannot be posted (no memory) keeps the entry
+ * and the hold, so the engine and the table stay in step.
+ *
+ * Context: any.
+ */
+void irdma_arp_del(struct irdma_device *iwdev, const u32 *addr, bool ipv4)
+{
+	irdma_arp_drop(iwdev, addr, ipv4, -1);
+}
+
+/**
+ * irdma_arp_put - give back an index of irdma_arp_get()
+ * @iwdev: the device
+ * @idx: the index
+ *
+ * The entry goes when nothing else holds it. Without memory for the
+ * delete the hold is kept (the entry leaks until the device goes).
+ *
+ * Context: any.
+ */
+void irdma_arp_put(struct irdma_device *iwdev, int idx)
+{
+	irdma_arp_drop(iwdev, NULL, false, idx);
 }
 
 /**

@@ -21,12 +21,23 @@ struct irdma_device;
  * struct irdma_arp_entry - one slot of the ARP cache
  * @addr: IP address, host order words (IPv4 in [0], the rest zero)
  * @mac: its MAC address as programmed
+ * @refs: the AHs and RoCEv2 QP address vectors that name the slot
+ *	(irdma_arp_get(), irdma_arp_put())
+ * @neigh: the slot stands for a kernel neighbour entry (the neighbour
+ *	notifier or the CM's resolution added it; irdma_arp_add()) until
+ *	the notifier sees that neighbour go (irdma_arp_del())
  * @ipv4: @addr is IPv4
  * @used: the slot holds an entry
+ *
+ * A slot is freed when neither @refs nor @neigh holds it any more, so an
+ * AH or QP that goes takes its entry with it unless something else still
+ * needs it.
  */
 struct irdma_arp_entry {
 	u32 addr[4];
 	u8 mac[ETH_ALEN];
+	u32 refs;
+	bool neigh;
 	bool ipv4;
 	bool used;
 };
@@ -56,12 +67,18 @@ int irdma_arp_table_set(struct irdma_arp_table *t, const u32 *addr,
 			bool ipv4, const u8 *mac, bool *changed);
 int irdma_arp_table_clear(struct irdma_arp_table *t, const u32 *addr,
 			  bool ipv4);
+int irdma_arp_table_get(struct irdma_arp_table *t, const u32 *addr,
+			bool ipv4, const u8 *mac, bool *changed);
+int irdma_arp_table_put(struct irdma_arp_table *t, int idx);
 
 int irdma_arp_cache_init(struct irdma_device *iwdev);
 void irdma_arp_cache_cleanup(struct irdma_device *iwdev);
 int irdma_arp_add(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
 		  const u8 *mac);
 void irdma_arp_del(struct irdma_device *iwdev, const u32 *addr, bool ipv4);
+int irdma_arp_get(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
+		  const u8 *mac);
+void irdma_arp_put(struct irdma_device *iwdev, int idx);
 int irdma_arp_lookup(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
 		     u8 *mac);
 

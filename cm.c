@@ -1641,7 +1641,7 @@ static void irdma_cm_destroy_node(struct irdma_cm_node *node)
 	irdma_cm_free_ah(node);
 	if (node->qp) {
 		if (core->ops->qp_link)
-			core->ops->qp_link(core, node->qp, NULL);
+			core->ops->qp_link(core, node->qp, node, NULL);
 		core->ops->qp_put(core, node->qp);
 	}
 	if (node->cm_id)
@@ -1832,7 +1832,7 @@ static void irdma_cm_unlink_ulp(struct irdma_cm_node *node)
 	spin_unlock_irqrestore(&node->lock, flags);
 	if (qp) {
 		if (core->ops->qp_link)
-			core->ops->qp_link(core, qp, NULL);
+			core->ops->qp_link(core, qp, node, NULL);
 		core->ops->qp_put(core, qp);
 	}
 	if (cm_id) {
@@ -1843,18 +1843,20 @@ static void irdma_cm_unlink_ulp(struct irdma_cm_node *node)
 		irdma_rem_ref_cm_node(node);
 }
 
-static void irdma_cm_link_ulp(struct irdma_cm_node *node,
-			      struct iw_cm_id *cm_id, void *qp)
+/* Link the ULP; -EBUSY, nothing linked, if another node owns the QP */
+static int irdma_cm_link_ulp(struct irdma_cm_node *node,
+			     struct iw_cm_id *cm_id, void *qp)
 {
 	struct irdma_cm_core *core = node->core;
 
 	lockdep_assert_held(&node->lock);
+	if (core->ops->qp_link && core->ops->qp_link(core, qp, NULL, node))
+		return -EBUSY;
 	cm_id->add_ref(cm_id);
 	cm_id->provider_data = node;
 	node->cm_id = cm_id;
 	node->qp = qp;
-	if (core->ops->qp_link)
-		core->ops->qp_link(core, qp, node);
+	return 0;
 }
 
 /* CONNECT_REPLY with an error, then forget the ULP. */
@@ -3873,8 +3875,8 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 	if (err)
 		goto err_count;
 	qp = core->ops->qp_lookup(core, conn_param->qpn);
-	if (!qp) {
-		err = -EINVAL;
+	if (IS_ERR(qp)) {
+		err = PTR_ERR(qp);
 		goto err_count;
 	}
 	node = irdma_create_cm_node(core, &ci, cm_id, conn_param);
@@ -3887,7 +3889,11 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		goto err_node;
 	refused = node->loopback && !irdma_cm_loopback_heard(core, &ci);
 	spin_lock_irqsave(&node->lock, flags);
-	irdma_cm_link_ulp(node, cm_id, qp);
+	err = irdma_cm_link_ulp(node, cm_id, qp);
+	if (err) {
+		spin_unlock_irqrestore(&node->lock, flags);
+		goto err_node;
+	}
 	refcount_inc(&node->refcnt);
 	node->ulp_ref = true;
 	irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_SENT);
@@ -3944,6 +3950,7 @@ static int irdma_cm_accept_locked(struct irdma_cm_node *node,
 				  struct irdma_cm_tcp_ctx *ctx)
 {
 	struct irdma_cm_listener *listener = node->listener;
+	int err;
 
 	node->lsmm_buf = irdma_cm_build_mpa_frame(node, IRDMA_MPA_KIND_REP,
 						  p->private_data,
@@ -3951,7 +3958,9 @@ static int irdma_cm_accept_locked(struct irdma_cm_node *node,
 						  &node->lsmm_len);
 	if (!node->lsmm_buf)
 		return -ENOMEM;
-	irdma_cm_link_ulp(node, cm_id, qp);
+	err = irdma_cm_link_ulp(node, cm_id, qp);
+	if (err)
+		return err;
 	irdma_cm_uncount_pending(node);
 	WRITE_ONCE(node->listener, NULL);
 	irdma_cm_listener_put(listener);
@@ -4016,8 +4025,8 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		return -ECONNRESET;
 	}
 	qp = core->ops->qp_lookup(core, conn_param->qpn);
-	if (!qp) {
-		err = -EINVAL;
+	if (IS_ERR(qp)) {
+		err = PTR_ERR(qp);
 		goto err_abort;
 	}
 	spin_lock_irqsave(&node->lock, flags);

@@ -282,11 +282,17 @@ struct irdma_cm_tcp_ctx {
  *	TOS @tos with no VLAN of its own must carry in a priority tag (VLAN
  *	0), when the port sorts frames into classes by priority; -1 when such
  *	traffic goes untagged. NULL: untagged.
- * @qp_lookup: (atomic) find a QP by number, with a reference, or NULL.
+ * @qp_lookup: find a QP by number that the caller may connect, with a
+ *	reference; or an ERR_PTR: -EINVAL (no such QP, or not in INIT or
+ *	RTR), -EACCES (not the caller's), -EBUSY (it has a connection).
+ *	Called from the context of iw_cm's connect or accept.
  * @qp_put: (atomic) drop a reference taken by @qp_lookup or @qp_hold.
  * @qp_hold: (atomic, optional) take one more reference to a QP the caller
  *	holds one to (irdma_cm_ieq_lookup()).
- * @qp_link: (atomic, optional) tell the QP which CM node owns it (NULL: none).
+ * @qp_link: (atomic, optional) make @node the CM node that owns the QP if
+ *	@old owns it now: link with @old NULL, unlink with @node NULL. 0,
+ *	or -EBUSY with nothing changed: a node never takes a QP another node
+ *	owns, nor unlinks it from one.
  * @qp_set_ctx: program the TCP/iWARP context of a QP.
  * @qp_post_lsmm: post the MPA reply as the QP's first (streamed) message.
  * @qp_post_rtr: post the zero length RTR operation.
@@ -316,8 +322,8 @@ struct irdma_cm_hw_ops {
 	void *(*qp_lookup)(struct irdma_cm_core *core, u32 qpn);
 	void (*qp_put)(struct irdma_cm_core *core, void *qp);
 	void (*qp_hold)(struct irdma_cm_core *core, void *qp);
-	void (*qp_link)(struct irdma_cm_core *core, void *qp,
-			struct irdma_cm_node *node);
+	int (*qp_link)(struct irdma_cm_core *core, void *qp,
+		       struct irdma_cm_node *old, struct irdma_cm_node *node);
 	int (*qp_set_ctx)(struct irdma_cm_core *core, void *qp,
 			  const struct irdma_cm_tcp_ctx *ctx);
 	int (*qp_post_lsmm)(struct irdma_cm_core *core, void *qp,

@@ -12,9 +12,11 @@
  * Segments go out on the ILQ (ilq.c), which the CM's setup brings up
  * first and its cleanup takes down last, and come in from it.
  *
- * The CM holds the QP of a connection with a reference (qp_lookup,
- * qp_put; see irdma_qp_get()) and links its node to it (qp_link), so that
- * the QP's AEs and its destroy reach the connection.
+ * The CM holds the QP of a connection with a reference of its own
+ * (qp_lookup, qp_put; see irdma_qp_get()), apart from iw_cm's, and links
+ * its node to it (qp_link), so that the QP's AEs and its destroy reach
+ * the connection. The lookup refuses a QP the caller may not connect
+ * (irdma_qp_cm_may_take()), and a QP has at most one connection.
  *
  * User QPs take connection WQEs too: qp.c maps the first quantum of their
  * pinned SQ for the write, and the LSMM's MPA reply gets an STag of the
@@ -267,19 +269,28 @@ static u8 irdma_cm_hw_vlan_prio(struct irdma_cm_core *core,
 	return (tci & VLAN_PRIO_MASK) >> VLAN_PRIO_SHIFT;
 }
 
-/* An iWARP QP of this function, held until irdma_cm_hw_qp_put() */
+/*
+ * An iWARP QP of this function that the caller may connect
+ * (irdma_qp_cm_may_take()), held until irdma_cm_hw_qp_put()
+ */
 static void *irdma_cm_hw_qp_lookup(struct irdma_cm_core *core, u32 qpn)
 {
 	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
 	struct irdma_qp *qp;
+	int ret;
 
 	qp = irdma_qp_get(iwdev->fn->hw, qpn);
-	if (qp && qp->hw_type != IRDMA_QPTYPE_IWARP) {
-		irdma_qp_put(qp);
-		qp = NULL;
+	if (!qp) {
+		ibdev_dbg(&iwdev->ibdev, "CM: no QP %u\n", qpn);
+		return ERR_PTR(-EINVAL);
 	}
-	if (!qp)
-		ibdev_dbg(&iwdev->ibdev, "CM: no iWARP QP %u\n", qpn);
+	ret = irdma_qp_cm_may_take(qp);
+	if (ret) {
+		irdma_qp_put(qp);
+		ibdev_dbg(&iwdev->ibdev, "CM: QP %u refused to %s[%d]: %d\n",
+			  qpn, current->comm, task_tgid_nr(current), ret);
+		return ERR_PTR(ret);
+	}
 	return qp;
 }
 
@@ -295,16 +306,12 @@ static void irdma_cm_hw_qp_hold(struct irdma_cm_core *core, void *qp)
 	refcount_inc(&iwqp->refs);
 }
 
-/* The node AEs of the QP go to (irdma_cm_disconn()), or none */
-static void irdma_cm_hw_qp_link(struct irdma_cm_core *core, void *qp,
-				struct irdma_cm_node *node)
+/* The QP's AEs go to @node (irdma_cm_disconn()) instead of @old */
+static int irdma_cm_hw_qp_link(struct irdma_cm_core *core, void *qp,
+			       struct irdma_cm_node *old,
+			       struct irdma_cm_node *node)
 {
-	struct irdma_qp *iwqp = qp;
-	unsigned long flags;
-
-	spin_lock_irqsave(&iwqp->cm_lock, flags);
-	iwqp->cm_node = node;
-	spin_unlock_irqrestore(&iwqp->cm_lock, flags);
+	return irdma_qp_cm_link(qp, old, node);
 }
 
 /*

@@ -294,7 +294,13 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	return 0;
 
 err_destroy_cq:
-	irdma_cq_hw_cmd(cq, false);
+	if (irdma_cq_hw_cmd(cq, false) && !irdma_hw_given_up(hw)) {
+		/* the engine keeps the CQ: its number and memory stay taken */
+		ibdev_err(ibcq->device, "CQ %u: DESTROY_CQ failed; its memory is kept\n",
+			  id);
+		mutex_destroy(&cq->resize_lock);
+		return ret;
+	}
 err_free_mem:
 	irdma_cq_release_mem(cq);
 err_free_id:
@@ -410,16 +416,26 @@ static struct irdma_cq * __must_check irdma_cq_get(struct irdma_hw *hw, u32 id)
  *
  * The engine forgets the CQ first, so no new CEQ event names it; then the
  * CQ leaves the table and destroy waits for event handlers still running.
+ * Should the engine fail DESTROY_CQ, it may still write the ring: the CQ
+ * stays as it is and the error is returned (the core keeps the CQ, and a
+ * destroy may be tried again), unless the engine is given up
+ * (irdma_hw_given_up()).
  *
  * Context: process context; sleeps.
- * Return: 0 (a CQP failure is logged; the CQ is gone from the driver).
+ * Return: 0, or the command's error with the CQ unchanged.
  */
 int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct irdma_cq *cq = to_irdma_cq(ibcq);
 	struct irdma_hw *hw = cq->hw;
+	int ret;
 
-	irdma_cq_hw_cmd(cq, false);
+	ret = irdma_cq_hw_cmd(cq, false);
+	if (ret && !irdma_hw_given_up(hw)) {
+		ibdev_err_ratelimited(ibcq->device, "CQ %u: DESTROY_CQ failed (%d); it stays\n",
+				      cq->uk.cq_id, ret);
+		return ret;
+	}
 	xa_erase(&hw->cqs, cq->uk.cq_id);
 	/* a lookup that started before the erase may still see @cq */
 	synchronize_rcu();

@@ -304,6 +304,22 @@ u32 irdma_hw_rd32(struct irdma_hw *hw, u32 off);
 void irdma_hw_wr32(struct irdma_hw *hw, u32 off, u32 val);
 bool irdma_hw_halt(struct irdma_hw *hw);
 
+/**
+ * irdma_hw_given_up - has the driver stopped using the engine
+ * @hw: the function's engine
+ *
+ * After a critical error or a command that timed out no command is issued
+ * any more and the function is being reset (irdma_func_fatal()): what the
+ * engine held is released as at removal. Until then an object whose
+ * destroy command failed is still the engine's, with everything it maps.
+ *
+ * Return: true once the engine is halted or its CQP broken.
+ */
+static inline bool irdma_hw_given_up(struct irdma_hw *hw)
+{
+	return atomic_read(&hw->halted) || READ_ONCE(hw->cqp_broken);
+}
+
 /* hw.c */
 const struct irdma_hw_regs *irdma_hw_regs_of(int gen);
 int irdma_hw_hmc_size(struct irdma_hmc_layout *l, u32 qps, u32 pbles);

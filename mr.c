@@ -19,6 +19,13 @@
  *   map_mr_sg fills; a fast-register WR then points the STag at them.
  * - alloc_mw reserves an STag for a type 1 or type 2 window.
  * - dereg_mr and dealloc_mw give the STag back with DEALLOC_STAG.
+ *
+ * An STag the engine did not deallocate is still live: a peer holding the
+ * key can write through it. So when DEALLOC_STAG fails, the pages stay
+ * pinned, the PBLEs and the index stay allocated and the verb returns the
+ * error; the MR or MW stays valid and the consumer may try again. Only
+ * an engine the driver has given up (irdma_hw_given_up(): the function is
+ * being reset) lets everything go at once.
  */
 #include <linux/bitfield.h>
 #include <linux/random.h>
@@ -515,25 +522,46 @@ err_free_mr:
 	return ERR_PTR(ret);
 }
 
+/* DEALLOC_STAG of an MR or MW; 0 once nothing the STag mapped is in use */
+static int irdma_stag_dealloc(struct irdma_device *iwdev,
+			      const struct ib_pd *ibpd, u32 stag, bool is_mr,
+			      const char *what)
+{
+	struct irdma_hw *hw = iwdev->fn->hw;
+	struct irdma_cqp_stag_info info;
+	int ret;
+
+	irdma_stag_info(hw, ibpd, stag, &info);
+	info.is_mr = is_mr;
+	ret = irdma_stag_cmd(hw, irdma_cqpw_dealloc_stag_cb,
+			     is_mr ? "DEALLOC_STAG" : "DEALLOC_STAG(MW)", &info);
+	if (!ret)
+		return 0;
+	if (irdma_hw_given_up(hw))
+		return 0;
+	ibdev_err_ratelimited(&iwdev->ibdev,
+			      "%s STag 0x%x: DEALLOC_STAG failed (%d); it stays registered\n",
+			      what, stag, ret);
+	return ret;
+}
+
 /**
  * irdma_dereg_mr - deregister an MR
  * @ibmr: the MR
  * @udata: user data (unused)
  *
  * The STag goes back to the engine, then the PBLEs, the pinned pages and
- * the index are released. Should the engine fail DEALLOC_STAG, it is
- * either refusing an STag it does not hold or no longer answering (and
- * the function is reset); keeping the memory would only leak it, so it
- * is released in both cases.
+ * the index are released. Should the engine fail DEALLOC_STAG, the STag
+ * is still live: the MR stays as it is, registered, and the error is
+ * returned (the core keeps the MR; deregistering it again may succeed).
  *
  * Context: process context; sleeps.
- * Return: 0.
+ * Return: 0, or the command's error with nothing released.
  */
 int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct irdma_device *iwdev = to_iwdev(ibmr->device);
 	struct irdma_mr *mr = to_irdma_mr(ibmr);
-	struct irdma_cqp_stag_info info;
 	int ret;
 
 	if (mr->uring) {
@@ -541,14 +569,9 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		kfree(mr);
 		return 0;
 	}
-	irdma_stag_info(mr->hw, ibmr->pd, mr->stag, &info);
-	info.is_mr = true;
-	ret = irdma_stag_cmd(mr->hw, irdma_cqpw_dealloc_stag_cb, "DEALLOC_STAG",
-			     &info);
+	ret = irdma_stag_dealloc(iwdev, ibmr->pd, mr->stag, true, "MR");
 	if (ret)
-		ibdev_err_ratelimited(&iwdev->ibdev,
-				      "MR 0x%x: DEALLOC_STAG failed: %d\n",
-				      mr->stag, ret);
+		return ret;
 	irdma_mr_free(iwdev, mr);
 	return 0;
 }
@@ -742,26 +765,21 @@ int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
  * irdma_dealloc_mw - give a window's STag back
  * @ibmw: the window
  *
- * As for an MR, the index is released even if the engine fails the
- * command.
+ * As for an MR, a window whose DEALLOC_STAG fails stays allocated, its
+ * index taken, and the error is returned.
  *
  * Context: process context; sleeps.
- * Return: 0.
+ * Return: 0, or the command's error with nothing released.
  */
 int irdma_dealloc_mw(struct ib_mw *ibmw)
 {
 	struct irdma_device *iwdev = to_iwdev(ibmw->device);
 	struct irdma_mw *mw = container_of(ibmw, struct irdma_mw, ibmw);
-	struct irdma_cqp_stag_info info;
 	int ret;
 
-	irdma_stag_info(iwdev->fn->hw, ibmw->pd, mw->stag, &info);
-	ret = irdma_stag_cmd(iwdev->fn->hw, irdma_cqpw_dealloc_stag_cb,
-			     "DEALLOC_STAG(MW)", &info);
+	ret = irdma_stag_dealloc(iwdev, ibmw->pd, mw->stag, false, "MW");
 	if (ret)
-		ibdev_err_ratelimited(&iwdev->ibdev,
-				      "MW 0x%x: DEALLOC_STAG failed: %d\n",
-				      mw->stag, ret);
+		return ret;
 	irdma_stag_put(iwdev, mw->stag);
 	return 0;
 }
@@ -812,22 +830,19 @@ int irdma_mr_kbuf_reg(struct ib_pd *ibpd, u64 pa, u32 len, u32 *stag)
  * @stag: the STag
  *
  * Context: process context; sleeps.
+ * Return: 0, after which the buffer may be freed; or the command's error:
+ * the STag is still live over the buffer, which must stay.
  */
-void irdma_mr_kbuf_dereg(struct ib_pd *ibpd, u32 stag)
+int irdma_mr_kbuf_dereg(struct ib_pd *ibpd, u32 stag)
 {
 	struct irdma_device *iwdev = to_iwdev(ibpd->device);
-	struct irdma_cqp_stag_info info;
 	int ret;
 
-	irdma_stag_info(iwdev->fn->hw, ibpd, stag, &info);
-	info.is_mr = true;
-	ret = irdma_stag_cmd(iwdev->fn->hw, irdma_cqpw_dealloc_stag_cb,
-			     "DEALLOC_STAG", &info);
+	ret = irdma_stag_dealloc(iwdev, ibpd, stag, true, "LSMM");
 	if (ret)
-		ibdev_err_ratelimited(&iwdev->ibdev,
-				      "STag 0x%x: DEALLOC_STAG failed: %d\n",
-				      stag, ret);
+		return ret;
 	irdma_stag_put(iwdev, stag);
+	return 0;
 }
 
 #if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)

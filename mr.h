@@ -79,6 +79,6 @@ int irdma_pble_write(struct irdma_hw *hw, u32 idx, u64 addr);
 int irdma_mr_post_reg(struct irdma_uk_qp *uk, const struct ib_reg_wr *wr,
 		      bool signaled);
 int irdma_mr_kbuf_reg(struct ib_pd *ibpd, u64 pa, u32 len, u32 *stag);
-void irdma_mr_kbuf_dereg(struct ib_pd *ibpd, u32 stag);
+int irdma_mr_kbuf_dereg(struct ib_pd *ibpd, u32 stag);
 
 #endif /* IRDMA_MR_H */

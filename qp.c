@@ -22,9 +22,11 @@
 #include <linux/highmem.h>
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <asm/unaligned.h>
 #include <rdma/ib_cache.h>
+#include <rdma/restrack.h>
 #include <rdma/irdma-abi.h>
 
 #include "ilq.h"
@@ -258,7 +260,28 @@ int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
 	    !(moves[cur] & BIT(next)))
 		return -EINVAL;
 	*hw_state = irdma_qp_hw_of_ib[next];
+	/* no connection yet: the engine keeps an iWARP QP idle until RTS */
+	if (iwarp && next == IB_QPS_RTR)
+		*hw_state = IRDMA_QPS_IDLE;
 	return 0;
+}
+
+/**
+ * irdma_qp_iw_ulp_move - may a ULP or user space move an iWARP QP so
+ * @cur: the QP's state
+ * @next: the state asked for
+ *
+ * Only the CM brings an iWARP QP to RTS, with the connection's TCP
+ * context (irdma_qp_iw_to_rts()); a plain modify to RTS would give the
+ * engine a context without addresses or ports. rdma_cm's and librdmacm's
+ * own moves stay allowed: INIT to RTR before a connect or accept (the
+ * engine keeps the QP idle, irdma_qp_hw_state()), and RTS to RTS.
+ *
+ * Return: 0, or -EINVAL for a move into RTS from another state.
+ */
+int irdma_qp_iw_ulp_move(enum ib_qp_state cur, enum ib_qp_state next)
+{
+	return next == IB_QPS_RTS && cur != IB_QPS_RTS ? -EINVAL : 0;
 }
 
 /* ---- engine commands ---- */
@@ -498,12 +521,12 @@ static int irdma_qp_hw_flush(struct irdma_qp *qp, bool sq, bool rq)
 	return irdma_qp_cmd(qp, irdma_cqpw_flush_wqes_cb, "FLUSH_WQES", &info);
 }
 
-static void irdma_qp_hw_destroy(struct irdma_qp *qp)
+static int irdma_qp_hw_destroy(struct irdma_qp *qp)
 {
 	struct irdma_cqp_qp_info info;
 
 	irdma_qp_cmd_info(qp, 0, &info);
-	irdma_qp_cmd(qp, irdma_cqpw_qp_destroy_cb, "DESTROY_QP", &info);
+	return irdma_qp_cmd(qp, irdma_cqpw_qp_destroy_cb, "DESTROY_QP", &info);
 }
 
 /* ---- references ---- */
@@ -579,6 +602,99 @@ void irdma_qp_put(struct irdma_qp *qp)
 {
 	if (refcount_dec_and_test(&qp->refs))
 		complete(&qp->freed);
+}
+
+/*
+ * Who may name a QP to the CM. rdma_connect() and rdma_accept() pass a QP
+ * number that the 6.1 core does not check (a user id's comes from user
+ * space as it is), so the CM asks here before it takes the QP:
+ *
+ * ============  ======================================================
+ * QP            the caller (current) must be
+ * ============  ======================================================
+ * user QP       a thread of the process that created it (its restrack
+ *               task): ucma calls connect and accept from the caller's
+ *               write()
+ * kernel QP     a kernel thread (nvme-rdma, nvmet-rdma, ksmbd, iser,
+ *               xprtrdma call from workers), or a task with
+ *               CAP_NET_ADMIN or CAP_SYS_ADMIN (cifs connects from
+ *               mount(2)); never an unprivileged ucma user
+ * ============  ======================================================
+ *
+ * A QP that has a connection already, or is past RTR, is refused too.
+ */
+static bool irdma_qp_caller_owns(const struct irdma_qp *qp)
+{
+	const struct rdma_restrack_entry *res = &qp->ibqp.res;
+
+	if (!rdma_is_kernel_res(res))
+		return res->task && same_thread_group(current, res->task);
+	return (current->flags & PF_KTHREAD) ||
+	       ns_capable_noaudit(&init_user_ns, CAP_NET_ADMIN) ||
+	       ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+
+/**
+ * irdma_qp_cm_may_take - may the caller connect a QP through the CM
+ * @qp: the QP, held by the caller (irdma_qp_get())
+ *
+ * The rule is the table above. The QP's link to a connection is checked
+ * again, atomically, when the CM links it (irdma_qp_cm_link()).
+ *
+ * Context: process context of the rdma_connect() or rdma_accept() caller.
+ * Return: 0; -EINVAL for a QP that is not iWARP or not in INIT or RTR;
+ * -EACCES for one the caller does not own; -EBUSY for one that has a
+ * connection.
+ */
+int irdma_qp_cm_may_take(struct irdma_qp *qp)
+{
+	enum ib_qp_state state = READ_ONCE(qp->ib_state);
+	unsigned long flags;
+	bool linked;
+
+	if (!irdma_qp_is_iwarp(qp))
+		return -EINVAL;
+	/* first, so that nothing is told about another's QP */
+	if (!irdma_qp_caller_owns(qp))
+		return -EACCES;
+	spin_lock_irqsave(&qp->cm_lock, flags);
+	linked = !!qp->cm_node;
+	spin_unlock_irqrestore(&qp->cm_lock, flags);
+	if (linked)
+		return -EBUSY;
+	if (state != IB_QPS_INIT && state != IB_QPS_RTR)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * irdma_qp_cm_link - change the CM connection a QP belongs to
+ * @qp: the QP, held by the caller
+ * @old: the connection the caller expects the QP to have, or NULL
+ * @node: the connection it gets instead, or NULL
+ *
+ * A compare and exchange: a connection links a QP that has none (@old
+ * NULL), and only the connection that linked it unlinks it (@node NULL),
+ * so that a connect that fails cannot take a QP from the connection that
+ * owns it.
+ *
+ * Context: any context.
+ * Return: 0, or -EBUSY if the QP's connection is not @old (nothing
+ * changed).
+ */
+int irdma_qp_cm_link(struct irdma_qp *qp, struct irdma_cm_node *old,
+		     struct irdma_cm_node *node)
+{
+	unsigned long flags;
+	int ret = -EBUSY;
+
+	spin_lock_irqsave(&qp->cm_lock, flags);
+	if (qp->cm_node == old) {
+		qp->cm_node = node;
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&qp->cm_lock, flags);
+	return ret;
 }
 
 /**
@@ -898,19 +1014,27 @@ static int irdma_qp_sizes_for(struct irdma_qp *qp,
 	return ret;
 }
 
-/* An MPA reply of the LSMM: its STag, then its memory */
-static void irdma_qp_lsmm_free(struct irdma_qp *qp, struct irdma_dma_mem *mem,
-			       u32 stag)
+/*
+ * The STag over the LSMM's MPA reply (user QPs): while DEALLOC_STAG has
+ * not succeeded it is live over the reply, which stays.
+ */
+static int irdma_qp_lsmm_dereg(struct irdma_qp *qp)
 {
-	if (stag)
-		irdma_mr_kbuf_dereg(qp->ibqp.pd, stag);
-	irdma_dma_free(qp->hw->dev, mem);
+	int ret;
+
+	if (!qp->lsmm_stag)
+		return 0;
+	ret = irdma_mr_kbuf_dereg(qp->ibqp.pd, qp->lsmm_stag);
+	if (!ret)
+		qp->lsmm_stag = 0;
+	return ret;
 }
 
+/* Everything but the engine's: the LSMM's STag is gone already */
 static void irdma_qp_release_mem(struct irdma_qp *qp)
 {
-	irdma_qp_lsmm_free(qp, &qp->lsmm, qp->lsmm_stag);
-	qp->lsmm_stag = 0;
+	WARN_ON_ONCE(qp->lsmm_stag);
+	irdma_dma_free(qp->hw->dev, &qp->lsmm);
 	irdma_qp_free_mem(qp);
 	irdma_uring_release(qp->uring);
 	qp->uring = NULL;
@@ -987,7 +1111,14 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	return 0;
 
 err_destroy_qp:
-	irdma_qp_hw_destroy(qp);
+	if (irdma_qp_hw_destroy(qp) && !irdma_hw_given_up(hw)) {
+		/* the engine keeps the QP: its number and memory stay taken */
+		irdma_qos_detach(hw, &qp->qos);
+		ibdev_err(ibqp->device, "QP %u: DESTROY_QP failed; its memory is kept\n",
+			  id);
+		mutex_destroy(&qp->state_lock);
+		return ret;
+	}
 err_qos_detach:
 	irdma_qos_detach(hw, &qp->qos);
 err_free_id:
@@ -1009,6 +1140,18 @@ static void irdma_qp_end_connection(struct irdma_qp *qp)
 	spin_unlock_irqrestore(&qp->cm_lock, flags);
 }
 
+/* The first steps of a destroy: no lookup, connection or holder left */
+static void irdma_qp_destroy_begin(struct irdma_qp *qp)
+{
+	irdma_qp_end_connection(qp);
+	/* sends still held are dropped with the QP */
+	cancel_work_sync(&qp->ud.release);
+	irdma_qp_unpublish(qp->hw, qp, qp->ibqp.qp_num);
+	irdma_ieq_qp_release(qp);
+	irdma_qos_retire(qp->hw, &qp->qos);
+	qp->destroy_stage = IRDMA_QP_UNPUBLISHED;
+}
+
 /**
  * irdma_destroy_qp - destroy a kernel or user QP
  * @ibqp: the QP
@@ -1017,28 +1160,47 @@ static void irdma_qp_end_connection(struct irdma_qp *qp)
  * The QP leaves the table first, so that nothing can take a new reference;
  * a connection of the CM that still owns it is ended, and every holder
  * (CQ pollers, AE handling, the CM, iw_cm) is waited for. Then the engine
- * forgets it and its number is freed. Its CQEs left in the CQs are dropped
- * when polled.
+ * forgets it, the STag of its MPA reply goes, and its memory and number
+ * are freed. Its CQEs left in the CQs are dropped when polled.
+ *
+ * Should the engine fail DESTROY_QP or the reply's DEALLOC_STAG, it still
+ * uses the QP's rings, context and reply: they stay, the error is
+ * returned, and the core keeps the QP; a destroy tried again goes on from
+ * the step that failed. Once the engine is given up (irdma_hw_given_up())
+ * everything is freed.
  *
  * Context: process context; sleeps, until iw_cm and the CM let the QP go.
- * Return: 0 (a CQP failure is logged; the QP is gone from the driver).
+ * Return: 0, or the failed command's error.
  */
 int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct irdma_qp *qp = to_irdma_qp(ibqp);
+	int ret;
 
-	irdma_qp_end_connection(qp);
-	/* sends still held are dropped with the QP */
-	cancel_work_sync(&qp->ud.release);
-	irdma_qp_unpublish(qp->hw, qp, ibqp->qp_num);
-	irdma_ieq_qp_release(qp);
-	irdma_qos_retire(qp->hw, &qp->qos);
-	irdma_qp_hw_destroy(qp);
-	irdma_qos_detach(qp->hw, &qp->qos);
+	if (qp->destroy_stage == IRDMA_QP_LIVE)
+		irdma_qp_destroy_begin(qp);
+	if (qp->destroy_stage == IRDMA_QP_UNPUBLISHED) {
+		ret = irdma_qp_hw_destroy(qp);
+		if (ret && !irdma_hw_given_up(qp->hw))
+			goto err_kept;
+		irdma_qos_detach(qp->hw, &qp->qos);
+		if (qp->av_set)
+			irdma_arp_put(to_iwdev(ibqp->device), qp->conn.arp_idx);
+		qp->av_set = false;
+		qp->destroy_stage = IRDMA_QP_ENGINE_GONE;
+	}
+	ret = irdma_qp_lsmm_dereg(qp);
+	if (ret)
+		goto err_kept;
 	xa_erase(&qp->hw->qps, ibqp->qp_num);
 	irdma_qp_release_mem(qp);
 	mutex_destroy(&qp->state_lock);
 	return 0;
+
+err_kept:
+	ibdev_err_ratelimited(ibqp->device, "QP %u: destroy failed (%d); its memory stays until a destroy succeeds\n",
+			      ibqp->qp_num, ret);
+	return ret;
 }
 
 /* ---- modify and query ---- */
@@ -1129,8 +1291,8 @@ static int irdma_qp_roce_av(struct irdma_qp *qp, const struct ib_qp_attr *attr,
 	conn->flow_label = grh->flow_label;
 	conn->ttl = grh->hop_limit;
 	conn->tos = grh->traffic_class;
-	idx = irdma_arp_add(qp->hw->fn->iwdev, conn->rem_addr, conn->ipv4,
-			    ah->roce.dmac);
+	idx = irdma_arp_get(to_iwdev(qp->ibqp.device), conn->rem_addr,
+			    conn->ipv4, ah->roce.dmac);
 	if (idx < 0)
 		return idx;
 	conn->arp_idx = idx;
@@ -1140,7 +1302,7 @@ static int irdma_qp_roce_av(struct irdma_qp *qp, const struct ib_qp_attr *attr,
 /*
  * What a RoCEv2 modify sets besides the context's RoCE fields: the address
  * vector, the path MTU and the RDMA READ depths. Applied to the QP before
- * the engine has the context; irdma_qp_roce_restore() puts them back if it
+ * the engine has the context; irdma_qp_roce_end() puts them back if it
  * refuses it.
  */
 static int irdma_qp_roce_apply(struct irdma_qp *qp,
@@ -1165,6 +1327,62 @@ static int irdma_qp_roce_apply(struct irdma_qp *qp,
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
 		qp->conn.ird = attr->max_dest_rd_atomic;
 	return 0;
+}
+
+/**
+ * struct irdma_qp_roce_saved - what a RoCEv2 modify changes in the QP
+ *	before the engine has the context, to put back if it refuses
+ * @conn: the address vector and READ depths
+ * @path_mtu: the path MTU
+ * @av_set: an address vector was set
+ * @new_av: the modify set one, and holds its ARP entry
+ */
+struct irdma_qp_roce_saved {
+	struct irdma_qp_conn conn;
+	enum ib_mtu path_mtu;
+	bool av_set;
+	bool new_av;
+};
+
+static int irdma_qp_roce_begin(struct irdma_qp *qp,
+			       const struct ib_qp_attr *attr, int mask,
+			       struct irdma_qp_roce_saved *sv)
+{
+	int ret;
+
+	sv->conn = qp->conn;
+	sv->path_mtu = qp->path_mtu;
+	sv->av_set = qp->av_set;
+	sv->new_av = false;
+	if (irdma_qp_is_iwarp(qp))
+		return 0;
+	ret = irdma_qp_roce_apply(qp, attr, mask);
+	sv->new_av = !ret && (mask & IB_QP_AV);
+	return ret;
+}
+
+/*
+ * The engine took the modify (@ok), and the ARP entry of the address
+ * vector it replaced goes; or it refused, and the QP gets back what it
+ * had, the new vector's entry going.
+ */
+static void irdma_qp_roce_end(struct irdma_qp *qp,
+			      const struct irdma_qp_roce_saved *sv, bool ok)
+{
+	struct irdma_device *iwdev = to_iwdev(qp->ibqp.device);
+
+	if (irdma_qp_is_iwarp(qp))
+		return;
+	if (ok) {
+		if (sv->new_av && sv->av_set)
+			irdma_arp_put(iwdev, sv->conn.arp_idx);
+		return;
+	}
+	if (sv->new_av)
+		irdma_arp_put(iwdev, qp->conn.arp_idx);
+	qp->conn = sv->conn;
+	qp->av_set = sv->av_set;
+	qp->path_mtu = sv->path_mtu;
 }
 
 /* What a move to RESET or ERR does to the rings, under the state lock */
@@ -1326,10 +1544,8 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	struct ib_qp *ibqp = &qp->ibqp;
 	struct irdma_modify_qp_req ureq;
 	enum ib_qp_state next, cur;
+	struct irdma_qp_roce_saved saved;
 	struct irdma_qpc_roce roce;
-	struct irdma_qp_conn conn;
-	enum ib_mtu path_mtu;
-	bool av_set;
 	int cause = -1;
 	u8 hw_state;
 	int ret;
@@ -1352,30 +1568,27 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	if (!ret)
 		ret = irdma_qp_hw_state(cur, next, irdma_qp_is_iwarp(qp),
 					&hw_state);
+	if (!ret && ulp && irdma_qp_is_iwarp(qp)) {
+		ret = irdma_qp_iw_ulp_move(cur, next);
+		if (ret)
+			ibdev_dbg(ibqp->device, "QP %u: only the CM moves an iWARP QP to RTS\n",
+				  ibqp->qp_num);
+	}
 	if (ret)
 		goto out_unlock;
 	if (ulp && irdma_qp_is_iwarp(qp) && qp->conn_set)
 		cause = irdma_qp_ulp_disc_cause(cur, next);
 	roce = qp->roce;
 	irdma_qp_apply_roce(attr, attr_mask, &roce);
-	conn = qp->conn;
-	av_set = qp->av_set;
-	path_mtu = qp->path_mtu;
-	ret = irdma_qp_is_iwarp(qp) ? 0 :
-	      irdma_qp_roce_apply(qp, attr, attr_mask);
+	ret = irdma_qp_roce_begin(qp, attr, attr_mask, &saved);
 	if (!ret)
 		ret = irdma_qp_hw_modify(qp, hw_state, &roce,
 					 irdma_qp_resets_conn(qp, cur, next));
 	if (!ret)
 		ret = irdma_qp_after_move(qp, next);
-	if (ret) {
-		if (!irdma_qp_is_iwarp(qp)) {
-			qp->conn = conn;
-			qp->av_set = av_set;
-			qp->path_mtu = path_mtu;
-		}
+	irdma_qp_roce_end(qp, &saved, !ret);
+	if (ret)
 		goto out_unlock;
-	}
 	qp->roce = roce;
 	qp->hw_state = hw_state;
 	if (attr_mask & IB_QP_PKEY_INDEX)
@@ -1663,38 +1876,37 @@ static int irdma_qp_conn_post(struct irdma_qp *qp,
  * PD (local read, that page only) and the WQE goes into the user SQ's
  * first quantum.
  *
+ * A QP sends one MPA reply in its life, and the reply and its STag stay
+ * with it until its destroy (irdma_destroy_qp()), also when this fails.
+ *
  * Context: process context; sleeps.
  * Return: 0, -EINVAL (no connection, wrong state or length, a user SQ
- * that does not hold the quantum), -ENOMEM, or the STag's registration
- * error; nothing is left behind on failure.
+ * that does not hold the quantum, a reply posted already), -ENOMEM, or
+ * the STag's registration error.
  */
 int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len)
 {
 	struct irdma_qp_conn_wqe w = { .lsmm = true, .len = len };
-	struct irdma_dma_mem mem = {};
 	int ret;
 
 	if (!len || len > IRDMA_MPA_MAX_FRAME)
 		return -EINVAL;
 	mutex_lock(&qp->state_lock);
 	ret = irdma_qp_conn_wqe_ok(qp);
+	if (!ret && qp->lsmm.va)
+		ret = -EINVAL;
 	if (!ret)
-		ret = irdma_dma_alloc(qp->hw->dev, &mem, len);
+		ret = irdma_dma_alloc(qp->hw->dev, &qp->lsmm, len);
 	if (ret)
 		goto out_unlock;
-	memcpy(mem.va, buf, len);
-	w.addr = mem.pa;
+	memcpy(qp->lsmm.va, buf, len);
+	w.addr = qp->lsmm.pa;
 	if (qp->uring)
-		ret = irdma_mr_kbuf_reg(qp->ibqp.pd, mem.pa, len, &w.stag);
+		ret = irdma_mr_kbuf_reg(qp->ibqp.pd, qp->lsmm.pa, len,
+					&qp->lsmm_stag);
+	w.stag = qp->lsmm_stag;
 	if (!ret)
 		ret = irdma_qp_conn_post(qp, &w);
-	if (ret) {
-		irdma_qp_lsmm_free(qp, &mem, w.stag);
-		goto out_unlock;
-	}
-	irdma_qp_lsmm_free(qp, &qp->lsmm, qp->lsmm_stag);
-	qp->lsmm = mem;
-	qp->lsmm_stag = w.stag;
 out_unlock:
 	mutex_unlock(&qp->state_lock);
 	return ret;

@@ -177,12 +177,14 @@ struct irdma_qp_conn {
  * @hw: the engine that has it
  * @idx: its index on the engine
  * @ticket: command-queue ticket of its CREATE_AH (irdma_cmd_req_ran())
+ * @arp_idx: the ARP cache entry of its next hop, held (irdma_arp_get())
  */
 struct irdma_ah {
 	struct ib_ah ibah;
 	struct irdma_hw *hw;
 	u32 idx;
 	u64 ticket;
+	int arp_idx;
 };
 
 #define to_irdma_ah(ah)	container_of(ah, struct irdma_ah, ibah)
@@ -213,6 +215,20 @@ struct irdma_qp_ud {
 };
 
 /**
+ * enum irdma_qp_destroy_stage - how far the destroy of a QP got
+ * @IRDMA_QP_LIVE: not begun
+ * @IRDMA_QP_UNPUBLISHED: no lookup finds the QP and nobody holds it; the
+ *	engine still has it
+ * @IRDMA_QP_ENGINE_GONE: the engine destroyed it; the STag of its MPA
+ *	reply may still be live
+ */
+enum irdma_qp_destroy_stage {
+	IRDMA_QP_LIVE,
+	IRDMA_QP_UNPUBLISHED,
+	IRDMA_QP_ENGINE_GONE,
+};
+
+/**
  * struct irdma_qp - a kernel queue pair
  * @ibqp: the core's QP; first, for INIT_RDMA_OBJ_SIZE
  * @hw: the engine the QP lives on
@@ -237,10 +253,12 @@ struct irdma_qp_ud {
  *	memory; @rings and @uk are unused), else NULL
  * @user_ctx: a user QP's completion context (libirdma's QP pointer)
  * @refs: the table's reference, plus one per holder: irdma_qp_get()
- *	callers (the CM, AE handling) and iw_cm (iw_add_ref)
+ *	callers (the CM, AE handling) and iw_cm (taken by iw_get_qp,
+ *	dropped by iw_rem_ref)
  * @freed: completed when @refs drops to zero
  * @cm_lock: protects @cm_node
- * @cm_node: the iWARP CM connection that owns the QP, or NULL
+ * @cm_node: the iWARP CM connection that owns the QP, or NULL; set and
+ *	cleared only by that connection (irdma_qp_cm_link())
  * @err_work: moves the QP to ERR for the CM, which asks from atomic
  *	context; holds a reference while queued
  * @conn: the connection the CM handed over (iWARP), or the address vector
@@ -260,6 +278,8 @@ struct irdma_qp_ud {
  * @lsmm: DMA copy of the MPA reply the LSMM WQE sends; under @state_lock
  * @lsmm_stag: a user QP's STag over @lsmm (irdma_mr_kbuf_reg()), else 0;
  *	under @state_lock
+ * @destroy_stage: how far a destroy got (enum irdma_qp_destroy_stage);
+ *	a destroy the engine failed is tried again from there
  * @ud: UD sends held back until their AH exists (kernel UD and GSI QPs)
  * @ieq: partial FPDUs of its offloaded connection held by the IEQ (ieq.c)
  * @qos: its queue set and user priority (qos.c)
@@ -306,6 +326,7 @@ struct irdma_qp {
 	u8 term_words;
 	struct irdma_dma_mem lsmm;
 	u32 lsmm_stag;
+	u8 destroy_stage;
 	struct irdma_qp_ud ud;
 	struct irdma_ieq_stream ieq;
 	struct irdma_qos_member qos;
@@ -372,6 +393,7 @@ int irdma_qp_user_sizes(const struct ib_qp_cap *cap, u8 hw_rev,
 int irdma_qp_hw_state(enum ib_qp_state cur, enum ib_qp_state next,
 		      bool iwarp, u8 *hw_state);
 int irdma_qp_ulp_disc_cause(enum ib_qp_state cur, enum ib_qp_state next);
+int irdma_qp_iw_ulp_move(enum ib_qp_state cur, enum ib_qp_state next);
 bool irdma_qp_resets_conn(const struct irdma_qp *qp, enum ib_qp_state cur,
 			  enum ib_qp_state next);
 bool irdma_qp_sqd_after_close(const struct irdma_qp *qp,
@@ -381,6 +403,9 @@ void irdma_qp_publish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
 void irdma_qp_unpublish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);
 struct irdma_qp *irdma_qp_get(struct irdma_hw *hw, u32 id);
 void irdma_qp_put(struct irdma_qp *qp);
+int irdma_qp_cm_may_take(struct irdma_qp *qp);
+int irdma_qp_cm_link(struct irdma_qp *qp, struct irdma_cm_node *old,
+		     struct irdma_cm_node *node);
 void irdma_qp_async_err(struct irdma_qp *qp);
 int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
 			  struct irdma_qp_conn *conn);

@@ -368,8 +368,8 @@ static int irdma_ah_info(struct irdma_device *iwdev, struct irdma_pd *pd,
 	info->tc = grh->traffic_class;
 	info->hop_limit = grh->hop_limit;
 	info->flow_label = grh->flow_label;
-	/* the engine finds the next hop's MAC in its ARP cache */
-	idx = irdma_arp_add(iwdev, info->dest_addr, info->ipv4,
+	/* the engine finds the next hop's MAC in its ARP cache; held */
+	idx = irdma_arp_get(iwdev, info->dest_addr, info->ipv4,
 			    attr->roce.dmac);
 	if (idx < 0)
 		return idx;
@@ -459,14 +459,17 @@ static int irdma_create_ah(struct ib_ah *ibah,
 			return ret;
 		}
 	}
+	if (!irdma_ah_max(iwdev))
+		return -ENOSPC;
 	ret = irdma_ah_info(iwdev, pd, init_attr->ah_attr, &info);
 	if (ret)
 		return ret;
-	if (!irdma_ah_max(iwdev))
-		return -ENOSPC;
+	ah->arp_idx = info.arp_idx;
 	idx = ida_alloc_range(&iwdev->ah_ida, 1, irdma_ah_max(iwdev), gfp);
-	if (idx < 0)
-		return idx;
+	if (idx < 0) {
+		ret = idx;
+		goto err_put_arp;
+	}
 	ah->hw = iwdev->fn->hw;
 	ah->idx = idx;
 	info.ah_idx = idx;
@@ -478,13 +481,28 @@ static int irdma_create_ah(struct ib_ah *ibah,
 	} else {
 		ret = irdma_ah_cmd(ah, &info, gfp);
 	}
-	if (ret) {
-		ida_free(&iwdev->ah_ida, idx);
-		return ret;
-	}
+	if (ret)
+		goto err_free_idx;
 	return 0;
+
+err_free_idx:
+	ida_free(&iwdev->ah_ida, idx);
+err_put_arp:
+	irdma_arp_put(iwdev, ah->arp_idx);
+	return ret;
 }
 
+/*
+ * A sleepable destroy runs DESTROY_AH and waits, behind the commands
+ * queued before it. If the engine fails it, the context is still there:
+ * the index and the ARP entry stay taken, so that no later CREATE_AH
+ * meets it. A user AH then stays too, and the destroy fails (the core
+ * keeps the AH); a kernel destroy may not fail, so its index is kept for
+ * good. A destroy that may not sleep (the MAD layer's) queues DESTROY_AH
+ * and frees the index at once: a later CREATE_AH of it runs after. No
+ * destroy frees host memory the engine could reach: an AH context holds
+ * addresses only.
+ */
 static int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	struct irdma_device *iwdev = to_irdma_dev(ibah->device);
@@ -493,19 +511,28 @@ static int irdma_destroy_ah(struct ib_ah *ibah, u32 flags)
 		.ah_idx = ah->idx,
 		.op = IRDMA_CQPOP_DESTROY_AH,
 	};
+	struct irdma_cmd cmd = {
+		.build = irdma_cqpw_ah_cb,
+		.arg = &info,
+		.name = "DESTROY_AH",
+	};
 	int ret;
 
-	ret = irdma_ah_cmd(ah, &info, flags & RDMA_DESTROY_AH_SLEEPABLE ?
-			   GFP_KERNEL : GFP_ATOMIC);
-	if (ret == -ENOMEM) {
-		/* the engine keeps the AH: so does its index */
-		ibdev_warn_ratelimited(ibah->device,
-				       "AH %u not destroyed: out of memory\n",
-				       ah->idx);
-		return 0;
+	if (!(flags & RDMA_DESTROY_AH_SLEEPABLE)) {
+		ret = irdma_ah_cmd(ah, &info, GFP_ATOMIC);
+	} else {
+		flush_workqueue(ah->hw->cmd_wq);
+		ret = irdma_cmd_exec(ah->hw, &cmd);
+		if (ret && irdma_hw_given_up(ah->hw))
+			ret = 0;
 	}
-	/* a later CREATE_AH of the index runs after this command */
+	if (ret) {
+		ibdev_err_ratelimited(ibah->device, "AH %u: DESTROY_AH failed (%d); its index stays taken\n",
+				      ah->idx, ret);
+		return ibah->uobject ? ret : 0;
+	}
 	ida_free(&iwdev->ah_ida, ah->idx);
+	irdma_arp_put(iwdev, ah->arp_idx);
 	return 0;
 }
 
@@ -917,33 +944,37 @@ u32 irdma_pd_num(const struct ib_pd *ibpd)
 
 /*
  * iWARP connections go to the CM (cm.c). iw_cm finds the QP of a connect
- * or accept with iw_get_qp and keeps it with iw_add_ref until iw_rem_ref
- * (CLOSE, a failed connect, or the id's destruction); a QP's destroy waits
- * for that (irdma_qp_unpublish()). iw_cm calls iw_get_qp and iw_add_ref
- * under one spinlock without a reference in between, so iw_get_qp refuses
- * a QP whose destroy has dropped the table's reference already; a destroy
- * racing a connect on the same QP is still the consumer's bug.
+ * or accept with iw_get_qp and keeps it until iw_rem_ref (CLOSE, a failed
+ * connect, or the id's destruction); a QP's destroy waits for that
+ * (irdma_qp_unpublish()). The CM checks that the caller may use the QP
+ * and holds a reference of its own (irdma_qp_cm_may_take()).
+ */
+
+/*
+ * iw_cm's reference is taken here, where the QP is found: under RCU, and
+ * only while the QP's count is not zero, so that a destroy that dropped
+ * the table's reference already cannot be raced (irdma_qp_get()).
+ * iw_cm calls iw_add_ref once right after, which therefore takes none:
+ * the pair holds one reference, and iw_rem_ref drops it.
  */
 static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 {
 	struct irdma_device *iwdev = to_iwdev(ibdev);
-	struct ib_qp *ibqp = NULL;
 	struct irdma_qp *qp;
 
 	if (qpn < 0)
 		return NULL;
-	rcu_read_lock();
-	qp = xa_load(&iwdev->fn->hw->qps, qpn);
-	if (qp && qp->hw_type == IRDMA_QPTYPE_IWARP &&
-	    refcount_read(&qp->refs))
-		ibqp = &qp->ibqp;
-	rcu_read_unlock();
-	return ibqp;
+	qp = irdma_qp_get(iwdev->fn->hw, qpn);
+	if (qp && qp->hw_type != IRDMA_QPTYPE_IWARP) {
+		irdma_qp_put(qp);
+		qp = NULL;
+	}
+	return qp ? &qp->ibqp : NULL;
 }
 
+/* The reference of this pair was taken by irdma_iw_get_qp() */
 static void irdma_iw_add_ref(struct ib_qp *ibqp)
 {
-	refcount_inc(&to_irdma_qp(ibqp)->refs);
 }
 
 static void irdma_iw_rem_ref(struct ib_qp *ibqp)

@@ -406,12 +406,15 @@ static int cmt_prio_tag(struct irdma_cm_core *core, u8 tos)
 	return cmt_cc(core)->prio_tag;
 }
 
+/* as strict as the real lookup: no such QP, or one with a connection */
 static void *cmt_qp_lookup(struct irdma_cm_core *core, u32 qpn)
 {
 	struct cmt_core *cc = cmt_cc(core);
 
 	if (!qpn || qpn >= CMT_QPS)
-		return NULL;
+		return ERR_PTR(-EINVAL);
+	if (cc->qps[qpn].node)
+		return ERR_PTR(-EBUSY);
 	cc->qps[qpn].refs++;
 	return &cc->qps[qpn];
 }
@@ -421,10 +424,15 @@ static void cmt_qp_put(struct irdma_cm_core *core, void *qp)
 	((struct cmt_qp *)qp)->refs--;
 }
 
-static void cmt_qp_link(struct irdma_cm_core *core, void *qp,
-			struct irdma_cm_node *node)
+static int cmt_qp_link(struct irdma_cm_core *core, void *qp,
+		       struct irdma_cm_node *old, struct irdma_cm_node *node)
 {
-	((struct cmt_qp *)qp)->node = node;
+	struct cmt_qp *q = qp;
+
+	if (q->node != old)
+		return -EBUSY;
+	q->node = node;
+	return 0;
 }
 
 static int cmt_qp_set_ctx(struct irdma_cm_core *core, void *qp,

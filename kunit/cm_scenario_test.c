@@ -1258,6 +1258,7 @@ static void irdma_cm_wire_listener_destroyed(struct kunit *test)
 {
 	struct cmt_env *env = test->priv;
 	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn cp2 = { .qpn = 3, .ird = 2, .ord = 2 };
 	struct cmt_id *lid, *c1, *c2, *child;
 	struct cmt_event *e;
 	int rc;
@@ -1273,7 +1274,8 @@ static void irdma_cm_wire_listener_destroyed(struct kunit *test)
 	/* the second one never gets through: its SYN is lost */
 	c2 = cmt_id_new(&env->a);
 	env->a.blackhole = true;
-	KUNIT_ASSERT_EQ(test, cmt_connect(c2, false, 1, 6001, 2, 4000, &cp), 0);
+	KUNIT_ASSERT_EQ(test, cmt_connect(c2, false, 1, 6001, 2, 4000, &cp2),
+			0);
 	env->a.blackhole = false;
 	cmt_pump(env);
 	cmt_unlisten(lid);
@@ -1532,6 +1534,61 @@ static void irdma_cm_wire_accept_qp_errors(struct kunit *test)
 	cmt_unlisten(lid);
 }
 
+/*
+ * A QP belongs to the one connection that took it: a connect or an accept
+ * naming it again is refused with -EBUSY, and the owner keeps its link,
+ * its events and its close.
+ */
+static void irdma_cm_wire_qp_taken(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	struct cmt_conn cp3 = { .qpn = 3, .ird = 2, .ord = 2 };
+	struct cmt_id *lid, *cid, *child, *other;
+	struct irdma_cm_node *owner;
+	struct cmt_event *e;
+	int rc;
+
+	/* a reset request is not tried again with MPA v1 */
+	env->a.core->cfg.v1_fallback = false;
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 2, 4000, &cp), 0);
+	owner = env->a.qps[1].node;
+	KUNIT_ASSERT_NOT_NULL(test, owner);
+	/* to a port nobody listens on, as an attacker would */
+	other = cmt_id_new(&env->a);
+	KUNIT_EXPECT_EQ(test, cmt_connect(other, false, 1, 6001, 2, 4999, &cp),
+			-EBUSY);
+	KUNIT_EXPECT_PTR_EQ(test, env->a.qps[1].node, owner);
+	KUNIT_EXPECT_EQ(test, env->a.qps[1].refs, 1);
+	cmt_pump(env);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	child = cmt_child_of(env, e);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_ASSERT_EQ(test, cmt_accept(child, &ap), 0);
+	cmt_pump(env);
+	cmt_expect_event(env, NULL, IW_CM_EVENT_ESTABLISHED, 0);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
+	/* a second request, accepted on the server's connected QP */
+	other = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(other, false, 1, 6002, 2, 4000, &cp3),
+			0);
+	cmt_pump(env);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	owner = env->b.qps[2].node;
+	KUNIT_EXPECT_EQ(test, cmt_accept(cmt_child_of(env, e), &ap), -EBUSY);
+	KUNIT_EXPECT_PTR_EQ(test, env->b.qps[2].node, owner);
+	KUNIT_EXPECT_EQ(test, env->b.qps[2].refs, 1);
+	cmt_pump(env);
+	cmt_expect_event(env, other, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
+	KUNIT_EXPECT_PTR_EQ(test, env->a.qps[3].node, NULL);
+	cmt_graceful_close(env, &env->b, cid, child);
+	cmt_unlisten(lid);
+}
+
 /* Address events: wildcard SYN filters follow addresses; teardown by IP. */
 static void irdma_cm_wire_if_notify(struct kunit *test)
 {
@@ -1709,6 +1766,7 @@ static void irdma_cm_wire_real_clock(struct kunit *test)
 {
 	struct cmt_env *env = test->priv;
 	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn cp6 = { .qpn = 3, .ird = 2, .ord = 2 };
 	struct irdma_cm_hw_ops *ops;
 	struct cmt_id *c4, *c6;
 
@@ -1722,7 +1780,7 @@ static void irdma_cm_wire_real_clock(struct kunit *test)
 	c4 = cmt_id_new(&env->a);
 	c6 = cmt_id_new(&env->a);
 	KUNIT_ASSERT_EQ(test, cmt_connect(c4, false, 1, 6000, 2, 4000, &cp), 0);
-	KUNIT_ASSERT_EQ(test, cmt_connect(c6, true, 1, 6000, 2, 4000, &cp), 0);
+	KUNIT_ASSERT_EQ(test, cmt_connect(c6, true, 1, 6000, 2, 4000, &cp6), 0);
 	KUNIT_EXPECT_EQ(test, env->a.tx, 2U);
 	msleep(1500);
 	KUNIT_EXPECT_GE(test, env->a.tx, 4U);
@@ -1918,6 +1976,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_cm_wire_entry_errors),
 	KUNIT_CASE(irdma_cm_wire_listen_refused),
 	KUNIT_CASE(irdma_cm_wire_accept_qp_errors),
+	KUNIT_CASE(irdma_cm_wire_qp_taken),
 	KUNIT_CASE(irdma_cm_wire_if_notify),
 	KUNIT_CASE(irdma_cm_wire_retag),
 	KUNIT_CASE(irdma_cm_wire_wildcard_netdev),

@@ -9,6 +9,7 @@
 #include <rdma/ib_pack.h>
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
+#include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
@@ -44,8 +45,11 @@ static const struct qp_state_case qp_state_cases[] = {
 	{ "reset_to_rtr", IB_QPS_RESET, IB_QPS_RTR, true, -EINVAL, 0 },
 	{ "init_to_rts", IB_QPS_INIT, IB_QPS_RTS, false, -EINVAL, 0 },
 	{ "init_to_rts_iwarp", IB_QPS_INIT, IB_QPS_RTS, true, 0, IRDMA_QPS_RTS },
+	/* rdma_cm's accept and connect: RTR, the engine keeping it idle */
+	{ "init_to_rtr_iwarp", IB_QPS_INIT, IB_QPS_RTR, true, 0, IRDMA_QPS_IDLE },
 	/* librdmacm's rdma_accept(): a modify in RTR without a new state */
-	{ "rtr_stays_iwarp", IB_QPS_RTR, IB_QPS_RTR, true, 0, IRDMA_QPS_RTR },
+	{ "rtr_stays_iwarp", IB_QPS_RTR, IB_QPS_RTR, true, 0, IRDMA_QPS_IDLE },
+	{ "rtr_to_rts_iwarp", IB_QPS_RTR, IB_QPS_RTS, true, 0, IRDMA_QPS_RTS },
 	{ "rtr_to_rtr", IB_QPS_RTR, IB_QPS_RTR, false, -EINVAL, 0 },
 	{ "rts_to_rtr", IB_QPS_RTS, IB_QPS_RTR, false, -EINVAL, 0 },
 	{ "sqe_to_rts_iwarp", IB_QPS_SQE, IB_QPS_RTS, true, -EINVAL, 0 },
@@ -450,6 +454,135 @@ static void irdma_qp_ref_lookup_dead(struct kunit *test)
 	xa_destroy(&fx->hw.qps);
 }
 
+/*
+ * Only the CM moves an iWARP QP to RTS: a ULP's or user's modify into RTS
+ * is refused, rdma_cm's own moves (INIT to RTR, RTS to RTS) are not.
+ */
+static void irdma_qp_iw_ulp_move_rts_cm_only(struct kunit *test)
+{
+	static const struct {
+		enum ib_qp_state cur, next;
+		int ret;
+	} moves[] = {
+		{ IB_QPS_INIT, IB_QPS_RTS, -EINVAL },
+		{ IB_QPS_RTR, IB_QPS_RTS, -EINVAL },
+		{ IB_QPS_SQD, IB_QPS_RTS, -EINVAL },
+		{ IB_QPS_RESET, IB_QPS_RTS, -EINVAL },
+		{ IB_QPS_INIT, IB_QPS_RTR, 0 },
+		{ IB_QPS_RTR, IB_QPS_RTR, 0 },
+		{ IB_QPS_RTS, IB_QPS_RTS, 0 },
+		{ IB_QPS_RTS, IB_QPS_SQD, 0 },
+		{ IB_QPS_INIT, IB_QPS_ERR, 0 },
+		{ IB_QPS_RESET, IB_QPS_INIT, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(moves); i++)
+		KUNIT_EXPECT_EQ_MSG(test, irdma_qp_iw_ulp_move(moves[i].cur,
+							       moves[i].next),
+				    moves[i].ret, "%d -> %d", moves[i].cur,
+				    moves[i].next);
+}
+
+/* ---- who may name a QP to the CM ---- */
+
+static struct qp_ref_fixture *qp_own_setup(struct kunit *test)
+{
+	struct qp_ref_fixture *fx = qp_ref_setup(test);
+
+	fx->qp.hw_type = IRDMA_QPTYPE_IWARP;
+	fx->qp.ib_state = IB_QPS_INIT;
+	return fx;
+}
+
+static void qp_own_teardown(struct qp_ref_fixture *fx)
+{
+	irdma_qp_unpublish(&fx->hw, &fx->qp, QP_REF_ID);
+	xa_destroy(&fx->hw.qps);
+}
+
+/* A user QP belongs to the process that created it (its restrack task) */
+static void irdma_qp_cm_may_take_user_qp(struct kunit *test)
+{
+	struct qp_ref_fixture *fx = qp_own_setup(test);
+	struct rdma_restrack_entry *res = &fx->qp.ibqp.res;
+
+	res->user = true;
+	res->task = current;
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_may_take(&fx->qp), 0);
+	/* another process: kthreadd, the parent of this test's thread */
+	rcu_read_lock();
+	res->task = rcu_dereference(current->real_parent);
+	rcu_read_unlock();
+	KUNIT_ASSERT_FALSE(test, same_thread_group(current, res->task));
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_may_take(&fx->qp), -EACCES);
+	/* refused before its state or connection is looked at */
+	fx->qp.ib_state = IB_QPS_RTS;
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_may_take(&fx->qp), -EACCES);
+	res->task = NULL;
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_may_take(&fx->qp), -EACCES);
+	res->user = false;
+	qp_own_teardown(fx);
+}
+
+/* A kernel QP may be named from a kernel thread, such as this test's */
+static void irdma_qp_cm_may_take_kernel_qp(struct kunit *test)
+{
+	struct qp_ref_fixture *fx = qp_own_setup(test);
+
+	KUNIT_ASSERT_TRUE(test, current->flags & PF_KTHREAD);
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_may_take(&fx->qp), 0);
+	fx->qp.ib_state = IB_QPS_RTR;
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_may_take(&fx->qp), 0);
+	qp_own_teardown(fx);
+}
+
+/* Not iWARP, past RTR, or connected already: refused */
+static void irdma_qp_cm_may_take_refusals(struct kunit *test)
+{
+	struct qp_ref_fixture *fx = qp_own_setup(test);
+	struct irdma_cm_node *node = kunit_kzalloc(test, sizeof(*node),
+						   GFP_KERNEL);
+	static const enum ib_qp_state bad[] = {
+		IB_QPS_RESET, IB_QPS_RTS, IB_QPS_SQD, IB_QPS_SQE, IB_QPS_ERR,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		fx->qp.ib_state = bad[i];
+		KUNIT_EXPECT_EQ_MSG(test, irdma_qp_cm_may_take(&fx->qp),
+				    -EINVAL, "state %d", bad[i]);
+	}
+	fx->qp.ib_state = IB_QPS_INIT;
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	KUNIT_ASSERT_EQ(test, irdma_qp_cm_link(&fx->qp, NULL, node), 0);
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_may_take(&fx->qp), -EBUSY);
+	KUNIT_ASSERT_EQ(test, irdma_qp_cm_link(&fx->qp, node, NULL), 0);
+	fx->qp.hw_type = IRDMA_QPTYPE_ROCE_RC;
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_may_take(&fx->qp), -EINVAL);
+	qp_own_teardown(fx);
+}
+
+/* A connection links a free QP only, and only it unlinks the QP */
+static void irdma_qp_cm_link_owner_only(struct kunit *test)
+{
+	struct qp_ref_fixture *fx = qp_own_setup(test);
+	struct irdma_cm_node *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct irdma_cm_node *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_TRUE(test, a && b);
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_link(&fx->qp, NULL, a), 0);
+	KUNIT_EXPECT_PTR_EQ(test, fx->qp.cm_node, a);
+	/* a second connection neither takes it nor clears it */
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_link(&fx->qp, NULL, b), -EBUSY);
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_link(&fx->qp, b, NULL), -EBUSY);
+	KUNIT_EXPECT_PTR_EQ(test, fx->qp.cm_node, a);
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_link(&fx->qp, a, NULL), 0);
+	KUNIT_EXPECT_NULL(test, fx->qp.cm_node);
+	KUNIT_EXPECT_EQ(test, irdma_qp_cm_link(&fx->qp, a, NULL), -EBUSY);
+	qp_own_teardown(fx);
+}
+
 /* ---- a connection the CM hands over ---- */
 
 static void qp_conn_cm_ctx(struct irdma_cm_tcp_ctx *t)
@@ -593,6 +726,11 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE(irdma_qp_ref_lookup),
 	KUNIT_CASE(irdma_qp_ref_destroy_waits),
 	KUNIT_CASE(irdma_qp_ref_lookup_dead),
+	KUNIT_CASE(irdma_qp_iw_ulp_move_rts_cm_only),
+	KUNIT_CASE(irdma_qp_cm_may_take_user_qp),
+	KUNIT_CASE(irdma_qp_cm_may_take_kernel_qp),
+	KUNIT_CASE(irdma_qp_cm_may_take_refusals),
+	KUNIT_CASE(irdma_qp_cm_link_owner_only),
 	KUNIT_CASE_PARAM(irdma_qp_user_sizes_table, qp_user_gen_params),
 	KUNIT_CASE_PARAM(irdma_qp_hw_state_table, qp_state_gen_params),
 	KUNIT_CASE(irdma_qp_ulp_disc_cause_moves),

@@ -1,0 +1,364 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# irdma-vm-secs: 45
+# irdma-vm-timeout: 600
+#
+# Destroys the engine fails, on a simulated iWARP function, through
+# Debian's libibverbs and libirdma (and the uverbs write() ABI for a
+# window): the simulator's fail_<op> knobs fail the next DEALLOC_STAG,
+# DESTROY_CQ or DESTROY_QP. Each time the verb must fail with EIO and the
+# object stay whole: an MR's pages stay pinned (VmPin of the process) as
+# long as its STag is on the engine, so a peer holding the key can reach
+# only pages that are still the MR's, never freed ones; a window's STag, a
+# CQ and a QP (its rings still pinned) stay on the engine. The destroy
+# tried again succeeds and releases everything, the STag gone from the
+# engine. Last, the MPA reply of a connection a user QP accepted (its
+# LSMM, under an STag of the QP's PD; the peer a kernel TCP socket in a
+# namespace of its own on the other function, as in 42-cm-accept): the
+# QP's destroy while DEALLOC_STAG fails is refused, the reply's STag
+# stays on the engine, and the destroy tried again takes it.
+. "$IRDMA_REPO/tools/guest/lib.sh"
+
+dbg=/sys/kernel/debug/irdma_sim/irdma_sim0
+ns=isompeer
+port=7066
+pdata=lsmm-kept-66
+go=/tmp/66-isolation.go
+
+cleanup() {
+	[ -n "${lpid:-}" ] && kill "$lpid" 2>/dev/null
+	[ -n "${ppid_:-}" ] && kill "$ppid_" 2>/dev/null
+	ip netns del $ns 2>/dev/null
+	rm -f $go
+	return 0
+}
+trap cleanup EXIT
+
+log_mark 66-isolation-mr
+need_user libirdma librdmacm
+load_irdma_sim
+sim_iwarp_pair_netns $ns
+dev=$(ibdev_of 0)
+[ -n "$dev" ] || fail "no RDMA device on function 0"
+sim_wait_counts 60 1 0 cqp live
+uv=$(uverbs_of "$dev")
+[ -c "$uv" ] || fail "no uverbs device for $dev"
+echo "file mr.c +p" >/sys/kernel/debug/dynamic_debug/control
+take_baseline "qps stags" 0
+
+step "destroys that the engine fails, then succeed"
+python3 -u - "$dev" "$uv" "$dbg" <<'EOF' || fail "failed destroys: see above"
+import ctypes, errno, mmap, os, re, struct, sys
+
+dev, uverbs, dbg = sys.argv[1:4]
+LOCAL_WRITE, REMOTE_WRITE, REMOTE_READ = 1, 2, 4
+QPT_RC = 2
+bad = []
+
+
+def check(what, got, want):
+    ok = got == want
+    print("%s: %s (must be %s)" % (what, got, want), flush=True)
+    if not ok:
+        bad.append(what)
+
+
+def ename(err):
+    return errno.errorcode.get(err, "ok" if not err else err)
+
+
+def knob(op, n=1):
+    with open("%s/fail_%s" % (dbg, op), "w") as f:
+        f.write(str(n))
+
+
+def vmpin():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmPin:"):
+                return int(line.split()[1])
+    return -1
+
+
+def engine():
+    """STags, CQ ids and QP ids the engine holds"""
+    stags, cqs, qps = set(), set(), set()
+    with open(dbg + "/state") as f:
+        for line in f:
+            m = re.match(r"stag (0x[0-9a-f]+):", line)
+            if m:
+                stags.add(int(m.group(1), 16))
+            m = re.match(r"cq (\d+):", line)
+            if m:
+                cqs.add(int(m.group(1)))
+            m = re.match(r"qp (\d+):", line)
+            if m:
+                qps.add(int(m.group(1)))
+    return stags, cqs, qps
+
+
+class Mr(ctypes.Structure):
+    _fields_ = [("context", ctypes.c_void_p), ("pd", ctypes.c_void_p),
+                ("addr", ctypes.c_void_p), ("length", ctypes.c_size_t),
+                ("handle", ctypes.c_uint32), ("lkey", ctypes.c_uint32),
+                ("rkey", ctypes.c_uint32)]
+
+
+class QpCap(ctypes.Structure):
+    _fields_ = [("max_send_wr", ctypes.c_uint32),
+                ("max_recv_wr", ctypes.c_uint32),
+                ("max_send_sge", ctypes.c_uint32),
+                ("max_recv_sge", ctypes.c_uint32),
+                ("max_inline_data", ctypes.c_uint32)]
+
+
+class QpInitAttr(ctypes.Structure):
+    _fields_ = [("qp_context", ctypes.c_void_p), ("send_cq", ctypes.c_void_p),
+                ("recv_cq", ctypes.c_void_p), ("srq", ctypes.c_void_p),
+                ("cap", QpCap), ("qp_type", ctypes.c_int),
+                ("sq_sig_all", ctypes.c_int)]
+
+
+class Qp(ctypes.Structure):
+    _fields_ = [("context", ctypes.c_void_p), ("qp_context", ctypes.c_void_p),
+                ("pd", ctypes.c_void_p), ("send_cq", ctypes.c_void_p),
+                ("recv_cq", ctypes.c_void_p), ("srq", ctypes.c_void_p),
+                ("handle", ctypes.c_uint32), ("qp_num", ctypes.c_uint32)]
+
+
+vp = ctypes.c_void_p
+ibv = ctypes.CDLL("libibverbs.so.1", use_errno=True)
+for name, res, args in (
+        ("ibv_get_device_list", ctypes.POINTER(vp), [vp]),
+        ("ibv_get_device_name", ctypes.c_char_p, [vp]),
+        ("ibv_open_device", vp, [vp]),
+        ("ibv_close_device", ctypes.c_int, [vp]),
+        ("ibv_free_device_list", None, [ctypes.POINTER(vp)]),
+        ("ibv_alloc_pd", vp, [vp]),
+        ("ibv_dealloc_pd", ctypes.c_int, [vp]),
+        ("ibv_reg_mr", ctypes.POINTER(Mr), [vp, vp, ctypes.c_size_t,
+                                            ctypes.c_int]),
+        ("ibv_dereg_mr", ctypes.c_int, [ctypes.POINTER(Mr)]),
+        ("ibv_create_cq", vp, [vp, ctypes.c_int, vp, vp, ctypes.c_int]),
+        ("ibv_destroy_cq", ctypes.c_int, [vp]),
+        ("ibv_create_qp", ctypes.POINTER(Qp), [vp, ctypes.POINTER(QpInitAttr)]),
+        ("ibv_destroy_qp", ctypes.c_int, [ctypes.POINTER(Qp)])):
+    fn = getattr(ibv, name)
+    fn.restype = res
+    fn.argtypes = args
+
+
+def open_verbs():
+    n = ctypes.c_int()
+    lst = ibv.ibv_get_device_list(ctypes.byref(n))
+    for i in range(n.value):
+        if ibv.ibv_get_device_name(lst[i]).decode() == dev:
+            ctx = ibv.ibv_open_device(lst[i])
+            ibv.ibv_free_device_list(lst)
+            return ctx
+    sys.exit("libibverbs does not list " + dev)
+
+
+def mr_case(pd):
+    size = 256 << 10
+    buf = mmap.mmap(-1, size)
+    pin0 = vmpin()
+    mr = ibv.ibv_reg_mr(pd, ctypes.addressof(ctypes.c_char.from_buffer(buf)),
+                        size, LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ)
+    if not mr:
+        sys.exit("ibv_reg_mr: %s" % os.strerror(ctypes.get_errno()))
+    key, pin1 = mr.contents.rkey, vmpin()
+    print("MR rkey 0x%08x, VmPin %d -> %d kB" % (key, pin0, pin1))
+    check("MR pins its pages", pin1 - pin0, size >> 10)
+    knob("dealloc_stag")
+    check("ibv_dereg_mr, DEALLOC_STAG failed", ename(ibv.ibv_dereg_mr(mr)),
+          "EIO")
+    check("the MR's pages still pinned", vmpin(), pin1)
+    check("its STag still on the engine", key in engine()[0], True)
+    check("ibv_dereg_mr again", ename(ibv.ibv_dereg_mr(mr)), "ok")
+    check("the pages unpinned", vmpin(), pin0)
+    check("the STag gone from the engine", key in engine()[0], False)
+    buf.close()
+
+
+# the uverbs write() ABI, for a window: libirdma binds only type 1
+def cmd(fd, op, body, out_len):
+    out = ctypes.create_string_buffer(max(out_len, 4))
+    if out_len:
+        body = struct.pack("<Q", ctypes.addressof(out)) + body
+    hdr = struct.pack("<IHH", op, (8 + len(body)) // 4, out_len // 4)
+    try:
+        os.write(fd, hdr + body)
+    except OSError as e:
+        return e.errno, None
+    return 0, out.raw
+
+
+def mw_case():
+    fd = os.open(uverbs, os.O_RDWR)
+    err, raw = cmd(fd, 0, struct.pack("<IB3xQ", 0, 5, 1), 8 + 72)
+    if err:
+        sys.exit("raw context: %s" % ename(err))
+    async_fd = struct.unpack_from("<I", raw, 0)[0]
+    err, raw = cmd(fd, 3, b"", 12)
+    if err:
+        sys.exit("raw PD: %s" % ename(err))
+    pd = struct.unpack_from("<I", raw, 0)[0]
+    err, raw = cmd(fd, 14, struct.pack("<IB3x", pd, 1), 8)
+    if err:
+        print("alloc_mw: %s: no window case" % ename(err))
+    else:
+        handle, rkey = struct.unpack_from("<II", raw, 0)
+        knob("dealloc_stag")
+        check("dealloc_mw, DEALLOC_STAG failed",
+              ename(cmd(fd, 16, struct.pack("<I", handle), 0)[0]), "EIO")
+        check("the window's STag still on the engine",
+              any(s >> 8 == rkey >> 8 for s in engine()[0]), True)
+        check("dealloc_mw again",
+              ename(cmd(fd, 16, struct.pack("<I", handle), 0)[0]), "ok")
+        check("the window's STag gone",
+              any(s >> 8 == rkey >> 8 for s in engine()[0]), False)
+    os.close(async_fd)
+    os.close(fd)
+
+
+def cq_qp_case(ctx, pd):
+    cqs0 = engine()[1]
+    cq = ibv.ibv_create_cq(ctx, 64, None, None, 0)
+    if not cq:
+        sys.exit("ibv_create_cq: %s" % os.strerror(ctypes.get_errno()))
+    mine = engine()[1] - cqs0
+    attr = QpInitAttr(send_cq=cq, recv_cq=cq, qp_type=QPT_RC,
+                      cap=QpCap(16, 16, 1, 1, 0))
+    pin0 = vmpin()
+    qp = ibv.ibv_create_qp(pd, ctypes.byref(attr))
+    if not qp:
+        sys.exit("ibv_create_qp: %s" % os.strerror(ctypes.get_errno()))
+    qpn, pin1 = qp.contents.qp_num, vmpin()
+    print("CQ %s, QP %d, rings pinned: %d kB" % (sorted(mine), qpn,
+                                                  pin1 - pin0))
+    knob("destroy_qp")
+    check("ibv_destroy_qp, DESTROY_QP failed", ename(ibv.ibv_destroy_qp(qp)),
+          "EIO")
+    check("the QP still on the engine", qpn in engine()[2], True)
+    check("its rings still pinned", vmpin(), pin1)
+    check("ibv_destroy_qp again", ename(ibv.ibv_destroy_qp(qp)), "ok")
+    check("the QP gone from the engine", qpn in engine()[2], False)
+    check("its rings unpinned", vmpin(), pin0)
+    knob("destroy_cq")
+    check("ibv_destroy_cq, DESTROY_CQ failed", ename(ibv.ibv_destroy_cq(cq)),
+          "EIO")
+    check("the CQ still on the engine", bool(mine & engine()[1]), True)
+    check("ibv_destroy_cq again", ename(ibv.ibv_destroy_cq(cq)), "ok")
+    check("the CQ gone from the engine", bool(mine & engine()[1]), False)
+
+
+ctx = open_verbs()
+pd = ibv.ibv_alloc_pd(ctx)
+if not ctx or not pd:
+    sys.exit("context %s, PD %s" % (ctx, pd))
+mr_case(pd)
+mw_case()
+cq_qp_case(ctx, pd)
+ibv.ibv_dealloc_pd(pd)
+ibv.ibv_close_device(ctx)
+if bad:
+    print("FAIL: " + "; ".join(bad))
+    sys.exit(1)
+EOF
+wait_baseline "the failed destroys"
+
+step "the LSMM's STag: a user QP's destroy while DEALLOC_STAG fails"
+rm -f $go
+PYTHONPATH=$IRDMA_REPO/tools/guest python3 -u - 192.0.2.1 $port $pdata "$dbg" \
+	$go >/tmp/66-accept.txt 2>&1 <<'EOF' &
+import ctypes, errno, re, sys
+
+import iwcm
+
+addr, port, pdata, dbg, go = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode(), sys.argv[4], sys.argv[5]
+rlen = iwcm.MPA_HDR + iwcm.MPA_V2_IRD_ORD + len(pdata)
+ibv = ctypes.CDLL("libibverbs.so.1", use_errno=True)
+ibv.ibv_destroy_qp.argtypes = [ctypes.c_void_p]
+
+
+def reply_stag():
+    """the STag of the MPA reply on the engine, or None"""
+    with open(dbg + "/state") as f:
+        for line in f:
+            if re.match(r"stag 0x[0-9a-f]+: kind=mr .*len=%d .*rights=0x1 " %
+                        rlen, line):
+                return line.split(":")[0]
+    return None
+
+
+cm = iwcm.librdmacm()
+lid, cid, ch = iwcm.accept_user_qp(cm, addr, port, pdata)
+qp = iwcm.id_verbs_qp(cid)[1]
+print("the reply's STag:", reply_stag(), flush=True)
+# the peer has the reply before the QP goes
+iwcm.wait_file(go, "the script", 300)
+with open(dbg + "/fail_dealloc_stag", "w") as f:
+    f.write("1")
+ret = ibv.ibv_destroy_qp(qp)
+print("ATTEMPT destroy-qp: %s" % errno.errorcode.get(ret, "ok"), flush=True)
+print("after it, the reply's STag:", reply_stag(), flush=True)
+ret = ibv.ibv_destroy_qp(qp)
+print("ATTEMPT destroy-qp-again: %s" % errno.errorcode.get(ret, "ok"),
+      flush=True)
+print("then, the reply's STag:", reply_stag(), flush=True)
+cm.rdma_destroy_id(cid)
+cm.rdma_destroy_id(lid)
+print("done", flush=True)
+EOF
+lpid=$!
+wait_line 300 listening /tmp/66-accept.txt ||
+	fail "no listener: $(</tmp/66-accept.txt)"
+ip netns exec $ns env PYTHONPATH="$IRDMA_REPO/tools/guest" python3 -u - \
+	192.0.2.1 $port $pdata >/tmp/66-peer.txt 2>&1 <<'EOF' &
+import sys
+
+import iwcm
+
+addr, port, pdata = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
+buf = iwcm.peer_exchange(addr, port,
+                         iwcm.MPA_HDR + iwcm.MPA_V2_IRD_ORD + len(pdata))
+iwcm.check_mpa_reply(buf, pdata, reject=False)
+print("MPA reply received", flush=True)
+EOF
+ppid_=$!
+wait_line 300 "MPA reply received" /tmp/66-peer.txt ||
+	fail "no MPA reply at the peer: $(</tmp/66-peer.txt); listener: $(</tmp/66-accept.txt)"
+: >$go
+wait_exit 300 $lpid ||
+	fail "the accepting process does not finish: $(</tmp/66-accept.txt)"
+wait $lpid || fail "the accepting process failed: $(</tmp/66-accept.txt)"
+lpid=
+echo "listener: $(</tmp/66-accept.txt)"
+wait_exit 300 $ppid_ || fail "the peer does not finish: $(</tmp/66-peer.txt)"
+wait $ppid_ || fail "the peer failed: $(</tmp/66-peer.txt)"
+ppid_=
+st0='' st1='' st2='' d1='' d2=''
+while IFS= read -r line; do
+	case $line in
+	"the reply's STag: "*) st0=${line#*: } ;;
+	"after it, the reply's STag: "*) st1=${line#*: } ;;
+	"then, the reply's STag: "*) st2=${line#*: } ;;
+	"ATTEMPT destroy-qp: "*) d1=${line#*: } ;;
+	"ATTEMPT destroy-qp-again: "*) d2=${line#*: } ;;
+	esac
+done </tmp/66-accept.txt
+[ -n "$st0" ] && [ "$st0" != None ] ||
+	fail "no STag of the MPA reply on the engine"
+[ "$d1" = EIO ] ||
+	fail "the QP's destroy with its reply's DEALLOC_STAG failed: ${d1:-no answer}, not EIO"
+[ "$st1" = "$st0" ] ||
+	fail "the reply's STag $st0 left the engine with the failed destroy: $st1"
+[ "$d2" = ok ] || fail "the destroy tried again: ${d2:-no answer}"
+[ "$st2" = None ] || fail "the reply's STag $st0 stays on the engine: $st2"
+wait_baseline "the LSMM"
+
+[ "$(count_log "DEALLOC_STAG failed")" -ge 3 ] ||
+	fail "the failures were not reported: $(log_since | tail -n 5)"
+sim_pair_remove $ns
+echo "DEALLOC_STAG, DESTROY_QP and DESTROY_CQ failed by the engine left each object whole (pages pinned, STags, QP, CQ and the MPA reply on the engine) and refused; tried again, every destroy released it all"
