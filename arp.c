@@ -456,6 +456,29 @@ void irdma_arp_put(struct irdma_device *iwdev, int idx)
 }
 
 /**
+ * irdma_arp_hold - take one more hold on a slot held already
+ * @iwdev: the device
+ * @idx: a slot the caller holds (irdma_arp_get()) or knows in use
+ *
+ * Context: any.
+ * Return: 0, or -ENOENT for a slot not in use.
+ */
+int irdma_arp_hold(struct irdma_device *iwdev, int idx)
+{
+	struct irdma_arp_table *t = &iwdev->arp;
+	unsigned long flags;
+	int ret = -ENOENT;
+
+	spin_lock_irqsave(&t->lock, flags);
+	if (idx >= 0 && (u32)idx < t->size && t->ent[idx].used) {
+		t->ent[idx].refs++;
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&t->lock, flags);
+	return ret;
+}
+
+/**
  * irdma_arp_lookup - the ARP index and MAC of an address
  * @iwdev: the device
  * @addr: IP address, host order words

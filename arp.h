@@ -21,11 +21,12 @@ struct irdma_device;
  * struct irdma_arp_entry - one slot of the ARP cache
  * @addr: IP address, host order words (IPv4 in [0], the rest zero)
  * @mac: its MAC address as programmed
- * @refs: the AHs and RoCEv2 QP address vectors that name the slot
- *	(irdma_arp_get(), irdma_arp_put())
+ * @refs: what names the slot: AHs, RoCEv2 QP address vectors, the CM's
+ *	connections and the iWARP QPs they hand over (irdma_arp_get(),
+ *	irdma_arp_hold(), irdma_arp_put())
  * @neigh: the slot stands for a kernel neighbour entry (the neighbour
- *	notifier or the CM's resolution added it; irdma_arp_add()) until
- *	the notifier sees that neighbour go (irdma_arp_del())
+ *	notifier added it; irdma_arp_add()) until the notifier sees that
+ *	neighbour go (irdma_arp_del())
  * @ipv4: @addr is IPv4
  * @used: the slot holds an entry
  *
@@ -78,6 +79,7 @@ int irdma_arp_add(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
 void irdma_arp_del(struct irdma_device *iwdev, const u32 *addr, bool ipv4);
 int irdma_arp_get(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
 		  const u8 *mac);
+int irdma_arp_hold(struct irdma_device *iwdev, int idx);
 void irdma_arp_put(struct irdma_device *iwdev, int idx);
 int irdma_arp_lookup(struct irdma_device *iwdev, const u32 *addr, bool ipv4,
 		     u8 *mac);

@@ -1587,6 +1587,16 @@ static struct irdma_cm_node *irdma_cm_node_alloc(struct irdma_cm_core *core,
 	return node;
 }
 
+/* Give back the node's hold on its next hop's ARP cache entry. */
+static void irdma_cm_arp_put(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+
+	if (node->arp_idx >= 0 && core->ops->arp_put)
+		core->ops->arp_put(core, node->arp_idx);
+	node->arp_idx = -1;
+}
+
 /*
  * Allocate, address and hash a node (atomic). @mac is the peer MAC when the
  * frame that created the node carried it.
@@ -1613,11 +1623,13 @@ irdma_make_cm_node(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 	node->listener = listener;
 	err = irdma_add_hte_node(core, node);
 	if (err)
-		goto err_free;
+		goto err_put_arp;
 	atomic_inc(&core->node_cnt);
 	cm_stat(core, NODES_CREATED);
 	return node;
 
+err_put_arp:
+	irdma_cm_arp_put(node);
 err_free:
 	kfree(node);
 	return ERR_PTR(err);
@@ -1639,6 +1651,7 @@ static void irdma_cm_destroy_node(struct irdma_cm_node *node)
 	if (node->apbvt_set)
 		irdma_cm_apbvt_put(core, node->ci.loc_port);
 	irdma_cm_free_ah(node);
+	irdma_cm_arp_put(node);
 	if (node->qp) {
 		if (core->ops->qp_link)
 			core->ops->qp_link(core, node->qp, node, NULL);
@@ -2984,6 +2997,7 @@ static void irdma_cm_rst_closed(struct irdma_cm_core *core,
 		irdma_cm_reply_rst(node, seg);
 		spin_unlock_irqrestore(&node->lock, flags);
 		irdma_cm_free_ah(node);
+		irdma_cm_arp_put(node);
 	}
 	kfree(node);
 }

@@ -271,7 +271,9 @@ struct irdma_cm_tcp_ctx {
  * @ah_create: (atomic, optional) create the ILQ address handle of a node.
  * @ah_free: (atomic, optional) free it.
  * @arp_resolve: (atomic) find the next hop of @ci; fill @mac unless
- *	@have_mac, program the ARP cache, return its index or a -errno.
+ *	@have_mac, program the ARP cache, return its index, held for the
+ *	caller until @arp_put, or a -errno.
+ * @arp_put: (atomic, optional) give back an index @arp_resolve returned.
  * @get_vlan: (optional) VLAN id owning the local address of @ci (its scope
  *	for an IPv6 link-local one); default walks the netdevs of
  *	irdma_cm_net().
@@ -314,6 +316,7 @@ struct irdma_cm_hw_ops {
 	int (*arp_resolve)(struct irdma_cm_core *core,
 			   const struct irdma_cm_info *ci, u8 *mac,
 			   bool have_mac);
+	void (*arp_put)(struct irdma_cm_core *core, int idx);
 	u16 (*get_vlan)(struct irdma_cm_core *core,
 			const struct irdma_cm_info *ci);
 	u8 (*vlan_prio)(struct irdma_cm_core *core,

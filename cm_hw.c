@@ -222,7 +222,13 @@ static int irdma_cm_hw_arp_resolve(struct irdma_cm_core *core,
 						    mac);
 	if (err)
 		return err;
-	return irdma_arp_add(iwdev, ci->rem_addr, ci->ipv4, mac);
+	/* held by the node: a peer cannot fill the cache with its SYNs */
+	return irdma_arp_get(iwdev, ci->rem_addr, ci->ipv4, mac);
+}
+
+static void irdma_cm_hw_arp_put(struct irdma_cm_core *core, int idx)
+{
+	irdma_arp_put(irdma_cm_hw_dev(core), idx);
 }
 
 /* The VLAN of the netdev owning @dev's address, if it is ours or above it */
@@ -372,6 +378,7 @@ static const struct irdma_cm_hw_ops irdma_cm_cqp_ops = {
 	.ah_create = irdma_cm_hw_ah_create,
 	.ah_free = irdma_cm_hw_ah_free,
 	.arp_resolve = irdma_cm_hw_arp_resolve,
+	.arp_put = irdma_cm_hw_arp_put,
 	.get_vlan = irdma_cm_hw_get_vlan,
 	.vlan_prio = irdma_cm_hw_vlan_prio,
 	.prio_tag = irdma_cm_hw_prio_tag,

@@ -1184,9 +1184,10 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		if (ret && !irdma_hw_given_up(qp->hw))
 			goto err_kept;
 		irdma_qos_detach(qp->hw, &qp->qos);
-		if (qp->av_set)
+		if (qp->av_set || qp->arp_held)
 			irdma_arp_put(to_iwdev(ibqp->device), qp->conn.arp_idx);
 		qp->av_set = false;
+		qp->arp_held = false;
 		qp->destroy_stage = IRDMA_QP_ENGINE_GONE;
 	}
 	ret = irdma_qp_lsmm_dereg(qp);
@@ -1781,6 +1782,14 @@ int irdma_qp_iw_set_ctx(struct irdma_qp *qp, const struct irdma_cm_tcp_ctx *t)
 		ret = -EINVAL;
 		goto out_unlock;
 	}
+	if (qp->arp_held) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	ret = irdma_arp_hold(to_iwdev(qp->ibqp.device), conn.arp_idx);
+	if (ret)
+		goto out_unlock;
+	qp->arp_held = true;
 	qp->conn = conn;
 	qp->conn_set = true;
 	WRITE_ONCE(qp->llp_closed, false);

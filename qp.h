@@ -266,6 +266,10 @@ enum irdma_qp_destroy_stage {
  * @conn_set: @conn is filled in and goes into every context written
  *	(iWARP)
  * @av_set: a RoCEv2 QP's address vector is in @conn (IB_QP_AV)
+ * @arp_held: an iWARP QP holds the ARP cache entry of its connection's
+ *	next hop (@conn.arp_idx, irdma_arp_hold()) until it is destroyed: the
+ *	engine may still send its last segments (a reset) after the CM's
+ *	node, which held it before, is gone
  * @path_mtu: a RoCEv2 QP's path MTU (IB_QP_PATH_MTU), or 0 for the
  *	netdev's
  * @llp_closed: the engine reported the connection's TCP closed or reset
@@ -319,6 +323,7 @@ struct irdma_qp {
 	struct irdma_qp_conn conn;
 	bool conn_set;
 	bool av_set;
+	bool arp_held;
 	enum ib_mtu path_mtu;
 	bool llp_closed;
 	unsigned long term_flags;

@@ -84,6 +84,7 @@ struct cmt_qp {
  *	reach the engine before the delete)
  * @ports: APBVT entries in place
  * @ahs: AHs in place
+ * @arps: ARP cache holds taken (arp_resolve) and not given back
  * @blackhole: drop every frame it sends
  * @xmit_err: when non-zero, what xmit returns (nothing is sent)
  * @fail: bitmap of enum cmt_fail knobs
@@ -106,6 +107,7 @@ struct cmt_core {
 	int syn_del_unlisted;
 	int ports;
 	int ahs;
+	int arps;
 	bool blackhole;
 	int xmit_err;
 	unsigned long fail;
@@ -383,7 +385,16 @@ static int cmt_arp(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 	if (!have_mac)
 		ether_addr_copy(mac, cc->peer ? cc->peer->core->cfg.mac :
 				cc->core->cfg.mac);
+	cc->arps++;
 	return 3;
+}
+
+static void cmt_arp_put(struct irdma_cm_core *core, int idx)
+{
+	struct cmt_core *cc = cmt_cc(core);
+
+	if (idx != 3 || --cc->arps < 0)
+		KUNIT_FAIL(cc->env->test, "ARP index %d given back unheld", idx);
 }
 
 static u16 cmt_get_vlan(struct irdma_cm_core *core,
@@ -513,6 +524,7 @@ static const struct irdma_cm_hw_ops cmt_hw_ops = {
 	.ah_create = cmt_ah_create,
 	.ah_free = cmt_ah_free,
 	.arp_resolve = cmt_arp,
+	.arp_put = cmt_arp_put,
 	.get_vlan = cmt_get_vlan,
 	.vlan_prio = cmt_vlan_prio,
 	.prio_tag = cmt_prio_tag,
@@ -1014,6 +1026,7 @@ static void cmt_check_core(struct kunit *test, struct cmt_core *cc)
 	KUNIT_EXPECT_EQ_MSG(test, cc->syn_del_unlisted, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->ports, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->ahs, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->arps, 0, "core %c", name);
 	for (i = 0; i < CMT_QPS; i++)
 		KUNIT_EXPECT_EQ_MSG(test, cc->qps[i].refs, 0, "core %c qp %d",
 				    name, i);
