@@ -172,13 +172,8 @@ rping_pair :: 2001:db8::2 7432
 wait_baseline IPv6
 
 step "a librdmacm listener in $ns rejects"
-ip netns exec $ns python3 -u - 192.0.2.2 7433 >/tmp/43-rej.txt 2>&1 <<'EOF' &
-import sys
-
-import iwcm
-
-iwcm.reject_one(sys.argv[1], int(sys.argv[2]), b'wire-reject-43')
-EOF
+ip netns exec $ns python3 -u "$IRDMA_REPO/tools/guest/iwcm.py" reject 192.0.2.2 7433 \
+	wire-reject-43 >/tmp/43-rej.txt 2>&1 &
 spid=$!
 wait_line 300 listening /tmp/43-rej.txt ||
 	fail "listener not listening: $(</tmp/43-rej.txt)"
