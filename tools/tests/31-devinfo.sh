@@ -40,8 +40,8 @@ uv1=$(uverbs_of "$dev1")
 
 list=$(ibv_devices) || fail "ibv_devices failed"
 echo "$list"
-[[ $list =~ [[:space:]]$dev0[[:space:]] ]] || fail "ibv_devices does not list $dev0"
-[[ $list =~ [[:space:]]$dev1[[:space:]] ]] || fail "ibv_devices does not list $dev1"
+[[ $list =~ [[:space:]]${dev0}[[:space:]] ]] || fail "ibv_devices does not list $dev0"
+[[ $list =~ [[:space:]]${dev1}[[:space:]] ]] || fail "ibv_devices does not list $dev1"
 
 # ibv_devinfo's fields (ibv_info_attrs)
 declare -A attr

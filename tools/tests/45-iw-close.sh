@@ -84,11 +84,11 @@ echo "baseline: rdma res $IRDMA_BASE_RES; engine (qps stags qhash ports ahs) ${I
 export PYTHONPATH=$IRDMA_REPO/tools/guest
 
 step "graceful close: rdma_disconnect on a loopback connection"
-python3 -u $py server $addr 7451 >/tmp/45-server.txt 2>&1 &
+python3 -u "$py" server $addr 7451 >/tmp/45-server.txt 2>&1 &
 spid=$!
 wait_line 300 listening /tmp/45-server.txt ||
 	fail "server not listening: $(</tmp/45-server.txt)"
-python3 -u $py client $addr 7451 >/tmp/45-client.txt 2>&1 &
+python3 -u "$py" client $addr 7451 >/tmp/45-client.txt 2>&1 &
 cpid=$!
 wait_line 300 established /tmp/45-client.txt ||
 	fail "client not connected: $(</tmp/45-client.txt); server: $(</tmp/45-server.txt)"
@@ -159,5 +159,7 @@ spid=
 wait_baseline "after the address went"
 
 step "remove"
+# no namespace to move back
+# shellcheck disable=SC2119
 sim_pair_remove
 echo "a graceful rdma_disconnect closes both ends through the engine (two FINs, two completed closes, nothing offloaded, both processes alive); a killed peer's connection is reset and the survivor disconnects; removing the address tears the connection down; RDMA resources and engine objects back to the baseline after each"
