@@ -9,10 +9,16 @@ Fails, naming what is over, when README.md has more than README_WORDS
 words, when a cell of a README table (a line that starts with "|") has
 more than CELL_WORDS, or when Documentation/*.rst together have more
 than RST_WORDS. Prints the counts either way.
+
+When REPO is a git checkout, every file git tracks must also be named in
+the first column of the README's layout table: by its path, by a glob
+(tools/guest/partial_*.py) or by a folder (tools/tests/).
 """
+import fnmatch
 import glob
 import os
 import re
+import subprocess
 import sys
 
 README_WORDS = 1500
@@ -34,6 +40,30 @@ def table_cells(lines):
             yield n, cell.strip()
 
 
+def layout_names(readme):
+    """the paths, globs and folders the layout table's first column names"""
+    names = set()
+    start = readme.find("## Layout")
+    end = readme.find("\n## ", start + 1)
+    for line in readme[start:end].splitlines():
+        if line.startswith("|"):
+            names |= set(re.findall(r"`([^`]+)`", line.split("|")[1]))
+    return names
+
+
+def unlisted(repo, readme):
+    """tracked files the layout table does not name, or None without git"""
+    try:
+        files = subprocess.run(["git", "-C", repo, "ls-files"], check=True,
+                               capture_output=True, text=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    names = layout_names(readme)
+    return [f for f in files
+            if not any(f == n or (n.endswith("/") and f.startswith(n)) or
+                       ("*" in n and fnmatch.fnmatch(f, n)) for n in names)]
+
+
 def main():
     repo = sys.argv[1] if len(sys.argv) > 1 else "."
     bad = []
@@ -52,6 +82,14 @@ def main():
                        % (line, w, CELL_WORDS, cell[:60]))
     print("README.md: widest table cell %d words (at most %d)" %
           (widest, CELL_WORDS))
+    missing = unlisted(repo, readme)
+    if missing is None:
+        print("README.md: layout not checked (no git checkout)")
+    else:
+        print("README.md: layout names every tracked file" if not missing
+              else "README.md: layout misses %d files" % len(missing))
+        for f in missing:
+            bad.append("README.md: the layout table does not name " + f)
     total = 0
     for path in sorted(glob.glob(os.path.join(repo, "Documentation",
                                               "*.rst"))):
