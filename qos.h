@@ -26,7 +26,7 @@ struct irdma_hw;
  * @qs_handle: gen1: the queue set of each user priority, which the parent
  *	(i40e) made; gen2 builds its own
  * @dscp: the port prioritises by DSCP, not by VLAN priority: a
- *	connection's user priority is @dscp_map[its DSCP]
+ *	connection's user priority is the entry of @dscp_map for its DSCP
  * @dscp_map: user priority of each DSCP value
  */
 struct irdma_qos_params {

@@ -26,7 +26,7 @@ modinfo -b "$IRDMA_MODROOT" -k "$(uname -r)" irdma |
 
 step "auxiliary drivers registered by irdma"
 for d in /sys/bus/auxiliary/drivers/irdma.*; do
-	echo "$(basename "$d")"
+	echo "${d##*/}"
 done
 
 step "two simulated E810 RDMA functions, wired back to back"

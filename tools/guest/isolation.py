@@ -20,6 +20,7 @@ import sys
 import time
 
 import iwcm
+from verbs_client import AhAttr, QpAttr
 
 RDMA_PS_TCP = 0x0106
 EV_ADDR_RESOLVED, EV_ROUTE_RESOLVED = 0, 2
@@ -28,55 +29,6 @@ IBV_QPT_RC = 2
 QPS_INIT, QPS_RTR, QPS_RTS = 1, 2, 3
 A_STATE = 1
 vp = ctypes.c_void_p
-
-
-class QpCap(ctypes.Structure):
-    """struct ibv_qp_cap"""
-    _fields_ = [('max_send_wr', ctypes.c_uint32),
-                ('max_recv_wr', ctypes.c_uint32),
-                ('max_send_sge', ctypes.c_uint32),
-                ('max_recv_sge', ctypes.c_uint32),
-                ('max_inline_data', ctypes.c_uint32)]
-
-
-class GlobalRoute(ctypes.Structure):
-    """struct ibv_global_route"""
-    _fields_ = [('dgid', ctypes.c_uint8 * 16),
-                ('flow_label', ctypes.c_uint32),
-                ('sgid_index', ctypes.c_uint8), ('hop_limit', ctypes.c_uint8),
-                ('traffic_class', ctypes.c_uint8)]
-
-
-class AhAttr(ctypes.Structure):
-    """struct ibv_ah_attr"""
-    _fields_ = [('grh', GlobalRoute), ('dlid', ctypes.c_uint16),
-                ('sl', ctypes.c_uint8), ('src_path_bits', ctypes.c_uint8),
-                ('static_rate', ctypes.c_uint8), ('is_global', ctypes.c_uint8),
-                ('port_num', ctypes.c_uint8)]
-
-
-class QpAttr(ctypes.Structure):
-    """struct ibv_qp_attr"""
-    _fields_ = [('qp_state', ctypes.c_int), ('cur_qp_state', ctypes.c_int),
-                ('path_mtu', ctypes.c_int), ('path_mig_state', ctypes.c_int),
-                ('qkey', ctypes.c_uint32), ('rq_psn', ctypes.c_uint32),
-                ('sq_psn', ctypes.c_uint32), ('dest_qp_num', ctypes.c_uint32),
-                ('qp_access_flags', ctypes.c_uint), ('cap', QpCap),
-                ('ah_attr', AhAttr), ('alt_ah_attr', AhAttr),
-                ('pkey_index', ctypes.c_uint16),
-                ('alt_pkey_index', ctypes.c_uint16),
-                ('en_sqd_async_notify', ctypes.c_uint8),
-                ('sq_draining', ctypes.c_uint8),
-                ('max_rd_atomic', ctypes.c_uint8),
-                ('max_dest_rd_atomic', ctypes.c_uint8),
-                ('min_rnr_timer', ctypes.c_uint8), ('port_num', ctypes.c_uint8),
-                ('timeout', ctypes.c_uint8), ('retry_cnt', ctypes.c_uint8),
-                ('rnr_retry', ctypes.c_uint8), ('alt_port_num', ctypes.c_uint8),
-                ('alt_timeout', ctypes.c_uint8),
-                ('rate_limit', ctypes.c_uint32)]
-
-
-assert ctypes.sizeof(QpAttr) == 140
 
 
 def report(name, err):

@@ -452,3 +452,52 @@ def silent_initiator(addr, port, patience):
     s = socket.create_connection((addr, port), timeout=120)
     print('connected', flush=True)
     print('reset after %.0f s' % wait_reset(s, patience), flush=True)
+
+
+def accept_then_disconnect(addr, port, pdata, go):
+    """accept_user_qp(), then once the file go exists (the shell has looked
+    at the engine) rdma_disconnect() and wait for DISCONNECTED"""
+    cm = librdmacm()
+    lid, cid, ch = accept_user_qp(cm, addr, port, pdata)
+    for _ in range(300):
+        if os.path.exists(go):
+            break
+        time.sleep(0.5)
+    else:
+        sys.exit('no go from the shell')
+    check(cm.rdma_disconnect(cid), 'rdma_disconnect')
+    print('disconnect asked', flush=True)
+    wait_event(cm, ch, RDMA_CM_EVENT_DISCONNECTED, 'rdma_disconnect')
+    print('disconnected', flush=True)
+    destroy_accepted(cm, lid, cid, ch)
+
+
+def peer_expect_reply(addr, port, pdata, reject):
+    """a kernel TCP socket sends an MPA v2 request with private data pdata
+    and checks the reply: a reject (read everything until the CM closes
+    the connection) or an accept (the connection held until the reply is
+    complete)"""
+    if reject:
+        buf = peer_exchange(addr, port, 1 << 20, patience=120)
+    else:
+        buf = peer_exchange(addr, port, MPA_HDR + MPA_V2_IRD_ORD + len(pdata))
+    check_mpa_reply(buf, pdata, reject=reject)
+    print('MPA %s received' % ('reject' if reject else 'reply'), flush=True)
+
+
+def main(argv):
+    """python3 iwcm.py CASE ADDR PORT PDATA [GO]: the ends the CM scripts
+    run (reject, accept, peer-reject, peer-accept)"""
+    case, addr, port, pdata = argv[1], argv[2], int(argv[3]), argv[4].encode()
+    if case == 'reject':
+        reject_one(addr, port, pdata)
+    elif case == 'accept':
+        accept_then_disconnect(addr, port, pdata, argv[5])
+    elif case in ('peer-reject', 'peer-accept'):
+        peer_expect_reply(addr, port, pdata, case == 'peer-reject')
+    else:
+        sys.exit('unknown case ' + case)
+
+
+if __name__ == '__main__':
+    main(sys.argv)

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=bash
 #
 # Guest-side jobs and helpers, sourced by tools/guest/init and by the guest
 # tests in tools/tests (as "$IRDMA_REPO/tools/guest/lib.sh").
@@ -88,7 +89,8 @@ mod_files() {
 # perftest (4.5+0.17) asks a device it does not know for 220 bytes of
 # inline data on a latency test, which libirdma refuses (EINVAL) as it
 # would on the adapter; later perftest releases ask Intel devices for 48
-# (X722) or 101 (E810) themselves.
+# (X722) or 101 (E810) themselves. Read by the scripts that source this.
+# shellcheck disable=SC2034
 IRDMA_PERFTEST_INLINE=101
 
 # Python helpers of the scripts (iwcm.py); the tree is read-only here.
@@ -371,6 +373,8 @@ mpa_case_done() {
 	lpid=
 	echo "server: $(<"$srv")"
 	[ $rc -eq 0 ] || fail "server exited $rc: $(<"$srv")"
+	# qps0 and stags0: the caller's counts before the case
+	# shellcheck disable=SC2154
 	sim_wait_counts 60 "$qps0 $stags0 0 0 0" 0 objects qps stags qhash \
 		apbvt_ports ahs
 }
@@ -390,7 +394,7 @@ log_since() {
 
 # For tests: how many kernel log lines since log_mark contain $1.
 count_log() {
-	local n=0 seen= line
+	local n=0 seen='' line
 
 	while IFS= read -r line; do
 		[[ $line == *"$IRDMA_LOG_MARK"* ]] && seen=1
@@ -419,7 +423,7 @@ pause() {
 ibdev_of() {
 	local d
 
-	for d in /sys/bus/irdma_sim/devices/irdma_sim$1/infiniband/*; do
+	for d in /sys/bus/irdma_sim/devices/irdma_sim"$1"/infiniband/*; do
 		[ -e "$d" ] && echo "${d##*/}"
 	done
 }
@@ -864,6 +868,8 @@ ibv_info_attrs() {
 	while IFS=: read -r k v; do
 		k=${k//[[:space:]]/}
 		v=${v#"${v%%[![:space:]]*}"}
+		# attr is the caller's associative array
+		# shellcheck disable=SC2004
 		[ -n "$k" ] && [ -z "${attr[$k]+set}" ] && attr[$k]=$v
 	done <<<"$1"
 }

@@ -11,6 +11,8 @@ load_stack || fail "cannot load the RDMA stack and the parent drivers"
 aliases=$(modinfo -b "$IRDMA_MODROOT" -k "$(uname -r)" -F alias irdma | sort)
 expected=$(printf '%s\n' auxiliary:i40e.iwarp auxiliary:ice.iwarp \
 	auxiliary:ice.roce i40iw | sort)
+# the echoes join each list onto one line
+# shellcheck disable=SC2086,SC2116
 [ "$aliases" = "$expected" ] ||
 	fail "aliases are '$(echo $aliases)', expected '$(echo $expected)'"
 

@@ -36,7 +36,7 @@ check_func() {
 
 	[ -d "$d" ] || fail "device irdma_sim$id missing"
 	[ -d "$d/net/isim$id" ] || fail "netdev isim$id not under irdma_sim$id"
-	[ -e /sys/bus/auxiliary/devices/irdma_sim.func.$id ] ||
+	[ -e /sys/bus/auxiliary/devices/irdma_sim.func."$id" ] ||
 		fail "auxiliary device irdma_sim.func.$id missing"
 	[ -e "$dbg/irdma_sim$id/fail_create_cq" ] ||
 		fail "fault knobs of irdma_sim$id missing"
@@ -46,17 +46,17 @@ check_func() {
 }
 
 check_gone() {
-	[ ! -e $bus/devices/irdma_sim$1 ] || fail "irdma_sim$1 still there"
-	[ ! -e /sys/class/net/isim$1 ] || fail "isim$1 still there"
-	[ ! -e /sys/bus/auxiliary/devices/irdma_sim.func.$1 ] ||
+	[ ! -e $bus/devices/irdma_sim"$1" ] || fail "irdma_sim$1 still there"
+	[ ! -e /sys/class/net/isim"$1" ] || fail "isim$1 still there"
+	[ ! -e /sys/bus/auxiliary/devices/irdma_sim.func."$1" ] ||
 		fail "irdma_sim.func.$1 still there"
-	[ ! -e $dbg/irdma_sim$1 ] || fail "debugfs of irdma_sim$1 still there"
+	[ ! -e $dbg/irdma_sim"$1" ] || fail "debugfs of irdma_sim$1 still there"
 }
 
 carrier() {
 	local c
 
-	read -r c </sys/class/net/isim$1/carrier
+	read -r c </sys/class/net/isim"$1"/carrier
 	echo "$c"
 }
 

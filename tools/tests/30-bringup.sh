@@ -19,7 +19,7 @@ dbg=/sys/kernel/debug/irdma_sim
 drv=/sys/bus/auxiliary/drivers/irdma.sim
 
 bound() {
-	[ -e /sys/bus/auxiliary/devices/irdma_sim.func.$1/driver ]
+	[ -e /sys/bus/auxiliary/devices/irdma_sim.func."$1"/driver ]
 }
 
 check_up() {

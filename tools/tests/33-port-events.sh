@@ -66,7 +66,7 @@ ip link set isim0 address 02:00:5e:10:00:01 || fail "set the MAC"
 # shows the new MAC only if the event was raised.
 gid=/sys/class/infiniband/$dev/ports/1/gids/0
 for ((i = 0; i < 10; i++)); do
-	read -r g <$gid
+	read -r g <"$gid"
 	[ "${g:0:14}" = "0200:5e10:0001" ] && break
 	pause 1
 done

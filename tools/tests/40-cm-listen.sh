@@ -50,7 +50,7 @@ wait_arp() {
 
 # start a listener in the background: rping -s on address $1, port $2
 listen() {
-	rping -s -a "$1" -p "$2" >/tmp/rping-$2.txt 2>&1 &
+	rping -s -a "$1" -p "$2" >/tmp/rping-"$2".txt 2>&1 &
 	lpid=$!
 }
 
@@ -231,5 +231,7 @@ ip -6 neigh flush dev isim0 nud all
 wait_arp 0 0
 
 step "remove"
+# no namespace to move back
+# shellcheck disable=SC2119
 sim_pair_remove
 echo "listen (v4, v6, wildcard with address changes) programs and removes SYN filters and ports; neighbours reach the ARP cache; a loopback rping connection on one function pings 10 times with verified data over the engine's iWARP FPDUs and leaves nothing"

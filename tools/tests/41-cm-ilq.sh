@@ -53,29 +53,14 @@ c=$(ilq_counters 0) || fail "no ILQ counters in $dbg/irdma_sim0/state"
 read -r tx0 rx0 st0 _ <<<"$c"
 
 step "rdma_cm listen on 192.0.2.1:$port"
-python3 -u - 192.0.2.1 $port $pdata >/tmp/ilq-listen.txt 2>&1 <<'EOF' &
-import sys
-
-import iwcm
-
-iwcm.reject_one(sys.argv[1], int(sys.argv[2]), sys.argv[3].encode())
-EOF
+python3 -u "$IRDMA_REPO/tools/guest/iwcm.py" reject 192.0.2.1 $port $pdata \
+	>/tmp/ilq-listen.txt 2>&1 &
 lpid=$!
 wait_objects 0 "1 1 0"
 
 step "a kernel TCP socket in $ns sends an MPA v2 request"
-ip netns exec $ns python3 -u - 192.0.2.1 $port $pdata \
-	>/tmp/ilq-peer.txt 2>&1 <<'EOF'
-import sys
-
-import iwcm
-
-addr, port, pdata = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
-# everything until the CM closes the connection
-buf = iwcm.peer_exchange(addr, port, 1 << 20, patience=120)
-iwcm.check_mpa_reply(buf, pdata, reject=True)
-print('MPA reject received', flush=True)
-EOF
+ip netns exec $ns python3 -u "$IRDMA_REPO/tools/guest/iwcm.py" peer-reject 192.0.2.1 $port $pdata \
+	>/tmp/ilq-peer.txt 2>&1
 rc=$?
 echo "peer: $(</tmp/ilq-peer.txt)"
 [ $rc -eq 0 ] || fail "peer (exit $rc): $(</tmp/ilq-peer.txt); listener: $(</tmp/ilq-listen.txt)"

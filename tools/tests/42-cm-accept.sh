@@ -53,49 +53,15 @@ base=$(objects) || fail "no object counts in $state"
 read -r qps0 stags0 _ <<<"$base"
 
 step "rdma_cm listen on 192.0.2.1:$port, accept with a user QP"
-python3 -u - 192.0.2.1 $port $pdata $go >/tmp/accept-listen.txt 2>&1 <<'EOF' &
-import os
-import sys
-import time
-
-import iwcm
-from iwcm import check
-
-addr, port, pdata, go = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode(), sys.argv[4]
-cm = iwcm.librdmacm()
-lid, cid, ch = iwcm.accept_user_qp(cm, addr, port, pdata)
-# the shell looks at the engine, then lets us close
-for _ in range(300):
-    if os.path.exists(go):
-        break
-    time.sleep(0.5)
-else:
-    sys.exit('no go from the shell')
-check(cm.rdma_disconnect(cid), 'rdma_disconnect')
-print('disconnect asked', flush=True)
-iwcm.wait_event(cm, ch, iwcm.RDMA_CM_EVENT_DISCONNECTED,
-                'rdma_disconnect')
-print('disconnected', flush=True)
-iwcm.destroy_accepted(cm, lid, cid, ch)
-EOF
+python3 -u "$IRDMA_REPO/tools/guest/iwcm.py" accept 192.0.2.1 $port $pdata $go \
+	>/tmp/accept-listen.txt 2>&1 &
 lpid=$!
 wait_line 300 listening /tmp/accept-listen.txt ||
 	fail "listener not listening: $(</tmp/accept-listen.txt)"
 
 step "a kernel TCP socket in $ns sends an MPA v2 request"
-ip netns exec $ns python3 -u - 192.0.2.1 $port $pdata \
-	>/tmp/accept-peer.txt 2>&1 <<'EOF' &
-import sys
-
-import iwcm
-
-addr, port, pdata = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
-# hold the connection until the reply is complete
-buf = iwcm.peer_exchange(addr, port,
-                         iwcm.MPA_HDR + iwcm.MPA_V2_IRD_ORD + len(pdata))
-iwcm.check_mpa_reply(buf, pdata, reject=False)
-print('MPA reply received', flush=True)
-EOF
+ip netns exec $ns python3 -u "$IRDMA_REPO/tools/guest/iwcm.py" peer-accept 192.0.2.1 $port $pdata \
+	>/tmp/accept-peer.txt 2>&1 &
 ppid_=$!
 
 wait_line 300 accepted /tmp/accept-listen.txt ||

@@ -67,25 +67,25 @@ rping_pair() {
 	read -r "closed[1]" <<<"$(sim_counts 1 toe closed)" ||
 		fail "no close counter"
 	ip netns exec $ns stdbuf -oL rping -s -d -v -V -a "$la" -p "$port" \
-		>$srv 2>&1 &
+		>"$srv" 2>&1 &
 	spid=$!
 	# the listen reaches both functions (rdma_cm listens on every device)
 	read -r q0 _ <<<"${IRDMA_BASE_OBJ[1]}"
 	wait_qhash_above 60 1 "$q0" ||
-		fail "no SYN filter on function 1: $(<$srv)"
+		fail "no SYN filter on function 1: $(<"$srv")"
 	echo "$drop" >/sys/kernel/debug/irdma_sim/irdma_sim1/drop_toe_segs
 	printf -v t0 '%(%s)T' -1
 	ip netns exec $ns0 stdbuf -oL rping -c -d -v -V -a "$ca" -p "$port" \
-		-C "$PINGS" >$cli 2>&1 &
+		-C "$PINGS" >"$cli" 2>&1 &
 	cpid=$!
 	# never kill rping while iw_cm is in CONN_SENT (destroy_cm_id() BUG):
 	# if the connect does not get through, wait for the CM to report
-	if ! wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" $cli; then
+	if ! wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" "$cli"; then
 		wait "$cpid"
-		fail "the connect did not reach ESTABLISHED: $(<$cli) / server: $(<$srv)"
+		fail "the connect did not reach ESTABLISHED: $(<"$cli") / server: $(<"$srv")"
 	fi
-	wait_line 60 "*RDMA_CM_EVENT_ESTABLISHED*" $srv ||
-		fail "the server did not reach ESTABLISHED: $(<$srv)"
+	wait_line 60 "*RDMA_CM_EVENT_ESTABLISHED*" "$srv" ||
+		fail "the server did not reach ESTABLISHED: $(<"$srv")"
 	# one offloaded connection on each engine, not two on one; a fast
 	# run may be over before the first look, and then each engine has
 	# closed its end already (the engine closes an offloaded connection
@@ -101,12 +101,12 @@ rping_pair() {
 			fail "function $f: no offloaded connection (conns $n, closes $before -> $c)"
 		((n <= 1)) || fail "function $f: $n offloaded connections, not 1"
 	done
-	if ! rping_pings_verified 600 "$cpid" $cli "$PINGS"; then
+	if ! rping_pings_verified 600 "$cpid" "$cli" "$PINGS"; then
 		# a lost frame stalls the connection: the engine does not
 		# retransmit; say where frames went
 		echo "function 0: $(sim_counts 0 toe conns tx rx dropped ooo retrans timeouts) / wire $(sim_counts 0 wire tx rx dropped)"
 		echo "function 1: $(sim_counts 1 toe conns tx rx dropped ooo retrans timeouts) / wire $(sim_counts 1 wire tx rx dropped)"
-		fail "client: $(<$cli) / server: $(<$srv)"
+		fail "client: $(<"$cli") / server: $(<"$srv")"
 	fi
 	printf -v t1 '%(%s)T' -1
 	echo "client: $PINGS pings verified, $((t1 - t0)) s from start to exit"
@@ -142,14 +142,14 @@ rping_pair() {
 	fi
 	# the client's rdma_disconnect reaches the server as a FIN
 	wait_exit 30 "$spid" ||
-		fail "the server did not see the client's close: $(<$srv)"
+		fail "the server did not see the client's close: $(<"$srv")"
 	wait "$spid"
 	rc=$?
-	[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<$srv)"
+	[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<"$srv")"
 	spid=
-	n=$(rping_pings $srv server)
+	n=$(rping_pings "$srv" server)
 	[ "$n" = "$PINGS" ] ||
-		fail "rping -s verified $n pings, not $PINGS: $(<$srv)"
+		fail "rping -s verified $n pings, not $PINGS: $(<"$srv")"
 	echo "server: $n pings verified"
 }
 
@@ -172,13 +172,8 @@ rping_pair :: 2001:db8::2 7432
 wait_baseline IPv6
 
 step "a librdmacm listener in $ns rejects"
-ip netns exec $ns python3 -u - 192.0.2.2 7433 >/tmp/43-rej.txt 2>&1 <<'EOF' &
-import sys
-
-import iwcm
-
-iwcm.reject_one(sys.argv[1], int(sys.argv[2]), b'wire-reject-43')
-EOF
+ip netns exec $ns python3 -u "$IRDMA_REPO/tools/guest/iwcm.py" reject 192.0.2.2 7433 \
+	wire-reject-43 >/tmp/43-rej.txt 2>&1 &
 spid=$!
 wait_line 300 listening /tmp/43-rej.txt ||
 	fail "listener not listening: $(</tmp/43-rej.txt)"

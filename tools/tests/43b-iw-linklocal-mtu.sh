@@ -33,22 +33,22 @@ rping_ll() {
 	local srv=/tmp/43b-srv-$5.txt cli=/tmp/43b-cli-$5.txt
 
 	ip netns exec "$sns" stdbuf -oL rping -s -d -v -V -a "$saddr" \
-		-p "$port" -S "$size" >$srv 2>&1 &
+		-p "$port" -S "$size" >"$srv" 2>&1 &
 	spid=$!
-	wait_line 60 "*rdma_listen*" $srv || fail "server not listening: $(<$srv)"
+	wait_line 60 "*rdma_listen*" "$srv" || fail "server not listening: $(<"$srv")"
 	pause 1
 	ip netns exec "$cns" stdbuf -oL rping -c -d -v -V -a "$caddr" \
-		-p "$port" -S "$size" -C $PINGS >$cli 2>&1 &
+		-p "$port" -S "$size" -C $PINGS >"$cli" 2>&1 &
 	cpid=$!
-	rping_pings_verified 300 "$cpid" $cli $PINGS ||
-		fail "client: $(<$cli) / server: $(<$srv)"
-	wait_exit 30 "$spid" || fail "the server did not see the close: $(<$srv)"
+	rping_pings_verified 300 "$cpid" "$cli" $PINGS ||
+		fail "client: $(<"$cli") / server: $(<"$srv")"
+	wait_exit 30 "$spid" || fail "the server did not see the close: $(<"$srv")"
 	wait "$spid"
 	rc=$?
 	spid=
-	[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<$srv)"
-	n=$(rping_pings $srv server)
-	[ "$n" = $PINGS ] || fail "rping -s verified $n pings: $(<$srv)"
+	[ "$rc" = 0 ] || fail "rping -s exited $rc: $(<"$srv")"
+	n=$(rping_pings "$srv" server)
+	[ "$n" = $PINGS ] || fail "rping -s verified $n pings: $(<"$srv")"
 	echo "$caddr from $cns: $PINGS pings of $size bytes verified both ways"
 }
 

@@ -88,18 +88,18 @@ rping_pair_done() {
 
 	wait_rc "$cpid" 300
 	[ $rc = 124 ] &&
-		fail "$dir: rping -c did not finish in 300 s: $(<$cli) / server: $(<$srv)"
+		fail "$dir: rping -c did not finish in 300 s: $(<"$cli") / server: $(<"$srv")"
 	cpid=
-	echo "$cs rping -c: $(<$cli)"
-	[ $rc = 0 ] || fail "$dir: rping -c exited $rc / server: $(<$srv)"
-	[ "$(rping_pings $cli)" = 10 ] || fail "$dir: not 10 verified pings"
-	wait_line 10 "*ESTABLISHED*" $srv ||
-		fail "$dir: $ss did not reach ESTABLISHED: $(<$srv)"
+	echo "$cs rping -c: $(<"$cli")"
+	[ $rc = 0 ] || fail "$dir: rping -c exited $rc / server: $(<"$srv")"
+	[ "$(rping_pings "$cli")" = 10 ] || fail "$dir: not 10 verified pings"
+	wait_line 10 "*ESTABLISHED*" "$srv" ||
+		fail "$dir: $ss did not reach ESTABLISHED: $(<"$srv")"
 	wait_rc "$spid" "$5"
 	[ $rc = 124 ] && stop_server
 	spid=
-	echo "$ss rping -s: $(<$srv)"
-	[ "$(rping_pings $srv server)" -ge 10 ] ||
+	echo "$ss rping -s: $(<"$srv")"
+	[ "$(rping_pings "$srv" server)" -ge 10 ] ||
 		fail "$dir: $ss's server did not see 10 pings"
 }
 

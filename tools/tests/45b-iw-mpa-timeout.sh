@@ -25,7 +25,7 @@
 
 ns=mpapeer
 ns0=mpahost
-PY="env PYTHONPATH=$IRDMA_REPO/tools/guest python3 -u -c"
+PY=(env "PYTHONPATH=$IRDMA_REPO/tools/guest" python3 -u -c)
 
 kill_on_exit lpid ipid spid c1 c2
 netns_del_on_exit $ns $ns0
@@ -37,7 +37,7 @@ sim_iwarp_pair_netns $ns $ns0
 take_baseline "qhash apbvt_ports ahs" 0 1
 
 step "a responder that never answers, and one that never hears a request"
-ip netns exec $ns $PY 'import iwcm; iwcm.silent_responder("192.0.2.2", 7451, 2, 150)' \
+ip netns exec $ns "${PY[@]}" 'import iwcm; iwcm.silent_responder("192.0.2.2", 7451, 2, 150)' \
 	>/tmp/45b-peer.txt 2>&1 &
 lpid=$!
 ip netns exec $ns stdbuf -oL rping -s -d -a 192.0.2.2 -p 7452 \
@@ -54,7 +54,7 @@ c1=$!
 ip netns exec $ns0 rping -c -d -a 192.0.2.2 -p 7451 -C 1 \
 	>/tmp/45b-c2.txt 2>&1 &
 c2=$!
-ip netns exec $ns0 $PY 'import iwcm; iwcm.silent_initiator("192.0.2.2", 7452, 120)' \
+ip netns exec $ns0 "${PY[@]}" 'import iwcm; iwcm.silent_initiator("192.0.2.2", 7452, 120)' \
 	>/tmp/45b-init.txt 2>&1 &
 ipid=$!
 wait_line 120 "request 2 *" /tmp/45b-peer.txt ||

@@ -41,7 +41,7 @@ trap cleanup EXIT
 # client here on function 0
 perf_pair() {
 	local tool=$1 port=$2 iters=$3 size=$4 srv=/tmp/48-$1-srv.txt cli=/tmp/48-$1-cli.txt
-	local rc src line w res= t0 t1 tx0 rx0 tx1 rx1 un0 un1 segs
+	local rc src line w res='' t0 t1 tx0 rx0 tx1 rx1 un0 un1 segs
 
 	shift 4
 

@@ -37,21 +37,21 @@ rping_self() {
 	read -r sc0 ki0 id0 un0 <<<"$(sim_counts 0 exec scans kicks idle unasked)" ||
 		fail "no exec counters"
 	read -r c0 <<<"$(sim_counts 0 toe closed)" || fail "no toe counters"
-	stdbuf -oL rping -s -d -v -V -a "$la" -p "$port" >$srv 2>&1 &
+	stdbuf -oL rping -s -d -v -V -a "$la" -p "$port" >"$srv" 2>&1 &
 	# shellcheck disable=SC2034 # read by name: kill_on_exit, rping_server_done
 	spid=$!
 	# the listen reaches the engine as SYN filters (a wildcard one per
 	# address of the netdev)
 	wait_qhash_above 60 0 "${IRDMA_BASE_OBJ[0]%% *}" ||
-		fail "no SYN filter: $(<$srv)"
+		fail "no SYN filter: $(<"$srv")"
 	printf -v t0 '%(%s)T' -1
 	stdbuf -oL rping -c -d -v -V -a "$ca" -p "$port" -C "$pings" \
-		>$cli 2>&1 &
+		>"$cli" 2>&1 &
 	cpid=$!
 	# never kill rping while iw_cm is in CONN_SENT: wait for the CM
-	if ! wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" $cli; then
+	if ! wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" "$cli"; then
 		wait "$cpid"
-		fail "the connect did not reach ESTABLISHED: $(<$cli) / server: $(<$srv)"
+		fail "the connect did not reach ESTABLISHED: $(<"$cli") / server: $(<"$srv")"
 	fi
 	# both ends offloaded on this one engine (or already closed again)
 	for ((i = 0; i < 30; i++)); do
@@ -62,11 +62,11 @@ rping_self() {
 	done
 	((seen || c >= c0 + 2)) ||
 		fail "not two offloaded connections on the engine: conns $n, closes $c0 -> $c"
-	rping_pings_verified 300 "$cpid" $cli "$pings" ||
-		fail "$(<$cli) / server: $(<$srv)"
+	rping_pings_verified 300 "$cpid" "$cli" "$pings" ||
+		fail "$(<"$cli") / server: $(<"$srv")"
 	cpid=
 	printf -v t1 '%(%s)T' -1
-	rping_server_done 30 spid $srv "$pings"
+	rping_server_done 30 spid "$srv" "$pings"
 	read -r lp1 <<<"$(sim_counts 0 wire looped)"
 	read -r sc1 ki1 id1 un1 <<<"$(sim_counts 0 exec scans kicks idle unasked)"
 	echo "$pings pings verified on both ends in $((t1 - t0)) s; frames looped by the switch: $((lp1 - lp0))"

@@ -37,6 +37,8 @@ rping_run() {
 
 	ip netns exec "$sns" stdbuf -oL rping -s -d -v -V -a "$la" -p "$port" \
 		>"$srv" 2>&1 &
+	# kill_on_exit reads it by name
+	# shellcheck disable=SC2034
 	spid=$!
 	# the listen reached function 1's engine (a SYN filter)
 	wait_qhash_above 60 1 "${IRDMA_BASE_OBJ[1]%% *}" ||
