@@ -1742,3 +1742,7 @@ int irdma_qpc_write_uda(__le64 *ctx, const struct irdma_qpc_common *c)
 					  c->use_stats));
 	return 0;
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/ctrl_test.c"
+#endif

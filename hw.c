@@ -1323,3 +1323,7 @@ void irdma_hw_deinit(struct irdma_func *fn)
 	irdma_hw_stop(hw);
 	irdma_hw_free(hw);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/hw_test.c"
+#endif
