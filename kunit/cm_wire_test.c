@@ -868,40 +868,72 @@ static void irdma_cm_wire_cleanup_busy(struct kunit *test)
 	env->a.core->clk = &cmt_clock;
 }
 
+/* Bring the pending retransmissions of @core to now, as if an RTO passed. */
+static void cmt_rtx_due_now(struct irdma_cm_core *core)
+{
+	struct irdma_cm_node *node;
+	unsigned long flags, now = jiffies;
+
+	spin_lock_irqsave(&core->timer_lock, flags);
+	list_for_each_entry(node, &core->timer_nodes, timer_link)
+		if (node->tmr_armed & BIT(IRDMA_CM_TMR_RTX) &&
+		    time_after(node->tmr_due[IRDMA_CM_TMR_RTX], now))
+			node->tmr_due[IRDMA_CM_TMR_RTX] = now;
+	spin_unlock_irqrestore(&core->timer_lock, flags);
+}
+
 /*
- * The default time source (jiffies and the core timer) and the default
- * VLAN lookup through the netdevs, with a real one-second retransmission.
+ * The default clock (jiffies and the core's timer_list) and the default
+ * VLAN lookup through the netdevs, without waiting for the clock: a connect
+ * arms the timer for the first retransmission, one RTO away; run once that
+ * is due, the timer's function resends both SYNs and arms the timer again
+ * for the next.
  */
 static void irdma_cm_wire_real_clock(struct kunit *test)
 {
 	struct cmt_env *env = test->priv;
 	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
 	struct cmt_conn cp6 = { .qpn = 3, .ird = 2, .ord = 2 };
+	unsigned long rto = msecs_to_jiffies(IRDMA_CM_RETRANS_FIRST_MS), j0;
+	struct irdma_cm_core *core = env->a.core;
 	struct irdma_cm_hw_ops *ops;
 	struct cmt_id *c4, *c6;
+	u32 tx;
 
 	ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ops);
 	*ops = cmt_hw_ops;
 	ops->get_vlan = NULL;
-	env->a.core->ops = ops;
-	env->a.core->clk = &irdma_cm_jiffies_clock;
+	core->ops = ops;
+	core->clk = &irdma_cm_jiffies_clock;
 	env->a.peer = NULL;
 	c4 = cmt_id_new(&env->a);
 	c6 = cmt_id_new(&env->a);
+	j0 = jiffies;
 	KUNIT_ASSERT_EQ(test, cmt_connect(c4, false, 1, 6000, 2, 4000, &cp), 0);
 	KUNIT_ASSERT_EQ(test, cmt_connect(c6, true, 1, 6000, 2, 4000, &cp6), 0);
 	KUNIT_EXPECT_EQ(test, env->a.tx, 2U);
-	msleep(1500);
-	KUNIT_EXPECT_GE(test, env->a.tx, 4U);
-	irdma_cm_teardown_connections(env->a.core, NULL, false);
+	KUNIT_EXPECT_TRUE(test, core->timer_armed);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&core->tcp_timer));
+	KUNIT_EXPECT_EQ(test, core->tcp_timer.expires, core->timer_due);
+	KUNIT_EXPECT_TRUE(test, time_in_range(core->timer_due, j0 + rto,
+					      jiffies + rto));
+	del_timer_sync(&core->tcp_timer);
+	tx = env->a.tx;
+	cmt_rtx_due_now(core);
+	core->tcp_timer.function(&core->tcp_timer);
+	KUNIT_EXPECT_EQ(test, env->a.tx, tx + 2);
+	KUNIT_EXPECT_TRUE(test, timer_pending(&core->tcp_timer));
+	KUNIT_EXPECT_EQ(test, core->tcp_timer.expires, core->timer_due);
+	KUNIT_EXPECT_TRUE(test, time_after(core->timer_due, jiffies));
+	irdma_cm_teardown_connections(core, NULL, false);
 	cmt_pump(env);
 	cmt_expect_event(env, c4, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
 	cmt_expect_event(env, c6, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
-	KUNIT_EXPECT_FALSE(test, env->a.core->timer_armed);
-	del_timer_sync(&env->a.core->tcp_timer);
-	env->a.core->clk = &cmt_clock;
-	env->a.core->ops = &cmt_hw_ops;
+	KUNIT_EXPECT_FALSE(test, core->timer_armed);
+	del_timer_sync(&core->tcp_timer);
+	core->clk = &cmt_clock;
+	core->ops = &cmt_hw_ops;
 }
 
 /*

@@ -7,11 +7,10 @@
  */
 #include <kunit/test.h>
 #include <rdma/ib_pack.h>
-#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
-#include <linux/workqueue.h>
+#include <linux/kthread.h>
 
 #include <rdma/irdma-abi.h>
 
@@ -348,17 +347,17 @@ static void irdma_qp_user_sizes_table(struct kunit *test)
 struct qp_ref_fixture {
 	struct irdma_hw hw;
 	struct irdma_qp qp;
-	struct work_struct destroy;
+	struct task_struct *destroyer;
 	struct completion destroyed;
 };
 
-static void qp_ref_destroyer(struct work_struct *work)
+static int qp_ref_destroyer(void *data)
 {
-	struct qp_ref_fixture *fx = container_of(work, struct qp_ref_fixture,
-						 destroy);
+	struct qp_ref_fixture *fx = data;
 
 	irdma_qp_unpublish(&fx->hw, &fx->qp, QP_REF_ID);
 	complete(&fx->destroyed);
+	return 0;
 }
 
 static struct qp_ref_fixture *qp_ref_setup(struct kunit *test)
@@ -368,7 +367,6 @@ static struct qp_ref_fixture *qp_ref_setup(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, fx);
 	xa_init_flags(&fx->hw.qps, XA_FLAGS_ALLOC1);
-	INIT_WORK(&fx->destroy, qp_ref_destroyer);
 	init_completion(&fx->destroyed);
 	/* reserved as create does, then published */
 	KUNIT_ASSERT_EQ(test, xa_insert(&fx->hw.qps, QP_REF_ID, NULL,
@@ -377,15 +375,21 @@ static struct qp_ref_fixture *qp_ref_setup(struct kunit *test)
 	return fx;
 }
 
-/* Wait until the destroy took the QP out of the table (it then blocks) */
-static bool qp_ref_wait_unpublished(struct qp_ref_fixture *fx)
+/*
+ * Let the destroy run until it has dropped the table's reference and
+ * sleeps, or until it ends: true if it sleeps. The test's thread yields
+ * rather than sleeping a set time.
+ */
+static bool qp_ref_destroy_sleeps(struct qp_ref_fixture *fx)
 {
-	int i;
+	unsigned long give_up = jiffies + 10 * HZ;
 
-	for (i = 0; i < 250; i++) {
-		if (!xa_load(&fx->hw.qps, QP_REF_ID))
+	while (!completion_done(&fx->destroyed) &&
+	       time_before(jiffies, give_up)) {
+		if (refcount_read(&fx->qp.refs) == 1 &&
+		    READ_ONCE(fx->destroyer->__state) == TASK_UNINTERRUPTIBLE)
 			return true;
-		msleep(20);
+		cond_resched();
 	}
 	return false;
 }
@@ -417,27 +421,30 @@ static void irdma_qp_ref_lookup(struct kunit *test)
 static void irdma_qp_ref_destroy_waits(struct kunit *test)
 {
 	struct qp_ref_fixture *fx = qp_ref_setup(test);
+	struct task_struct *t;
 	struct irdma_qp *held;
 
 	held = irdma_qp_get(&fx->hw, QP_REF_ID);
 	KUNIT_ASSERT_PTR_EQ(test, held, &fx->qp);
-	queue_work(system_unbound_wq, &fx->destroy);
-	KUNIT_ASSERT_TRUE(test, qp_ref_wait_unpublished(fx));
+	t = kthread_run(qp_ref_destroyer, fx, "irdma_qp_ref_test");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	fx->destroyer = t;
+	/* destroy waits for the holder... */
+	KUNIT_EXPECT_TRUE(test, qp_ref_destroy_sleeps(fx));
+	KUNIT_EXPECT_FALSE(test, completion_done(&fx->destroyed));
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
 	/* a dying QP is not found, and its number stays taken */
 	KUNIT_EXPECT_NULL(test, irdma_qp_get(&fx->hw, QP_REF_ID));
 	KUNIT_EXPECT_EQ(test, xa_insert(&fx->hw.qps, QP_REF_ID, &fx->qp,
 					GFP_KERNEL), -EBUSY);
-	/* destroy waits for the holder... */
-	KUNIT_EXPECT_EQ(test,
-			wait_for_completion_timeout(&fx->destroyed,
-						    msecs_to_jiffies(200)), 0);
-	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
 	/* ...and goes on when it lets go */
 	irdma_qp_put(held);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&fx->destroyed,
 							  10 * HZ), 0);
 	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 0);
-	flush_work(&fx->destroy);
+	kthread_stop(t);
+	put_task_struct(t);
 	xa_destroy(&fx->hw.qps);
 }
 
@@ -655,7 +662,7 @@ static void irdma_qp_conn_from_cm_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, conn.mac, 0x020000000001ULL);
 	KUNIT_EXPECT_TRUE(test, conn.ipv4);
 
-	/* the TCP words of the host context, as hw-interface.rst places them */
+	/* the TCP words of the host context: sequence and window, 10 and 11 */
 	KUNIT_ASSERT_EQ(test, irdma_qpc_write_iwarp(ctx, &c, &conn.iw), 0);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[10]), 0x40000ULL << 32 | 0x1000);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[11]), 0x3fffcULL << 32 | 0x2000);
