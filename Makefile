@@ -11,12 +11,6 @@ ifneq ($(KERNELRELEASE),)
 obj-$(CONFIG_INFINIBAND_IRDMA) += irdma.o
 
 ccflags-y += -D'pr_fmt(fmt)=KBUILD_MODNAME ": " fmt'
-# Only this driver is built with UBSAN checks in the test kernel.
-UBSAN_SANITIZE := y
-# tools/irdma-vm coverage sets IRDMA_GCOV=1 to profile the driver with gcov.
-ifeq ($(IRDMA_GCOV),1)
-GCOV_PROFILE := y
-endif
 
 # Each KUnit suite, kunit/<area>_test.c, is included at the end of the file
 # it tests (CONFIG_INFINIBAND_IRDMA_KUNIT_TEST), where it reaches statics.
