@@ -2,7 +2,7 @@
 /*
  * irdma: the ILQ, the privileged raw queue pair of an iWARP function
  * through which the CM's TCP segments leave and arrive
- * (hw-interface.rst, "Privileged raw queues (ILQ)").
+ * (hw-interface.rst, "Privileged raw queues (ILQ, IEQ)").
  *
  * One ILQ per iWARP function: QP 1, of the UDA type, created straight into
  * RTS, with CQ 1 for both of its queues. Its rings and buffers are
