@@ -11,13 +11,9 @@ ifneq ($(KERNELRELEASE),)
 obj-$(CONFIG_INFINIBAND_IRDMA) += irdma.o
 
 ccflags-y += -D'pr_fmt(fmt)=KBUILD_MODNAME ": " fmt'
-# Only this driver is built with UBSAN checks in the test kernel.
-UBSAN_SANITIZE := y
-# tools/irdma-vm coverage sets IRDMA_GCOV=1 to profile the driver with gcov.
-ifeq ($(IRDMA_GCOV),1)
-GCOV_PROFILE := y
-endif
 
+# Each KUnit suite, kunit/<area>_test.c, is included at the end of the file
+# it tests (CONFIG_INFINIBAND_IRDMA_KUNIT_TEST), where it reaches statics.
 irdma-y := main.o \
 	   icrdma_if.o \
 	   i40iw_if.o
@@ -26,18 +22,12 @@ irdma-y := main.o \
 irdma-y += hw.o utils.o verbs.o ae.o qos.o
 irdma-y += cq.o qp.o
 irdma-y += mr.o uring.o
-irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/qp_test.o
-irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/hw_test.o
 
 irdma-y += cm.o cm_hw.o arp.o ilq.o ieq.o trace.o
 CFLAGS_trace.o := -I$(src)
 
-irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/main_test.o
-
 # hardware interface: data path, control plane, HMC, PBLE
 irdma-y += uk.o ctrl.o hmc.o pble.o
-irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o kunit/ctrl_test.o \
-					    kunit/hmc_test.o kunit/pble_test.o
 
 # The simulator (sim/, irdma_sim.ko) and the binding that claims its
 # functions; the binding is part of irdma.ko whether irdma_sim is y or m.

@@ -4475,6 +4475,7 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *core)
 
 #if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
 #include "kunit/cm_frame_test.c"
-#include "kunit/cm_scenario_test.c"
+#include "kunit/cm_script_test.c"
+#include "kunit/cm_wire_test.c"
 #include "kunit/cm_fuzz_test.c"
 #endif

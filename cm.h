@@ -71,11 +71,12 @@ struct net_device;
 /* a graceful close of an offloaded connection not complete by then aborts */
 #define IRDMA_CM_CLOSE_TIMEOUT_MS	5000
 /*
- * The MPA exchange is timed on both sides (Documentation/cm.rst, "Timers").
- * A responder answers once its ULP accepts, which may take a while on a
- * busy host: the initiator waits as long as iw_cxgb4's endpoint timer. A
- * request follows the handshake at once from any initiator: a responder
- * whose peer stays silent gives up sooner and frees its backlog slot.
+ * The MPA exchange is timed on both sides (Documentation/cm.rst, "Timers,
+ * locks, references"). A responder answers once its ULP accepts, which may
+ * take a while on a busy host: the initiator waits as long as iw_cxgb4's
+ * endpoint timer. A request follows the handshake at once from any
+ * initiator: a responder whose peer stays silent gives up sooner and frees
+ * its backlog slot.
  */
 #define IRDMA_CM_MPA_REPLY_WAIT_MS	60000
 #define IRDMA_CM_MPA_REQ_WAIT_MS	20000

@@ -712,3 +712,7 @@ int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	spin_unlock_irqrestore(&cq->lock, irqfl);
 	return ret;
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/cq_test.c"
+#endif

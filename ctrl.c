@@ -1724,9 +1724,9 @@ int irdma_qpc_write_roce(__le64 *ctx, const struct irdma_qpc_common *c,
  *	completion context, QS handle, statistics instance and @priv_en; the
  *	other fields must be zero
  *
- * The ILQ's context (hw-interface.rst, "Privileged raw queues"): no
- * protocol state, nothing but where the rings are and where their
- * completions go.
+ * The ILQ's context (hw-interface.rst, "Privileged raw queues (ILQ,
+ * IEQ)"): no protocol state, nothing but where the rings are and where
+ * their completions go.
  *
  * Return: 0 or -EINVAL for out-of-range fields.
  */
@@ -1742,3 +1742,7 @@ int irdma_qpc_write_uda(__le64 *ctx, const struct irdma_qpc_common *c)
 					  c->use_stats));
 	return 0;
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/ctrl_test.c"
+#endif

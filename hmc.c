@@ -401,3 +401,7 @@ u32 irdma_hmc_pdinv(u32 sd_idx, u32 pd_idx)
 	return FIELD_PREP(IRDMA_PDINV_SD_IDX, sd_idx) | IRDMA_PDINV_PARTSEL |
 	       FIELD_PREP(IRDMA_PDINV_PD_IDX, pd_idx);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/hmc_test.c"
+#endif

@@ -1171,6 +1171,7 @@ static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 	spin_lock_init(&hw->req_lock);
 	atomic64_set(&hw->req_done, 0);
 	mutex_init(&hw->counters.lock);
+	mutex_init(&hw->rawq_lock);
 	INIT_DELAYED_WORK(&hw->counters.poll, irdma_hwc_poll);
 	hw->cmd_wq = alloc_ordered_workqueue("irdma-cqp/%s", WQ_MEM_RECLAIM,
 					     dev_name(&fn->adev->dev));
@@ -1191,6 +1192,7 @@ static void irdma_hw_free(struct irdma_hw *hw)
 	xa_destroy(&hw->qps);
 	xa_destroy(&hw->cqs);
 	destroy_workqueue(hw->cmd_wq);
+	mutex_destroy(&hw->rawq_lock);
 	mutex_destroy(&hw->counters.lock);
 	mutex_destroy(&hw->cmd_mutex);
 	kfree(hw);
@@ -1323,3 +1325,7 @@ void irdma_hw_deinit(struct irdma_func *fn)
 	irdma_hw_stop(hw);
 	irdma_hw_free(hw);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/hw_test.c"
+#endif

@@ -232,6 +232,8 @@ struct irdma_hw_counters {
  * @ilq: the ILQ of an iWARP function (ilq.c), or NULL; the CEQ thread
  *	finds it under RCU
  * @ieq: the IEQ of an iWARP function (ilq.c, ieq.c), or NULL; likewise
+ * @rawq_lock: serialises the bring-up and tear-down of @ilq and @ieq,
+ *	which alone change them
  * @counters: the engine's statistics (GATHER_STATS)
  * @qos: the transmit scheduler set-up and traffic classes (qos.c)
  * @loc_mac_idx: gen1: the local MAC table entry of the netdev's address,
@@ -277,6 +279,7 @@ struct irdma_hw {
 	struct xarray qps;
 	struct irdma_ilq __rcu *ilq;
 	struct irdma_ilq __rcu *ieq;
+	struct mutex rawq_lock; /* changes of ilq and ieq */
 	struct irdma_hw_counters counters;
 	struct irdma_qos qos;
 	u8 loc_mac_idx;

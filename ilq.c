@@ -2,7 +2,7 @@
 /*
  * irdma: the ILQ, the privileged raw queue pair of an iWARP function
  * through which the CM's TCP segments leave and arrive
- * (hw-interface.rst, "Privileged raw queues (ILQ)").
+ * (hw-interface.rst, "Privileged raw queues (ILQ, IEQ)").
  *
  * One ILQ per iWARP function: QP 1, of the UDA type, created straight into
  * RTS, with CQ 1 for both of its queues. Its rings and buffers are
@@ -140,9 +140,10 @@ struct irdma_ilq_tx {
  *	buffer (under @cq_lock)
  * @qos: the QP's queue set (qos.c): user priority 0's
  *
- * Lifetime: made by irdma_ilq_create() and published in hw->ilq under
- * RCU for the CEQ thread; irdma_ilq_destroy() unpublishes it, waits a
- * grace period and frees it. The CM uses it only while attached.
+ * Lifetime: made by irdma_ilq_create() and published in hw->ilq (hw->ieq)
+ * under hw->rawq_lock; the CEQ thread and the senders find it under RCU.
+ * irdma_ilq_destroy() unpublishes it, waits a grace period and frees it.
+ * The CM uses it only while attached.
  */
 struct irdma_ilq {
 	struct irdma_hw *hw;
@@ -183,15 +184,6 @@ static u64 irdma_ilq_cq_ctx(u32 cqn)
 {
 	/* as for every CQ, the number shifted: the context must be even */
 	return (u64)cqn << 1;
-}
-
-/*
- * The ILQ of an engine, for callers that run only while it exists: the CM
- * (attached between create and destroy) and tear-down itself.
- */
-static struct irdma_ilq *irdma_ilq_of(struct irdma_hw *hw)
-{
-	return rcu_dereference_protected(hw->ilq, true);
 }
 
 /* @n counters of the queue @slot points to, zeros while it has none */
@@ -786,7 +778,12 @@ static int irdma_rawq_xmit(struct irdma_ilq *ilq, struct irdma_ilq_ah *ah,
 int irdma_ilq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
 		   const void *seg, u32 len)
 {
-	return irdma_rawq_xmit(irdma_ilq_of(hw), ah, seg, len, NULL, 0);
+	int ret;
+
+	rcu_read_lock();
+	ret = irdma_rawq_xmit(rcu_dereference(hw->ilq), ah, seg, len, NULL, 0);
+	rcu_read_unlock();
+	return ret;
 }
 
 /**
@@ -798,16 +795,19 @@ int irdma_ilq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
  */
 void irdma_ieq_unwait(struct irdma_hw *hw, struct irdma_ieq_stream *s)
 {
-	struct irdma_ilq *ieq = rcu_dereference_protected(hw->ieq, true);
+	struct irdma_ilq *ieq;
 
-	if (!ieq)
-		return;
-	spin_lock_bh(&ieq->cq_lock);
-	if (s->waiting) {
-		list_del_init(&s->wait);
-		s->waiting = false;
+	rcu_read_lock();
+	ieq = rcu_dereference(hw->ieq);
+	if (ieq) {
+		spin_lock_bh(&ieq->cq_lock);
+		if (s->waiting) {
+			list_del_init(&s->wait);
+			s->waiting = false;
+		}
+		spin_unlock_bh(&ieq->cq_lock);
 	}
-	spin_unlock_bh(&ieq->cq_lock);
+	rcu_read_unlock();
 }
 
 /**
@@ -830,36 +830,36 @@ void irdma_ieq_unwait(struct irdma_hw *hw, struct irdma_ieq_stream *s)
 int irdma_ieq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
 		   const void *tcp, u32 tcp_len, const void *fpdus, u32 len)
 {
-	return irdma_rawq_xmit(rcu_dereference_protected(hw->ieq, true), ah,
-			       tcp, tcp_len, fpdus, len);
+	int ret;
+
+	rcu_read_lock();
+	ret = irdma_rawq_xmit(rcu_dereference(hw->ieq), ah, tcp, tcp_len,
+			      fpdus, len);
+	rcu_read_unlock();
+	return ret;
 }
 
 /* ---- address handles ---- */
 
-/**
- * irdma_ilq_ah_create - make an AH for the sends of one CM connection
- * @hw: the engine; its ILQ exists (the CM is attached)
- * @info: the headers to build; the index and opcode are filled in here
- *
- * CREATE_AH is posted without waiting; the sends that name the AH are
- * posted after it (irdma_ilq_xmit()).
- *
- * Context: any; does not sleep.
- * Return: the AH, holding one reference, or an ERR_PTR: -ENOMEM, -ENOSPC
- * when every index is taken, -EINVAL for a bad @info.
+/*
+ * The AH on @ilq (NULL if there is none), inside an RCU read-side section.
+ * The AH keeps naming the ILQ afterwards: irdma_ilq_destroy() comes after
+ * the CM's clean-up, which puts every AH.
  */
-struct irdma_ilq_ah *irdma_ilq_ah_create(struct irdma_hw *hw,
-					 struct irdma_cqp_ah_info *info)
+static struct irdma_ilq_ah *irdma_ilq_ah_make(struct irdma_ilq *ilq,
+					      struct irdma_cqp_ah_info *info)
 {
-	struct irdma_ilq *ilq = irdma_ilq_of(hw);
-	/* the engine's AH contexts (FSIAV) bound the indexes too */
-	u32 max = min_t(u32, IRDMA_ILQ_AH_MAX, hw->hmc.obj[IRDMA_HMC_FSIAV].cnt);
+	struct irdma_hw *hw;
+	u32 max;
 	struct irdma_cmd_req *req;
 	struct irdma_ilq_ah *ah;
 	int idx;
 
 	if (!ilq)
 		return ERR_PTR(-EINVAL);
+	hw = ilq->hw;
+	/* the engine's AH contexts (FSIAV) bound the indexes too */
+	max = min_t(u32, IRDMA_ILQ_AH_MAX, hw->hmc.obj[IRDMA_HMC_FSIAV].cnt);
 	if (max < 2)
 		return ERR_PTR(-ENOSPC);
 	ah = kzalloc(sizeof(*ah), GFP_ATOMIC);
@@ -884,6 +884,29 @@ struct irdma_ilq_ah *irdma_ilq_ah_create(struct irdma_hw *hw,
 	ah->idx = idx;
 	refcount_set(&ah->refs, 1);
 	atomic_inc(&ilq->ah_cnt);
+	return ah;
+}
+
+/**
+ * irdma_ilq_ah_create - make an AH for the sends of one CM connection
+ * @hw: the engine; its ILQ exists (the CM is attached)
+ * @info: the headers to build; the index and opcode are filled in here
+ *
+ * CREATE_AH is posted without waiting; the sends that name the AH are
+ * posted after it (irdma_ilq_xmit()).
+ *
+ * Context: any; does not sleep.
+ * Return: the AH, holding one reference, or an ERR_PTR: -ENOMEM, -ENOSPC
+ * when every index is taken, -EINVAL for a bad @info.
+ */
+struct irdma_ilq_ah *irdma_ilq_ah_create(struct irdma_hw *hw,
+					 struct irdma_cqp_ah_info *info)
+{
+	struct irdma_ilq_ah *ah;
+
+	rcu_read_lock();
+	ah = irdma_ilq_ah_make(rcu_dereference(hw->ilq), info);
+	rcu_read_unlock();
 	return ah;
 }
 
@@ -1064,10 +1087,12 @@ static int irdma_rawq_create(struct irdma_device *iwdev, bool ieq, u32 mtu)
 	ret = irdma_ilq_start(ilq);
 	if (ret)
 		goto err_free_mem;
+	mutex_lock(&hw->rawq_lock);
 	if (ieq)
 		rcu_assign_pointer(hw->ieq, ilq);
 	else
 		rcu_assign_pointer(hw->ilq, ilq);
+	mutex_unlock(&hw->rawq_lock);
 	/* the first receive raises an event */
 	irdma_ilq_poll(ilq);
 	ibdev_dbg(&iwdev->ibdev, "%s: QP %u, CQ %u, %u receive and %u send buffers of %u bytes\n",
@@ -1147,18 +1172,20 @@ int irdma_ieq_create(struct irdma_device *iwdev, u32 mtu)
  */
 void irdma_ilq_attach(struct irdma_hw *hw, struct irdma_cm_core *core)
 {
-	struct irdma_ilq *q[] = {
-		irdma_ilq_of(hw), rcu_dereference_protected(hw->ieq, true),
-	};
+	struct irdma_ilq __rcu **slots[] = { &hw->ilq, &hw->ieq };
+	struct irdma_ilq *q;
 	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(q); i++) {
-		if (!q[i])
+	rcu_read_lock();
+	for (i = 0; i < ARRAY_SIZE(slots); i++) {
+		q = rcu_dereference(*slots[i]);
+		if (!q)
 			continue;
-		spin_lock_bh(&q[i]->cq_lock);
-		q[i]->core = core;
-		spin_unlock_bh(&q[i]->cq_lock);
+		spin_lock_bh(&q->cq_lock);
+		q->core = core;
+		spin_unlock_bh(&q->cq_lock);
 	}
+	rcu_read_unlock();
 }
 
 static bool irdma_ilq_tx_idle(struct irdma_ilq *ilq)
@@ -1202,21 +1229,33 @@ static void irdma_ilq_tx_abandon(struct irdma_ilq *ilq)
 			   ilq->name, left);
 }
 
-/* Unpublish, drain and destroy the ILQ or the IEQ */
-static void irdma_rawq_destroy(struct irdma_device *iwdev, bool ieq)
+/* Drain and unpublish the ILQ or the IEQ: the queue, or NULL if none */
+static struct irdma_ilq *irdma_rawq_unpublish(struct irdma_hw *hw, bool ieq)
+{
+	struct irdma_ilq __rcu **slot = ieq ? &hw->ieq : &hw->ilq;
+	struct irdma_ilq *ilq;
+
+	mutex_lock(&hw->rawq_lock);
+	ilq = rcu_dereference_protected(*slot, lockdep_is_held(&hw->rawq_lock));
+	if (ilq) {
+		irdma_ilq_drain(ilq);
+		RCU_INIT_POINTER(*slot, NULL);
+	}
+	mutex_unlock(&hw->rawq_lock);
+	if (ilq)
+		synchronize_rcu();
+	return ilq;
+}
+
+/* Unpublish, drain and destroy the ILQ or the IEQ; false if there is none */
+static bool irdma_rawq_destroy(struct irdma_device *iwdev, bool ieq)
 {
 	struct irdma_hw *hw = iwdev->fn->hw;
 	struct irdma_ilq *ilq;
 
-	ilq = ieq ? rcu_dereference_protected(hw->ieq, true) : irdma_ilq_of(hw);
+	ilq = irdma_rawq_unpublish(hw, ieq);
 	if (!ilq)
-		return;
-	irdma_ilq_drain(ilq);
-	if (ieq)
-		RCU_INIT_POINTER(hw->ieq, NULL);
-	else
-		RCU_INIT_POINTER(hw->ilq, NULL);
-	synchronize_rcu();
+		return false;
 	irdma_ilq_qp_cmd(ilq, false);
 	irdma_qos_detach(hw, &ilq->qos);
 	irdma_ilq_cq_cmd(ilq, false);
@@ -1236,6 +1275,7 @@ static void irdma_rawq_destroy(struct irdma_device *iwdev, bool ieq)
 		  (s64)atomic64_read(&ilq->stats[IRDMA_ILQ_STAT_BAD_CQE]));
 	irdma_ilq_free_mem(ilq);
 	irdma_ilq_free(ilq);
+	return true;
 }
 
 /**
@@ -1259,10 +1299,6 @@ void irdma_ieq_destroy(struct irdma_device *iwdev)
  */
 void irdma_ilq_destroy(struct irdma_device *iwdev)
 {
-	struct irdma_hw *hw = iwdev->fn->hw;
-
-	if (!irdma_ilq_of(hw))
-		return;
-	irdma_rawq_destroy(iwdev, false);
-	irdma_ilq_release_ids(hw);
+	if (irdma_rawq_destroy(iwdev, false))
+		irdma_ilq_release_ids(iwdev->fn->hw);
 }

@@ -349,3 +349,7 @@ static void __exit irdma_exit_module(void)
 
 module_init(irdma_init_module);
 module_exit(irdma_exit_module);
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/main_test.c"
+#endif

@@ -187,3 +187,7 @@ void irdma_pble_put(struct irdma_pble_pool *pool, struct irdma_pble_alloc *a)
 	kfree(a->leaf);
 	memset(a, 0, sizeof(*a));
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/pble_test.c"
+#endif

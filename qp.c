@@ -2311,3 +2311,7 @@ int irdma_qp_retire(struct irdma_qp *qp, const struct irdma_uk_cqe *cqe,
 	spin_unlock(lock);
 	return ret;
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/qp_test.c"
+#endif

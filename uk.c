@@ -449,10 +449,7 @@ int irdma_uk_post_rdma(struct irdma_uk_qp *qp, const struct irdma_uk_wr *wr)
  */
 int irdma_uk_post_send(struct irdma_uk_qp *qp, const struct irdma_uk_wr *wr)
 {
-	u64 word2 = FIELD_PREP(IRDMA_SQWQE_DESTQKEY, wr->qkey) |
-		    FIELD_PREP(IRDMA_SQWQE_DESTQPN, wr->dest_qp);
-	u64 extra = FIELD_PREP(IRDMA_SQWQE_AHID, wr->ah_id) |
-		    FIELD_PREP(IRDMA_SQWQE_L4LEN, wr->l4len);
+	u64 word2, extra;
 
 	/* gen1 raw queues send whole frames, described in word 2 */
 	if (irdma_uk_is_gen1(qp) && wr->l4len) {
@@ -475,8 +472,6 @@ int irdma_uk_post_send(struct irdma_uk_qp *qp, const struct irdma_uk_wr *wr)
 	switch (wr->op) {
 	case IRDMA_WQEOP_SEND_INV:
 	case IRDMA_WQEOP_SEND_SOL_INV:
-		extra |= FIELD_PREP(IRDMA_SQWQE_REMSTAG, wr->inv_stag);
-		break;
 	case IRDMA_WQEOP_SEND:
 	case IRDMA_WQEOP_SEND_SOL:
 		break;
@@ -487,6 +482,13 @@ int irdma_uk_post_send(struct irdma_uk_qp *qp, const struct irdma_uk_wr *wr)
 	    wr->ah_id > FIELD_MAX(IRDMA_SQWQE_AHID) ||
 	    wr->l4len > FIELD_MAX(IRDMA_SQWQE_L4LEN))
 		return -EINVAL;
+	/* packed only once in range: a constant out of range breaks the build */
+	word2 = FIELD_PREP(IRDMA_SQWQE_DESTQKEY, wr->qkey) |
+		FIELD_PREP(IRDMA_SQWQE_DESTQPN, wr->dest_qp);
+	extra = FIELD_PREP(IRDMA_SQWQE_AHID, wr->ah_id) |
+		FIELD_PREP(IRDMA_SQWQE_L4LEN, wr->l4len);
+	if (wr->op == IRDMA_WQEOP_SEND_INV || wr->op == IRDMA_WQEOP_SEND_SOL_INV)
+		extra |= FIELD_PREP(IRDMA_SQWQE_REMSTAG, wr->inv_stag);
 	if (wr->inline_data)
 		return irdma_uk_post_inline(qp, wr, word2, extra);
 	return irdma_uk_post_frags(qp, wr, word2, extra);
@@ -1085,3 +1087,7 @@ void irdma_uk_cq_arm(struct irdma_uk_cq *cq, bool solicited_only)
 	dma_wmb();
 	irdma_mmio_wr32(cq->mmio, cq->arm_off, cq->cq_id);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/uk_test.c"
+#endif

@@ -450,10 +450,6 @@ void irdma_uring_uctx_fini(struct irdma_ucontext *uctx)
 	mutex_destroy(&uctx->uring_lock);
 }
 
-#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
-#include "kunit/uring_test.c"
-#endif
-
 /**
  * irdma_udata_req - take a verb's driver request from user space
  * @udata: the verb's user data
@@ -488,3 +484,7 @@ int irdma_udata_req(struct ib_udata *udata, void *req, size_t len,
 	}
 	return 0;
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/uring_test.c"
+#endif

@@ -10,8 +10,6 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
-#include "../ctrl.h"
-
 #define B(n)		BIT_ULL(n)
 #define V		B(63)
 #define OP(x)		((u64)(x) << 32)

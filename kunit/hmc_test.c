@@ -7,8 +7,6 @@
  */
 #include <kunit/test.h>
 
-#include "../hmc.h"
-
 /* query word: maximum count, log2 of the object size */
 #define QW(cnt, log2)	cpu_to_le64((u64)(log2) << 32 | (cnt))
 

@@ -9,8 +9,6 @@
 #include <linux/log2.h>
 #include <linux/string.h>
 
-#include "../hw.h"
-
 /* query word: maximum count, log2 of the object size */
 #define QW(cnt, log2)	cpu_to_le64((u64)(log2) << 32 | (cnt))
 

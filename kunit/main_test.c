@@ -6,8 +6,6 @@
 #include <kunit/test.h>
 #include <linux/mod_devicetable.h>
 
-#include "../main.h"
-
 static bool irdma_test_table_has(const struct auxiliary_device_id *table,
 				 const char *name)
 {

@@ -6,8 +6,6 @@
  */
 #include <kunit/test.h>
 
-#include "../pble.h"
-
 #define PT_FIRST	0x1000	/* page aligned: 8 pages of PBLEs in */
 
 static int pt_init(struct kunit *test)

@@ -9,8 +9,6 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
-#include "../uk.h"
-
 #define V63		BIT_ULL(63)
 #define SIG		BIT_ULL(62)
 #define OPC(x)		((u64)(x) << 32)

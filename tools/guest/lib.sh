@@ -180,11 +180,13 @@ job_kunit() {
 	done
 	ls "$IRDMA_OUT/kunit"
 	unload_all
-	# gcov keeps the counters of an unloaded module; take the driver's.
+	# gcov keeps the counters of an unloaded module; take the driver
+	# directory's, sim/ apart from the driver (both have a qp.gcda).
 	if [ -d /sys/kernel/debug/gcov ]; then
 		mkdir -p "$IRDMA_OUT/gcov"
-		find /sys/kernel/debug/gcov -path '*infiniband/hw/irdma/*' \
-			-name '*.gcda' -exec cp {} "$IRDMA_OUT/gcov/" \;
+		d=$(find /sys/kernel/debug/gcov -type d -path '*/infiniband/hw/irdma')
+		[ -z "$d" ] || (cd "$d" && find . -name '*.gcda' \
+			-exec cp --parents {} "$IRDMA_OUT/gcov/" \;)
 	fi
 }
 
