@@ -1163,8 +1163,9 @@ static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 		return NULL;
 	hw->fn = fn;
 	hw->dev = fn->dma_dev;
-	hw->mmio.ops = &irdma_mmio_iomem_ops;
+	hw->mmio.ops = fn->mmio_ops ?: &irdma_mmio_iomem_ops;
 	hw->mmio.base = fn->hw_addr;
+	hw->mmio.priv = fn->mmio_priv;
 	hw->regs = irdma_hw_regs_of(fn->gen);
 	mutex_init(&hw->cmd_mutex);
 	init_waitqueue_head(&hw->ccq_wq);
