@@ -622,6 +622,7 @@ static irqreturn_t irdma_aeq_thread(int irq, void *data)
 	if (n)
 		irdma_hw_wr32(eq->hw, eq->hw->regs->aeq_alloc, n);
 	eq->events += n;
+	atomic64_inc(&eq->hw->cmd_stats[IRDMA_CMD_STAT_AEQ_IRQS]);
 	irdma_eq_rearm(eq);
 	return IRQ_HANDLED;
 }
@@ -638,6 +639,7 @@ static irqreturn_t irdma_ceq_thread(int irq, void *data)
 			irdma_cq_event(eq->hw, cq_ctx);
 		eq->events++;
 	}
+	atomic64_inc(&eq->hw->cmd_stats[IRDMA_CMD_STAT_CEQ_IRQS]);
 	irdma_eq_rearm(eq);
 	return IRQ_HANDLED;
 }

@@ -131,6 +131,7 @@ struct irdma_hmc_sd {
  * @name: for messages
  * @no_ccq: the command creates or destroys the CCQ itself, so its
  *	completion is read from CQPTAIL rather than the CCQ
+ * @queued: a request of the command workqueue: its issuer does not wait
  * @done: the completion (for commands completed on the CCQ)
  */
 struct irdma_cmd {
@@ -138,6 +139,7 @@ struct irdma_cmd {
 	const void *arg;
 	const char *name;
 	bool no_ccq;
+	bool queued;
 	struct irdma_ccq_info done;
 };
 
@@ -182,6 +184,34 @@ struct irdma_hw_counters {
 	bool inst_held;
 	u64 last[IRDMA_HWC_COUNT];
 	u64 total[IRDMA_HWC_COUNT];
+};
+
+/**
+ * enum irdma_cmd_stat - what the function's CQP commands and interrupts cost
+ * @IRDMA_CMD_STAT_WAITED: commands whose issuer waited for the completion
+ *	(irdma_cmd_exec())
+ * @IRDMA_CMD_STAT_POSTED: commands posted without the issuer waiting
+ *	(irdma_cmd_req_submit()); the command workqueue waits for them
+ * @IRDMA_CMD_STAT_QUEUE_US: time commands waited for the CQP to be
+ *	theirs (another command in flight), in us
+ * @IRDMA_CMD_STAT_WAIT_US: time commands waited for their completion
+ *	once posted, in us
+ * @IRDMA_CMD_STAT_WAIT_MAX_US: the longest of those waits, in us
+ * @IRDMA_CMD_STAT_CEQ_IRQS: CEQ interrupts handled (thread runs)
+ * @IRDMA_CMD_STAT_AEQ_IRQS: AEQ interrupts handled (thread runs)
+ * @IRDMA_CMD_STAT_COUNT: number of counters
+ *
+ * Port counters (hw_counters) of every port, beside the engine's.
+ */
+enum irdma_cmd_stat {
+	IRDMA_CMD_STAT_WAITED,
+	IRDMA_CMD_STAT_POSTED,
+	IRDMA_CMD_STAT_QUEUE_US,
+	IRDMA_CMD_STAT_WAIT_US,
+	IRDMA_CMD_STAT_WAIT_MAX_US,
+	IRDMA_CMD_STAT_CEQ_IRQS,
+	IRDMA_CMD_STAT_AEQ_IRQS,
+	IRDMA_CMD_STAT_COUNT,
 };
 
 /**
@@ -239,6 +269,7 @@ struct irdma_hw_counters {
  * @loc_mac_idx: gen1: the local MAC table entry of the netdev's address,
  *	which QP contexts name as their source MAC
  * @loc_mac_held: @loc_mac_idx is allocated (gen1 only)
+ * @cmd_stats: enum irdma_cmd_stat counters
  *
  * Allocated by irdma_hw_init() and freed by irdma_hw_deinit(); lives
  * between the binding's probe and remove.
@@ -284,6 +315,7 @@ struct irdma_hw {
 	struct irdma_qos qos;
 	u8 loc_mac_idx;
 	bool loc_mac_held;
+	atomic64_t cmd_stats[IRDMA_CMD_STAT_COUNT];
 };
 
 /* utils.c */
@@ -301,6 +333,7 @@ u64 irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req);
 bool irdma_cmd_req_ran(struct irdma_hw *hw, u64 ticket);
 void irdma_cmd_req_sync(struct irdma_hw *hw);
 void irdma_cmd_req_free(struct irdma_cmd_req *req);
+void irdma_cmd_read_stats(struct irdma_hw *hw, u64 *vals);
 void * __must_check irdma_xa_get_ref(struct xarray *xa, u32 id,
 				     size_t refs_off);
 u32 irdma_hw_rd32(struct irdma_hw *hw, u32 off);

@@ -25,6 +25,7 @@
 
 #include "main.h"
 #include "hw.h"
+#include "trace.h"
 
 /**
  * irdma_dma_alloc - allocate zeroed coherent DMA memory
@@ -271,6 +272,50 @@ void irdma_cmd_ccq_event(struct irdma_hw *hw)
 	wake_up(&hw->ccq_wq);
 }
 
+static void irdma_stat_max(atomic64_t *v, u64 val)
+{
+	s64 old = atomic64_read(v);
+
+	while (old < (s64)val && !atomic64_try_cmpxchg(v, &old, val))
+		;
+}
+
+/*
+ * Count a command that was issued at @t0 and posted at @t1 (0: it was
+ * not): how long it waited for the CQP, then for its completion.
+ */
+static void irdma_cmd_account(struct irdma_hw *hw, const struct irdma_cmd *cmd,
+			      u64 t0, u64 t1, int ret)
+{
+	atomic64_t *st = hw->cmd_stats;
+	u64 t2 = ktime_get_ns(), queue_us, wait_us;
+
+	if (!t1)
+		t1 = t2;
+	queue_us = div_u64(t1 - t0, NSEC_PER_USEC);
+	wait_us = div_u64(t2 - t1, NSEC_PER_USEC);
+	atomic64_inc(&st[cmd->queued ? IRDMA_CMD_STAT_POSTED :
+				       IRDMA_CMD_STAT_WAITED]);
+	atomic64_add(queue_us, &st[IRDMA_CMD_STAT_QUEUE_US]);
+	atomic64_add(wait_us, &st[IRDMA_CMD_STAT_WAIT_US]);
+	irdma_stat_max(&st[IRDMA_CMD_STAT_WAIT_MAX_US], wait_us);
+	trace_irdma_cqp_cmd(dev_name(&hw->fn->adev->dev), cmd->name,
+			    cmd->queued, queue_us, wait_us, ret);
+}
+
+/**
+ * irdma_cmd_read_stats - the CQP and interrupt counters
+ * @hw: the function
+ * @vals: IRDMA_CMD_STAT_COUNT values, in the order of enum irdma_cmd_stat
+ */
+void irdma_cmd_read_stats(struct irdma_hw *hw, u64 *vals)
+{
+	int i;
+
+	for (i = 0; i < IRDMA_CMD_STAT_COUNT; i++)
+		vals[i] = atomic64_read(&hw->cmd_stats[i]);
+}
+
 /**
  * irdma_cmd_exec - run one CQP command and wait for its completion
  * @hw: the function; its CQP (and, unless @cmd->no_ccq, its CCQ) exist
@@ -285,6 +330,7 @@ void irdma_cmd_ccq_event(struct irdma_hw *hw)
  */
 int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd)
 {
+	u64 t0 = ktime_get_ns(), t1 = 0;
 	int ret, build_err;
 	u64 scratch;
 	u32 idx;
@@ -295,6 +341,7 @@ int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd)
 		goto out_unlock;
 	}
 	scratch = ++hw->cmd_seq;
+	t1 = ktime_get_ns();
 	build_err = irdma_cmd_post(hw, cmd, scratch, &idx);
 	if (build_err == -EBUSY) {
 		ret = build_err;
@@ -320,6 +367,7 @@ out_report:
 		irdma_cmd_report(hw, cmd, ret);
 out_unlock:
 	mutex_unlock(&hw->cmd_mutex);
+	irdma_cmd_account(hw, cmd, t0, t1, ret);
 	/*
 	 * An engine that stops answering its CQP is of no more use than a
 	 * stopped one, and a reset is the only way back: on a registered
@@ -375,6 +423,7 @@ irdma_cmd_req_alloc(int (*build)(__le64 *wqe, u8 valid, const void *arg),
 	req->cmd.build = build;
 	req->cmd.arg = req->arg;
 	req->cmd.name = name;
+	req->cmd.queued = true;
 	return req;
 }
 

@@ -385,6 +385,8 @@ sim_dump() {
 			>"$out/sim$fn-state-$1.txt" 2>/dev/null
 	done
 	rdma statistic show >"$out/rdma-stats-$1.txt" 2>&1
+	grep -H . /sys/class/infiniband/irdma*/hw_counters/* \
+		>"$out/irdma-dev-stats-$1.txt" 2>/dev/null
 }
 
 setup
