@@ -15,9 +15,10 @@
  * a verdict).
  *
  * With bench_dev=NAME it checks nothing and runs only that benchmark, on
- * the RoCE device NAME of any driver (rxe, for tools/irdma-vm bench): the
- * remote side of its WRITEs is then the PD's global rkey, which every
- * device that registers a DMA MR offers, rather than STag 0.
+ * the RoCE device NAME of any driver (irdma or rxe, for tools/irdma-vm
+ * bench): on another driver's device the remote side of its WRITEs is the
+ * PD's global rkey, which every device that registers a DMA MR offers,
+ * rather than irdma's STag 0.
  *
  * Memory is addressed through the PD's local DMA lkey; remote accesses
  * use STag 0 as well, which the simulated engine accepts as bus memory
@@ -994,6 +995,7 @@ static void tk_buf_free(struct tk_ctx *t)
 
 static int tk_run(struct ib_device *dev)
 {
+	bool irdma = dev->ops.driver_id == RDMA_DRIVER_IRDMA;
 	const struct ib_gid_attr *ga;
 	struct tk_ctx t = { .dev = dev };
 	int ret;
@@ -1010,11 +1012,11 @@ static int tk_run(struct ib_device *dev)
 		       dev_name(&dev->dev), ret);
 		return ret;
 	}
-	t.pd = ib_alloc_pd(dev, bench_dev ? IB_PD_UNSAFE_GLOBAL_RKEY : 0);
+	t.pd = ib_alloc_pd(dev, irdma ? 0 : IB_PD_UNSAFE_GLOBAL_RKEY);
 	if (IS_ERR(t.pd))
 		return PTR_ERR(t.pd);
 	t.lkey = t.pd->local_dma_lkey;
-	if (bench_dev)
+	if (!irdma)
 		t.rkey = t.pd->unsafe_global_rkey;
 	ret = tk_buf_alloc(&t);
 	if (!ret && bench_dev) {

@@ -318,6 +318,20 @@ wait_line_alive() {
 	return 1
 }
 
+# until the unreclaimable slab holds still (what the last transport's
+# closed connections held is freed in the background): at most 60 s
+slab_settle() {
+	local i a b
+
+	a=$(sunreclaim)
+	for ((i = 0; i < 30; i++)); do
+		pause 2
+		b=$(sunreclaim)
+		((b - a < 64 && a - b < 64)) && return
+		a=$b
+	done
+}
+
 # slab per idle connection (both ends)
 bench_idle() {
 	local t=$1 port=$2 spid cpid before after go
@@ -334,7 +348,7 @@ bench_idle() {
 	cpid=$!
 	if wait_line 120 ready "$out/idle-$t.txt" &&
 	   wait_line 120 listening "$out/idle-srv-$t.txt"; then
-		pause 2
+		slab_settle
 		before=$(sunreclaim)
 		: >"$go"
 		if wait_line_alive "$cpid" 900 "connected*" "$out/idle-$t.txt" &&
