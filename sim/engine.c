@@ -17,10 +17,10 @@
  *   nothing runs, unless a deadline is pending (a retransmission or
  *   TIME_WAIT timer, QPs kicked for the next pass, such as one waiting
  *   out an RNR NAK), or user space may ring its doorbell page, which no
- *   kick can tell: a watch (an hrtimer that reads the two user doorbell
- *   registers, no more) looks every ISIM_UDB_FAST_US while user space
- *   rings, backing off to ISIM_UDB_SLOW_US once it stops, and stops while
- *   no QP is a user QP. An idle function costs nothing.
+ *   kick can tell: a watch (a timer that reads the two user doorbell
+ *   registers, no more) looks every jiffy while user space rings, backing
+ *   off to ISIM_UDB_SLOW_MS once it stops, and stops while no QP is a
+ *   user QP. An idle function costs nothing.
  * - Any other driver (or none) is polled: once per jiffy while the CQP
  *   exists (and at once again while CQP commands are still queued),
  *   every ISIM_IDLE_MS before. An engine that has moved nothing for
@@ -47,12 +47,12 @@
 #define ISIM_IDLE_MS	10
 #define ISIM_QUIET_PASSES	16
 #define ISIM_QUIET_MS	4
-/* the user doorbell watch: its period while user space rings */
-#define ISIM_UDB_FAST_US	500
-/* ... for this long after the last user doorbell, then backing off */
+/*
+ * The user doorbell watch looks every jiffy for ISIM_UDB_HOT_MS after the
+ * last user doorbell, then backs off to every ISIM_UDB_SLOW_MS.
+ */
 #define ISIM_UDB_HOT_MS		50
-/* ... to this period at most */
-#define ISIM_UDB_SLOW_US	(20 * USEC_PER_MSEC)
+#define ISIM_UDB_SLOW_MS	20
 
 static const char * const isim_wake_names[ISIM_WAKE_NUM] = {
 	[ISIM_WAKE_REG] = "reg",
@@ -241,6 +241,21 @@ static void isim_engine_rung(struct isim_func *f)
 		f->wake.arm_lost = true;
 }
 
+/*
+ * A QP kicked during the pass (a segment opened its window, a command
+ * named it, it did work that may free more) has its look in the very next
+ * pass; only an SQ waiting out an RNR NAK waits for a later one.
+ */
+static bool isim_engine_kicked_ready(struct isim_func *f)
+{
+	struct isim_qp *qp;
+
+	list_for_each_entry(qp, &f->kick_list, kick)
+		if (!qp->sq_waits)
+			return true;
+	return false;
+}
+
 /* non-privileged QPs, recounted after CQP commands ran */
 static void isim_engine_count_user(struct isim_func *f)
 {
@@ -268,7 +283,8 @@ static u64 isim_engine_moves(struct isim_func *f)
  * isim_engine_poll - one pass of the engine over the register space
  * @f: function
  *
- * Return: true if CQP commands or WQEs may still be queued.
+ * Return: true if CQP commands, WQEs or kicked QPs may still have work,
+ * for the next pass to take at once.
  */
 bool isim_engine_poll(struct isim_func *f)
 {
@@ -307,6 +323,8 @@ bool isim_engine_poll(struct isim_func *f)
 					       ISIM_SCAN_SHARE);
 	if (f->cqp.done != done)
 		isim_engine_count_user(f);
+	if (!f->halted)
+		more |= isim_engine_kicked_ready(f);
 	/* a halted engine still raises what it posted before it stopped */
 	isim_irq_service(f);
 	return more;
@@ -351,62 +369,54 @@ static long isim_engine_next(struct isim_func *f, bool more)
 	return delay;
 }
 
-/* the user doorbell watch's next period, in us */
-static u32 isim_udb_period(struct isim_func *f)
+/* the user doorbell watch's next period, in jiffies */
+static unsigned long isim_udb_period(struct isim_func *f)
 {
-	u32 us = f->wake.udb_period_us;
+	unsigned long p = f->wake.udb_period;
 
 	if (time_before(jiffies, READ_ONCE(f->wake.udb_seen) +
 				 msecs_to_jiffies(ISIM_UDB_HOT_MS)))
-		us = ISIM_UDB_FAST_US;
+		p = 1;
 	else
-		us = min_t(u32, 2 * us, ISIM_UDB_SLOW_US);
-	f->wake.udb_period_us = us;
-	return us;
-}
-
-static void isim_udb_arm(struct hrtimer *t, u32 us)
-{
-	/* a quarter of the period's slack lets the watch share wake-ups */
-	hrtimer_set_expires_range_ns(t, ktime_add_us(ktime_get(), us),
-				     (u64)us * NSEC_PER_USEC / 4);
+		p = min(2 * p, msecs_to_jiffies(ISIM_UDB_SLOW_MS));
+	f->wake.udb_period = p;
+	return p;
 }
 
 /*
  * The user doorbell watch: libirdma writes user space's doorbells straight
- * into the mapped page, which no kick can report. It reads the two
- * doorbell registers and kicks the engine if one was rung; the pass
- * consumes them (isim_exec_run(), isim_cq_poll_arm()).
+ * into the mapped page, which no kick can report. A timer of the tick
+ * (an hrtimer's reprogramming of the guest's clock event device costs
+ * more under TCG than the look itself) reads the two doorbell registers
+ * and kicks the engine if one was rung; the pass consumes them
+ * (isim_exec_run(), isim_cq_poll_arm()).
  */
-static enum hrtimer_restart isim_udb_watch(struct hrtimer *t)
+static void isim_udb_watch(struct timer_list *t)
 {
-	struct isim_func *f = container_of(t, struct isim_func,
-					   wake.udb_timer);
+	struct isim_func *f = from_timer(f, t, wake.udb_timer);
 
 	if (!READ_ONCE(f->running) || !READ_ONCE(f->wake.kicked) ||
 	    !READ_ONCE(f->wake.user_qps))
-		return HRTIMER_NORESTART;
+		return;
 	atomic64_inc(&f->wake.udb_looks);
 	if (isim_rd32(f, isim_reg_udb_wqealloc(f)) != ISIM_DB_IDLE ||
 	    isim_rd32(f, isim_reg_udb_cqarm(f)) != ISIM_DB_IDLE) {
 		WRITE_ONCE(f->wake.udb_seen, jiffies);
 		isim_engine_kick(f, ISIM_WAKE_UDB);
 	}
-	isim_udb_arm(t, isim_udb_period(f));
-	return HRTIMER_RESTART;
+	mod_timer(t, jiffies + isim_udb_period(f));
 }
 
 /* start the watch if user space may ring and it is not running */
 static void isim_udb_start(struct isim_func *f)
 {
-	struct hrtimer *t = &f->wake.udb_timer;
+	struct timer_list *t = &f->wake.udb_timer;
 
 	if (!READ_ONCE(f->wake.kicked) || !READ_ONCE(f->wake.user_qps) ||
-	    hrtimer_is_queued(t))
+	    timer_pending(t))
 		return;
-	f->wake.udb_period_us = ISIM_UDB_FAST_US;
-	isim_udb_arm(t, ISIM_UDB_FAST_US);
-	hrtimer_start_expires(t, HRTIMER_MODE_REL);
+	f->wake.udb_period = 1;
+	mod_timer(t, jiffies + 1);
 }
 
 static void isim_engine_account(struct isim_func *f, bool kicked, u64 t0)
@@ -487,13 +497,14 @@ void isim_engine_show(struct seq_file *s, struct isim_func *f)
 	for (i = 0; i < ISIM_WAKE_NUM; i++)
 		seq_printf(s, " %s=%lld", isim_wake_names[i],
 			   atomic64_read(&w->count[i]));
-	seq_printf(s, " kick_lat_max_us=%llu kick_lat_avg_us=%llu user_qps=%u udb_looks=%lld udb_period_us=%u\n",
+	seq_printf(s, " kick_lat_max_us=%llu kick_lat_avg_us=%llu user_qps=%u udb_looks=%lld udb_period_ms=%u\n",
 		   div_u64(w->kick_lat_ns_max, NSEC_PER_USEC),
 		   w->kicked_passes ?
 		   div64_u64(w->kick_lat_ns_total,
 			     w->kicked_passes * NSEC_PER_USEC) : 0,
 		   READ_ONCE(w->user_qps), atomic64_read(&w->udb_looks),
-		   hrtimer_is_queued(&w->udb_timer) ? w->udb_period_us : 0);
+		   timer_pending(&w->udb_timer) ?
+		   jiffies_to_msecs(w->udb_period) : 0);
 	seq_printf(s, "lock: wait_max_us=%llu hold_max_us=%llu hold_max_by=%s\n",
 		   div_u64(f->lockstat.wait_ns_max, NSEC_PER_USEC),
 		   div_u64(f->lockstat.hold_ns_max, NSEC_PER_USEC),
@@ -548,8 +559,7 @@ int isim_engine_init(struct isim_func *f)
 	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
 	spin_lock_init(&f->wake.wqe.lock);
 	spin_lock_init(&f->wake.arm.lock);
-	hrtimer_init(&f->wake.udb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	f->wake.udb_timer.function = isim_udb_watch;
+	timer_setup(&f->wake.udb_timer, isim_udb_watch, 0);
 	isim_ilq_init(f);
 	isim_ud_init(f);
 	isim_toe_init(f);
@@ -593,8 +603,8 @@ void isim_engine_stop(struct isim_func *f)
 	isim_eng_lock(f, "stop");
 	WRITE_ONCE(f->running, false);
 	isim_eng_unlock(f);
-	/* the watch ends itself once it sees !running; a kick finds it too */
-	hrtimer_cancel(&f->wake.udb_timer);
+	/* the watch ends itself once it sees !running */
+	del_timer_sync(&f->wake.udb_timer);
 	cancel_delayed_work_sync(&f->tick);
 	isim_eng_lock(f, "stop");
 	isim_engine_clear(f);
@@ -612,7 +622,7 @@ void isim_engine_exit(struct isim_func *f)
 	 * have queued a pass; it found the engine stopped, and none can come
 	 * now that the netdev and debugfs are gone.
 	 */
-	hrtimer_cancel(&f->wake.udb_timer);
+	del_timer_sync(&f->wake.udb_timer);
 	cancel_delayed_work_sync(&f->tick);
 	mutex_lock(&f->eng_lock);
 	isim_engine_clear(f);

@@ -2191,6 +2191,39 @@ static void isim_engine_next_pass_when_due(struct kunit *test)
 }
 
 /*
+ * A QP kicked during a pass (a segment opened its window) has the next
+ * pass at once; one whose SQ waits out an RNR NAK does not.
+ */
+static void isim_engine_kicked_qp_runs_at_once(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_func *f = t->f;
+	struct isim_qp *a;
+
+	a = isim_t_self_qp(test);
+	mutex_lock(&f->eng_lock);
+	KUNIT_EXPECT_FALSE(test, isim_engine_kicked_ready(f));
+	isim_exec_kick(f, a);
+	KUNIT_EXPECT_TRUE(test, isim_engine_kicked_ready(f));
+	list_del_init(&a->kick);
+	mutex_unlock(&f->eng_lock);
+	/* a SEND to itself with no RQ WQE, retried for ever: it waits */
+	a->rnr_retry = ISIM_QPC_RNR_FOREVER;
+	isim_t_wqe(t->sq, 0, ISIM_WQOP_SEND, isim_t_bus(t, t->buf), 8, 0, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, a->executed, 0ULL);
+	KUNIT_EXPECT_TRUE(test, a->sq_waits);
+	mutex_lock(&f->eng_lock);
+	KUNIT_EXPECT_FALSE(test, list_empty(&a->kick));
+	KUNIT_EXPECT_FALSE(test, isim_engine_kicked_ready(f));
+	WRITE_ONCE(f->wake.kicked, true);
+	f->wake.due_set = false;
+	KUNIT_EXPECT_EQ(test, isim_engine_next(f, false), 1L);
+	WRITE_ONCE(f->wake.kicked, false);
+	mutex_unlock(&f->eng_lock);
+}
+
+/*
  * The user doorbell watch runs while a QP is not privileged (user space
  * may ring for it); the count follows the QPs' contexts.
  */
@@ -5427,6 +5460,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_engine_kicked_doorbell_names_its_qp),
 	KUNIT_CASE(isim_engine_kicked_arm_names_its_cq),
 	KUNIT_CASE(isim_engine_next_pass_when_due),
+	KUNIT_CASE(isim_engine_kicked_qp_runs_at_once),
 	KUNIT_CASE(isim_engine_counts_user_qps),
 	KUNIT_CASE(isim_exec_sq_stops_when_the_pass_is_over),
 	KUNIT_CASE(isim_exec_unregistered_leaf_holds_sq),

@@ -1607,6 +1607,7 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 	unsigned int n = 0;
 	u64 hdr;
 
+	qp->sq_waits = false;
 	while (n < budget && (!n || !isim_pass_over(f)) &&
 	       isim_exec_sq_runs(qp) &&
 	       !isim_wq_peek(f, sq, &hdr)) {
@@ -1616,6 +1617,7 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 			break;
 		if (isim_exec_any_wqe(x, qp, hdr)) {
 			/* it waits (RNR): no doorbell will say when to retry */
+			qp->sq_waits = true;
 			isim_exec_kick(f, qp);
 			break;
 		}

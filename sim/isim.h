@@ -10,7 +10,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/device.h>
-#include <linux/hrtimer.h>
+#include <linux/timer.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -329,6 +329,8 @@ struct isim_toe {
  * @node: in the function's qp_list
  * @kick: in the function's kick_list while something the engine did may
  *	let its SQ run (see isim_exec_kick())
+ * @sq_waits: the WQE at its SQ's tail met an RNR NAK and is tried again
+ *	on a later pass, not at once (isim_engine_kicked_ready())
  * @type: QP type from the create command
  * @state: state the last create or modify asked for
  * @suspended: SUSPEND_QP completed and no RESUME_QP yet
@@ -369,6 +371,7 @@ struct isim_qp {
 	u32 id;
 	struct list_head node;
 	struct list_head kick;
+	bool sq_waits;
 	u8 type;
 	u8 state;
 	bool suspended;
@@ -1102,7 +1105,7 @@ struct isim_dbq {
  *	doorbell page for them
  * @udb_timer: the user doorbell watch (runs while @kicked and @user_qps)
  * @udb_seen: jiffies when a user doorbell was last found rung
- * @udb_period_us: the watch's period now
+ * @udb_period: the watch's period now, in jiffies
  * @udb_looks: times the watch looked at the user doorbell page
  */
 struct isim_wakeup {
@@ -1121,9 +1124,9 @@ struct isim_wakeup {
 	unsigned long due;
 	bool due_set;
 	u32 user_qps;
-	struct hrtimer udb_timer;
+	struct timer_list udb_timer;
 	unsigned long udb_seen;
-	u32 udb_period_us;
+	unsigned long udb_period;
 	atomic64_t udb_looks;
 };
 
