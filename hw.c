@@ -1170,9 +1170,7 @@ static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 	hw->mmio.priv = fn->mmio_priv;
 	hw->regs = irdma_hw_regs_of(fn->gen);
 	mutex_init(&hw->cmd_mutex);
-	init_waitqueue_head(&hw->ccq_wq);
-	spin_lock_init(&hw->req_lock);
-	atomic64_set(&hw->req_done, 0);
+	irdma_cmd_req_init(hw);
 	mutex_init(&hw->counters.lock);
 	mutex_init(&hw->rawq_lock);
 	INIT_DELAYED_WORK(&hw->counters.poll, irdma_hwc_poll);
