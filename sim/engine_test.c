@@ -2224,6 +2224,34 @@ static void isim_engine_kicked_qp_runs_at_once(struct kunit *test)
 }
 
 /*
+ * Nothing rings for an RQ: a QP whose RQ is flushing stays kicked after a
+ * pass, for the pass a tick later (a drain's receive WQE is found then),
+ * and does not make the next pass come at once.
+ */
+static void isim_engine_flushing_rq_looked_at_each_tick(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_func *f = t->f;
+	struct isim_qp *a;
+
+	a = isim_t_self_qp(test);
+	mutex_lock(&f->eng_lock);
+	a->rq.flushing = true;
+	isim_exec_kick(f, a);
+	mutex_unlock(&f->eng_lock);
+	isim_t_poll(t);
+	mutex_lock(&f->eng_lock);
+	KUNIT_EXPECT_FALSE(test, list_empty(&a->kick));
+	KUNIT_EXPECT_TRUE(test, a->sq_waits);
+	KUNIT_EXPECT_FALSE(test, isim_engine_kicked_ready(f));
+	a->rq.flushing = false;
+	list_del_init(&a->kick);
+	mutex_unlock(&f->eng_lock);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, list_empty(&a->kick));
+}
+
+/*
  * The user doorbell watch runs while a QP is not privileged (user space
  * may ring for it); the count follows the QPs' contexts.
  */
@@ -5461,6 +5489,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE(isim_engine_kicked_arm_names_its_cq),
 	KUNIT_CASE(isim_engine_next_pass_when_due),
 	KUNIT_CASE(isim_engine_kicked_qp_runs_at_once),
+	KUNIT_CASE(isim_engine_flushing_rq_looked_at_each_tick),
 	KUNIT_CASE(isim_engine_counts_user_qps),
 	KUNIT_CASE(isim_exec_sq_stops_when_the_pass_is_over),
 	KUNIT_CASE(isim_exec_unregistered_leaf_holds_sq),

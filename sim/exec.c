@@ -1656,11 +1656,20 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
 		n += isim_exec_flush_posted(f, qp, &qp->sq, budget);
 	if (qp->rq.flushing)
 		n += isim_exec_flush_posted(f, qp, &qp->rq, budget - n);
-	if (isim_exec_held(f, qp))
-		return n;
-	n += isim_exec_sq(xp, f, qp, budget - n);
-	/* a graceful close's FIN goes once the SQ is done */
-	isim_toe_sq_idle(f, qp);
+	if (!isim_exec_held(f, qp)) {
+		n += isim_exec_sq(xp, f, qp, budget - n);
+		/* a graceful close's FIN goes once the SQ is done */
+		isim_toe_sq_idle(f, qp);
+	}
+	/*
+	 * Nothing rings for an RQ: a WQE posted to a flushing one (a drain's)
+	 * is found by looking again, a tick later rather than at once, as the
+	 * QP may stay in error until it is destroyed
+	 */
+	if (qp->rq.flushing) {
+		isim_exec_kick(f, qp);
+		qp->sq_waits = true;
+	}
 	return n;
 }
 

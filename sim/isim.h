@@ -329,8 +329,9 @@ struct isim_toe {
  * @node: in the function's qp_list
  * @kick: in the function's kick_list while something the engine did may
  *	let its SQ run (see isim_exec_kick())
- * @sq_waits: the WQE at its SQ's tail met an RNR NAK and is tried again
- *	on a later pass, not at once (isim_engine_kicked_ready())
+ * @sq_waits: kicked for a later pass, not at once
+ *	(isim_engine_kicked_ready()): the WQE at its SQ's tail met an RNR
+ *	NAK, or its RQ is flushing (posts to it ring nothing)
  * @type: QP type from the create command
  * @state: state the last create or modify asked for
  * @suspended: SUSPEND_QP completed and no RESUME_QP yet
