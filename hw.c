@@ -622,6 +622,7 @@ static irqreturn_t irdma_aeq_thread(int irq, void *data)
 	if (n)
 		irdma_hw_wr32(eq->hw, eq->hw->regs->aeq_alloc, n);
 	eq->events += n;
+	atomic64_inc(&eq->hw->cmd_stats[IRDMA_CMD_STAT_AEQ_IRQS]);
 	irdma_eq_rearm(eq);
 	return IRQ_HANDLED;
 }
@@ -638,6 +639,7 @@ static irqreturn_t irdma_ceq_thread(int irq, void *data)
 			irdma_cq_event(eq->hw, cq_ctx);
 		eq->events++;
 	}
+	atomic64_inc(&eq->hw->cmd_stats[IRDMA_CMD_STAT_CEQ_IRQS]);
 	irdma_eq_rearm(eq);
 	return IRQ_HANDLED;
 }
@@ -1163,13 +1165,12 @@ static struct irdma_hw *irdma_hw_alloc(struct irdma_func *fn)
 		return NULL;
 	hw->fn = fn;
 	hw->dev = fn->dma_dev;
-	hw->mmio.ops = &irdma_mmio_iomem_ops;
+	hw->mmio.ops = fn->mmio_ops ?: &irdma_mmio_iomem_ops;
 	hw->mmio.base = fn->hw_addr;
+	hw->mmio.priv = fn->mmio_priv;
 	hw->regs = irdma_hw_regs_of(fn->gen);
 	mutex_init(&hw->cmd_mutex);
-	init_waitqueue_head(&hw->ccq_wq);
-	spin_lock_init(&hw->req_lock);
-	atomic64_set(&hw->req_done, 0);
+	irdma_cmd_req_init(hw);
 	mutex_init(&hw->counters.lock);
 	mutex_init(&hw->rawq_lock);
 	INIT_DELAYED_WORK(&hw->counters.poll, irdma_hwc_poll);

@@ -8,6 +8,7 @@
 #ifndef IRDMA_HW_H
 #define IRDMA_HW_H
 
+#include <linux/completion.h>
 #include <linux/interrupt.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -131,21 +132,39 @@ struct irdma_hmc_sd {
  * @name: for messages
  * @no_ccq: the command creates or destroys the CCQ itself, so its
  *	completion is read from CQPTAIL rather than the CCQ
+ * @queued: a request of the command workqueue: its issuer does not wait
  * @done: the completion (for commands completed on the CCQ)
+ * @finished: completed when @done and @status are in (utils.c)
+ * @status: 0, or -EIO when the engine failed the command (utils.c)
+ * @idx: the CQP slot it was posted in (utils.c)
+ * @posted: it is in the ring (utils.c)
+ * @t0: when it was issued, in ns (utils.c)
+ * @t1: when it went into the ring, or 0 (utils.c)
+ *
+ * Lifetime: the issuer's, usually its stack; irdma_cmd_exec() returns only
+ * once nothing refers to it any more.
  */
 struct irdma_cmd {
 	int (*build)(__le64 *wqe, u8 valid, const void *arg);
 	const void *arg;
 	const char *name;
 	bool no_ccq;
+	bool queued;
 	struct irdma_ccq_info done;
+	struct completion finished;
+	int status;
+	u32 idx;
+	bool posted;
+	u64 t0;
+	u64 t1;
 };
 
 /**
  * struct irdma_cmd_req - a CQP command posted without waiting for it
- * @work: runs the command on the function's @cmd_wq
+ * @node: in the function's @req_list
  * @hw: the function
  * @ticket: its place in the order of submission (from 1)
+ * @start_ret: what posting it returned (utils.c)
  * @cmd: the command; its @arg points at @arg
  * @failed: (optional) incremented when the command fails; the submitter
  *	keeps it alive until the request has run (irdma_cmd_req_sync())
@@ -156,9 +175,10 @@ struct irdma_cmd {
  * frees the request.
  */
 struct irdma_cmd_req {
-	struct work_struct work;
+	struct list_head node;
 	struct irdma_hw *hw;
 	u64 ticket;
+	int start_ret;
 	struct irdma_cmd cmd;
 	atomic_t *failed;
 	u64 arg[];
@@ -185,35 +205,67 @@ struct irdma_hw_counters {
 };
 
 /**
+ * enum irdma_cmd_stat - what the function's CQP commands and interrupts cost
+ * @IRDMA_CMD_STAT_WAITED: commands whose issuer waited for the completion
+ *	(irdma_cmd_exec())
+ * @IRDMA_CMD_STAT_POSTED: commands posted without the issuer waiting
+ *	(irdma_cmd_req_submit()); the command workqueue waits for them
+ * @IRDMA_CMD_STAT_QUEUE_US: time commands waited for a free slot in the
+ *	CQP ring, in us
+ * @IRDMA_CMD_STAT_WAIT_US: time commands waited for their completion
+ *	once posted, in us
+ * @IRDMA_CMD_STAT_WAIT_MAX_US: the longest of those waits, in us
+ * @IRDMA_CMD_STAT_CEQ_IRQS: CEQ interrupts handled (thread runs)
+ * @IRDMA_CMD_STAT_AEQ_IRQS: AEQ interrupts handled (thread runs)
+ * @IRDMA_CMD_STAT_COUNT: number of counters
+ *
+ * Port counters (hw_counters) of every port, beside the engine's.
+ */
+enum irdma_cmd_stat {
+	IRDMA_CMD_STAT_WAITED,
+	IRDMA_CMD_STAT_POSTED,
+	IRDMA_CMD_STAT_QUEUE_US,
+	IRDMA_CMD_STAT_WAIT_US,
+	IRDMA_CMD_STAT_WAIT_MAX_US,
+	IRDMA_CMD_STAT_CEQ_IRQS,
+	IRDMA_CMD_STAT_AEQ_IRQS,
+	IRDMA_CMD_STAT_COUNT,
+};
+
+/**
  * struct irdma_hw - the running RDMA engine of one function
  * @fn: the function description from the binding
  * @dev: device for DMA allocations (@fn->dma_dev)
  * @mmio: the register space
  * @regs: where this generation keeps its registers
- * @cmd_mutex: serialises CQP commands: at most one is in flight, so its
- *	issuer may poll the CCQ without stealing anyone's completion;
- *	protects @cmd_seq and @cqp_broken
- * @cmd_seq: cookie of the last command issued
- * @cmd_wq: ordered queue of the commands posted without waiting
- *	(irdma_cmd_req_submit()), so they reach the CQP in submission order
- * @req_lock: makes handing out a ticket and queueing its request one step
+ * @cmd_mutex: serialises the commands that create or destroy the CCQ
+ *	(struct irdma_cmd.no_ccq), which wait on CQPTAIL, with no other
+ *	command in flight; other commands do not take it
+ * @cmd_wq: ordered queue that runs @req_work, and the works that must
+ *	follow the requests submitted before them
+ * @req_lock: makes handing out a ticket and queueing its request one
+ *	step; protects @req_list
+ * @req_list: requests submitted and not yet taken by @req_work
+ * @req_work: runs the requests (irdma_cmd_req_submit()) in submission
+ *	order
  * @req_seq: ticket of the last request submitted
  * @req_done: ticket of the last request that has run (or failed)
  * @cqp_broken: a command timed out; the ring is out of step with the
- *	device and no further command is issued
+ *	device and no further command is issued; under @cqp.lock
  * @halted: the engine reported a critical error (irdma_hw_halt()): no
  *	command is issued and no register handshake is waited for, until the
  *	function is reset and probed anew
- * @cqp: the CQP ring (its lock protects the ring indices)
+ * @cqp: the CQP ring (its lock protects the ring indices, the slots'
+ *	cookies, @cmd_inflight, @ccq_armed and polling @ccq)
  * @cqp_sq: CQP work requests
  * @cqp_ctx: CQP host context
  * @cqp_scratch: per-slot cookies for @cqp
- * @ccq: the CQP's completion queue (CQ 0), polled under @cmd_mutex
- * @ccq_irq: CEQ 0 exists, and a command's issuer sleeps until its
- *	interrupt reports a CCQ event instead of polling; changed under
- *	@cmd_mutex
- * @ccq_events: CCQ events CEQ 0's thread has seen
- * @ccq_wq: where an issuer waits for the next of @ccq_events
+ * @ccq: the CQP's completion queue (CQ 0), polled under @cqp.lock by
+ *	whoever looks first (irdma_cmd_reap())
+ * @ccq_irq: CEQ 0 exists, and a command's issuer sleeps until CEQ 0's
+ *	thread hands it its completion, instead of polling
+ * @ccq_armed: the CCQ is armed and its event has not come yet
+ * @cmd_inflight: commands posted and not completed
  * @ccq_ring: its CQEs
  * @ccq_shadow: its shadow area
  * @fpm_buf: QUERY_FPM and COMMIT_FPM buffer
@@ -239,6 +291,7 @@ struct irdma_hw_counters {
  * @loc_mac_idx: gen1: the local MAC table entry of the netdev's address,
  *	which QP contexts name as their source MAC
  * @loc_mac_held: @loc_mac_idx is allocated (gen1 only)
+ * @cmd_stats: enum irdma_cmd_stat counters
  *
  * Allocated by irdma_hw_init() and freed by irdma_hw_deinit(); lives
  * between the binding's probe and remove.
@@ -248,10 +301,11 @@ struct irdma_hw {
 	struct device *dev;
 	struct irdma_mmio mmio;
 	const struct irdma_hw_regs *regs;
-	struct mutex cmd_mutex; /* cmd_seq, cqp_broken, CCQ polling */
-	u64 cmd_seq;
+	struct mutex cmd_mutex; /* a CCQ create or destroy alone in flight */
 	struct workqueue_struct *cmd_wq;
-	spinlock_t req_lock; /* req_seq, and queueing in its order */
+	spinlock_t req_lock; /* req_seq, req_list, queueing in its order */
+	struct list_head req_list;
+	struct work_struct req_work;
 	u64 req_seq;
 	atomic64_t req_done;
 	bool cqp_broken;
@@ -262,8 +316,8 @@ struct irdma_hw {
 	u64 *cqp_scratch;
 	struct irdma_uk_cq ccq;
 	bool ccq_irq;
-	atomic_t ccq_events;
-	wait_queue_head_t ccq_wq;
+	bool ccq_armed;
+	u32 cmd_inflight;
 	struct irdma_dma_mem ccq_ring;
 	struct irdma_dma_mem ccq_shadow;
 	struct irdma_dma_mem fpm_buf;
@@ -284,6 +338,7 @@ struct irdma_hw {
 	struct irdma_qos qos;
 	u8 loc_mac_idx;
 	bool loc_mac_held;
+	atomic64_t cmd_stats[IRDMA_CMD_STAT_COUNT];
 };
 
 /* utils.c */
@@ -301,6 +356,8 @@ u64 irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req);
 bool irdma_cmd_req_ran(struct irdma_hw *hw, u64 ticket);
 void irdma_cmd_req_sync(struct irdma_hw *hw);
 void irdma_cmd_req_free(struct irdma_cmd_req *req);
+void irdma_cmd_read_stats(struct irdma_hw *hw, u64 *vals);
+void irdma_cmd_req_init(struct irdma_hw *hw);
 void * __must_check irdma_xa_get_ref(struct xarray *xa, u32 id,
 				     size_t refs_off);
 u32 irdma_hw_rd32(struct irdma_hw *hw, u32 off);

@@ -39,6 +39,7 @@ enum irdma_protocol {
 
 struct irdma_func;
 struct irdma_hw;
+struct irdma_mmio_ops;
 struct irdma_qos_params;
 struct isim_aux_drv;
 
@@ -72,6 +73,10 @@ struct irdma_func_ops {
  * @regs_in_ram: @hw_addr is vmalloc'd kernel memory (the simulator's
  *	register space), so a doorbell page reaches user space as the RAM
  *	page behind it, mapped cached, rather than as I/O memory
+ * @mmio_ops: the register accessors, or NULL for readl()/writel() at
+ *	@hw_addr (an E810 or X722); a binding whose registers are not PCIe
+ *	(the simulator's) gives its own
+ * @mmio_priv: their private data (struct irdma_mmio.priv)
  * @msix: the parent's MSI-X entries reserved for RDMA
  * @msix_count: number of entries in @msix
  * @netdev: the Ethernet interface this function shares its port with
@@ -96,6 +101,8 @@ struct irdma_func {
 	u8 __iomem *hw_addr;
 	phys_addr_t hw_phys;
 	bool regs_in_ram;
+	const struct irdma_mmio_ops *mmio_ops;
+	void *mmio_priv;
 	struct msix_entry *msix;
 	u32 msix_count;
 	struct net_device *netdev;

@@ -11,11 +11,13 @@
  * There is no MODULE_DEVICE_TABLE: irdma is not autoloaded for simulated
  * functions; whoever creates them loads irdma.
  */
+#include <linux/io.h>
 #include <linux/module.h>
 
 #include "main.h"
 #include "qos.h"
 #include "sim/isim_aux.h"
+#include "uk.h"
 
 static struct isim_aux_dev *irdma_sim_parent(struct irdma_func *fn)
 {
@@ -69,6 +71,30 @@ static int irdma_sim_qos_get(struct irdma_func *fn,
 	return 0;
 }
 
+/*
+ * The register space is the simulator's RAM: a write is a plain store,
+ * which the engine would only find at its next poll. The accessors tell
+ * it at once (isim_aux_ops.kick), as the write would reach an E810; what
+ * the registers hold is the store's alone.
+ */
+static void irdma_sim_wr32(const struct irdma_mmio *mmio, u32 off, u32 val)
+{
+	struct isim_aux_dev *iadev = mmio->priv;
+
+	writel(val, mmio->base + off);
+	iadev->ops->kick(iadev, off, val);
+}
+
+static u32 irdma_sim_rd32(const struct irdma_mmio *mmio, u32 off)
+{
+	return readl(mmio->base + off);
+}
+
+static const struct irdma_mmio_ops irdma_sim_mmio_ops = {
+	.write32 = irdma_sim_wr32,
+	.read32 = irdma_sim_rd32,
+};
+
 static const struct irdma_func_ops irdma_sim_ops = {
 	.qset_add = irdma_sim_qset_add,
 	.qset_del = irdma_sim_qset_del,
@@ -101,6 +127,7 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 	struct isim_aux_dev *iadev = to_isim_aux_dev(adev);
 	struct msix_entry *msix;
 	struct irdma_func *fn;
+	int ret;
 
 	/* Freed by the driver core when probe fails or the device unbinds. */
 	fn = devm_kzalloc(&adev->dev, sizeof(*fn), GFP_KERNEL);
@@ -123,16 +150,26 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 		.dma_dev = iadev->dma_dev,
 		.hw_addr = iadev->hw_addr,
 		.regs_in_ram = true,
+		.mmio_ops = &irdma_sim_mmio_ops,
+		.mmio_priv = iadev,
 		.msix = msix,
 		.msix_count = iadev->num_vectors,
 	};
 	auxiliary_set_drvdata(adev, fn);
-	return irdma_func_probe(fn);
+	/* every register write goes through irdma_sim_wr32() from now on */
+	iadev->ops->set_kicked(iadev, true);
+	ret = irdma_func_probe(fn);
+	if (ret)
+		iadev->ops->set_kicked(iadev, false);
+	return ret;
 }
 
 static void irdma_sim_remove(struct auxiliary_device *adev)
 {
-	irdma_func_remove(auxiliary_get_drvdata(adev));
+	struct irdma_func *fn = auxiliary_get_drvdata(adev);
+
+	irdma_func_remove(fn);
+	to_isim_aux_dev(adev)->ops->set_kicked(to_isim_aux_dev(adev), false);
 }
 
 static void irdma_sim_event(struct isim_aux_dev *iadev,

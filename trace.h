@@ -110,6 +110,29 @@ TRACE_EVENT(irdma_cm_upcall,
 		      irdma_show_iw_event(__entry->type), __entry->status)
 );
 
+/* CQP: one command done (or refused); its waits in us */
+TRACE_EVENT(irdma_cqp_cmd,
+	    TP_PROTO(const char *dev, const char *name, bool queued,
+		     u64 queue_us, u64 wait_us, int ret),
+	    TP_ARGS(dev, name, queued, queue_us, wait_us, ret),
+	    TP_STRUCT__entry(__string(dev, dev)
+			     __string(name, name)
+			     __field(bool, queued)
+			     __field(u64, queue_us)
+			     __field(u64, wait_us)
+			     __field(int, ret)),
+	    TP_fast_assign(__assign_str(dev, dev);
+			   __assign_str(name, name);
+			   __entry->queued = queued;
+			   __entry->queue_us = queue_us;
+			   __entry->wait_us = wait_us;
+			   __entry->ret = ret;),
+	    TP_printk("%s %s%s queue_us=%llu wait_us=%llu ret=%d",
+		      __get_str(dev), __get_str(name),
+		      __entry->queued ? " (request)" : "",
+		      __entry->queue_us, __entry->wait_us, __entry->ret)
+);
+
 #endif /* IRDMA_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -3,17 +3,20 @@
  * irdma: helpers below the function lifecycle: coherent DMA memory, the
  * synchronous CQP command path and the lookup of QPs and CQs by number.
  *
- * A CQP command is issued by one caller at a time (hw->cmd_mutex), which
- * then waits for its completion on the CCQ: while CEQ 0 exists the CCQ is
- * armed and the issuer sleeps until CEQ 0's interrupt thread reports an
- * event; before CEQ 0 is made and after it is gone (bring-up and
- * tear-down) the issuer polls. Several commands in flight would need no
- * change to the ring: it (ctrl.c) already matches completions by cookie.
+ * CQP commands of any number of callers are in flight at once, as the
+ * hardware allows: it runs them in ring order, and a completion names its
+ * slot, whose cookie is the waiting command (struct irdma_cmd). Whoever
+ * looks at the CCQ first hands every completion it finds to its command:
+ * while CEQ 0 exists that is CEQ 0's interrupt thread, the CCQ armed and
+ * the issuers asleep; before CEQ 0 is made and after it is gone (bring-up
+ * and tear-down) the issuers poll. Only the commands that create and
+ * destroy the CCQ itself go alone (hw->cmd_mutex).
  *
  * Callers that must not sleep (the CM's steering filters, the ARP cache
- * fed by the neighbour notifier) post a request instead: it is queued on
- * the function's ordered command workqueue, which runs it through the same
- * path in submission order and frees it.
+ * fed by the neighbour notifier) post a request instead: it joins the
+ * function's request list, which a work on the ordered command workqueue
+ * runs through the same path in submission order, posting a batch at a
+ * time before it waits, and frees.
  */
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
@@ -25,6 +28,7 @@
 
 #include "main.h"
 #include "hw.h"
+#include "trace.h"
 
 /**
  * irdma_dma_alloc - allocate zeroed coherent DMA memory
@@ -109,28 +113,30 @@ void irdma_hw_wr32(struct irdma_hw *hw, u32 off, u32 val)
 	irdma_mmio_wr32(&hw->mmio, off, val);
 }
 
-/* Put the command in the next slot and ring the doorbell; the slot index */
-static int irdma_cmd_post(struct irdma_hw *hw, struct irdma_cmd *cmd,
-			  u64 scratch, u32 *idx)
+/*
+ * Put the command in the next slot and ring the doorbell, with @cmd as
+ * the slot's cookie (a completion names it). Caller holds hw->cqp.lock.
+ * Return: the builder's error (a NOP went in its place), or -EBUSY when
+ * the ring is full (nothing was posted).
+ */
+static int irdma_cmd_post(struct irdma_hw *hw, struct irdma_cmd *cmd)
 {
-	unsigned long flags;
 	__le64 *wqe;
 	int ret;
 	u8 valid;
 
-	spin_lock_irqsave(&hw->cqp.lock, flags);
-	*idx = hw->cqp.head;
-	wqe = irdma_cqp_get_wqe(&hw->cqp, scratch, &valid);
-	if (!wqe) {
-		spin_unlock_irqrestore(&hw->cqp.lock, flags);
+	lockdep_assert_held(&hw->cqp.lock);
+	cmd->idx = hw->cqp.head;
+	wqe = irdma_cqp_get_wqe(&hw->cqp, (uintptr_t)cmd, &valid);
+	if (!wqe)
 		return -EBUSY;
-	}
 	ret = cmd->build(wqe, valid, cmd->arg);
 	/* the slot is taken: fill it with something the engine will pass */
 	if (ret)
 		irdma_cqpw_nop(wqe, valid);
 	irdma_cqp_post(&hw->cqp);
-	spin_unlock_irqrestore(&hw->cqp.lock, flags);
+	cmd->posted = true;
+	hw->cmd_inflight++;
 	return ret;
 }
 
@@ -141,63 +147,127 @@ static int irdma_cmd_post(struct irdma_hw *hw, struct irdma_cmd *cmd,
  */
 #define IRDMA_CMD_IRQ_SLICE_MS	10
 
-/*
- * Nothing for us on the CCQ yet: sleep until CEQ 0 reports a CCQ event,
- * or briefly when there is no CEQ 0 to report one.
- */
-static void irdma_cmd_wait_event(struct irdma_hw *hw)
+/* a completion: to the command whose cookie it carries, if it still waits */
+static void irdma_cmd_finish(struct irdma_hw *hw,
+			     const struct irdma_ccq_info *info)
 {
-	int seen;
+	struct irdma_cmd *cmd = (struct irdma_cmd *)(uintptr_t)info->scratch;
 
-	if (!hw->ccq_irq) {
-		usleep_range(20, 100);
+	lockdep_assert_held(&hw->cqp.lock);
+	hw->cmd_inflight--;
+	/* abandoned by an issuer that timed out (irdma_cmd_abandon()) */
+	if (!cmd)
 		return;
-	}
-	seen = atomic_read(&hw->ccq_events);
-	/* a CQE that came after our last look raises the event at once */
-	irdma_uk_cq_arm(&hw->ccq, false);
-	wait_event_timeout(hw->ccq_wq, atomic_read(&hw->ccq_events) != seen,
-			   msecs_to_jiffies(IRDMA_CMD_IRQ_SLICE_MS));
+	cmd->done = *info;
+	cmd->status = info->error ? -EIO : 0;
+	/*
+	 * the issuer may return, and @cmd go, once this is seen; complete_all()
+	 * because its wait must not consume it (it looks with
+	 * completion_done() after waking)
+	 */
+	complete_all(&cmd->finished);
 }
 
-/* Wait on the CCQ until the completion with @scratch shows up. */
-static int irdma_cmd_wait_ccq(struct irdma_hw *hw, struct irdma_cmd *cmd,
-			      u64 scratch)
+/*
+ * Take every completion the CCQ holds to its command, then arm the CCQ
+ * for the next one if commands are in flight and CEQ 0 reports them.
+ * Whoever finds completions delivers them: CEQ 0's thread, or an issuer
+ * that looks itself (no CEQ 0 yet, or an event that did not come).
+ * @disarmed: the CCQ's event came (or is given up for lost), so the CCQ
+ * is no longer armed.
+ */
+static void irdma_cmd_reap(struct irdma_hw *hw, bool disarmed)
 {
-	unsigned long deadline = jiffies +
-				 msecs_to_jiffies(IRDMA_HW_CQP_TIMEOUT_MS);
+	struct irdma_ccq_info info;
 	unsigned long flags;
 	int err;
 
-	lockdep_assert_held(&hw->cmd_mutex);
-	for (;;) {
-		spin_lock_irqsave(&hw->cqp.lock, flags);
-		err = irdma_ccq_poll(&hw->cqp, &hw->ccq, &cmd->done);
+	spin_lock_irqsave(&hw->cqp.lock, flags);
+	if (disarmed)
+		hw->ccq_armed = false;
+	/* -EIO: a stale completion (a no_ccq command's), consumed */
+	while ((err = irdma_ccq_poll(&hw->cqp, &hw->ccq, &info)) == 0 ||
+	       err == -EIO)
+		if (!err)
+			irdma_cmd_finish(hw, &info);
+	if (READ_ONCE(hw->ccq_irq) && hw->cmd_inflight && !hw->ccq_armed) {
+		/* a CQE that came after the last look raises the event */
+		irdma_uk_cq_arm(&hw->ccq, false);
+		hw->ccq_armed = true;
+	}
+	spin_unlock_irqrestore(&hw->cqp.lock, flags);
+}
+
+/*
+ * The command waited too long: a completion that still comes finds no
+ * one. The first to give up marks the CQP broken; those that give up
+ * after it had no fault of their own (-EIO).
+ */
+static int irdma_cmd_abandon(struct irdma_hw *hw, struct irdma_cmd *cmd)
+{
+	unsigned long flags;
+	bool first;
+
+	spin_lock_irqsave(&hw->cqp.lock, flags);
+	if (completion_done(&cmd->finished)) {
 		spin_unlock_irqrestore(&hw->cqp.lock, flags);
-		if (!err && cmd->done.scratch == scratch)
-			return cmd->done.error ? -EIO : 0;
-		/* another or a stale (-EIO) completion: look again at once */
-		if (!err || err == -EIO)
-			continue;
-		if (err != -ENOENT)
-			return err;
+		return cmd->status;
+	}
+	hw->cqp.scratch[cmd->idx] = 0;
+	first = !hw->cqp_broken;
+	hw->cqp_broken = true;
+	spin_unlock_irqrestore(&hw->cqp.lock, flags);
+	if (!first)
+		return -EIO;
+	/* did the engine not get to it, or did its completion go? */
+	dev_err(&hw->fn->adev->dev,
+		"CQP slot %u of %u; the engine's CQP tail is at %lu\n",
+		cmd->idx, hw->cqp.size,
+		FIELD_GET(IRDMA_CQPTAIL_WQTAIL,
+			  irdma_hw_rd32(hw, hw->regs->cqp_tail)));
+	return -ETIMEDOUT;
+}
+
+/* sleep until the command completes or a slice ends; false: it ended */
+static bool irdma_cmd_wait_slice(struct irdma_cmd *cmd)
+{
+	unsigned long slice = msecs_to_jiffies(IRDMA_CMD_IRQ_SLICE_MS);
+
+	return wait_for_completion_timeout(&cmd->finished, slice);
+}
+
+/* Wait until the CCQ brings the command's completion. */
+static int irdma_cmd_wait_ccq(struct irdma_hw *hw, struct irdma_cmd *cmd)
+{
+	unsigned long deadline = jiffies +
+				 msecs_to_jiffies(IRDMA_HW_CQP_TIMEOUT_MS);
+	bool lost = false;
+
+	for (;;) {
+		/* after a slice without the event, arm the CCQ anew */
+		irdma_cmd_reap(hw, lost);
+		if (completion_done(&cmd->finished))
+			return cmd->status;
 		if (time_after(jiffies, deadline))
-			return -ETIMEDOUT;
-		irdma_cmd_wait_event(hw);
+			return irdma_cmd_abandon(hw, cmd);
+		if (READ_ONCE(hw->ccq_irq))
+			lost = !irdma_cmd_wait_slice(cmd);
+		else
+			usleep_range(20, 100);
 	}
 }
 
 /*
- * Wait for the command in slot @idx through CQPTAIL, for the commands
- * that create or destroy the CCQ, then retire the slot by hand. A CQE
- * the engine may also have written for it is dropped later as stale.
+ * Wait for the command in slot @cmd->idx through CQPTAIL, for the
+ * commands that create or destroy the CCQ, then retire the slot by hand.
+ * A CQE the engine may also have written for it is dropped later as
+ * stale. Caller holds hw->cmd_mutex; no other command is in flight.
  */
-static int irdma_cmd_wait_tail(struct irdma_hw *hw, struct irdma_cmd *cmd,
-			       u32 idx)
+static int irdma_cmd_wait_tail(struct irdma_hw *hw, struct irdma_cmd *cmd)
 {
 	unsigned long deadline = jiffies +
 				 msecs_to_jiffies(IRDMA_HW_CQP_TIMEOUT_MS);
-	u32 next = (idx + 1) & (hw->cqp.size - 1);
+	u32 next = (cmd->idx + 1) & (hw->cqp.size - 1);
 	unsigned long flags;
 	u32 tail, codes;
 
@@ -207,11 +277,12 @@ static int irdma_cmd_wait_tail(struct irdma_hw *hw, struct irdma_cmd *cmd,
 		if (FIELD_GET(IRDMA_CQPTAIL_WQTAIL, tail) == next)
 			break;
 		if (time_after(jiffies, deadline))
-			return -ETIMEDOUT;
+			return irdma_cmd_abandon(hw, cmd);
 		usleep_range(20, 100);
 	}
 	spin_lock_irqsave(&hw->cqp.lock, flags);
 	hw->cqp.tail = next;
+	hw->cmd_inflight--;
 	spin_unlock_irqrestore(&hw->cqp.lock, flags);
 	memset(&cmd->done, 0, sizeof(cmd->done));
 	if (!(tail & IRDMA_CQPTAIL_OP_ERR))
@@ -245,81 +316,133 @@ static void irdma_cmd_report(struct irdma_hw *hw, const struct irdma_cmd *cmd,
  * @on: true once CEQ 0 and its interrupt exist (nothing happens without
  *	CEQs), false before CEQ 0 is destroyed
  *
- * Context: process context; takes @hw->cmd_mutex, so a command in flight
- * finishes the way it began.
+ * A command in flight notices on its next look at the CCQ.
  */
 void irdma_cmd_use_irq(struct irdma_hw *hw, bool on)
 {
-	mutex_lock(&hw->cmd_mutex);
-	hw->ccq_irq = on && hw->ceq_cnt;
-	mutex_unlock(&hw->cmd_mutex);
+	WRITE_ONCE(hw->ccq_irq, on && hw->ceq_cnt);
+	/* commands in flight: arm the CCQ now */
+	irdma_cmd_reap(hw, false);
 }
 
 /**
  * irdma_cmd_ccq_event - CEQ 0 reported an event for the CCQ
  * @hw: the function
  *
- * Wakes the issuer waiting in irdma_cmd_exec(); it takes the completion
- * off the CCQ itself, under @hw->cmd_mutex.
+ * Takes the completions off the CCQ to their commands and wakes their
+ * issuers.
  *
  * Context: CEQ 0's interrupt thread, which must never issue a command
  * and wait for it (the wait would be for this thread).
  */
 void irdma_cmd_ccq_event(struct irdma_hw *hw)
 {
-	atomic_inc(&hw->ccq_events);
-	wake_up(&hw->ccq_wq);
+	irdma_cmd_reap(hw, true);
+}
+
+static void irdma_stat_max(atomic64_t *v, u64 val)
+{
+	s64 old = atomic64_read(v);
+
+	while (old < (s64)val && !atomic64_try_cmpxchg(v, &old, val))
+		;
+}
+
+/*
+ * Count a command that was issued at @t0 and posted at @t1 (0: it was
+ * not): how long it waited for the CQP, then for its completion.
+ */
+static void irdma_cmd_account(struct irdma_hw *hw, const struct irdma_cmd *cmd,
+			      u64 t0, u64 t1, int ret)
+{
+	atomic64_t *st = hw->cmd_stats;
+	u64 t2 = ktime_get_ns(), queue_us, wait_us;
+
+	if (!t1)
+		t1 = t2;
+	queue_us = div_u64(t1 - t0, NSEC_PER_USEC);
+	wait_us = div_u64(t2 - t1, NSEC_PER_USEC);
+	atomic64_inc(&st[cmd->queued ? IRDMA_CMD_STAT_POSTED :
+				       IRDMA_CMD_STAT_WAITED]);
+	atomic64_add(queue_us, &st[IRDMA_CMD_STAT_QUEUE_US]);
+	atomic64_add(wait_us, &st[IRDMA_CMD_STAT_WAIT_US]);
+	irdma_stat_max(&st[IRDMA_CMD_STAT_WAIT_MAX_US], wait_us);
+	trace_irdma_cqp_cmd(dev_name(&hw->fn->adev->dev), cmd->name,
+			    cmd->queued, queue_us, wait_us, ret);
 }
 
 /**
- * irdma_cmd_exec - run one CQP command and wait for its completion
- * @hw: the function; its CQP (and, unless @cmd->no_ccq, its CCQ) exist
- * @cmd: the command; @cmd->done receives the completion
- *
- * Context: process context; sleeps.
- * Return: 0, the builder's error (a NOP went in its place), -EIO when the
- * engine failed the command, -ETIMEDOUT when it did not answer (the CQP is
- * then marked broken and every later command fails with -EIO at once; on
- * a registered device the function is reset, see irdma_func_fatal()),
- * -EBUSY when the ring is full.
+ * irdma_cmd_read_stats - the CQP and interrupt counters
+ * @hw: the function
+ * @vals: IRDMA_CMD_STAT_COUNT values, in the order of enum irdma_cmd_stat
  */
-int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd)
+void irdma_cmd_read_stats(struct irdma_hw *hw, u64 *vals)
 {
-	int ret, build_err;
-	u64 scratch;
-	u32 idx;
+	int i;
 
-	mutex_lock(&hw->cmd_mutex);
-	if (hw->cqp_broken || atomic_read(&hw->halted)) {
-		ret = -EIO;
-		goto out_unlock;
+	for (i = 0; i < IRDMA_CMD_STAT_COUNT; i++)
+		vals[i] = atomic64_read(&hw->cmd_stats[i]);
+}
+
+/* post @cmd, waiting for a free slot while the ring is full */
+static int irdma_cmd_post_wait(struct irdma_hw *hw, struct irdma_cmd *cmd)
+{
+	unsigned long deadline = jiffies +
+				 msecs_to_jiffies(IRDMA_HW_CQP_TIMEOUT_MS);
+	unsigned long flags;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&hw->cqp.lock, flags);
+		if (hw->cqp_broken || atomic_read(&hw->halted))
+			ret = -EIO;
+		else
+			ret = irdma_cmd_post(hw, cmd);
+		spin_unlock_irqrestore(&hw->cqp.lock, flags);
+		if (ret != -EBUSY || time_after(jiffies, deadline))
+			return ret;
+		/* completions free slots */
+		irdma_cmd_reap(hw, false);
+		usleep_range(50, 200);
 	}
-	scratch = ++hw->cmd_seq;
-	build_err = irdma_cmd_post(hw, cmd, scratch, &idx);
-	if (build_err == -EBUSY) {
-		ret = build_err;
-		goto out_report;
+}
+
+/*
+ * Post @cmd (issued at @cmd->t0; @cmd->t1 is when it went into the ring).
+ * Return: the builder's error (a NOP went in its place), or -EIO, -EBUSY:
+ * nothing was posted.
+ */
+static int irdma_cmd_start(struct irdma_hw *hw, struct irdma_cmd *cmd)
+{
+	int ret;
+
+	cmd->t0 = ktime_get_ns();
+	cmd->t1 = 0;
+	init_completion(&cmd->finished);
+	cmd->posted = false;
+	ret = irdma_cmd_post_wait(hw, cmd);
+	if (cmd->posted)
+		cmd->t1 = ktime_get_ns();
+	return ret;
+}
+
+/* Wait for the end of a command irdma_cmd_start() returned @start_ret for. */
+static int irdma_cmd_end(struct irdma_hw *hw, struct irdma_cmd *cmd,
+			 int start_ret)
+{
+	int ret = start_ret;
+
+	if (cmd->posted) {
+		if (cmd->no_ccq)
+			ret = irdma_cmd_wait_tail(hw, cmd);
+		else
+			ret = irdma_cmd_wait_ccq(hw, cmd);
+		if (!ret)
+			ret = start_ret;
 	}
-	if (cmd->no_ccq)
-		ret = irdma_cmd_wait_tail(hw, cmd, idx);
-	else
-		ret = irdma_cmd_wait_ccq(hw, cmd, scratch);
-	if (ret == -ETIMEDOUT) {
-		hw->cqp_broken = true;
-		/* did the engine not get to it, or did its completion go? */
-		dev_err(&hw->fn->adev->dev,
-			"CQP slot %u of %u; the engine's CQP tail is at %lu\n",
-			idx, hw->cqp.size,
-			FIELD_GET(IRDMA_CQPTAIL_WQTAIL,
-				  irdma_hw_rd32(hw, hw->regs->cqp_tail)));
-	}
-	if (!ret)
-		ret = build_err;
-out_report:
 	if (ret)
 		irdma_cmd_report(hw, cmd, ret);
-out_unlock:
-	mutex_unlock(&hw->cmd_mutex);
+	irdma_cmd_account(hw, cmd, cmd->t0, cmd->t1, ret);
 	/*
 	 * An engine that stops answering its CQP is of no more use than a
 	 * stopped one, and a reset is the only way back: on a registered
@@ -330,20 +453,90 @@ out_unlock:
 	return ret;
 }
 
+/**
+ * irdma_cmd_exec - run one CQP command and wait for its completion
+ * @hw: the function; its CQP (and, unless @cmd->no_ccq, its CCQ) exist
+ * @cmd: the command; @cmd->done receives the completion
+ *
+ * Commands of several issuers are in flight at once: the engine runs
+ * them in the order posted, and each completion goes to its command by
+ * the slot's cookie (irdma_cmd_reap()). Only those that create or destroy
+ * the CCQ go one at a time, alone (@hw->cmd_mutex).
+ *
+ * Context: process context; sleeps.
+ * Return: 0, the builder's error (a NOP went in its place), -EIO when the
+ * engine failed the command, -ETIMEDOUT when it did not answer (the CQP is
+ * then marked broken and every later command fails with -EIO at once; on
+ * a registered device the function is reset, see irdma_func_fatal()),
+ * -EBUSY when the ring stayed full.
+ */
+int irdma_cmd_exec(struct irdma_hw *hw, struct irdma_cmd *cmd)
+{
+	int ret;
+
+	if (cmd->no_ccq)
+		mutex_lock(&hw->cmd_mutex);
+	ret = irdma_cmd_end(hw, cmd, irdma_cmd_start(hw, cmd));
+	if (cmd->no_ccq)
+		mutex_unlock(&hw->cmd_mutex);
+	return ret;
+}
+
+/* the most requests one engine pass is given at once */
+#define IRDMA_CMD_REQ_BATCH	32
+
+/*
+ * The requests submitted so far, in order: up to IRDMA_CMD_REQ_BATCH at a
+ * time are posted together and then waited for, so that one engine pass
+ * takes them all rather than one each. Every request on the list when
+ * this runs is done when it returns: a work queued on @cmd_wq after a
+ * submission runs after that request (the ILQ's sends after their AHs).
+ */
 static void irdma_cmd_req_work(struct work_struct *work)
 {
-	struct irdma_cmd_req *req = container_of(work, struct irdma_cmd_req,
-						 work);
+	struct irdma_hw *hw = container_of(work, struct irdma_hw, req_work);
+	struct irdma_cmd_req *req, *tmp;
+	unsigned long flags;
+	LIST_HEAD(batch);
+	int n;
 
-	/*
-	 * irdma_cmd_exec() reported a failure; nobody waits for the command,
-	 * but a submitter that syncs may count failures
-	 */
-	if (irdma_cmd_exec(req->hw, &req->cmd) && req->failed)
-		atomic_inc(req->failed);
-	/* the queue is ordered: tickets come here in increasing order */
-	atomic64_set_release(&req->hw->req_done, req->ticket);
-	irdma_cmd_req_free(req);
+	for (;;) {
+		spin_lock_irqsave(&hw->req_lock, flags);
+		for (n = 0; n < IRDMA_CMD_REQ_BATCH &&
+		     !list_empty(&hw->req_list); n++)
+			list_move_tail(hw->req_list.next, &batch);
+		spin_unlock_irqrestore(&hw->req_lock, flags);
+		if (!n)
+			return;
+		list_for_each_entry(req, &batch, node)
+			req->start_ret = irdma_cmd_start(hw, &req->cmd);
+		list_for_each_entry_safe(req, tmp, &batch, node) {
+			/*
+			 * irdma_cmd_end() reported a failure; nobody waits for
+			 * the command, but a submitter that syncs may count
+			 * failures
+			 */
+			if (irdma_cmd_end(hw, &req->cmd, req->start_ret) &&
+			    req->failed)
+				atomic_inc(req->failed);
+			/* completions come in order: so do the tickets */
+			atomic64_set_release(&hw->req_done, req->ticket);
+			list_del(&req->node);
+			irdma_cmd_req_free(req);
+		}
+	}
+}
+
+/**
+ * irdma_cmd_req_init - set up the request queue of a function
+ * @hw: the function
+ */
+void irdma_cmd_req_init(struct irdma_hw *hw)
+{
+	spin_lock_init(&hw->req_lock);
+	INIT_LIST_HEAD(&hw->req_list);
+	INIT_WORK(&hw->req_work, irdma_cmd_req_work);
+	atomic64_set(&hw->req_done, 0);
 }
 
 /**
@@ -370,11 +563,11 @@ irdma_cmd_req_alloc(int (*build)(__le64 *wqe, u8 valid, const void *arg),
 	req = kzalloc(struct_size(req, arg, DIV_ROUND_UP(arg_len, 8)), gfp);
 	if (!req)
 		return NULL;
-	INIT_WORK(&req->work, irdma_cmd_req_work);
 	memcpy(req->arg, arg, arg_len);
 	req->cmd.build = build;
 	req->cmd.arg = req->arg;
 	req->cmd.name = name;
+	req->cmd.queued = true;
 	return req;
 }
 
@@ -400,7 +593,9 @@ u64 irdma_cmd_req_submit(struct irdma_hw *hw, struct irdma_cmd_req *req)
 	spin_lock_irqsave(&hw->req_lock, flags);
 	ticket = ++hw->req_seq;
 	req->ticket = ticket;
-	queue_work(hw->cmd_wq, &req->work);
+	list_add_tail(&req->node, &hw->req_list);
+	/* queued before any work its submitter queues after it */
+	queue_work(hw->cmd_wq, &hw->req_work);
 	spin_unlock_irqrestore(&hw->req_lock, flags);
 	return ticket;
 }
@@ -457,3 +652,7 @@ bool irdma_hw_halt(struct irdma_hw *hw)
 {
 	return !atomic_xchg(&hw->halted, 1);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/utils_test.c"
+#endif

@@ -1131,6 +1131,30 @@ static struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
+/*
+ * Device counters: what the function's CQP commands and interrupts cost
+ * (utils.c). They live on the device, not the port: the port's list is
+ * near what one netlink message of "rdma statistic" holds.
+ */
+static const struct rdma_stat_desc irdma_dev_stat_descs[] = {
+	[IRDMA_CMD_STAT_WAITED].name = "cqp_waited",
+	[IRDMA_CMD_STAT_POSTED].name = "cqp_posted",
+	[IRDMA_CMD_STAT_QUEUE_US].name = "cqp_queue_us",
+	[IRDMA_CMD_STAT_WAIT_US].name = "cqp_wait_us",
+	[IRDMA_CMD_STAT_WAIT_MAX_US].name = "cqp_wait_max_us",
+	[IRDMA_CMD_STAT_CEQ_IRQS].name = "ceq_irqs",
+	[IRDMA_CMD_STAT_AEQ_IRQS].name = "aeq_irqs",
+};
+
+static_assert(ARRAY_SIZE(irdma_dev_stat_descs) == IRDMA_CMD_STAT_COUNT);
+
+static struct rdma_hw_stats *irdma_alloc_hw_device_stats(struct ib_device *ibdev)
+{
+	return rdma_alloc_hw_stats_struct(irdma_dev_stat_descs,
+					  ARRAY_SIZE(irdma_dev_stat_descs),
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
 static int irdma_get_hw_stats(struct ib_device *ibdev,
 			      struct rdma_hw_stats *stats, u32 port, int index)
 {
@@ -1139,6 +1163,11 @@ static int irdma_get_hw_stats(struct ib_device *ibdev,
 	u64 *v = stats->value;
 	int ret;
 
+	/* port 0: the device's counters */
+	if (!port) {
+		irdma_cmd_read_stats(iwdev->fn->hw, v);
+		return stats->num_counters;
+	}
 	if (irdma_port_has_engine_stats(iwdev)) {
 		ret = irdma_hw_read_counters(iwdev->fn->hw, v);
 		if (ret)
@@ -1169,6 +1198,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.get_port_immutable = irdma_get_port_immutable,
 	.get_link_layer = irdma_get_link_layer,
 	.get_netdev = irdma_get_netdev,
+	.alloc_hw_device_stats = irdma_alloc_hw_device_stats,
 	.alloc_hw_port_stats = irdma_alloc_hw_port_stats,
 	.get_hw_stats = irdma_get_hw_stats,
 

@@ -33,9 +33,11 @@ static int isim_aux_qset_add(struct isim_aux_dev *iadev, u16 qs_handle,
 	struct isim_func *f = isim_aux_func(iadev);
 	int err;
 
-	mutex_lock(&f->eng_lock);
+	isim_eng_lock(f, "qset_add");
 	err = isim_sched_qset_add(f, qs_handle, tc);
-	mutex_unlock(&f->eng_lock);
+	isim_eng_unlock(f);
+	/* QPs on the leaf may send now */
+	isim_engine_kick(f, ISIM_WAKE_CTL);
 	if (!err)
 		*teid = ISIM_TEID_BASE + qs_handle;
 	return err;
@@ -49,9 +51,9 @@ static int isim_aux_qset_del(struct isim_aux_dev *iadev, u16 qs_handle,
 
 	if (teid != ISIM_TEID_BASE + qs_handle)
 		return -ENOENT;
-	mutex_lock(&f->eng_lock);
+	isim_eng_lock(f, "qset_del");
 	err = isim_sched_qset_del(f, qs_handle);
-	mutex_unlock(&f->eng_lock);
+	isim_eng_unlock(f);
 	return err;
 }
 
@@ -94,6 +96,16 @@ static int isim_aux_qos_get(struct isim_aux_dev *iadev,
 	return 0;
 }
 
+static void isim_aux_kick(struct isim_aux_dev *iadev, u32 off, u32 val)
+{
+	isim_engine_kick_reg(isim_aux_func(iadev), off, val);
+}
+
+static void isim_aux_set_kicked(struct isim_aux_dev *iadev, bool on)
+{
+	isim_engine_set_kicked(isim_aux_func(iadev), on);
+}
+
 static void isim_aux_release(struct device *dev)
 {
 	kfree(to_isim_aux_dev(to_auxiliary_dev(dev)));
@@ -112,6 +124,9 @@ static const struct isim_aux_ops isim_aux_ops = {
 	ISIM_AUX_SERVICE(request_reset), /* ice_rdma_request_reset(): PF reset */
 	ISIM_AUX_SERVICE(vsi_filter),	/* ice_rdma_update_vsi_filter() */
 	ISIM_AUX_SERVICE(qos_get),	/* ice_get_qos_params(): the TCs */
+	/* none on ice: a PCIe write reaches the adapter by itself */
+	ISIM_AUX_SERVICE(kick),
+	ISIM_AUX_SERVICE(set_kicked),
 };
 
 /*
@@ -174,6 +189,8 @@ static void isim_aux_unplug(struct isim_func *f)
 	auxiliary_device_delete(&f->iadev->adev);
 	auxiliary_device_uninit(&f->iadev->adev);
 	f->iadev = NULL;
+	/* a driver that did not say so itself kicks no more */
+	isim_engine_set_kicked(f, false);
 }
 
 /**
@@ -200,9 +217,9 @@ void isim_aux_reset_work(struct work_struct *work)
 /* A critical error stops the engine until the function is reset. */
 static void isim_aux_halt(struct isim_func *f)
 {
-	mutex_lock(&f->eng_lock);
+	isim_eng_lock(f, "halt");
 	f->halted = true;
-	mutex_unlock(&f->eng_lock);
+	isim_eng_unlock(f);
 }
 
 /**

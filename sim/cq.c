@@ -432,6 +432,28 @@ static bool isim_cq_doorbell(struct isim_func *f, u32 reg)
 }
 
 /**
+ * isim_cq_arm_rung - a kicked CQARM doorbell named CQ @id
+ * @f: function
+ * @id: the CQ id written
+ *
+ * The CQ is armed if its arm sequence moved since the engine last armed
+ * it, as on a scan: a CQ rung twice between two passes is armed once.
+ * Caller holds eng_lock.
+ */
+void isim_cq_arm_rung(struct isim_func *f, u32 id)
+{
+	struct isim_cq *cq = xa_load(&f->cqs, id);
+
+	lockdep_assert_held(&f->eng_lock);
+	if (!cq) {
+		dev_dbg(&f->dev, "CQARM for unknown CQ %u\n", id);
+		return;
+	}
+	if (isim_cq_read_arm_seq(f, cq) != cq->arm_seq)
+		isim_cq_arm(f, cq);
+}
+
+/**
  * isim_cq_poll_arm - notice CQ arm requests
  * @f: function
  * @scan: read every CQ's arm sequence even without a doorbell

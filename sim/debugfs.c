@@ -49,6 +49,7 @@ static void isim_show_cqp(struct seq_file *s, struct isim_func *f)
 		   f->ticks, div_u64(f->tick_ns_max, NSEC_PER_USEC),
 		   div_u64(f->tick_ns_total, NSEC_PER_MSEC),
 		   div_u64(f->tick_late_ns_max, NSEC_PER_USEC), f->quiet);
+	isim_engine_show(s, f);
 	seq_printf(s, "exec: scans=%llu kicks=%llu idle=%llu arm_scans=%llu unasked=%llu unrouted=%llu\n",
 		   f->scans, f->kick_passes, f->idle_passes, f->arm_scans,
 		   f->unasked, f->unrouted);
@@ -183,14 +184,14 @@ static int isim_state_show(struct seq_file *s, void *unused)
 	isim_ud_show(s, f);
 	seq_printf(s, "qsets: %d\nvsi_filter: %d\n", atomic_read(&f->qsets),
 		   READ_ONCE(f->vsi_filter));
-	mutex_lock(&f->eng_lock);
+	isim_eng_lock(f, "state");
 	isim_show_lmac(s, f);
 	isim_show_cqp(s, f);
 	isim_show_hmc(s, f);
 	isim_show_queues(s, f);
 	isim_show_objects(s, f);
 	isim_sched_show(s, f);
-	mutex_unlock(&f->eng_lock);
+	isim_eng_unlock(f);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(isim_state);
@@ -222,12 +223,13 @@ static ssize_t isim_raise_ae_write(struct file *file, const char __user *ubuf,
 	if (sscanf(buf, "%i %i %i %lli", &code, &src, &id, &ctx) < 1 ||
 	    code > ISIM_AE_CODE_MAX || src > 0xf)
 		return -EINVAL;
-	mutex_lock(&f->eng_lock);
+	isim_eng_lock(f, "raise_ae");
 	/* a halted engine posts nothing; after a catastrophe it halts */
 	err = f->halted ? -EIO : isim_aeq_post(f, code, src, id, ctx);
 	if (!err && code == ISIM_AE_FUNC_CATASTROPHIC)
 		f->halted = true;
-	mutex_unlock(&f->eng_lock);
+	isim_eng_unlock(f);
+	isim_engine_kick(f, ISIM_WAKE_CTL);
 	return err ? err : len;
 }
 
@@ -368,9 +370,10 @@ static ssize_t isim_qos_write(struct file *file, const char __user *ubuf,
 	f->qos = qos;
 	spin_unlock(&f->qos_lock);
 	/* a leaf of a class now in use may serve held QPs */
-	mutex_lock(&f->eng_lock);
+	isim_eng_lock(f, "qos");
 	f->rescan = true;
-	mutex_unlock(&f->eng_lock);
+	isim_eng_unlock(f);
+	isim_engine_kick(f, ISIM_WAKE_CTL);
 	if (!err)
 		isim_aux_event(f, ISIM_AUX_EV_TC_DONE, 0);
 	mutex_unlock(&isim_qos_change);

@@ -1607,6 +1607,7 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 	unsigned int n = 0;
 	u64 hdr;
 
+	qp->sq_waits = false;
 	while (n < budget && (!n || !isim_pass_over(f)) &&
 	       isim_exec_sq_runs(qp) &&
 	       !isim_wq_peek(f, sq, &hdr)) {
@@ -1616,6 +1617,7 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 			break;
 		if (isim_exec_any_wqe(x, qp, hdr)) {
 			/* it waits (RNR): no doorbell will say when to retry */
+			qp->sq_waits = true;
 			isim_exec_kick(f, qp);
 			break;
 		}
@@ -1654,11 +1656,20 @@ static unsigned int isim_exec_qp(struct isim_xfer **xp, struct isim_func *f,
 		n += isim_exec_flush_posted(f, qp, &qp->sq, budget);
 	if (qp->rq.flushing)
 		n += isim_exec_flush_posted(f, qp, &qp->rq, budget - n);
-	if (isim_exec_held(f, qp))
-		return n;
-	n += isim_exec_sq(xp, f, qp, budget - n);
-	/* a graceful close's FIN goes once the SQ is done */
-	isim_toe_sq_idle(f, qp);
+	if (!isim_exec_held(f, qp)) {
+		n += isim_exec_sq(xp, f, qp, budget - n);
+		/* a graceful close's FIN goes once the SQ is done */
+		isim_toe_sq_idle(f, qp);
+	}
+	/*
+	 * Nothing rings for an RQ: a WQE posted to a flushing one (a drain's)
+	 * is found by looking again, a tick later rather than at once, as the
+	 * QP may stay in error until it is destroyed
+	 */
+	if (qp->rq.flushing) {
+		isim_exec_kick(f, qp);
+		qp->sq_waits = true;
+	}
 	return n;
 }
 

@@ -215,6 +215,7 @@ bool isim_ilq_steer(struct isim_func *f, struct sk_buff *skb)
 	}
 	*isim_ilq_cb(skb) = cb;
 	skb_queue_tail(&f->ilq.rxq, skb);
+	isim_engine_kick(f, ISIM_WAKE_RX);
 	return true;
 }
 
@@ -738,6 +739,7 @@ int isim_ilq_exception(struct isim_func *f, struct sk_buff *skb,
 	cb.qpn = qpn;
 	*isim_ilq_cb(c) = cb;
 	skb_queue_tail(&f->ilq.rxq, c);
+	isim_engine_kick(f, ISIM_WAKE_RX);
 	return 0;
 }
 
@@ -983,7 +985,7 @@ bool isim_ilq_run(struct isim_func *f, unsigned int budget)
 		n++;
 	}
 	list_for_each_entry(qp, &f->qp_list, node) {
-		if (n >= budget || !f->scanning)
+		if (n >= budget || !(f->scanning || f->wake.raw_rung))
 			break;
 		if (qp->type == ISIM_QP_TYPE_UDA)
 			n += isim_ilq_tx_run(f, qp, budget - n);

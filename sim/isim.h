@@ -10,6 +10,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/device.h>
+#include <linux/timer.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -328,6 +329,9 @@ struct isim_toe {
  * @node: in the function's qp_list
  * @kick: in the function's kick_list while something the engine did may
  *	let its SQ run (see isim_exec_kick())
+ * @sq_waits: kicked for a later pass, not at once
+ *	(isim_engine_kicked_ready()): the WQE at its SQ's tail met an RNR
+ *	NAK, or its RQ is flushing (posts to it ring nothing)
  * @type: QP type from the create command
  * @state: state the last create or modify asked for
  * @suspended: SUSPEND_QP completed and no RESUME_QP yet
@@ -368,6 +372,7 @@ struct isim_qp {
 	u32 id;
 	struct list_head node;
 	struct list_head kick;
+	bool sq_waits;
 	u8 type;
 	u8 state;
 	bool suspended;
@@ -1034,6 +1039,114 @@ struct isim_wire {
 	atomic64_t vlan_tcp[8];
 };
 
+#define ISIM_DBQ_LEN		64	/* doorbells a pass takes by id */
+
+/**
+ * enum isim_wake - why an engine pass ran
+ * @ISIM_WAKE_REG: the driver wrote a register and kicked the engine
+ *	(isim_aux_ops.kick)
+ * @ISIM_WAKE_RX: a frame arrived for the engine (steered to a raw queue,
+ *	an offloaded connection or a UD QP)
+ * @ISIM_WAKE_UDB: the user doorbell watch found a user doorbell rung
+ * @ISIM_WAKE_CTL: the engine started, or a parent service or debugfs knob
+ *	changed what it may do
+ * @ISIM_WAKE_MORE: the pass before ran out of budget or time
+ * @ISIM_WAKE_TIMER: a deadline came: a retransmission or TIME_WAIT timer,
+ *	an RNR wait, QPs kicked for the next pass
+ * @ISIM_WAKE_POLL: a poll of the register space: the bound driver does not
+ *	kick (or none is bound), or a stall knob is set
+ * @ISIM_WAKE_NUM: number of reasons
+ */
+enum isim_wake {
+	ISIM_WAKE_REG,
+	ISIM_WAKE_RX,
+	ISIM_WAKE_UDB,
+	ISIM_WAKE_CTL,
+	ISIM_WAKE_MORE,
+	ISIM_WAKE_TIMER,
+	ISIM_WAKE_POLL,
+	ISIM_WAKE_NUM,
+};
+
+/**
+ * struct isim_dbq - doorbells the kicks named, by id, between two passes
+ * @lock: protects the rest; taken from any context
+ * @n: ids in @id
+ * @overflow: more were rung than @id holds: the next pass looks at every
+ *	queue, as for a doorbell it cannot attribute
+ * @id: QP ids (WQEALLOC) or CQ ids (CQARM), in the order rung
+ */
+struct isim_dbq {
+	spinlock_t lock; /* n, overflow, id */
+	u32 n;
+	bool overflow;
+	u32 id[ISIM_DBQ_LEN];
+};
+
+/**
+ * struct isim_wakeup - how the engine is woken (engine.c)
+ * @kicked: the bound driver follows every register write with a kick, so
+ *	its registers need no polling; set and cleared by the driver
+ *	(isim_aux_ops.set_kicked) and when the auxiliary device is unplugged
+ * @pending: a pass is queued for a kick and has not started yet
+ * @kick_ns: when the kick that queued the pending pass came
+ * @wqe: the WQEALLOC doorbells the kicks named
+ * @arm: the CQARM doorbells the kicks named
+ * @raw_rung: a kick named a raw queue (UDA QP): this pass runs their SQs
+ * @arm_lost: @arm overflowed: this pass reads every CQ's arm word
+ * @count: passes by reason (enum isim_wake); a kick that found a pass
+ *	queued already is not counted
+ * @next: why the next pass was scheduled, when not for a kick
+ * @kicked_passes: passes a kick queued
+ * @kick_lat_ns_max: the longest from a kick to its pass, in ns
+ * @kick_lat_ns_total: the sum of those, in ns
+ * @due: jiffies of the earliest deadline the last pass found, if @due_set
+ * @due_set: a deadline was found
+ * @user_qps: QPs that are not privileged: user space may ring its
+ *	doorbell page for them
+ * @udb_timer: the user doorbell watch (runs while @kicked and @user_qps)
+ * @udb_seen: jiffies when a user doorbell was last found rung
+ * @udb_period: the watch's period now, in jiffies
+ * @udb_looks: times the watch looked at the user doorbell page
+ */
+struct isim_wakeup {
+	bool kicked;
+	atomic_t pending;
+	u64 kick_ns;
+	struct isim_dbq wqe;
+	struct isim_dbq arm;
+	bool raw_rung;
+	bool arm_lost;
+	atomic64_t count[ISIM_WAKE_NUM];
+	enum isim_wake next;
+	u64 kicked_passes;
+	u64 kick_lat_ns_max;
+	u64 kick_lat_ns_total;
+	unsigned long due;
+	bool due_set;
+	u32 user_qps;
+	struct timer_list udb_timer;
+	unsigned long udb_seen;
+	unsigned long udb_period;
+	atomic64_t udb_looks;
+};
+
+/**
+ * struct isim_lockstat - how long eng_lock is waited for and held
+ * @t0: when the holder took it, in ns
+ * @wait_ns_max: the longest wait for it
+ * @hold_ns_max: the longest hold
+ * @hold_max_by: who held it that long
+ * @by: who holds it now
+ */
+struct isim_lockstat {
+	u64 t0;
+	u64 wait_ns_max;
+	u64 hold_ns_max;
+	const char *hold_max_by;
+	const char *by;
+};
+
 /**
  * struct isim_func - one simulated RDMA function
  * @dev: the function's device on the irdma_sim bus
@@ -1058,7 +1171,8 @@ struct isim_wire {
  *	which runs under @aux_lock)
  * @qos: the traffic classes the parent reports (qos_get)
  * @reset_work: replugs the auxiliary device after a reset request
- * @tick: engine poll
+ * @tick: engine pass, queued by a kick or at a deadline (engine.c)
+ * @wake: what queues @tick, and the count of passes by reason
  * @ddir: debugfs directory
  * @faults: fault injection knobs
  * @ilq: privileged raw queue frames and counters
@@ -1066,7 +1180,8 @@ struct isim_wire {
  * @ud: RoCEv2 datagrams of UD and GSI QPs
  * @hwc: the engine's counters, as GATHER_STATS reports them (enum
  *	isim_gs); counted where the engine moves frames and messages
- * @eng_lock: protects everything below it
+ * @eng_lock: protects everything below it; taken with isim_eng_lock()
+ * @lockstat: how long @eng_lock is waited for and held
  * @running: the engine polls the register space
  * @halted: the engine stopped on a critical error: it reads and writes
  *	nothing until a function reset
@@ -1136,6 +1251,7 @@ struct isim_func {
 	struct isim_aux_qos qos;
 	struct work_struct reset_work;
 	struct delayed_work tick;
+	struct isim_wakeup wake;
 	struct dentry *ddir;
 	struct isim_faults faults;
 	struct isim_ilq ilq;
@@ -1144,6 +1260,7 @@ struct isim_func {
 	atomic64_t hwc[ISIM_GS_NUM];
 
 	struct mutex eng_lock; /* engine state below, see @eng_lock */
+	struct isim_lockstat lockstat;
 	bool running;
 	bool halted;
 	u64 ticks;
@@ -1316,6 +1433,7 @@ int isim_cq_add(struct isim_func *f, struct isim_cq *cq);
 void isim_cq_del(struct isim_func *f, struct isim_cq *cq);
 int isim_cq_post(struct isim_func *f, u32 cq_id, u64 *cqe);
 void isim_cq_poll_arm(struct isim_func *f, bool scan);
+void isim_cq_arm_rung(struct isim_func *f, u32 id);
 void isim_op_create_cq(struct isim_func *f, const u64 *wqe,
 		       struct isim_res *res);
 void isim_op_modify_cq(struct isim_func *f, const u64 *wqe,
@@ -1486,6 +1604,15 @@ void isim_op_query_features(struct isim_func *f, const u64 *wqe,
 			    struct isim_res *res);
 
 /* engine.c */
+void isim_eng_lock(struct isim_func *f, const char *by);
+void isim_eng_unlock(struct isim_func *f);
+void isim_engine_kick(struct isim_func *f, enum isim_wake why);
+void isim_engine_kick_reg(struct isim_func *f, u32 off, u32 val);
+void isim_engine_set_kicked(struct isim_func *f, bool on);
+void isim_engine_due(struct isim_func *f, unsigned long when);
+bool isim_engine_dbq_drain(struct isim_func *f, struct isim_dbq *q,
+			   u32 *ids, u32 *n);
+void isim_engine_show(struct seq_file *s, struct isim_func *f);
 bool isim_engine_poll(struct isim_func *f);
 int isim_engine_init(struct isim_func *f);
 void isim_engine_start(struct isim_func *f);

@@ -80,9 +80,18 @@ enum isim_aux_event {
  * @vsi_filter: let RDMA traffic of VSI @vsi_id reach the engine, or not
  * @qos_get: the traffic classes now in force; between the TC_PREPARE and
  *	TC_DONE events of a change they may be either the old or the new ones
+ * @kick: the driver wrote @val to the register at byte offset @off: the
+ *	engine looks at its registers now rather than at its next poll, as
+ *	hardware would react to the write. The register's contents are the
+ *	driver's write alone; the kick only says when to look
+ * @set_kicked: @on: from now on the driver follows every register write
+ *	it makes with @kick, so the engine need not poll the registers for
+ *	them (it still watches the user doorbell page, which user space
+ *	rings without the driver); the driver turns it off before it unbinds
  *
- * All may sleep and return 0 or a negative errno. They are valid while the
- * auxiliary driver is bound.
+ * All but @kick and @set_kicked may sleep and return 0 or a negative
+ * errno; those two may be called from any context. They are valid while
+ * the auxiliary driver is bound.
  */
 struct isim_aux_ops {
 	int (*qset_add)(struct isim_aux_dev *iadev, u16 qs_handle, u8 tc,
@@ -92,6 +101,8 @@ struct isim_aux_ops {
 	int (*request_reset)(struct isim_aux_dev *iadev);
 	int (*vsi_filter)(struct isim_aux_dev *iadev, u16 vsi_id, bool enable);
 	int (*qos_get)(struct isim_aux_dev *iadev, struct isim_aux_qos *qos);
+	void (*kick)(struct isim_aux_dev *iadev, u32 off, u32 val);
+	void (*set_kicked)(struct isim_aux_dev *iadev, bool on);
 };
 
 /**

@@ -98,6 +98,8 @@
 
 /* a doorbell register the engine has consumed reads back as this */
 #define ISIM_DB_IDLE			0xffffffffu
+/* WQEALLOC carries the QP id (push mode adds a WQE index above it) */
+#define ISIM_WQEALLOC_QPID		GENMASK(19, 0)
 
 /* ---- CQP host context (64 bytes, address written to CCQPHIGH:LOW) ---- */
 #define ISIM_CQPCTX_W0_PROTOCOL		GENMASK_ULL(4, 3)

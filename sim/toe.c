@@ -510,6 +510,7 @@ bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
 	skb_queue_tail(&f->toe.rxq, skb);
 	f->toe.rxq_max = max(f->toe.rxq_max, len + 1);
 	spin_unlock_bh(&f->conn.qh_lock);
+	isim_engine_kick(f, ISIM_WAKE_RX);
 	return true;
 }
 
@@ -1046,8 +1047,10 @@ static void isim_toe_timers(struct isim_func *f)
 	 */
 	spin_lock_bh(&f->conn.qh_lock);
 	list_for_each_entry_safe(tw, tw_tmp, &f->conn.tw, node) {
-		if (time_before(jiffies, tw->expires))
+		if (time_before(jiffies, tw->expires)) {
+			isim_engine_due(f, tw->expires);
 			break;
+		}
 		isim_toe_tw_free(f, tw);
 	}
 	spin_unlock_bh(&f->conn.qh_lock);
@@ -1059,13 +1062,22 @@ static void isim_toe_timers(struct isim_func *f)
 		 * expired is looked at first, as the adapter's receive path
 		 * would have: the ACK may be in it.
 		 */
-		if (list_empty(&t->rtxq) || time_before(jiffies, t->rto_due) ||
-		    atomic_read(&t->rx_queued))
+		if (list_empty(&t->rtxq) || atomic_read(&t->rx_queued))
 			continue;
+		/* a pass must come when the timer expires */
+		if (time_before(jiffies, t->rto_due)) {
+			isim_engine_due(f, t->rto_due);
+			continue;
+		}
 		qp = container_of(t, struct isim_qp, toe);
-		/* held by the scheduler: the timer waits until it may send */
-		if (!isim_sched_may_send(f, qp))
+		/*
+		 * Held by the scheduler: the timer waits until it may send,
+		 * looking again on every jiffy (a deadline passed).
+		 */
+		if (!isim_sched_may_send(f, qp)) {
+			isim_engine_due(f, t->rto_due);
 			continue;
+		}
 		atomic64_inc(&f->toe.timeouts);
 		isim_exec_kick(f, qp);
 		if (t->retries >= t->rexmit_thresh) {
@@ -1088,6 +1100,7 @@ static void isim_toe_timers(struct isim_func *f)
 			isim_toe_recover(f, qp);
 		else
 			isim_toe_resend(f, qp);
+		isim_engine_due(f, t->rto_due);
 	}
 }
 

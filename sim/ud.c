@@ -407,6 +407,7 @@ bool isim_ud_steer(struct isim_func *f, struct sk_buff *skb)
 	}
 	*isim_ud_cb(skb) = cb;
 	skb_queue_tail(&f->ud.rxq, skb);
+	isim_engine_kick(f, ISIM_WAKE_RX);
 	return true;
 }
 

@@ -14,6 +14,12 @@
  * also prints the cost of a post_send plus poll_cq per WQE (a number, not
  * a verdict).
  *
+ * With bench_dev=NAME it checks nothing and runs only that benchmark, on
+ * the RoCE device NAME of any driver (irdma or rxe, for tools/irdma-vm
+ * bench): on another driver's device the remote side of its WRITEs is the
+ * PD's global rkey, which every device that registers a DMA MR offers,
+ * rather than irdma's STag 0.
+ *
  * Memory is addressed through the PD's local DMA lkey; remote accesses
  * use STag 0 as well, which the simulated engine accepts as bus memory
  * until memory regions exist.
@@ -24,6 +30,7 @@
 #include <linux/module.h>
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
@@ -64,6 +71,7 @@ struct tk_pair {
  *	destination MAC of a RoCE address vector itself, and both QPs are
  *	on this port
  * @lkey: the PD's local DMA lkey
+ * @rkey: the STag remote accesses name: 0, or the PD's global rkey
  */
 struct tk_ctx {
 	struct ib_device *dev;
@@ -73,6 +81,7 @@ struct tk_ctx {
 	union ib_gid gid;
 	u8 mac[ETH_ALEN];
 	u32 lkey;
+	u32 rkey;
 };
 
 /**
@@ -91,6 +100,10 @@ struct tk_event {
 
 static int tk_result = -ENODEV;
 static bool tk_ran;
+
+static char *bench_dev;
+module_param(bench_dev, charp, 0444);
+MODULE_PARM_DESC(bench_dev, "only benchmark post_send + poll_cq on this RoCE device");
 
 static u8 *tk_va(struct tk_ctx *t, int side, u32 off)
 {
@@ -477,6 +490,7 @@ static int tk_bench(struct tk_ctx *t, struct tk_pair *p)
 	struct ib_rdma_wr wr = {
 		.wr = { .opcode = IB_WR_RDMA_WRITE },
 		.remote_addr = tk_bus(t, 1, TK_OFF_DST),
+		.rkey = t->rkey,
 	};
 	struct tk_want want = { 0, IB_WC_SUCCESS, IB_WC_RDMA_WRITE, -1,
 				p->qp[0] };
@@ -935,10 +949,53 @@ static int tk_run_frwr(struct tk_ctx *t)
 	return ret;
 }
 
+/* bench_dev: the benchmark alone, on directly polled CQs */
+static int tk_run_bench_only(struct tk_ctx *t)
+{
+	struct tk_pair p = {};
+	int ret;
+
+	ret = tk_pair_create(t, &p, IB_POLL_DIRECT);
+	if (!ret)
+		ret = tk_pair_connect(t, &p, 7);
+	if (!ret)
+		ret = tk_bench(t, &p);
+	tk_pair_destroy(&p);
+	return ret;
+}
+
+/*
+ * The buffer both sides use: coherent DMA memory, or on a device without
+ * DMA of its own (rxe) plain memory addressed by its kernel address.
+ */
+static int tk_buf_alloc(struct tk_ctx *t)
+{
+	if (ib_uses_virt_dma(t->dev)) {
+		t->buf = kzalloc(TK_BUF_BYTES, GFP_KERNEL);
+		t->dma = (uintptr_t)t->buf;
+	} else {
+		t->buf = dma_alloc_coherent(t->dev->dma_device, TK_BUF_BYTES,
+					    &t->dma, GFP_KERNEL);
+	}
+	return t->buf ? 0 : -ENOMEM;
+}
+
+static void tk_buf_free(struct tk_ctx *t)
+{
+	if (!t->buf)
+		return;
+	if (ib_uses_virt_dma(t->dev))
+		kfree(t->buf);
+	else
+		dma_free_coherent(t->dev->dma_device, TK_BUF_BYTES, t->buf,
+				  t->dma);
+}
+
 /* ---- the client ---- */
 
 static int tk_run(struct ib_device *dev)
 {
+	bool irdma = dev->ops.driver_id == RDMA_DRIVER_IRDMA;
 	const struct ib_gid_attr *ga;
 	struct tk_ctx t = { .dev = dev };
 	int ret;
@@ -955,14 +1012,18 @@ static int tk_run(struct ib_device *dev)
 		       dev_name(&dev->dev), ret);
 		return ret;
 	}
-	t.pd = ib_alloc_pd(dev, 0);
+	t.pd = ib_alloc_pd(dev, irdma ? 0 : IB_PD_UNSAFE_GLOBAL_RKEY);
 	if (IS_ERR(t.pd))
 		return PTR_ERR(t.pd);
 	t.lkey = t.pd->local_dma_lkey;
-	t.buf = dma_alloc_coherent(dev->dma_device, TK_BUF_BYTES, &t.dma,
-				   GFP_KERNEL);
-	ret = -ENOMEM;
-	if (t.buf)
+	if (!irdma)
+		t.rkey = t.pd->unsafe_global_rkey;
+	ret = tk_buf_alloc(&t);
+	if (!ret && bench_dev) {
+		ret = tk_run_bench_only(&t);
+		goto out_free;
+	}
+	if (!ret)
 		ret = tk_run_direct(&t);
 	if (!ret)
 		ret = tk_run_events(&t);
@@ -970,21 +1031,31 @@ static int tk_run(struct ib_device *dev)
 		ret = tk_run_rnr(&t);
 	if (!ret)
 		ret = tk_run_frwr(&t);
-	if (t.buf)
-		dma_free_coherent(dev->dma_device, TK_BUF_BYTES, t.buf, t.dma);
+out_free:
+	tk_buf_free(&t);
 	ib_dealloc_pd(t.pd);
 	return ret;
 }
 
+/* the device to run on: the first RoCEv2 irdma device, or bench_dev */
+static bool tk_wanted(struct ib_device *dev)
+{
+	if (!rdma_protocol_roce(dev, 1))
+		return false;
+	if (bench_dev)
+		return !strcmp(dev_name(&dev->dev), bench_dev);
+	return dev->ops.driver_id == RDMA_DRIVER_IRDMA;
+}
+
 static int tk_add(struct ib_device *dev)
 {
-	if (tk_ran || dev->ops.driver_id != RDMA_DRIVER_IRDMA ||
-	    !rdma_protocol_roce(dev, 1))
+	if (tk_ran || !tk_wanted(dev))
 		return -EOPNOTSUPP;
 	tk_ran = true;
-	pr_info("testing %s\n", dev_name(&dev->dev));
+	pr_info("%s %s\n", bench_dev ? "benchmarking" : "testing",
+		dev_name(&dev->dev));
 	tk_result = tk_run(dev);
-	if (!tk_result)
+	if (!tk_result && !bench_dev)
 		pr_info("%s: all checks passed\n", dev_name(&dev->dev));
 	/* nothing is kept per device */
 	return -EOPNOTSUPP;
@@ -1007,7 +1078,8 @@ static int __init tk_init(void)
 	if (ret)
 		return ret;
 	if (!tk_ran)
-		pr_err("no RoCEv2 irdma device to test\n");
+		pr_err("no %s to test\n",
+		       bench_dev ?: "RoCEv2 irdma device");
 	if (tk_result) {
 		ib_unregister_client(&tk_client);
 		return tk_result;

@@ -1,44 +1,63 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# The benchmark, inside the guest (tools/irdma-vm bench): irdma on a
-# simulated E810 function, siw and rxe, measured the same way in one guest
-# and printed side by side. Numbers, not verdicts: a measurement that
-# cannot be taken prints "n/a" with the reason after the table.
+# The benchmark, inside the guest (tools/irdma-vm bench): irdma on
+# simulated E810 functions, iWARP and RoCEv2, next to siw and rxe,
+# measured the same way in one guest and printed side by side. Numbers,
+# not verdicts: a measurement that cannot be taken prints "n/a" with the
+# reason after the table.
 #
 # Each transport runs on its own netdev, connecting to its own address
 # (loopback through the device: irdma's frames to its own MAC are turned
 # around by the simulated adapter's switch, siw's go through the kernel's
-# TCP over lo, rxe's through its internal loopback), so all three pay for
-# one host and one vCPU alike:
-#   irdma  irdma_sim function 0, isim0, 192.0.2.1 (function 1, on the
-#          other end of its wire, only gives the port its carrier)
+# TCP over lo, rxe's through its internal loopback), so all pay for one
+# host and one vCPU alike:
+#   irdma  irdma_sim function 0 (iWARP), isim0, 192.0.2.1 (function 1, on
+#          the other end of its wire, only gives the port its carrier)
+#   roce   irdma_sim function 2 (RoCEv2), isim2, 192.0.2.129 (function 3
+#          gives it its carrier)
 #   siw    veth vsiw0, 198.51.100.1
 #   rxe    veth vrxe0, 198.51.100.65
 # Measures:
-#   connects/s   cmtime -c $BENCH_CONNS (default 500): rdma_cm connections
-#                established per second over the whole connect step (all
-#                issued at once); connects that failed are not counted, and
-#                how many failed, and how, is said after the table. iw_cm's
-#                listen backlog (net.iw_cm.default_backlog) is raised to the
-#                connection count meanwhile, so that a SYN is not dropped
-#                for want of room in the queue of connections to accept
-#   write_bw     ib_write_bw -R, 64 KiB messages, average MB/s
+#   connects/s   cmtime -c N for N = 1 (BENCH_ONE_RUNS runs, default 10,
+#                one after the other), 50 and $BENCH_CONNS (default 500):
+#                rdma_cm connections established per second over the
+#                connect step (all N issued at once); connects that failed
+#                are not counted, and how many failed, and how, is said
+#                after the table. iw_cm's listen backlog
+#                (net.iw_cm.default_backlog) is raised to the connection
+#                count meanwhile, so that a SYN is not dropped for want of
+#                room in the queue of connections to accept. From the
+#                largest run also the connect step's wall time and the
+#                create-QP step per connection
+#   bandwidth    ib_write_bw, ib_read_bw, ib_send_bw -R, 64 KiB, average MB/s
 #   write_lat    ib_write_lat -R, 2-byte writes, typical latency in us;
 #                irdma is given -I $IRDMA_PERFTEST_INLINE (lib.sh says why)
 #   idle conn    kernel slab (SUnreclaim) per idle connection, both ends
 #                counted, with $BENCH_IDLE (default 100) connections held
 #                open (tools/guest/idleconn.py); it covers rdma_cm, iw_cm
 #                or the IB CM, and the provider's connection and QP state
+#   idle CPU     the guest's busy share of its one vCPU over
+#                $BENCH_IDLE_SECS (default 10) seconds with the transport's
+#                devices bound and nothing running, less the same share
+#                before they existed; per device (irdma: per function)
+#   post+poll    irdma_test_kverbs bench_dev=DEV: a kernel consumer's
+#                post_send + poll_cq per RDMA WRITE, in ns (RoCE devices
+#                only: the module connects its QPs without a CM)
+# The ratios say how many times better irdma does than siw or rxe, for
+# every row (so above 1 is better, whichever way the row counts): iWARP
+# against siw and rxe, RoCEv2 against rxe.
 # The test kernel runs KASAN, lockdep and kmemleak under QEMU's TCG: the
-# figures compare the three transports on this guest, not on hardware.
+# figures compare the transports on this guest, not on hardware.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 conns=${BENCH_CONNS:-500}
+one_runs=${BENCH_ONE_RUNS:-10}
 idle=${BENCH_IDLE:-100}
+idle_secs=${BENCH_IDLE_SECS:-10}
 bus=/sys/bus/irdma_sim
 out=${IRDMA_OUT:-/tmp}/bench
-names=(irdma siw rxe)
+names=(irdma siw roce rxe)
 declare -A dev addr result why remark lat_opts
 
 mkdir -p "$out"
@@ -71,6 +90,35 @@ sunreclaim() {
 	done </proc/meminfo
 }
 
+# busy and total jiffies of the CPU so far ("busy total")
+cpu_jiffies() {
+	local user nice sys idl iowait irq softirq steal
+	read -r _ user nice sys idl iowait irq softirq steal _ </proc/stat
+	echo "$((user + nice + sys + irq + softirq)) $((user + nice + sys + idl + iowait + irq + softirq + steal))"
+}
+
+# the busy share of the CPU over $idle_secs s, in hundredths of a percent
+busy_share() {
+	local b0 t0 b1 t1
+	read -r b0 t0 < <(cpu_jiffies)
+	pause "$idle_secs"
+	read -r b1 t1 < <(cpu_jiffies)
+	echo $(((b1 - b0) * 10000 / (t1 - t0 > 0 ? t1 - t0 : 1)))
+}
+
+# idle CPU of transport $1 with $2 devices: the share now less the
+# share before (idle_base), which this share becomes
+idle_base=0
+idle_cpu() {
+	local now
+
+	pause 2
+	now=$(busy_share)
+	[ -n "$1" ] && result[$1.cpu]=$(awk -v d=$((now - idle_base)) -v n="$2" \
+		'BEGIN { if (d < 0) d = 0; printf "%.2f", d / 100 / n }')
+	idle_base=$now
+}
+
 # veth pair $1/$2 with $3 on $1, RDMA link $4 of type $5 on it
 veth_link() {
 	ip link add "$1" type veth peer name "$2" &&
@@ -79,26 +127,43 @@ veth_link() {
 		rdma link add "$4" type "$5" netdev "$1"
 }
 
+# simulated functions $1 (protocol $2) and its peer, $1 addressed $3
+sim_pair() {
+	local peer=$(($1 + 1))
+
+	echo "$1 $2" >$bus/new_device || fail "cannot create function $1"
+	# the other end of the wire: without it the port has no carrier,
+	# and perftest refuses a port that is not ACTIVE
+	echo "$peer $2" >$bus/new_device || fail "cannot create function $peer"
+	ip link set "isim$peer" up
+	ip link set "isim$1" up
+	ip addr add "$3" dev "isim$1"
+}
+
 setup() {
 	load_stack || fail "cannot load the RDMA stack"
 	kmod irdma || fail "cannot load irdma"
 	kmod irdma_sim || fail "cannot load irdma_sim"
 	kmod siw || fail "cannot load siw"
 	kmod rdma_rxe || fail "cannot load rdma_rxe"
-	echo "0 iwarp" >$bus/new_device || fail "cannot create a function"
-	# the other end of function 0's wire: without it the port has no
-	# carrier, and perftest refuses a port that is not ACTIVE
-	echo "1 iwarp" >$bus/new_device || fail "cannot create function 1"
-	ip link set isim1 up
-	ip link set isim0 up
-	ip addr add 192.0.2.1/24 dev isim0
+	note "idle CPU, $idle_secs s each"
+	idle_cpu "" 1
+	sim_pair 0 iwarp 192.0.2.1/25
+	idle_cpu irdma 2
+	sim_pair 2 roce 192.0.2.129/25
+	idle_cpu roce 2
 	veth_link vsiw0 vsiw1 198.51.100.1/26 siw0 siw || fail "siw link"
+	idle_cpu siw 1
 	veth_link vrxe0 vrxe1 198.51.100.65/26 rxe0 rxe || fail "rxe link"
-	addr=([irdma]=192.0.2.1 [siw]=198.51.100.1 [rxe]=198.51.100.65)
+	idle_cpu rxe 1
+	addr=([irdma]=192.0.2.1 [roce]=192.0.2.129 [siw]=198.51.100.1
+	      [rxe]=198.51.100.65)
 	dev[irdma]=$(rdma_dev_of isim0) || fail "no RDMA device on isim0"
+	dev[roce]=$(rdma_dev_of isim2) || fail "no RDMA device on isim2"
 	dev[siw]=siw0
 	dev[rxe]=rxe0
 	lat_opts[irdma]="-I $IRDMA_PERFTEST_INLINE"
+	lat_opts[roce]="-I $IRDMA_PERFTEST_INLINE"
 	rdma link show
 }
 
@@ -110,43 +175,108 @@ run() {
 	timeout 600 "$@" >"$out/$tag.txt" 2>&1
 }
 
-# connect step of cmtime: connections established per second
+# "NAME : total_ms max_ms min_us us/conn": field $2 (1 to 4) of step $1
+cmtime_step() {
+	local line name rest
+	local -a w
+
+	while IFS= read -r line; do
+		[[ $line == *:* ]] || continue
+		name=${line%%:*}
+		name=${name%"${name##*[! ]}"}
+		[ "$name" = "$1" ] || continue
+		rest=${line#*:}
+		read -r -a w <<<"$rest"
+		echo "${w[$2 - 1]:-}"
+		return
+	done <"$3"
+}
+
+# failed connects in a cmtime output $1: "COUNT FIRST-LINE"
+cmtime_failed() {
+	local line failed=0 first=""
+
+	while IFS= read -r line; do
+		if [[ $line == "event: "* || $line == "failure "* ]]; then
+			failed=$((failed + 1))
+			first=${first:-$line}
+		fi
+	done <"$1"
+	echo "$failed $first"
+}
+
+# one cmtime client run of $3 connections of transport $1 on port $2;
+# its output in $out/cmtime-$1-$3$4.txt
+cmtime_client() {
+	run "cmtime-$1-$3$4" cmtime -s "${addr[$1]}" -p "$2" -c "$3"
+}
+
+# cmtime with $3 connections at once: connections per second (key $4)
 bench_cmtime() {
-	local t=$1 port=$2 spid w line ms="" failed=0 first="" backlog=""
+	local t=$1 port=$2 n=$3 key=$4 spid ms failed first txt backlog=""
 
 	[ -r /proc/sys/net/iw_cm/default_backlog ] &&
 		read -r backlog </proc/sys/net/iw_cm/default_backlog &&
-		echo "$conns" >/proc/sys/net/iw_cm/default_backlog
-	run "cmtime-srv-$t" cmtime -b "${addr[$t]}" -p "$port" &
+		echo "$n" >/proc/sys/net/iw_cm/default_backlog
+	run "cmtime-srv-$t-$n" cmtime -b "${addr[$t]}" -p "$port" &
 	spid=$!
 	pause 3
-	if ! run "cmtime-$t" cmtime -s "${addr[$t]}" -p "$port" -c "$conns"; then
-		why[$t.cps]="cmtime failed: $(tail -n 1 "$out/cmtime-$t.txt")"
+	txt=$out/cmtime-$t-$n.txt
+	if ! cmtime_client "$t" "$port" "$n" ""; then
+		why[$t.$key]="cmtime failed: $(tail -n 1 "$txt")"
 	fi
 	kill $spid 2>/dev/null
 	wait $spid 2>/dev/null
 	[ -n "$backlog" ] && echo "$backlog" >/proc/sys/net/iw_cm/default_backlog
-	while IFS= read -r line; do
-		read -r -a w <<<"$line"
-		# "connect      :   total_ms   max_ms  min_us  us/conn"
-		if [ "${w[0]:-}" = connect ] && [ "${w[1]:-}" = : ]; then
-			ms=${w[2]}
-		elif [[ $line == "event: "* || $line == "failure "* ]]; then
-			failed=$((failed + 1))
-			first=${first:-$line}
-		fi
-	done <"$out/cmtime-$t.txt"
+	ms=$(cmtime_step connect 1 "$txt")
+	read -r failed first < <(cmtime_failed "$txt")
 	if [ -z "$ms" ]; then
-		why[$t.cps]=${why[$t.cps]:-"no connect line from cmtime"}
-	elif ((failed >= conns)); then
-		why[$t.cps]="all $conns connects failed, the first with: $first"
-	else
-		result[$t.cps]=$(awk -v n=$((conns - failed)) -v ms="$ms" \
-			'BEGIN { if (ms > 0) printf "%.1f", n * 1000 / ms }')
-		if ((failed)); then
-			remark[$t.cps]="$failed of $conns connects failed (the first: $first)"
-			remark[$t.cps]+="; the rate counts the $((conns - failed)) that connected"
+		why[$t.$key]=${why[$t.$key]:-"no connect line from cmtime"}
+		return
+	elif ((failed >= n)); then
+		why[$t.$key]="all $n connects failed, the first with: $first"
+		return
+	fi
+	result[$t.$key]=$(awk -v n=$((n - failed)) -v ms="$ms" \
+		'BEGIN { if (ms > 0) printf "%.1f", n * 1000 / ms }')
+	if ((failed)); then
+		remark[$t.$key]="$failed of $n connects failed (the first: $first)"
+		remark[$t.$key]+="; the rate counts the $((n - failed)) that connected"
+	fi
+	if [ "$n" = "$conns" ]; then
+		result[$t.wall]=$(awk -v ms="$ms" 'BEGIN { printf "%.1f", ms / 1000 }')
+		result[$t.cqp]=$(awk -v us="$(cmtime_step "create qp" 4 "$txt")" \
+			'BEGIN { if (us != "") printf "%.2f", us / 1000 }')
+	fi
+}
+
+# $one_runs cmtime runs of one connection each, one after the other (a
+# server that ended with its client is started again)
+bench_cmtime_one() {
+	local t=$1 port=$2 spid="" i ms total=0 ok=0
+
+	for ((i = 0; i < one_runs; i++)); do
+		if [ -z "$spid" ] || ! kill -0 "$spid" 2>/dev/null; then
+			wait $spid 2>/dev/null
+			run "cmtime-srv-$t-1-$i" cmtime -b "${addr[$t]}" -p "$port" &
+			spid=$!
+			pause 3
 		fi
+		cmtime_client "$t" "$port" 1 "-$i" || continue
+		ms=$(cmtime_step connect 1 "$out/cmtime-$t-1-$i.txt")
+		[ -n "$ms" ] || continue
+		total=$(awk -v a="$total" -v b="$ms" 'BEGIN { print a + b }')
+		ok=$((ok + 1))
+	done
+	kill $spid 2>/dev/null
+	wait $spid 2>/dev/null
+	if ((ok)); then
+		result[$t.cps1]=$(awk -v n=$ok -v ms="$total" \
+			'BEGIN { if (ms > 0) printf "%.1f", n * 1000 / ms }')
+		((ok < one_runs)) &&
+			remark[$t.cps1]="$ok of $one_runs single connects succeeded"
+	else
+		why[$t.cps1]="no single connect succeeded: $(tail -n 1 "$out/cmtime-$t-1-0.txt")"
 	fi
 }
 
@@ -188,6 +318,20 @@ wait_line_alive() {
 	return 1
 }
 
+# until the unreclaimable slab holds still (what the last transport's
+# closed connections held is freed in the background): at most 60 s
+slab_settle() {
+	local i a b
+
+	a=$(sunreclaim)
+	for ((i = 0; i < 30; i++)); do
+		pause 2
+		b=$(sunreclaim)
+		((b - a < 64 && a - b < 64)) && return
+		a=$b
+	done
+}
+
 # slab per idle connection (both ends)
 bench_idle() {
 	local t=$1 port=$2 spid cpid before after go
@@ -204,7 +348,7 @@ bench_idle() {
 	cpid=$!
 	if wait_line 120 ready "$out/idle-$t.txt" &&
 	   wait_line 120 listening "$out/idle-srv-$t.txt"; then
-		pause 2
+		slab_settle
 		before=$(sunreclaim)
 		: >"$go"
 		if wait_line_alive "$cpid" 900 "connected*" "$out/idle-$t.txt" &&
@@ -222,41 +366,117 @@ bench_idle() {
 	wait $cpid $spid 2>/dev/null
 }
 
+# irdma_test_kverbs' post_send + poll_cq benchmark on a RoCE device
+bench_kverbs() {
+	local t=$1 line w i
+
+	if ! kmod -n irdma_test_kverbs >/dev/null 2>&1; then
+		why[$t.post]="irdma_test_kverbs.ko not built"
+		return
+	fi
+	echo "bench: kverbs on ${dev[$t]}" >/dev/kmsg
+	if ! kmod irdma_test_kverbs "bench_dev=${dev[$t]}" >"$out/kverbs-$t.txt" 2>&1; then
+		why[$t.post]="irdma_test_kverbs did not load: $(dmesg | grep irdma_test_kverbs | tail -n 1)"
+		return
+	fi
+	rmmod irdma_test_kverbs
+	line=$(dmesg | grep "irdma_test_kverbs: benchmark:" | tail -n 1)
+	echo "$line" >>"$out/kverbs-$t.txt"
+	read -r -a w <<<"${line#*benchmark:}"
+	for ((i = 0; i < ${#w[@]}; i++)); do
+		[ "${w[i]}" = ns ] && [ "${w[i + 1]:-}" = per ] &&
+			result[$t.post]=${w[i - 1]}
+	done
+	[ -n "${result[$t.post]:-}" ] || why[$t.post]="no benchmark line"
+}
+
+# the simulated functions' engine state, for the raw outputs
+sim_dump() {
+	local fn
+
+	for fn in 0 2; do
+		cat "/sys/kernel/debug/irdma_sim/irdma_sim$fn/state" \
+			>"$out/sim$fn-state-$1.txt" 2>/dev/null
+	done
+	rdma statistic show >"$out/rdma-stats-$1.txt" 2>&1
+	grep -H . /sys/class/infiniband/irdma*/hw_counters/* \
+		>"$out/irdma-dev-stats-$1.txt" 2>/dev/null
+}
+
 setup
-note "cmtime, $conns connections each"
+sim_dump start
 port=7100
+note "cmtime, one connection, $one_runs runs"
 for t in "${names[@]}"; do
-	bench_cmtime "$t" $((port++))
+	bench_cmtime_one "$t" $((port++))
 done
-note "ib_write_bw -R, 64 KiB"
-for t in "${names[@]}"; do
-	bench_perftest "$t" ib_write_bw $((port++)) 3 bw -s 65536 -n 200
+for n in 50 "$conns"; do
+	note "cmtime, $n connections at once"
+	for t in "${names[@]}"; do
+		bench_cmtime "$t" $((port++)) "$n" "cps$n"
+	done
+done
+sim_dump cmtime
+for tool in ib_write_bw ib_read_bw ib_send_bw; do
+	note "$tool -R, 64 KiB"
+	for t in "${names[@]}"; do
+		bench_perftest "$t" "$tool" $((port++)) 3 "${tool#ib_}" -s 65536 -n 200
+	done
 done
 note "ib_write_lat -R, 2 bytes"
 for t in "${names[@]}"; do
 	# shellcheck disable=SC2086 # the options are words
 	bench_perftest "$t" ib_write_lat $((port++)) 4 lat -s 2 -n 500 ${lat_opts[$t]:-}
 done
+sim_dump perftest
+note "post_send + poll_cq, kernel"
+for t in roce rxe; do
+	bench_kverbs "$t"
+done
+why[irdma.post]="iWARP: the kernel benchmark connects its QPs without a CM"
+why[siw.post]=${why[irdma.post]}
 note "$idle idle connections"
 for t in "${names[@]}"; do
 	bench_idle "$t" $((port++))
 done
+sim_dump end
+
+# how many times better irdma ($1) does than $2 on row $3; $4 "low" when
+# lower is better
+gain() {
+	awk -v a="${result[$1.$3]:-}" -v b="${result[$2.$3]:-}" -v low="$4" \
+		'BEGIN { if (a == "" || b == "") print "n/a";
+			 else if (low == "low" && a == 0) print (b > 0 ? "inf" : "=");
+			 else if (a <= 0 || b <= 0) print "n/a";
+			 else printf "%.2f", low == "low" ? b / a : a / b }'
+}
 
 echo
-printf '%-34s %12s %12s %12s\n' "" irdma/sim siw rxe
+printf '%-36s %10s %10s %10s %10s | %8s %8s %8s\n' "" irdma-iw siw irdma-roce rxe \
+	"iw/siw" "iw/rxe" "roce/rxe"
 row() {
-	local label=$1 key=$2 t
+	local label=$1 key=$2 low=${3:-} t
 
-	printf '%-34s' "$label"
+	printf '%-36s' "$label"
 	for t in "${names[@]}"; do
-		printf ' %12s' "${result[$t.$key]:-n/a}"
+		printf ' %10s' "${result[$t.$key]:-n/a}"
 	done
-	echo
+	printf ' | %8s %8s %8s\n' "$(gain irdma siw "$key" "$low")" \
+		"$(gain irdma rxe "$key" "$low")" "$(gain roce rxe "$key" "$low")"
 }
-row "rdma_cm connects/s ($conns)" cps
-row "ib_write_bw -R 64 KiB (MB/s)" bw
-row "ib_write_lat -R 2 B typical (us)" lat
-row "slab per idle connection (bytes)" idle
+row "rdma_cm connects/s (1 at a time)" cps1
+row "rdma_cm connects/s (50 at once)" cps50
+row "rdma_cm connects/s ($conns at once)" "cps$conns"
+row "connect wall time, $conns (s)" wall low
+row "create QP per connection (ms)" cqp low
+row "ib_write_bw -R 64 KiB (MB/s)" write_bw
+row "ib_read_bw -R 64 KiB (MB/s)" read_bw
+row "ib_send_bw -R 64 KiB (MB/s)" send_bw
+row "ib_write_lat -R 2 B typical (us)" lat low
+row "slab per idle connection (bytes)" idle low
+row "idle CPU per bound device (%)" cpu low
+row "kernel post_send+poll_cq (ns/WQE)" post low
+echo "(ratios: times better than the other transport; above 1 is better)"
 for k in "${!remark[@]}"; do
 	echo "note $k: ${remark[$k]}"
 done
