@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma-vm-timeout: 900
+# irdma-vm-timeout: 300
 #
 # Garbage through the uverbs ABI: tools/guest/uverbs_fuzz.c makes
 # FUZZ_CALLS (default 4000) seeded random write() calls and mmaps on the
