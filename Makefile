@@ -34,9 +34,11 @@ irdma-y += uk.o ctrl.o hmc.o pble.o
 obj-$(CONFIG_INFINIBAND_IRDMA_SIM) += sim/
 irdma-$(if $(CONFIG_INFINIBAND_IRDMA_SIM),y) += sim_if.o
 
-# A kernel verbs consumer that tests the data path (test/kverbs.c)
-obj-$(CONFIG_INFINIBAND_IRDMA_TEST_KVERBS) += irdma_test_kverbs.o
+# Kernel verbs consumers: one that tests the data path (test/kverbs.c),
+# one that makes objects on request for the fault walks (test/kfault.c)
+obj-$(CONFIG_INFINIBAND_IRDMA_TEST_KVERBS) += irdma_test_kverbs.o irdma_test_kfault.o
 irdma_test_kverbs-y := test/kverbs.o
+irdma_test_kfault-y := test/kfault.o
 
 else
 

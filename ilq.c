@@ -70,11 +70,14 @@
  * @ilq: the ILQ it was made for
  * @refs: one for the CM node, one per send buffer naming it
  * @idx: the engine's AH index
+ * @destroy: its DESTROY_AH, made with it: the last put, in any context,
+ *	cannot then fail for want of memory and leave the AH on the engine
  */
 struct irdma_ilq_ah {
 	struct irdma_ilq *ilq;
 	refcount_t refs;
 	u32 idx;
+	struct irdma_cmd_req *destroy;
 };
 
 /**
@@ -871,10 +874,16 @@ static struct irdma_ilq_ah *irdma_ilq_ah_make(struct irdma_ilq *ilq,
 		return ERR_PTR(idx);
 	}
 	info->ah_idx = idx;
+	info->op = IRDMA_CQPOP_DESTROY_AH;
+	ah->destroy = irdma_cmd_req_alloc(irdma_cqpw_ah_cb, info,
+					  sizeof(*info), "DESTROY_AH (CM)",
+					  GFP_ATOMIC);
 	info->op = IRDMA_CQPOP_CREATE_AH;
-	req = irdma_cmd_req_alloc(irdma_cqpw_ah_cb, info, sizeof(*info),
-				  "CREATE_AH (CM)", GFP_ATOMIC);
+	req = ah->destroy ?
+	      irdma_cmd_req_alloc(irdma_cqpw_ah_cb, info, sizeof(*info),
+				  "CREATE_AH (CM)", GFP_ATOMIC) : NULL;
 	if (!req) {
+		irdma_cmd_req_free(ah->destroy);
 		ida_free(&ilq->ah_ida, idx);
 		kfree(ah);
 		return ERR_PTR(-ENOMEM);
@@ -915,32 +924,21 @@ struct irdma_ilq_ah *irdma_ilq_ah_create(struct irdma_hw *hw,
  * @ah: the AH, or NULL
  *
  * The last reference destroys the AH on the engine (posted without
- * waiting, after every send that named it has completed).
+ * waiting, after every send that named it has completed), with the
+ * command made at its creation.
  *
  * Context: any; does not sleep.
  */
 void irdma_ilq_ah_put(struct irdma_ilq_ah *ah)
 {
-	struct irdma_cqp_ah_info info = { .op = IRDMA_CQPOP_DESTROY_AH };
 	struct irdma_ilq *ilq;
-	struct irdma_cmd_req *req;
 
 	if (!ah || !refcount_dec_and_test(&ah->refs))
 		return;
 	ilq = ah->ilq;
-	info.ah_idx = ah->idx;
-	req = irdma_cmd_req_alloc(irdma_cqpw_ah_cb, &info, sizeof(info),
-				  "DESTROY_AH (CM)", GFP_ATOMIC);
-	if (req) {
-		irdma_cmd_req_submit(ilq->hw, req);
-		/* a later CREATE_AH of the index runs after this command */
-		ida_free(&ilq->ah_ida, ah->idx);
-	} else {
-		/* the index stays taken: the engine still has the AH */
-		ibdev_warn_ratelimited(&ilq->iwdev->ibdev,
-				       "ILQ: AH %u not destroyed: out of memory\n",
-				       ah->idx);
-	}
+	irdma_cmd_req_submit(ilq->hw, ah->destroy);
+	/* a later CREATE_AH of the index runs after this command */
+	ida_free(&ilq->ah_ida, ah->idx);
 	atomic_dec(&ilq->ah_cnt);
 	kfree(ah);
 }
