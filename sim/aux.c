@@ -124,6 +124,7 @@ static void isim_aux_describe(struct isim_aux_dev *iadev,
 {
 	iadev->hw_addr = (u8 __iomem __force *)f->regs;
 	iadev->hw_len = f->rm->bar_len;
+	iadev->pdev = isim_win_pdev(f);
 	iadev->dma_dev = &f->dev;
 
 	iadev->fn_id = f->id;
@@ -147,7 +148,7 @@ static int isim_aux_plug(struct isim_func *f)
 	iadev = kzalloc(sizeof(*iadev), GFP_KERNEL);
 	if (!iadev)
 		return -ENOMEM;
-	iadev->adev.name = ISIM_AUX_DEV_NAME;
+	iadev->adev.name = isim_claim_dev_name(f->claim);
 	iadev->adev.id = f->id;
 	iadev->adev.dev.parent = &f->dev;
 	iadev->adev.dev.release = isim_aux_release;
@@ -195,6 +196,36 @@ void isim_aux_reset_work(struct work_struct *work)
 			dev_err(&f->dev, "replug after reset failed: %d\n", err);
 	}
 	mutex_unlock(&f->aux_lock);
+}
+
+/**
+ * isim_aux_replug - hand the function to another driver
+ * @f: function
+ * @claim: the driver that is to claim it
+ *
+ * As a reset does: the auxiliary device goes (its driver's remove runs
+ * while the engine still answers), the engine and the registers go back
+ * to power-on state, and the device is plugged again, now under the name
+ * @claim's driver matches. When that driver is loaded it has probed on
+ * return.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -ENODEV for a function being removed, or the plug's error.
+ */
+int isim_aux_replug(struct isim_func *f, enum isim_claim claim)
+{
+	int err = -ENODEV;
+
+	mutex_lock(&f->aux_lock);
+	if (!f->dying) {
+		isim_aux_unplug(f);
+		isim_engine_reset(f);
+		f->vsi_filter = false;
+		f->claim = claim;
+		err = isim_aux_plug(f);
+	}
+	mutex_unlock(&f->aux_lock);
+	return err;
 }
 
 /* A critical error stops the engine until the function is reset. */

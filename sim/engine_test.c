@@ -822,22 +822,30 @@ static void isim_irq_dyn_ctl_outside_vectors_counted(struct kunit *test)
  * @err: expected result
  * @proto: expected protocol when @err is 0
  * @gen: expected generation when @err is 0
+ * @claim: expected driver when @err is 0
  */
 struct isim_t_new {
 	const char *line;
 	int err;
 	enum isim_aux_protocol proto;
 	u8 gen;
+	enum isim_claim claim;
 };
 
 static const struct isim_t_new isim_t_new_lines[] = {
-	{ "3", 0, ISIM_AUX_IWARP, ISIM_GEN2 },
-	{ "3 roce\n", 0, ISIM_AUX_ROCEV2, ISIM_GEN2 },
-	{ "3 iwarp gen1\n", 0, ISIM_AUX_IWARP, ISIM_GEN1 },
-	{ "3 iwarp gen2", 0, ISIM_AUX_IWARP, ISIM_GEN2 },
+	{ "3", 0, ISIM_AUX_IWARP, ISIM_GEN2, ISIM_CLAIM_IRDMA },
+	{ "3 roce\n", 0, ISIM_AUX_ROCEV2, ISIM_GEN2, ISIM_CLAIM_IRDMA },
+	{ "3 iwarp gen1\n", 0, ISIM_AUX_IWARP, ISIM_GEN1, ISIM_CLAIM_IRDMA },
+	{ "3 iwarp gen2", 0, ISIM_AUX_IWARP, ISIM_GEN2, ISIM_CLAIM_IRDMA },
+	{ "3 roce gen2 upstream\n", 0, ISIM_AUX_ROCEV2, ISIM_GEN2,
+	  ISIM_CLAIM_UPSTREAM },
+	{ "3 iwarp gen1 upstream", 0, ISIM_AUX_IWARP, ISIM_GEN1,
+	  ISIM_CLAIM_UPSTREAM },
+	{ "3 iwarp gen2 irdma", 0, ISIM_AUX_IWARP, ISIM_GEN2, ISIM_CLAIM_IRDMA },
 	{ "3 roce gen1", -EINVAL },
 	{ "3 iwarp gen3", -EINVAL },
 	{ "3 iwarp gen1 x", -EINVAL },
+	{ "3 iwarp gen2 upstream x", -EINVAL },
 	{ "3 gen1", -EINVAL },
 	{ "64 iwarp gen1", -EINVAL },
 };
@@ -854,16 +862,18 @@ static void isim_parse_new_device_gen(struct kunit *test)
 {
 	const struct isim_t_new *n = test->param_value;
 	enum isim_aux_protocol proto = ISIM_AUX_IWARP;
+	enum isim_claim claim = -1;
 	u8 gen = 0;
 	u32 id = 0;
 
-	KUNIT_ASSERT_EQ(test, isim_parse_new(n->line, &id, &proto, &gen),
-			n->err);
+	KUNIT_ASSERT_EQ(test, isim_parse_new(n->line, &id, &proto, &gen,
+					     &claim), n->err);
 	if (n->err)
 		return;
 	KUNIT_EXPECT_EQ(test, id, 3U);
 	KUNIT_EXPECT_EQ(test, proto, n->proto);
 	KUNIT_EXPECT_EQ(test, gen, n->gen);
+	KUNIT_EXPECT_EQ(test, claim, n->claim);
 }
 
 static void isim_aeq_full_loses_event(struct kunit *test)
