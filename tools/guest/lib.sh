@@ -117,7 +117,8 @@ unload_all() {
 	local -a mods=()
 
 	read -r -d "" loaded </proc/modules || true
-	for m in irdma_sim irdma rdma_ucm rdma_cm iw_cm ib_uverbs ice i40e ib_core; do
+	for m in irdma_sim irdma irdma_upstream rdma_ucm rdma_cm iw_cm ib_uverbs \
+		 ice i40e ib_core; do
 		[[ $'\n'$loaded == *$'\n'"$m "* ]] && mods+=("$m")
 	done
 	[ ${#mods[@]} -eq 0 ] || $IRDMA_MODLOAD unload "${mods[@]}"
@@ -421,11 +422,13 @@ pause() {
 }
 
 # For tests: the RDMA device irdma registered for simulated function $1
-# (a child of the function's device, as of the PCI function on hardware).
+# (a child of the function's device, as of the PCI function on hardware),
+# or the one Linux 6.1's irdma registered (a child of the PCI function of
+# the function's register window, "window" in its sysfs directory).
 ibdev_of() {
-	local d
+	local d f=/sys/bus/irdma_sim/devices/irdma_sim$1
 
-	for d in /sys/bus/irdma_sim/devices/irdma_sim"$1"/infiniband/*; do
+	for d in "$f"/infiniband/* "$f"/window/infiniband/*; do
 		[ -e "$d" ] && echo "${d##*/}"
 	done
 }
@@ -858,6 +861,24 @@ load_irdma_sim() {
 	load_stack || fail "cannot load the RDMA stack"
 	kmod irdma || fail "cannot load irdma"
 	kmod irdma_sim || fail "cannot load irdma_sim"
+}
+
+# For the 7N-upstream scripts: load Linux 6.1's irdma (irdma_upstream,
+# tools/upstream/) beside ours, and let the engine run while it waits.
+# Upstream busy-waits for the engine (udelay() loops of up to 10 ms on CQP
+# creation and every bring-up command), as it may on an adapter that
+# works beside the CPU; the simulated engine is a kernel worker on the
+# same CPU, which the guest's voluntary preemption would never run during
+# such a wait. Full preemption lets it; upstream_done goes back.
+load_irdma_upstream() {
+	load_irdma_sim
+	echo full >/sys/kernel/debug/sched/preempt ||
+		fail "cannot switch to full preemption"
+	kmod irdma_upstream || fail "cannot load irdma_upstream"
+}
+
+upstream_done() {
+	echo voluntary >/sys/kernel/debug/sched/preempt
 }
 
 # For tests: the fields of ibv_devinfo's output TEXT into the associative
