@@ -211,10 +211,14 @@ static void isim_t_cqp_ok(struct kunit *test, u32 enc)
 {
 	struct isim_test *t = test->priv;
 
-	isim_t_cqp_open(t, enc, 0, t->f->gen == ISIM_GEN1 ?
-			ISIM_CQP_HW_MAJOR_GEN1 : ISIM_CQP_HW_MAJOR_GEN2,
-			t->f->protocol == ISIM_AUX_ROCEV2 ?
-			ISIM_CQPCTX_PROTO_ROCE : ISIM_CQPCTX_PROTO_IWARP);
+	u32 proto = t->f->protocol == ISIM_AUX_ROCEV2 ?
+		    ISIM_CQPCTX_PROTO_ROCE : ISIM_CQPCTX_PROTO_IWARP;
+
+	/* a gen1 context has no protocol field: 0 there, as i40iw writes */
+	if (t->f->gen == ISIM_GEN1)
+		isim_t_cqp_open(t, enc, 0, ISIM_CQP_HW_MAJOR_GEN1, 0);
+	else
+		isim_t_cqp_open(t, enc, 0, ISIM_CQP_HW_MAJOR_GEN2, proto);
 	KUNIT_ASSERT_EQ(test, isim_rd32(t->f, t->f->rm->ccqpstatus),
 			(u32)ISIM_CCQPSTATUS_DONE);
 }
@@ -328,11 +332,12 @@ static void isim_cqp_create_checks_host_context(struct kunit *test)
 
 /* a gen1 function takes HW major version 0 and refuses a gen2 context */
 static const struct isim_ctx_case isim_ctx_gen1_cases[] = {
-	{ "good", 2, 0, ISIM_CQP_HW_MAJOR_GEN1, ISIM_CQPCTX_PROTO_IWARP, 0 },
-	{ "gen2_context", 2, 0, ISIM_CQP_HW_MAJOR_GEN2,
-	  ISIM_CQPCTX_PROTO_IWARP, ISIM_MIN_UNSUPPORTED },
-	{ "roce", 2, 0, ISIM_CQP_HW_MAJOR_GEN1, ISIM_CQPCTX_PROTO_ROCE,
-	  ISIM_MIN_BAD_FIELD },
+	/* gen1's word 0 has no protocol field: i40iw leaves it 0 */
+	{ "good", 2, 0, ISIM_CQP_HW_MAJOR_GEN1, 0, 0 },
+	{ "gen2_context", 2, 0, ISIM_CQP_HW_MAJOR_GEN2, 0,
+	  ISIM_MIN_UNSUPPORTED },
+	{ "protocol_bits_ignored", 2, 0, ISIM_CQP_HW_MAJOR_GEN1,
+	  ISIM_CQPCTX_PROTO_ROCE, 0 },
 };
 
 KUNIT_ARRAY_PARAM(isim_ctx_gen1, isim_ctx_gen1_cases, isim_ctx_case_desc);
@@ -516,12 +521,27 @@ static void isim_hmc_query_commit_fpm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_SIZE);
 	KUNIT_EXPECT_FALSE(test, t->f->hmc.committed);
 
+	/*
+	 * The engine places the objects and returns their bases, whatever
+	 * base the driver wrote: QPs (64 x 512 bytes) at 0, then the CQs;
+	 * the APBVT's one 8 KiB entry after the ARP slot, the MRs after it.
+	 */
 	t->buf[ISIM_HMC_QP] = cpu_to_le64(64);
-	t->buf[ISIM_HMC_CQ] = cpu_to_le64(64 | FIELD_PREP(ISIM_FPMC_BASE, 64));
+	t->buf[ISIM_HMC_CQ] = cpu_to_le64(64 | FIELD_PREP(ISIM_FPMC_BASE, 7));
+	t->buf[ISIM_HMC_MR] = cpu_to_le64(8);
 	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
 	KUNIT_EXPECT_TRUE(test, t->f->hmc.committed);
 	KUNIT_EXPECT_EQ(test, t->f->hmc.base[ISIM_HMC_CQ], 64ULL * 512);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[ISIM_HMC_QP]), 64ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[ISIM_HMC_CQ]),
+			64 | FIELD_PREP(ISIM_FPMC_BASE, 64));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[ISIM_HMC_APBVT]),
+			1 | FIELD_PREP(ISIM_FPMC_BASE, 68));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[ISIM_HMC_MR]),
+			8 | FIELD_PREP(ISIM_FPMC_BASE, 84));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[ISIM_HMC_XF]),
+			FIELD_PREP(ISIM_FPMC_BASE, 0));
 }
 
 /*
@@ -548,9 +568,13 @@ static void isim_hmc_fpm_fits_generation(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(gen2_only); i++)
 		KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[gen2_only[i]]) == 0,
 				g1);
+	/* gen1's PBLEs may fill its small SD window, gen2's a part of it */
 	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_FPMQ_COUNT,
 					le64_to_cpu(t->buf[ISIM_HMC_PBLE])),
-			1ULL << 18);
+			g1 ? 1ULL << 22 : 1ULL << 18);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_FPMQ_MAX_SDS,
+					le64_to_cpu(t->buf[0])),
+			g1 ? 16ULL : (u64)ISIM_MAX_SDS);
 
 	/* a gen2-only type in a commit */
 	memset(t->buf, 0, ISIM_FPM_BUF_BYTES);
@@ -605,7 +629,11 @@ static void isim_cqp_gen2_only_op_fails_on_gen1(struct kunit *test)
 			-EOPNOTSUPP);
 }
 
-/* PBLEs at HMC offset 0, backed by a paged SD whose first PD is t->page */
+/*
+ * PBLEs placed by the engine after the APBVT's 8 KiB (the only other
+ * object), so in the third page of SD 0, backed by a paged SD whose third
+ * PD is t->page
+ */
 static void isim_hmc_pble_through_paged_sd(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -616,10 +644,11 @@ static void isim_hmc_pble_through_paged_sd(struct kunit *test)
 	w[4] = isim_t_bus(t, t->buf);
 	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
 	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_ASSERT_EQ(test, t->f->hmc.base[ISIM_HMC_PBLE], 8192ULL);
 	KUNIT_EXPECT_EQ(test, isim_hmc_pble(t->f, 3, &pa), -ENOENT);
 
-	/* PD page (t->eq) entry 0 -> t->page; PBLE 3 holds 0xabc000 */
-	t->eq[0] = cpu_to_le64(isim_t_bus(t, t->page) | ISIM_PDE_VALID);
+	/* PD page (t->eq) entry 2 -> t->page; PBLE 3 holds 0xabc000 */
+	t->eq[2] = cpu_to_le64(isim_t_bus(t, t->page) | ISIM_PDE_VALID);
 	t->page[3] = cpu_to_le64(0xabc000);
 	memset(w, 0, sizeof(w));
 	w[0] = ISIM_SDCMD_WRITE | ISIM_SDCMD_PARTSEL;

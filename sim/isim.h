@@ -1319,6 +1319,8 @@ void isim_op_commit_fpm(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 void isim_op_update_sds(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
+void isim_op_shmc_pages(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
 void isim_op_manage_pmfn(struct isim_func *f, const u64 *wqe,
 			 struct isim_res *res);
 
