@@ -3,8 +3,10 @@
  * irdma_sim: the engine's poll loop.
  *
  * Hardware reacts to register writes at once; the simulator notices them
- * by polling the register space: once per jiffy while the CQP exists (and
- * at once again while CQP commands are still queued), every 10 ms before.
+ * by polling the register space: once per jiffy (and at once again while
+ * CQP commands are still queued), before the CQP exists as after: a CQP
+ * create request must be answered well within 10 ms, which is all Linux
+ * 6.1's irdma gives the adapter, busy-waiting.
  * An engine that has moved nothing for ISIM_QUIET_PASSES passes in a row
  * polls every ISIM_QUIET_MS until something moves again: at 1000 passes a
  * second per function, an idle guest under TCG spent nearly half of its
@@ -21,7 +23,6 @@
  */
 #include "isim.h"
 
-#define ISIM_IDLE_MS	10
 #define ISIM_QUIET_PASSES	16
 #define ISIM_QUIET_MS	4
 
@@ -112,11 +113,8 @@ static void isim_engine_tick(struct work_struct *work)
 	f->ticks++;
 	f->tick_ns_total += ns;
 	f->tick_ns_max = max(f->tick_ns_max, ns);
-	/* a function no driver has opened needs no fast polling */
 	if (more)
 		delay = 0;
-	else if (!f->cqp.live)
-		delay = msecs_to_jiffies(ISIM_IDLE_MS);
 	else if (f->quiet >= ISIM_QUIET_PASSES)
 		delay = msecs_to_jiffies(ISIM_QUIET_MS);
 	else
