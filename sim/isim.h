@@ -530,7 +530,8 @@ struct isim_xfer {
 
 /**
  * struct isim_stag - an MR or MW STag index
- * @index: STag index (the STag without its key)
+ * @tag: bits 31:8 of the STag: the index and the driver's bits above it
+ * @index: MR index, the low bits of @tag (stag.c says how many)
  * @key: key byte of the registered STag
  * @pd: protection domain
  * @len: length in bytes (0 with no page list: all of memory)
@@ -553,6 +554,7 @@ struct isim_xfer {
  *	through that MR (none once the MR is gone)
  */
 struct isim_stag {
+	u32 tag;
 	u32 index;
 	u8 key;
 	u32 pd;
