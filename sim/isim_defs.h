@@ -265,7 +265,7 @@ enum isim_wc_minor {
 #define ISIM_CQ_HDR_CEQ_VALID		BIT_ULL(49)
 #define ISIM_CQ_HDR_BIG_CQE		BIT_ULL(61)
 #define ISIM_CQ_MIN_SIZE		4
-#define ISIM_CQ_MAX_SIZE		BIT(20)
+#define ISIM_CQ_MAX_SIZE		ISIM_CQ_W0_SIZE	/* the field's maximum */
 
 /* ---- CEQ / AEQ create / destroy ---- */
 #define ISIM_CEQ_W2_SIZE		GENMASK_ULL(21, 0)
