@@ -9,6 +9,7 @@
  * ice's event_handler calls do: MTU and traffic-class changes, and the
  * critical error after which the engine stays halted until that reset.
  */
+#include <linux/pci.h>
 #include <linux/slab.h>
 
 #include "isim.h"
@@ -116,8 +117,10 @@ static const struct isim_aux_ops isim_aux_ops = {
 
 /*
  * What the driver learns of the function: one ID names it everywhere
- * (HMC function, VSI), the register space is the simulator's RAM copy,
- * and DMA is done against the simulated device itself.
+ * (HMC function, VSI); the register space is its register window's BAR0,
+ * and the window's PCI function the device DMA is done against (the
+ * netdev's parent too, as ice's is the E810's PCI function), or, with no
+ * window, the simulator's RAM and the simulated device itself.
  */
 static void isim_aux_describe(struct isim_aux_dev *iadev,
 			      struct isim_func *f)
@@ -125,7 +128,7 @@ static void isim_aux_describe(struct isim_aux_dev *iadev,
 	iadev->hw_addr = (u8 __iomem __force *)f->regs;
 	iadev->hw_len = f->rm->bar_len;
 	iadev->pdev = isim_win_pdev(f);
-	iadev->dma_dev = &f->dev;
+	iadev->dma_dev = iadev->pdev ? &iadev->pdev->dev : &f->dev;
 
 	iadev->fn_id = f->id;
 	iadev->vsi_id = f->id;

@@ -110,7 +110,8 @@ struct isim_aux_ops {
  * @pdev: the PCI function whose BAR0 is the register space (@hw_addr maps
  *	it, uncached), or NULL when the register space is the simulator's
  *	own RAM (no register window was free, see Documentation/sim.rst)
- * @dma_dev: device to allocate and map DMA memory against
+ * @dma_dev: device to allocate and map DMA memory against: @pdev's when
+ *	there is one
  * @netdev: the function's Ethernet netdev
  * @fn_id: function number as the engine knows it (the HMC function id);
  *	equal to the simulator's device ID
