@@ -3558,6 +3558,54 @@ static void isim_iw_rtr_read_waits_for_response(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
 }
 
+/* add (or with @del delete) the CM's filter of @type for remote port @rport */
+static void isim_t_toe_qhash(struct isim_test *t, u32 type, u32 rport,
+			     bool del)
+{
+	u64 qh[8] = {};
+
+	qh[1] = FIELD_PREP(ISIM_QH_W1_DPORT, ISIM_T_LPORT) |
+		FIELD_PREP(ISIM_QH_W1_SPORT, rport) |
+		FIELD_PREP(ISIM_QH_W1_QPN, ISIM_T_ILQ);
+	qh[4] = type == ISIM_QH_TCP_SYN ? 0 : ISIM_T_REM_IP;
+	qh[6] = ISIM_T_LOC_IP;
+	qh[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QH_HDR_TYPE, type) |
+			   ISIM_QH_HDR_IPV4 |
+			   FIELD_PREP(ISIM_QH_HDR_MANAGE,
+				      del ? ISIM_QH_DELETE : ISIM_QH_ADD);
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, qh);
+}
+
+/*
+ * The QP that takes its connection's 4-tuple drops the established filter
+ * that steered the handshake to the raw queue (Linux 6.1's irdma never
+ * deletes it after the offload); other filters stay.
+ */
+static void isim_toe_offload_drops_established_filter(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	isim_t_toe_qhash(t, ISIM_QH_TCP_SYN, 0, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_toe_qhash(t, ISIM_QH_TCP_ESTABLISHED, ISIM_T_RPORT, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_toe_qhash(t, ISIM_QH_TCP_ESTABLISHED, ISIM_T_RPORT + 1, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_ASSERT_EQ(test, t->f->conn.nqhash, 3U);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	KUNIT_ASSERT_TRUE(test, qp->toe.linked);
+	KUNIT_EXPECT_EQ(test, t->f->conn.nqhash, 2U);
+	/* deleting it now finds nothing; the other 4-tuple's goes */
+	isim_t_toe_qhash(t, ISIM_QH_TCP_ESTABLISHED, ISIM_T_RPORT, true);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
+	isim_t_toe_qhash(t, ISIM_QH_TCP_ESTABLISHED, ISIM_T_RPORT + 1, true);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, t->f->conn.nqhash, 1U);
+}
+
 static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -5324,6 +5372,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE_PARAM(isim_toe_modify_checks_context, isim_toe_gen_params),
 	KUNIT_CASE(isim_toe_lsmm_sent_then_held),
 	KUNIT_CASE(isim_iw_rtr_read_waits_for_response),
+	KUNIT_CASE(isim_toe_offload_drops_established_filter),
 	KUNIT_CASE(isim_toe_fin_and_rst_raise_aes),
 	KUNIT_CASE(isim_toe_graceful_close_local_first),
 	KUNIT_CASE(isim_toe_graceful_close_peer_first),

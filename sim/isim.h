@@ -1458,6 +1458,8 @@ void isim_op_gather_stats(struct isim_func *f, const u64 *wqe,
 void isim_op_up_map(struct isim_func *f, const u64 *wqe,
 		    struct isim_res *res);
 void isim_conn_addr(const u64 *w, bool ipv4, u32 *addr);
+void isim_conn_drop_established(struct isim_func *f,
+				const struct isim_flow *fl);
 bool isim_conn_steer(struct isim_func *f, const struct isim_flow *fl,
 		     u32 *qpn);
 
