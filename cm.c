@@ -1927,11 +1927,16 @@ static void irdma_cm_init_tsa_conn(struct irdma_cm_node *node,
 	irdma_cm_set_state(node, IRDMA_CM_STATE_OFFLOADED);
 }
 
-/* Program and start the QP of an offloaded node (process context). */
+/*
+ * Program and start the QP of an offloaded node (process context). Once the
+ * QP is in RTS the engine owns the 4-tuple and has dropped its qhash
+ * filter (Documentation/hw-interface.rst): the node must not delete it.
+ */
 static int irdma_cm_start_qp(struct irdma_cm_node *node, void *qp,
 			     const struct irdma_cm_tcp_ctx *ctx)
 {
 	struct irdma_cm_core *core = node->core;
+	unsigned long flags;
 	int err;
 
 	err = core->ops->qp_set_ctx(core, qp, ctx);
@@ -1948,7 +1953,13 @@ static int irdma_cm_start_qp(struct irdma_cm_node *node, void *qp,
 		if (err)
 			return err;
 	}
-	return core->ops->qp_to_rts(core, qp);
+	err = core->ops->qp_to_rts(core, qp);
+	if (err)
+		return err;
+	spin_lock_irqsave(&node->lock, flags);
+	node->qhash_set = false;
+	spin_unlock_irqrestore(&node->lock, flags);
+	return 0;
 }
 
 static void irdma_cm_mark_connected(struct irdma_cm_node *node)

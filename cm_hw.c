@@ -482,7 +482,7 @@ static struct irdma_device *irdma_notify_get(struct net_device *dev)
 	struct net_device *real = rdma_vlan_dev_real_dev(dev);
 	struct ib_device *ibdev;
 
-	ibdev = ib_device_get_by_netdev(real ?: dev, RDMA_DRIVER_IRDMA);
+	ibdev = irdma_ibdev_get_by_netdev(real ?: dev);
 	return ibdev ? to_iwdev(ibdev) : NULL;
 }
 

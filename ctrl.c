@@ -221,6 +221,7 @@ static u32 irdma_cqp_sqsize_enc(u32 sq_size)
 int irdma_cqp_ctx_build(__le64 *ctx, const struct irdma_cqp_ctx_info *info)
 {
 	unsigned int w;
+	u64 w0;
 
 	if (!is_power_of_2(info->sq_size) || info->sq_size < IRDMA_CQP_MIN_SIZE ||
 	    info->sq_size > IRDMA_CQP_MAX_SIZE ||
@@ -229,15 +230,16 @@ int irdma_cqp_ctx_build(__le64 *ctx, const struct irdma_cqp_ctx_info *info)
 		return -EINVAL;
 	for (w = 0; w < IRDMA_CQP_WQE_WORDS; w++)
 		irdma_wqe_set(ctx, w, 0);
-	irdma_wqe_set(ctx, 0,
-		      FIELD_PREP(IRDMA_CQPHC_SQSIZE,
-				 irdma_cqp_sqsize_enc(info->sq_size)) |
-		      FIELD_PREP(IRDMA_CQPHC_SVER, info->struct_ver) |
-		      FIELD_PREP(IRDMA_CQPHC_DISABLE_PFPDUS, info->disable_pfpdus) |
-		      FIELD_PREP(IRDMA_CQPHC_CEQPERVF, info->ceqs_per_vf) |
-		      FIELD_PREP(IRDMA_CQPHC_ROCEV2_RTO_POLICY,
+	w0 = FIELD_PREP(IRDMA_CQPHC_SQSIZE, irdma_cqp_sqsize_enc(info->sq_size)) |
+	     FIELD_PREP(IRDMA_CQPHC_SVER, info->struct_ver) |
+	     FIELD_PREP(IRDMA_CQPHC_DISABLE_PFPDUS, info->disable_pfpdus) |
+	     FIELD_PREP(IRDMA_CQPHC_CEQPERVF, info->ceqs_per_vf);
+	/* the X722 is iWARP only: its context has neither field */
+	if (info->hw_rev == 2)
+		w0 |= FIELD_PREP(IRDMA_CQPHC_ROCEV2_RTO_POLICY,
 				 info->rocev2_rto_policy) |
-		      FIELD_PREP(IRDMA_CQPHC_PROTOCOL_USED, info->protocol));
+		      FIELD_PREP(IRDMA_CQPHC_PROTOCOL_USED, info->protocol);
+	irdma_wqe_set(ctx, 0, w0);
 	irdma_wqe_set(ctx, 1, info->sq_pa);
 	irdma_wqe_set(ctx, 2, FIELD_PREP(IRDMA_CQPHC_ENABLED_VFS, info->ena_vfs) |
 			      FIELD_PREP(IRDMA_CQPHC_HMC_PROFILE,

@@ -24,6 +24,29 @@ MODULE_DESCRIPTION("RDMA provider for Intel Ethernet 800 Series and X722");
 MODULE_LICENSE("Dual BSD/GPL");
 
 /**
+ * irdma_ibdev_get_by_netdev - our registered RDMA device on a netdev
+ * @netdev: the netdev
+ *
+ * Linux 6.1's own irdma registers as RDMA_DRIVER_IRDMA too (libirdma
+ * matches on the driver id), and the harness runs it beside this driver
+ * on other functions; its device is not a struct irdma_device. Every
+ * lookup by netdev goes through here and skips devices of other modules.
+ *
+ * Return: the device with a reference (ib_device_put() it), or NULL.
+ */
+struct ib_device *irdma_ibdev_get_by_netdev(struct net_device *netdev)
+{
+	struct ib_device *ibdev;
+
+	ibdev = ib_device_get_by_netdev(netdev, RDMA_DRIVER_IRDMA);
+	if (ibdev && ibdev->ops.owner != THIS_MODULE) {
+		ib_device_put(ibdev);
+		return NULL;
+	}
+	return ibdev;
+}
+
+/**
  * irdma_func_validate - check a function description from a binding
  * @fn: the description
  *
@@ -148,7 +171,7 @@ void irdma_func_fatal(struct irdma_func *fn, const char *why)
 		return;
 	dev_err(dev, "RDMA engine stopped (%s): resetting the function\n", why);
 	/* a reference keeps the device from going away under the event */
-	ev.device = ib_device_get_by_netdev(fn->netdev, RDMA_DRIVER_IRDMA);
+	ev.device = irdma_ibdev_get_by_netdev(fn->netdev);
 	if (ev.device) {
 		ib_dispatch_event(&ev);
 		ib_device_put(ev.device);
@@ -271,7 +294,7 @@ static int irdma_netdev_event(struct notifier_block *nb, unsigned long event,
 	if (event != NETDEV_UP && event != NETDEV_DOWN &&
 	    event != NETDEV_CHANGE && event != NETDEV_CHANGEADDR)
 		return NOTIFY_DONE;
-	ibdev = ib_device_get_by_netdev(netdev, RDMA_DRIVER_IRDMA);
+	ibdev = irdma_ibdev_get_by_netdev(netdev);
 	if (!ibdev)
 		return NOTIFY_DONE;
 	if (event == NETDEV_CHANGEADDR) {

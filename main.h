@@ -166,6 +166,7 @@ enum irdma_func_event {
 
 int irdma_func_validate(const struct irdma_func *fn);
 int irdma_func_probe(struct irdma_func *fn);
+struct ib_device *irdma_ibdev_get_by_netdev(struct net_device *netdev);
 void irdma_func_remove(struct irdma_func *fn);
 void irdma_func_remove_after_reset(struct irdma_func *fn);
 void irdma_func_event(struct irdma_func *fn, enum irdma_func_event ev,

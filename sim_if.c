@@ -136,7 +136,10 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 	msix = irdma_sim_msix(adev, iadev);
 	if (!msix)
 		return -ENOMEM;
-	/* an engine whose registers are plain memory of the simulator */
+	/*
+	 * The registers are BAR0 of a PCI function (a register window of the
+	 * simulator), or plain memory of the simulator when it had none.
+	 */
 	*fn = (struct irdma_func) {
 		.gen = iadev->gen, /* 1 and 2, as enum irdma_hw_gen */
 		.protocol = iadev->protocol == ISIM_AUX_ROCEV2 ?
@@ -149,7 +152,8 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 		.vsi_id = iadev->vsi_id,
 		.dma_dev = iadev->dma_dev,
 		.hw_addr = iadev->hw_addr,
-		.regs_in_ram = true,
+		.hw_phys = iadev->pdev ? pci_resource_start(iadev->pdev, 0) : 0,
+		.regs_in_ram = !iadev->pdev,
 		.mmio_ops = &irdma_sim_mmio_ops,
 		.mmio_priv = iadev,
 		.msix = msix,

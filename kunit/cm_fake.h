@@ -490,6 +490,9 @@ static int cmt_qp_to_rts(struct irdma_cm_core *core, void *qp)
 	if (test_bit(CMT_FAIL_RTS, &cmt_cc(core)->fail))
 		return -EIO;
 	q->rts = true;
+	/* as the engine: the QP takes the 4-tuple, its filter goes */
+	if (q->node && q->node->qhash_set)
+		cmt_cc(core)->est_filters--;
 	if (!q->lsmm_len || !q->node)
 		return 0;
 	buf = irdma_cm_form_frame(q->node, TCPHDR_ACK | TCPHDR_PSH, q->lsmm,

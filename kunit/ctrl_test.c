@@ -467,6 +467,16 @@ static void irdma_cqp_ctx_build_fields(struct kunit *test)
 	info.sq_size = 2048;
 	KUNIT_ASSERT_EQ(test, irdma_cqp_ctx_build(ctx, &info), 0);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]) >> 8 & 0xf, 10ULL);
+	/*
+	 * gen1 (X722, iWARP only): word 0 has no protocol and no RoCEv2
+	 * RTO policy field, as Linux 6.1's irdma writes it; HW major 0
+	 */
+	info.hw_rev = 1;
+	info.sq_size = 256;
+	info.rocev2_rto_policy = 1;
+	KUNIT_ASSERT_EQ(test, irdma_cqp_ctx_build(ctx, &info), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]), 7ULL << 8 | 1ULL << 24);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[4]), 0ULL);
 }
 
 /* ---- CQP ring against a fake device ---- */

@@ -9,6 +9,7 @@
  * ice's event_handler calls do: MTU and traffic-class changes, and the
  * critical error after which the engine stays halted until that reset.
  */
+#include <linux/pci.h>
 #include <linux/slab.h>
 
 #include "isim.h"
@@ -131,15 +132,18 @@ static const struct isim_aux_ops isim_aux_ops = {
 
 /*
  * What the driver learns of the function: one ID names it everywhere
- * (HMC function, VSI), the register space is the simulator's RAM copy,
- * and DMA is done against the simulated device itself.
+ * (HMC function, VSI); the register space is its register window's BAR0,
+ * and the window's PCI function the device DMA is done against (the
+ * netdev's parent too, as ice's is the E810's PCI function), or, with no
+ * window, the simulator's RAM and the simulated device itself.
  */
 static void isim_aux_describe(struct isim_aux_dev *iadev,
 			      struct isim_func *f)
 {
 	iadev->hw_addr = (u8 __iomem __force *)f->regs;
 	iadev->hw_len = f->rm->bar_len;
-	iadev->dma_dev = &f->dev;
+	iadev->pdev = isim_win_pdev(f);
+	iadev->dma_dev = iadev->pdev ? &iadev->pdev->dev : &f->dev;
 
 	iadev->fn_id = f->id;
 	iadev->vsi_id = f->id;
@@ -162,7 +166,7 @@ static int isim_aux_plug(struct isim_func *f)
 	iadev = kzalloc(sizeof(*iadev), GFP_KERNEL);
 	if (!iadev)
 		return -ENOMEM;
-	iadev->adev.name = ISIM_AUX_DEV_NAME;
+	iadev->adev.name = isim_claim_dev_name(f->claim);
 	iadev->adev.id = f->id;
 	iadev->adev.dev.parent = &f->dev;
 	iadev->adev.dev.release = isim_aux_release;
@@ -212,6 +216,36 @@ void isim_aux_reset_work(struct work_struct *work)
 			dev_err(&f->dev, "replug after reset failed: %d\n", err);
 	}
 	mutex_unlock(&f->aux_lock);
+}
+
+/**
+ * isim_aux_replug - hand the function to another driver
+ * @f: function
+ * @claim: the driver that is to claim it
+ *
+ * As a reset does: the auxiliary device goes (its driver's remove runs
+ * while the engine still answers), the engine and the registers go back
+ * to power-on state, and the device is plugged again, now under the name
+ * @claim's driver matches. When that driver is loaded it has probed on
+ * return.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -ENODEV for a function being removed, or the plug's error.
+ */
+int isim_aux_replug(struct isim_func *f, enum isim_claim claim)
+{
+	int err = -ENODEV;
+
+	mutex_lock(&f->aux_lock);
+	if (!f->dying) {
+		isim_aux_unplug(f);
+		isim_engine_reset(f);
+		f->vsi_filter = false;
+		f->claim = claim;
+		err = isim_aux_plug(f);
+	}
+	mutex_unlock(&f->aux_lock);
+	return err;
 }
 
 /* A critical error stops the engine until the function is reset. */

@@ -58,21 +58,24 @@ static struct bus_type isim_bus = {
  */
 /**
  * isim_parse_new - parse a new_device write
- * @buf: "ID [MODE [GEN]]"
+ * @buf: "ID [MODE [GEN [DRIVER]]]"
  * @id: the ID
  * @proto: the protocol MODE names
  * @gen: the generation GEN names
+ * @claim: the driver DRIVER names (claim.c)
  *
  * Return: 0 or -EINVAL.
  */
 int isim_parse_new(const char *buf, u32 *id, enum isim_aux_protocol *proto,
-		   u8 *gen)
+		   u8 *gen, enum isim_claim *claim)
 {
-	char mode[8] = "iwarp", g[8] = "gen2", extra[2];
+	char mode[8] = "iwarp", g[8] = "gen2", drv[10] = "irdma", extra[2];
 	int n;
 
-	n = sscanf(buf, "%u %7s %7s %1s", id, mode, g, extra);
-	if (n < 1 || n > 3 || *id > ISIM_MAX_ID)
+	n = sscanf(buf, "%u %7s %7s %9s %1s", id, mode, g, drv, extra);
+	if (n < 1 || n > 4 || *id > ISIM_MAX_ID)
+		return -EINVAL;
+	if (isim_claim_parse(drv, claim))
 		return -EINVAL;
 	if (!strcmp(mode, "iwarp"))
 		*proto = ISIM_AUX_IWARP;
@@ -131,7 +134,8 @@ static struct isim_func *isim_dev_register(u32 id,
 	return f;
 }
 
-static int isim_func_new(u32 id, enum isim_aux_protocol proto, u8 gen)
+static int isim_func_new(u32 id, enum isim_aux_protocol proto, u8 gen,
+			 enum isim_claim claim)
 {
 	struct isim_func *f;
 	int err;
@@ -140,6 +144,7 @@ static int isim_func_new(u32 id, enum isim_aux_protocol proto, u8 gen)
 	f = isim_dev_register(id, proto, gen);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
+	f->claim = claim;
 	err = xa_insert(&isim_funcs, id, f, GFP_KERNEL);
 	if (err)
 		goto err_unregister;
@@ -167,20 +172,21 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
 	enum isim_aux_protocol proto;
+	enum isim_claim claim;
 	u32 id;
 	u8 gen;
 	int err;
 
-	err = isim_parse_new(buf, &id, &proto, &gen);
+	err = isim_parse_new(buf, &id, &proto, &gen, &claim);
 	if (err) {
-		pr_err("format is \"ID [iwarp|roce] [gen1|gen2]\", ID <= %u, no roce on gen1\n",
+		pr_err("format is \"ID [iwarp|roce] [gen1|gen2] [irdma|upstream]\", ID <= %u, no roce on gen1\n",
 		       ISIM_MAX_ID);
 		return err;
 	}
 	mutex_lock(&isim_bus_lock);
 	/* pairs with the release in isim_init(): the bus is fully set up */
 	if (smp_load_acquire(&isim_bus_enable))
-		err = isim_func_new(id, proto, gen);
+		err = isim_func_new(id, proto, gen, claim);
 	else
 		err = -EBUSY;
 	mutex_unlock(&isim_bus_lock);
@@ -243,10 +249,15 @@ static int __init isim_init(void)
 	err = bus_register(&isim_bus);
 	if (err)
 		goto err_destroy_wq;
+	err = isim_win_mod_init();
+	if (err)
+		goto err_bus_unregister;
 	/* publish the bus to new_device/del_device (acquire in the stores) */
 	smp_store_release(&isim_bus_enable, true);
 	return 0;
 
+err_bus_unregister:
+	bus_unregister(&isim_bus);
 err_destroy_wq:
 	isim_debugfs_mod_exit();
 	destroy_workqueue(isim_wq);
@@ -256,6 +267,7 @@ err_destroy_wq:
 static void __exit isim_exit(void)
 {
 	isim_del_all();
+	isim_win_mod_exit();
 	bus_unregister(&isim_bus);
 	isim_debugfs_mod_exit();
 	destroy_workqueue(isim_wq);

@@ -191,6 +191,31 @@ static bool isim_qh_match(const struct isim_qhash *qh,
 }
 
 /**
+ * isim_conn_drop_established - an offloaded connection takes its 4-tuple
+ * @f: function
+ * @fl: the connection's addressing, as a received segment of it has it
+ *
+ * The engine drops the established filter of the 4-tuple (the one that
+ * steered the handshake to the driver's raw queue) when a QP takes the
+ * connection: Linux 6.1's irdma forgets the filter once its QP is in RTS
+ * and never deletes it. Caller holds conn.qh_lock.
+ */
+void isim_conn_drop_established(struct isim_func *f,
+				const struct isim_flow *fl)
+{
+	struct isim_qhash *qh, *tmp;
+
+	lockdep_assert_held(&f->conn.qh_lock);
+	list_for_each_entry_safe(qh, tmp, &f->conn.qhash, node) {
+		if (qh->type != ISIM_QH_TCP_ESTABLISHED || !isim_qh_match(qh, fl))
+			continue;
+		list_del(&qh->node);
+		f->conn.nqhash--;
+		kfree(qh);
+	}
+}
+
+/**
  * isim_conn_steer - find the filter a received TCP segment matches
  * @f: function
  * @fl: the segment's addressing

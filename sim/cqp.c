@@ -44,6 +44,7 @@ static const struct isim_op_desc isim_ops[ISIM_OP_NUM] = {
 	[ISIM_OP_DEALLOC_STAG]	 = { "dealloc_stag", isim_op_dealloc_stag },
 	[ISIM_OP_MANAGE_MAC]	 = { "manage_mac", isim_op_manage_mac },
 	[ISIM_OP_MANAGE_ARP]	 = { "manage_arp", isim_op_manage_arp },
+	[ISIM_OP_MANAGE_VF_PBLE] = { "manage_vf_pble" },
 	[ISIM_OP_MANAGE_PUSH]	 = { "manage_push" },
 	[ISIM_OP_QUERY_FEATURES] = { "query_features",
 				     isim_op_query_features, true },
@@ -69,6 +70,7 @@ static const struct isim_op_desc isim_ops[ISIM_OP_NUM] = {
 	[ISIM_OP_DESTROY_MCG]	 = { "destroy_mcg", isim_op_mcg },
 	[ISIM_OP_SUSPEND_QP]	 = { "suspend_qp", isim_op_suspend_qp },
 	[ISIM_OP_RESUME_QP]	 = { "resume_qp", isim_op_resume_qp },
+	[ISIM_OP_SHMC_PAGES]	 = { "shmc_pages", isim_op_shmc_pages },
 	[ISIM_OP_WS_NODE]	 = { "ws_node", isim_op_ws_node, true },
 	[ISIM_OP_MANAGE_STATS]	 = { "manage_stats", isim_op_manage_stats,
 				     true },
@@ -146,7 +148,9 @@ static u16 isim_cqp_check_ctx(struct isim_func *f, const __le64 *ctx)
 	    (f->gen == ISIM_GEN1 ? ISIM_CQP_HW_MAJOR_GEN1 :
 				   ISIM_CQP_HW_MAJOR_GEN2))
 		return ISIM_MIN_UNSUPPORTED;
-	if (FIELD_GET(ISIM_CQPCTX_W0_PROTOCOL, w0) != proto)
+	/* the X722 is iWARP only: its context has no protocol field */
+	if (f->gen != ISIM_GEN1 &&
+	    FIELD_GET(ISIM_CQPCTX_W0_PROTOCOL, w0) != proto)
 		return ISIM_MIN_BAD_FIELD;
 	return ISIM_MIN_OK;
 }

@@ -29,6 +29,8 @@
  *   qos               the parent's traffic classes (read); write
  *                     "up2tc A B C D E F G H" (the class of priorities 0
  *                     to 7) to change them as a DCB change on ice does
+ *   driver            the driver the function is for, "irdma" or
+ *                     "upstream"; write the other to hand it over (claim.c)
  */
 #include <linux/debugfs.h>
 #include <linux/etherdevice.h>
@@ -442,6 +444,7 @@ void isim_debugfs_init(struct isim_func *f)
 	debugfs_create_file("parent_event", 0200, f->ddir, f,
 			    &isim_parent_event_fops);
 	debugfs_create_file("qos", 0600, f->ddir, f, &isim_qos_fops);
+	isim_claim_debugfs_init(f);
 }
 
 /**

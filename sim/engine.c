@@ -21,9 +21,10 @@
  *   registers, no more) looks every jiffy while user space rings, backing
  *   off to ISIM_UDB_SLOW_MS once it stops, and stops while no QP is a
  *   user QP. An idle function costs nothing.
- * - Any other driver (or none) is polled: once per jiffy while the CQP
- *   exists (and at once again while CQP commands are still queued),
- *   every ISIM_IDLE_MS before. An engine that has moved nothing for
+ * - Any other driver (or none) is polled: once per jiffy (and at once
+ *   again while CQP commands are still queued), before the CQP exists as
+ *   after: Linux 6.1's irdma busy-waits no more than 10 ms for its CQP
+ *   create request to be answered. An engine that has moved nothing for
  *   ISIM_QUIET_PASSES passes in a row polls every ISIM_QUIET_MS until
  *   something moves again.
  *
@@ -44,7 +45,6 @@
  */
 #include "isim.h"
 
-#define ISIM_IDLE_MS	10
 #define ISIM_QUIET_PASSES	16
 #define ISIM_QUIET_MS	4
 /*
@@ -334,8 +334,6 @@ bool isim_engine_poll(struct isim_func *f)
 static long isim_engine_poll_delay(struct isim_func *f)
 {
 	f->wake.next = ISIM_WAKE_POLL;
-	if (!f->cqp.live)
-		return msecs_to_jiffies(ISIM_IDLE_MS);
 	if (f->quiet >= ISIM_QUIET_PASSES)
 		return msecs_to_jiffies(ISIM_QUIET_MS);
 	return 1;

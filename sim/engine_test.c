@@ -211,10 +211,14 @@ static void isim_t_cqp_ok(struct kunit *test, u32 enc)
 {
 	struct isim_test *t = test->priv;
 
-	isim_t_cqp_open(t, enc, 0, t->f->gen == ISIM_GEN1 ?
-			ISIM_CQP_HW_MAJOR_GEN1 : ISIM_CQP_HW_MAJOR_GEN2,
-			t->f->protocol == ISIM_AUX_ROCEV2 ?
-			ISIM_CQPCTX_PROTO_ROCE : ISIM_CQPCTX_PROTO_IWARP);
+	u32 proto = t->f->protocol == ISIM_AUX_ROCEV2 ?
+		    ISIM_CQPCTX_PROTO_ROCE : ISIM_CQPCTX_PROTO_IWARP;
+
+	/* a gen1 context has no protocol field: 0 there, as i40iw writes */
+	if (t->f->gen == ISIM_GEN1)
+		isim_t_cqp_open(t, enc, 0, ISIM_CQP_HW_MAJOR_GEN1, 0);
+	else
+		isim_t_cqp_open(t, enc, 0, ISIM_CQP_HW_MAJOR_GEN2, proto);
 	KUNIT_ASSERT_EQ(test, isim_rd32(t->f, t->f->rm->ccqpstatus),
 			(u32)ISIM_CCQPSTATUS_DONE);
 }
@@ -328,11 +332,12 @@ static void isim_cqp_create_checks_host_context(struct kunit *test)
 
 /* a gen1 function takes HW major version 0 and refuses a gen2 context */
 static const struct isim_ctx_case isim_ctx_gen1_cases[] = {
-	{ "good", 2, 0, ISIM_CQP_HW_MAJOR_GEN1, ISIM_CQPCTX_PROTO_IWARP, 0 },
-	{ "gen2_context", 2, 0, ISIM_CQP_HW_MAJOR_GEN2,
-	  ISIM_CQPCTX_PROTO_IWARP, ISIM_MIN_UNSUPPORTED },
-	{ "roce", 2, 0, ISIM_CQP_HW_MAJOR_GEN1, ISIM_CQPCTX_PROTO_ROCE,
-	  ISIM_MIN_BAD_FIELD },
+	/* gen1's word 0 has no protocol field: i40iw leaves it 0 */
+	{ "good", 2, 0, ISIM_CQP_HW_MAJOR_GEN1, 0, 0 },
+	{ "gen2_context", 2, 0, ISIM_CQP_HW_MAJOR_GEN2, 0,
+	  ISIM_MIN_UNSUPPORTED },
+	{ "protocol_bits_ignored", 2, 0, ISIM_CQP_HW_MAJOR_GEN1,
+	  ISIM_CQPCTX_PROTO_ROCE, 0 },
 };
 
 KUNIT_ARRAY_PARAM(isim_ctx_gen1, isim_ctx_gen1_cases, isim_ctx_case_desc);
@@ -516,12 +521,27 @@ static void isim_hmc_query_commit_fpm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_BAD_SIZE);
 	KUNIT_EXPECT_FALSE(test, t->f->hmc.committed);
 
+	/*
+	 * The engine places the objects and returns their bases, whatever
+	 * base the driver wrote: QPs (64 x 512 bytes) at 0, then the CQs;
+	 * the APBVT's one 8 KiB entry after the ARP slot, the MRs after it.
+	 */
 	t->buf[ISIM_HMC_QP] = cpu_to_le64(64);
-	t->buf[ISIM_HMC_CQ] = cpu_to_le64(64 | FIELD_PREP(ISIM_FPMC_BASE, 64));
+	t->buf[ISIM_HMC_CQ] = cpu_to_le64(64 | FIELD_PREP(ISIM_FPMC_BASE, 7));
+	t->buf[ISIM_HMC_MR] = cpu_to_le64(8);
 	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
 	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
 	KUNIT_EXPECT_TRUE(test, t->f->hmc.committed);
 	KUNIT_EXPECT_EQ(test, t->f->hmc.base[ISIM_HMC_CQ], 64ULL * 512);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[ISIM_HMC_QP]), 64ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[ISIM_HMC_CQ]),
+			64 | FIELD_PREP(ISIM_FPMC_BASE, 64));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[ISIM_HMC_APBVT]),
+			1 | FIELD_PREP(ISIM_FPMC_BASE, 68));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[ISIM_HMC_MR]),
+			8 | FIELD_PREP(ISIM_FPMC_BASE, 84));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[ISIM_HMC_XF]),
+			FIELD_PREP(ISIM_FPMC_BASE, 0));
 }
 
 /*
@@ -548,9 +568,13 @@ static void isim_hmc_fpm_fits_generation(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(gen2_only); i++)
 		KUNIT_EXPECT_EQ(test, le64_to_cpu(t->buf[gen2_only[i]]) == 0,
 				g1);
+	/* gen1's PBLEs may fill its small SD window, gen2's a part of it */
 	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_FPMQ_COUNT,
 					le64_to_cpu(t->buf[ISIM_HMC_PBLE])),
-			1ULL << 18);
+			g1 ? 1ULL << 22 : 1ULL << 18);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_FPMQ_MAX_SDS,
+					le64_to_cpu(t->buf[0])),
+			g1 ? 16ULL : (u64)ISIM_MAX_SDS);
 
 	/* a gen2-only type in a commit */
 	memset(t->buf, 0, ISIM_FPM_BUF_BYTES);
@@ -605,7 +629,11 @@ static void isim_cqp_gen2_only_op_fails_on_gen1(struct kunit *test)
 			-EOPNOTSUPP);
 }
 
-/* PBLEs at HMC offset 0, backed by a paged SD whose first PD is t->page */
+/*
+ * PBLEs placed by the engine after the APBVT's 8 KiB (the only other
+ * object), so in the third page of SD 0, backed by a paged SD whose third
+ * PD is t->page
+ */
 static void isim_hmc_pble_through_paged_sd(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -616,10 +644,11 @@ static void isim_hmc_pble_through_paged_sd(struct kunit *test)
 	w[4] = isim_t_bus(t, t->buf);
 	isim_t_run(t, ISIM_OP_COMMIT_FPM, w);
 	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_ASSERT_EQ(test, t->f->hmc.base[ISIM_HMC_PBLE], 8192ULL);
 	KUNIT_EXPECT_EQ(test, isim_hmc_pble(t->f, 3, &pa), -ENOENT);
 
-	/* PD page (t->eq) entry 0 -> t->page; PBLE 3 holds 0xabc000 */
-	t->eq[0] = cpu_to_le64(isim_t_bus(t, t->page) | ISIM_PDE_VALID);
+	/* PD page (t->eq) entry 2 -> t->page; PBLE 3 holds 0xabc000 */
+	t->eq[2] = cpu_to_le64(isim_t_bus(t, t->page) | ISIM_PDE_VALID);
 	t->page[3] = cpu_to_le64(0xabc000);
 	memset(w, 0, sizeof(w));
 	w[0] = ISIM_SDCMD_WRITE | ISIM_SDCMD_PARTSEL;
@@ -822,22 +851,30 @@ static void isim_irq_dyn_ctl_outside_vectors_counted(struct kunit *test)
  * @err: expected result
  * @proto: expected protocol when @err is 0
  * @gen: expected generation when @err is 0
+ * @claim: expected driver when @err is 0
  */
 struct isim_t_new {
 	const char *line;
 	int err;
 	enum isim_aux_protocol proto;
 	u8 gen;
+	enum isim_claim claim;
 };
 
 static const struct isim_t_new isim_t_new_lines[] = {
-	{ "3", 0, ISIM_AUX_IWARP, ISIM_GEN2 },
-	{ "3 roce\n", 0, ISIM_AUX_ROCEV2, ISIM_GEN2 },
-	{ "3 iwarp gen1\n", 0, ISIM_AUX_IWARP, ISIM_GEN1 },
-	{ "3 iwarp gen2", 0, ISIM_AUX_IWARP, ISIM_GEN2 },
+	{ "3", 0, ISIM_AUX_IWARP, ISIM_GEN2, ISIM_CLAIM_IRDMA },
+	{ "3 roce\n", 0, ISIM_AUX_ROCEV2, ISIM_GEN2, ISIM_CLAIM_IRDMA },
+	{ "3 iwarp gen1\n", 0, ISIM_AUX_IWARP, ISIM_GEN1, ISIM_CLAIM_IRDMA },
+	{ "3 iwarp gen2", 0, ISIM_AUX_IWARP, ISIM_GEN2, ISIM_CLAIM_IRDMA },
+	{ "3 roce gen2 upstream\n", 0, ISIM_AUX_ROCEV2, ISIM_GEN2,
+	  ISIM_CLAIM_UPSTREAM },
+	{ "3 iwarp gen1 upstream", 0, ISIM_AUX_IWARP, ISIM_GEN1,
+	  ISIM_CLAIM_UPSTREAM },
+	{ "3 iwarp gen2 irdma", 0, ISIM_AUX_IWARP, ISIM_GEN2, ISIM_CLAIM_IRDMA },
 	{ "3 roce gen1", -EINVAL },
 	{ "3 iwarp gen3", -EINVAL },
 	{ "3 iwarp gen1 x", -EINVAL },
+	{ "3 iwarp gen2 upstream x", -EINVAL },
 	{ "3 gen1", -EINVAL },
 	{ "64 iwarp gen1", -EINVAL },
 };
@@ -854,16 +891,18 @@ static void isim_parse_new_device_gen(struct kunit *test)
 {
 	const struct isim_t_new *n = test->param_value;
 	enum isim_aux_protocol proto = ISIM_AUX_IWARP;
+	enum isim_claim claim = -1;
 	u8 gen = 0;
 	u32 id = 0;
 
-	KUNIT_ASSERT_EQ(test, isim_parse_new(n->line, &id, &proto, &gen),
-			n->err);
+	KUNIT_ASSERT_EQ(test, isim_parse_new(n->line, &id, &proto, &gen,
+					     &claim), n->err);
 	if (n->err)
 		return;
 	KUNIT_EXPECT_EQ(test, id, 3U);
 	KUNIT_EXPECT_EQ(test, proto, n->proto);
 	KUNIT_EXPECT_EQ(test, gen, n->gen);
+	KUNIT_EXPECT_EQ(test, claim, n->claim);
 }
 
 static void isim_aeq_full_loses_event(struct kunit *test)
@@ -2183,10 +2222,14 @@ static void isim_engine_next_pass_when_due(struct kunit *test)
 	KUNIT_EXPECT_GT(test, isim_engine_next(f, false), 0L);
 	KUNIT_EXPECT_EQ(test, f->wake.next, ISIM_WAKE_POLL);
 	WRITE_ONCE(f->faults.stall, false);
+	/* a driver that does not kick is polled each jiffy, CQP or not */
 	WRITE_ONCE(f->wake.kicked, false);
-	KUNIT_EXPECT_EQ(test, isim_engine_next(f, false),
-			(long)msecs_to_jiffies(ISIM_IDLE_MS));
+	f->quiet = 0;
+	KUNIT_EXPECT_EQ(test, isim_engine_next(f, false), 1L);
 	KUNIT_EXPECT_EQ(test, f->wake.next, ISIM_WAKE_POLL);
+	f->quiet = ISIM_QUIET_PASSES;
+	KUNIT_EXPECT_EQ(test, isim_engine_next(f, false),
+			(long)msecs_to_jiffies(ISIM_QUIET_MS));
 	mutex_unlock(&f->eng_lock);
 }
 
@@ -3726,6 +3769,54 @@ static void isim_iw_rtr_read_waits_for_response(struct kunit *test)
 	/* the QP halts for the driver; its connection stays offloaded */
 	KUNIT_EXPECT_TRUE(test, qp->term_halted);
 	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
+}
+
+/* add (or with @del delete) the CM's filter of @type for remote port @rport */
+static void isim_t_toe_qhash(struct isim_test *t, u32 type, u32 rport,
+			     bool del)
+{
+	u64 qh[8] = {};
+
+	qh[1] = FIELD_PREP(ISIM_QH_W1_DPORT, ISIM_T_LPORT) |
+		FIELD_PREP(ISIM_QH_W1_SPORT, rport) |
+		FIELD_PREP(ISIM_QH_W1_QPN, ISIM_T_ILQ);
+	qh[4] = type == ISIM_QH_TCP_SYN ? 0 : ISIM_T_REM_IP;
+	qh[6] = ISIM_T_LOC_IP;
+	qh[ISIM_WQE_HDR] = FIELD_PREP(ISIM_QH_HDR_TYPE, type) |
+			   ISIM_QH_HDR_IPV4 |
+			   FIELD_PREP(ISIM_QH_HDR_MANAGE,
+				      del ? ISIM_QH_DELETE : ISIM_QH_ADD);
+	isim_t_run(t, ISIM_OP_MANAGE_QHASH, qh);
+}
+
+/*
+ * The QP that takes its connection's 4-tuple drops the established filter
+ * that steered the handshake to the raw queue (Linux 6.1's irdma never
+ * deletes it after the offload); other filters stay.
+ */
+static void isim_toe_offload_drops_established_filter(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct isim_qp *qp;
+
+	m = isim_t_toe(test, ISIM_T_IWQP);
+	isim_t_toe_qhash(t, ISIM_QH_TCP_SYN, 0, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_toe_qhash(t, ISIM_QH_TCP_ESTABLISHED, ISIM_T_RPORT, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	isim_t_toe_qhash(t, ISIM_QH_TCP_ESTABLISHED, ISIM_T_RPORT + 1, false);
+	KUNIT_ASSERT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_ASSERT_EQ(test, t->f->conn.nqhash, 3U);
+	qp = isim_t_offload(test, m, ISIM_T_IWQP);
+	KUNIT_ASSERT_TRUE(test, qp->toe.linked);
+	KUNIT_EXPECT_EQ(test, t->f->conn.nqhash, 2U);
+	/* deleting it now finds nothing; the other 4-tuple's goes */
+	isim_t_toe_qhash(t, ISIM_QH_TCP_ESTABLISHED, ISIM_T_RPORT, true);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), (u32)ISIM_MIN_NO_OBJECT);
+	isim_t_toe_qhash(t, ISIM_QH_TCP_ESTABLISHED, ISIM_T_RPORT + 1, true);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+	KUNIT_EXPECT_EQ(test, t->f->conn.nqhash, 1U);
 }
 
 static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
@@ -5502,6 +5593,7 @@ static struct kunit_case isim_engine_cases[] = {
 	KUNIT_CASE_PARAM(isim_toe_modify_checks_context, isim_toe_gen_params),
 	KUNIT_CASE(isim_toe_lsmm_sent_then_held),
 	KUNIT_CASE(isim_iw_rtr_read_waits_for_response),
+	KUNIT_CASE(isim_toe_offload_drops_established_filter),
 	KUNIT_CASE(isim_toe_fin_and_rst_raise_aes),
 	KUNIT_CASE(isim_toe_graceful_close_local_first),
 	KUNIT_CASE(isim_toe_graceful_close_peer_first),

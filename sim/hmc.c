@@ -15,7 +15,16 @@
 
 #include "isim.h"
 
-/* function limits reported by QUERY_FPM: max count and log2 of the size */
+/*
+ * Function limits reported by QUERY_FPM: max count and log2 of the size.
+ * The counts are the simulator's choice (the adapter's are not public),
+ * but they hold together the way a driver sizes its HMC for the hardware
+ * (Linux 6.1's irdma, cfg_fpm_value_gen_2()): per QP, 2 x IRD Q1 entries
+ * and 4 free-list blocks of XF entries, 32 RRF and OOISC entries, and
+ * (QPs / 512 + 1) timer buckets. They allow 512 QPs so provisioned
+ * within a small part of the SD window; a driver that sizes more sparely
+ * gets up to the QP limit.
+ */
 static const struct {
 	u32 max;
 	u8 size_log;
@@ -26,25 +35,41 @@ static const struct {
 	[ISIM_HMC_ARP]		= { 1024, 5 },
 	[ISIM_HMC_APBVT]	= { 1, 13 },
 	[ISIM_HMC_MR]		= { 8192, 6 },
-	[ISIM_HMC_XF]		= { 4096, 6 },
-	[ISIM_HMC_XFFL]		= { 1024, 2 },
-	[ISIM_HMC_Q1]		= { 4096, 6 },
-	[ISIM_HMC_Q1FL]		= { 1024, 2 },
-	[ISIM_HMC_TIMER]	= { 512, 8 },
+	[ISIM_HMC_XF]		= { 1 << 17, 6 },
+	[ISIM_HMC_XFFL]		= { 1 << 11, 2 },
+	[ISIM_HMC_Q1]		= { 1 << 17, 6 },
+	[ISIM_HMC_Q1FL]		= { 1 << 11, 2 },
+	[ISIM_HMC_TIMER]	= { (4096 / 512 + 1) * 512, 8 },
 	[ISIM_HMC_FSIMC]	= { 64, 6 },
 	[ISIM_HMC_FSIAV]	= { 32768, 6 },
 	[ISIM_HMC_PBLE]		= { 1 << 18, 3 },
-	[ISIM_HMC_RRF]		= { 4096, 6 },
-	[ISIM_HMC_RRFFL]	= { 1024, 2 },
+	[ISIM_HMC_RRF]		= { 1 << 17, 6 },
+	[ISIM_HMC_RRFFL]	= { 1 << 11, 2 },
 	[ISIM_HMC_HDR]		= { 4096, 6 },
 	[ISIM_HMC_MD]		= { 4096, 6 },
-	[ISIM_HMC_OOISC]	= { 1024, 6 },
-	[ISIM_HMC_OOISCFFL]	= { 256, 2 },
+	[ISIM_HMC_OOISC]	= { 1 << 17, 6 },
+	[ISIM_HMC_OOISCFFL]	= { 1 << 11, 2 },
 };
+
+/*
+ * gen1 provisions an XF entry per WQE of every QP (i40iw's
+ * cfg_fpm_value_gen_1()), and a driver that does so fills the SD window
+ * by halving its QPs; its SD window is small, so that it does so within
+ * a few MiB, and its PBLE limit lets the rest of the window hold PBLEs.
+ */
+#define ISIM_G1_MAX_SDS		16
+#define ISIM_G1_XF_MAX		BIT(19)
+#define ISIM_G1_PBLE_MAX	BIT(22)
 
 #define ISIM_FL_BLOCK		64	/* free-list block size */
 #define ISIM_HT_MULT		2
 #define ISIM_TIMER_BUCKETS	512
+
+/* the SDs the function offers from SD 0 */
+static u32 isim_hmc_max_sds(struct isim_func *f)
+{
+	return f->gen == ISIM_GEN1 ? ISIM_G1_MAX_SDS : ISIM_MAX_SDS;
+}
 
 /**
  * isim_hmc_obj_present - the function's generation has object type @obj
@@ -80,6 +105,11 @@ void isim_hmc_reset(struct isim_func *f)
 			continue;
 		h->max[i] = isim_hmc_limits[i].max;
 		h->size_log[i] = isim_hmc_limits[i].size_log;
+	}
+	if (f->gen == ISIM_GEN1) {
+		h->max[ISIM_HMC_XF] = ISIM_G1_XF_MAX;
+		h->max[ISIM_HMC_XFFL] = ISIM_G1_XF_MAX / ISIM_FL_BLOCK;
+		h->max[ISIM_HMC_PBLE] = ISIM_G1_PBLE_MAX;
 	}
 }
 
@@ -120,7 +150,7 @@ static void isim_fpm_fill_query(struct isim_func *f, __le64 *buf)
 		buf[slot] = cpu_to_le64(v | h->max[obj]);
 	}
 	buf[0] = cpu_to_le64(FIELD_PREP(ISIM_FPMQ_FIRST_SD, 0) |
-			     FIELD_PREP(ISIM_FPMQ_MAX_SDS, ISIM_MAX_SDS));
+			     FIELD_PREP(ISIM_FPMQ_MAX_SDS, isim_hmc_max_sds(f)));
 	buf[ISIM_FPMQ_SLOT_MISC] =
 		cpu_to_le64(FIELD_PREP(ISIM_FPMQ_MAX_CEQS, ISIM_MAX_CEQS) |
 			    FIELD_PREP(ISIM_FPMQ_HT_MULT, ISIM_HT_MULT) |
@@ -176,46 +206,78 @@ static u64 isim_hmc_obj_bytes(struct isim_hmc *h, unsigned int obj)
 	return (u64)h->cnt[obj] << h->size_log[obj];
 }
 
-/* validate a commit buffer against the limits, then adopt it */
+/*
+ * The engine places the object types itself, in their slot order, each
+ * base rounded up to 512 bytes (a type with no objects takes no room),
+ * and returns the bases in the commit buffer: Linux 6.1's irdma sends
+ * counts only and reads every base back from there.
+ */
+static u64 isim_fpm_place(struct isim_func *f)
+{
+	struct isim_hmc *h = &f->hmc;
+	unsigned int obj;
+	u64 off = 0;
+
+	for (obj = 0; obj < ISIM_HMC_NUM; obj++) {
+		h->base[obj] = h->cnt[obj] ? off : 0;
+		off = ALIGN(off + isim_hmc_obj_bytes(h, obj),
+			    ISIM_FPMC_BASE_UNIT);
+	}
+	return off;
+}
+
+/* the commit buffer as the engine returns it: counts and bases */
+static void isim_fpm_fill_commit(struct isim_func *f, __le64 *buf)
+{
+	struct isim_hmc *h = &f->hmc;
+	unsigned int obj;
+	u64 v;
+
+	for (obj = 0; obj < ISIM_HMC_NUM; obj++) {
+		v = le64_to_cpu(buf[obj]) & ~ISIM_FPMC_BASE;
+		if (obj == ISIM_HMC_APBVT)
+			v = FIELD_PREP(ISIM_FPMC_COUNT, h->cnt[obj]);
+		else if (obj == ISIM_HMC_RSVD || obj == ISIM_HMC_RSVD2)
+			v = 0;
+		v |= FIELD_PREP(ISIM_FPMC_BASE,
+				h->base[obj] / ISIM_FPMC_BASE_UNIT);
+		buf[obj] = cpu_to_le64(v);
+	}
+}
+
+/* validate a commit buffer's counts against the limits, then place them */
 static u16 isim_fpm_adopt(struct isim_func *f, const __le64 *buf)
 {
 	struct isim_hmc *h = &f->hmc;
 	u32 cnt[ISIM_HMC_NUM];
-	u64 base[ISIM_HMC_NUM];
 	unsigned int obj;
 
 	for (obj = 0; obj < ISIM_HMC_NUM; obj++) {
-		u64 v = le64_to_cpu(buf[obj]);
-
-		cnt[obj] = isim_fpmc_count(f, obj, v);
-		base[obj] = FIELD_GET(ISIM_FPMC_BASE, v) * ISIM_FPMC_BASE_UNIT;
+		cnt[obj] = isim_fpmc_count(f, obj, le64_to_cpu(buf[obj]));
 		if (obj == ISIM_HMC_RSVD || obj == ISIM_HMC_RSVD2)
 			cnt[obj] = 0;
-		/* a type the generation lacks: only count 0, which takes no room */
-		if (!isim_hmc_obj_present(f, obj) && !cnt[obj])
-			base[obj] = 0;
+		/* a type the generation lacks: max 0, only count 0 passes */
 		if (cnt[obj] > h->max[obj])
 			return ISIM_MIN_BAD_SIZE;
 	}
 	memcpy(h->cnt, cnt, sizeof(cnt));
-	memcpy(h->base, base, sizeof(base));
-	for (obj = 0; obj < ISIM_HMC_NUM; obj++)
-		if (h->base[obj] + isim_hmc_obj_bytes(h, obj) >
-		    (u64)ISIM_MAX_SDS * ISIM_SD_BYTES)
-			return ISIM_MIN_BAD_SIZE;
+	if (isim_fpm_place(f) > (u64)isim_hmc_max_sds(f) * ISIM_SD_BYTES)
+		return ISIM_MIN_BAD_SIZE;
 	h->committed = true;
 	return ISIM_MIN_OK;
 }
 
 /**
- * isim_op_commit_fpm - COMMIT_FPM_VAL: adopt the driver's HMC layout
+ * isim_op_commit_fpm - COMMIT_FPM_VAL: adopt the driver's object counts
  * @f: function
  * @wqe: CQP WQE in CPU order
  * @res: completion status
  *
- * A count above the reported limit, or an object reaching beyond the SD
- * window, fails the command and leaves the function with no committed
- * layout: HMC-backed commands then fail until a good commit.
+ * The engine lays the objects out (isim_fpm_place()) and writes the
+ * buffer back with their bases. A count above the reported limit, or a
+ * layout reaching beyond the SD window, fails the command and leaves the
+ * function with no committed layout: HMC-backed commands then fail until
+ * a good commit.
  */
 void isim_op_commit_fpm(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res)
@@ -231,6 +293,13 @@ void isim_op_commit_fpm(struct isim_func *f, const u64 *wqe,
 	}
 	f->hmc.committed = false;
 	res->minor = isim_fpm_adopt(f, buf);
+	if (res->minor)
+		return;
+	isim_fpm_fill_commit(f, buf);
+	if (isim_dma_write(f, wqe[4], buf, sizeof(buf))) {
+		f->hmc.committed = false;
+		res->minor = ISIM_MIN_DMA_FAULT;
+	}
 }
 
 static u16 isim_sd_write(struct isim_func *f, u64 cmd, u64 data)
@@ -240,7 +309,7 @@ static u16 isim_sd_write(struct isim_func *f, u64 cmd, u64 data)
 
 	if (!(cmd & ISIM_SDCMD_WRITE))
 		return ISIM_MIN_BAD_FIELD;
-	if (idx >= ISIM_MAX_SDS)
+	if (idx >= isim_hmc_max_sds(f))
 		return ISIM_MIN_BAD_ID;
 	sd = &f->hmc.sd[idx];
 	if (!(data & ISIM_SDDATA_VALID)) {
@@ -330,6 +399,26 @@ void isim_op_manage_pmfn(struct isim_func *f, const u64 *wqe,
 {
 	if (FIELD_GET(ISIM_PMFN_HDR_VF, wqe[ISIM_WQE_HDR]) != f->id)
 		res->minor = ISIM_MIN_BAD_ID;
+}
+
+/**
+ * isim_op_shmc_pages - SHMC_PAGES_ALLOCATED
+ * @f: function
+ * @wqe: CQP WQE in CPU order
+ * @res: completion status
+ *
+ * The driver says it has backed the HMC pages of the objects it
+ * committed (Linux 6.1's irdma sends it once, after UPDATE_PE_SDS). The
+ * engine resolves every access through the SDs anyway, so it only checks
+ * the HMC function and that a layout is committed.
+ */
+void isim_op_shmc_pages(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res)
+{
+	if (FIELD_GET(ISIM_SHMC_W2_FN, wqe[2]) != f->id)
+		res->minor = ISIM_MIN_BAD_ID;
+	else if (!f->hmc.committed)
+		res->minor = ISIM_MIN_NO_OBJECT;
 }
 
 /* resolve an HMC offset to a bus address; [off, off+len) in one page */

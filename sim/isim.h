@@ -44,7 +44,19 @@ struct seq_file;
 #define ISIM_SCAN_SHARE		20	/* guard passes: at most 1/20 of the time */
 
 struct isim_func;
+struct isim_win;
 struct dentry;
+
+/**
+ * enum isim_claim - the driver a function's auxiliary device is for
+ * @ISIM_CLAIM_IRDMA: this project's irdma ("irdma_sim.func.<ID>")
+ * @ISIM_CLAIM_UPSTREAM: Linux 6.1's irdma as the harness builds it
+ *	("irdma_sim.upstream.<ID>"; tools/upstream/)
+ */
+enum isim_claim {
+	ISIM_CLAIM_IRDMA,
+	ISIM_CLAIM_UPSTREAM,
+};
 
 /**
  * struct isim_regmap - where one generation keeps the registers the engine
@@ -523,7 +535,8 @@ struct isim_xfer {
 
 /**
  * struct isim_stag - an MR or MW STag index
- * @index: STag index (the STag without its key)
+ * @tag: bits 31:8 of the STag: the index and the driver's bits above it
+ * @index: MR index, the low bits of @tag (stag.c says how many)
  * @key: key byte of the registered STag
  * @pd: protection domain
  * @len: length in bytes (0 with no page list: all of memory)
@@ -546,6 +559,7 @@ struct isim_xfer {
  *	through that MR (none once the MR is gone)
  */
 struct isim_stag {
+	u32 tag;
 	u32 index;
 	u8 key;
 	u32 pd;
@@ -1156,7 +1170,8 @@ struct isim_lockstat {
  * @protocol: protocol chosen at creation
  * @gen: generation chosen at creation, ISIM_GEN1 or ISIM_GEN2
  * @rm: the register map of @gen, set with @regs
- * @regs: RAM-backed register space (@rm->bar_len bytes)
+ * @regs: register space (@rm->bar_len bytes): @win's BAR0, or RAM
+ * @win: the register window holding @regs, NULL for RAM (win.c)
  * @irq_domain: simulated interrupt controller of the function
  * @irq_fwnode: name of @irq_domain
  * @irqs: Linux IRQ numbers of the vectors, handed to the driver
@@ -1164,6 +1179,7 @@ struct isim_lockstat {
  * @wire: back-to-back link to the peer function
  * @aux_lock: protects @iadev, @dying and @vsi_filter against the reset work
  * @iadev: auxiliary device the driver binds to, NULL while unplugged
+ * @claim: which driver the auxiliary device is plugged for (claim.c)
  * @dying: the function is being removed; no more replugging
  * @vsi_filter: the driver asked for RDMA traffic to reach the engine
  * @qsets: scheduler qsets the driver registered (struct isim_sched.qsets)
@@ -1237,6 +1253,7 @@ struct isim_func {
 	u8 gen;
 	const struct isim_regmap *rm;
 	void *regs;
+	struct isim_win *win;
 	struct irq_domain *irq_domain;
 	struct fwnode_handle *irq_fwnode;
 	int irqs[ISIM_NUM_VECTORS];
@@ -1244,6 +1261,7 @@ struct isim_func {
 	struct isim_wire wire;
 	struct mutex aux_lock; /* see @aux_lock above */
 	struct isim_aux_dev *iadev;
+	enum isim_claim claim;
 	bool dying;
 	bool vsi_filter;
 	atomic_t qsets;
@@ -1345,12 +1363,24 @@ extern struct mutex isim_bus_lock;
 /* bus.c */
 struct isim_func *isim_func_lookup(u32 id);
 int isim_parse_new(const char *buf, u32 *id, enum isim_aux_protocol *proto,
-		   u8 *gen);
+		   u8 *gen, enum isim_claim *claim);
 
 /* func.c */
 int isim_func_probe(struct isim_func *f);
 void isim_func_remove(struct isim_func *f);
 void isim_func_reset(struct isim_func *f);
+
+/* win.c */
+bool isim_win_get(struct isim_func *f);
+void isim_win_put(struct isim_func *f);
+struct pci_dev *isim_win_pdev(struct isim_func *f);
+int isim_win_mod_init(void);
+void isim_win_mod_exit(void);
+
+/* claim.c */
+const char *isim_claim_dev_name(enum isim_claim claim);
+int isim_claim_parse(const char *word, enum isim_claim *claim);
+void isim_claim_debugfs_init(struct isim_func *f);
 
 /* regs.c */
 int isim_regs_init(struct isim_func *f);
@@ -1407,6 +1437,8 @@ void isim_op_query_fpm(struct isim_func *f, const u64 *wqe,
 void isim_op_commit_fpm(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 void isim_op_update_sds(struct isim_func *f, const u64 *wqe,
+			struct isim_res *res);
+void isim_op_shmc_pages(struct isim_func *f, const u64 *wqe,
 			struct isim_res *res);
 void isim_op_manage_pmfn(struct isim_func *f, const u64 *wqe,
 			 struct isim_res *res);
@@ -1544,6 +1576,8 @@ void isim_op_gather_stats(struct isim_func *f, const u64 *wqe,
 void isim_op_up_map(struct isim_func *f, const u64 *wqe,
 		    struct isim_res *res);
 void isim_conn_addr(const u64 *w, bool ipv4, u32 *addr);
+void isim_conn_drop_established(struct isim_func *f,
+				const struct isim_flow *fl);
 bool isim_conn_steer(struct isim_func *f, const struct isim_flow *fl,
 		     u32 *qpn);
 
@@ -1629,6 +1663,7 @@ bool isim_wire_engine_xmit(struct isim_func *f, struct sk_buff *skb);
 
 /* aux.c */
 void isim_aux_reset_work(struct work_struct *work);
+int isim_aux_replug(struct isim_func *f, enum isim_claim claim);
 int isim_aux_init(struct isim_func *f);
 void isim_aux_exit(struct isim_func *f);
 int isim_aux_event(struct isim_func *f, enum isim_aux_event ev, u32 info);

@@ -13,10 +13,18 @@
 #include <linux/types.h>
 
 struct net_device;
+struct pci_dev;
 
-/* the auxiliary device is "irdma_sim.func.<ID>" */
+/*
+ * The auxiliary device is "irdma_sim.func.<ID>" for this project's irdma,
+ * or "irdma_sim.upstream.<ID>" for Linux 6.1's own irdma as the harness
+ * builds it (tools/upstream/): the simulator decides, per function, which
+ * of the two drivers claims it, as ice plugs "ice.roce" or "ice.iwarp".
+ */
 #define ISIM_AUX_DEV_NAME	"func"
 #define ISIM_AUX_MATCH_NAME	"irdma_sim." ISIM_AUX_DEV_NAME
+#define ISIM_AUX_UP_DEV_NAME	"upstream"
+#define ISIM_AUX_UP_MATCH_NAME	"irdma_sim." ISIM_AUX_UP_DEV_NAME
 
 /**
  * enum isim_aux_protocol - RDMA protocol a function was created with
@@ -110,7 +118,11 @@ struct isim_aux_ops {
  * @adev: the auxiliary device the driver binds to
  * @hw_addr: start of the register space (the PF register map of @gen)
  * @hw_len: length of the register space in bytes
- * @dma_dev: device to allocate and map DMA memory against
+ * @pdev: the PCI function whose BAR0 is the register space (@hw_addr maps
+ *	it, uncached), or NULL when the register space is the simulator's
+ *	own RAM (no register window was free, see Documentation/sim.rst)
+ * @dma_dev: device to allocate and map DMA memory against: @pdev's when
+ *	there is one
  * @netdev: the function's Ethernet netdev
  * @fn_id: function number as the engine knows it (the HMC function id);
  *	equal to the simulator's device ID
@@ -136,6 +148,7 @@ struct isim_aux_dev {
 	struct auxiliary_device adev;
 	u8 __iomem *hw_addr;
 	resource_size_t hw_len;
+	struct pci_dev *pdev;
 	struct device *dma_dev;
 	struct net_device *netdev;
 	u32 fn_id;

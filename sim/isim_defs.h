@@ -143,6 +143,7 @@ enum isim_cqp_opcode {
 	ISIM_OP_DEALLOC_STAG		= 0x0d,
 	ISIM_OP_MANAGE_MAC		= 0x0e,
 	ISIM_OP_MANAGE_ARP		= 0x0f,
+	ISIM_OP_MANAGE_VF_PBLE		= 0x10,
 	ISIM_OP_MANAGE_PUSH		= 0x11,
 	ISIM_OP_QUERY_FEATURES		= 0x12,
 	ISIM_OP_UPLOAD_CTX		= 0x13,
@@ -167,6 +168,7 @@ enum isim_cqp_opcode {
 	ISIM_OP_DESTROY_MCG		= 0x28,
 	ISIM_OP_SUSPEND_QP		= 0x29,
 	ISIM_OP_RESUME_QP		= 0x2a,
+	ISIM_OP_SHMC_PAGES		= 0x2b,
 	ISIM_OP_WS_NODE			= 0x2c,
 	ISIM_OP_MANAGE_STATS		= 0x2d,
 	ISIM_OP_GATHER_STATS		= 0x2e,
@@ -265,7 +267,7 @@ enum isim_wc_minor {
 #define ISIM_CQ_HDR_CEQ_VALID		BIT_ULL(49)
 #define ISIM_CQ_HDR_BIG_CQE		BIT_ULL(61)
 #define ISIM_CQ_MIN_SIZE		4
-#define ISIM_CQ_MAX_SIZE		BIT(20)
+#define ISIM_CQ_MAX_SIZE		ISIM_CQ_W0_SIZE	/* the field's maximum */
 
 /* ---- CEQ / AEQ create / destroy ---- */
 #define ISIM_CEQ_W2_SIZE		GENMASK_ULL(21, 0)
@@ -410,6 +412,8 @@ enum isim_hmc_obj {
 
 /* ---- MANAGE_HMC_PM_FUNC_TABLE ---- */
 #define ISIM_PMFN_HDR_VF		GENMASK_ULL(15, 0)
+/* SHMC_PAGES_ALLOCATED: word 2, the HMC function whose pages are there */
+#define ISIM_SHMC_W2_FN			GENMASK_ULL(5, 0)
 #define ISIM_PMFN_HDR_FREE		BIT_ULL(62)
 
 /* ---- QUERY_RDMA_FEATURES: one 64-bit record per feature ---- */

@@ -22,6 +22,7 @@
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/pci.h>
 #include <linux/rtnetlink.h>
 
 #include "isim.h"
@@ -273,7 +274,8 @@ int isim_netdev_init(struct isim_func *f)
 		return -ENOMEM;
 	*(struct isim_func **)netdev_priv(nd) = f;
 	eth_hw_addr_set(nd, mac);
-	SET_NETDEV_DEV(nd, &f->dev);
+	/* under the PCI function, as ice's netdev is, when there is one */
+	SET_NETDEV_DEV(nd, isim_win_pdev(f) ? &isim_win_pdev(f)->dev : &f->dev);
 	netif_carrier_off(nd);
 	err = register_netdev(nd);
 	if (err)

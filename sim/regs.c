@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * irdma_sim: the RAM-backed register space.
+ * irdma_sim: the register space, in a register window's BAR (win.c) or in
+ * RAM.
  *
  * The driver reads and writes it with readl()/writel() exactly as it does
  * the E810's or the X722's BAR; which registers sit where is the
@@ -164,12 +165,16 @@ void isim_regs_reset(struct isim_func *f)
  * isim_regs_init - allocate the register space of the function's generation
  * @f: function, its @gen set
  *
+ * The registers go into a free register window (win.c) if there is one,
+ * else into the simulator's RAM.
+ *
  * Return: 0 or -ENOMEM.
  */
 int isim_regs_init(struct isim_func *f)
 {
 	f->rm = f->gen == ISIM_GEN1 ? &isim_regmap_gen1 : &isim_regmap_gen2;
-	f->regs = vmalloc(f->rm->bar_len);
+	if (!isim_win_get(f))
+		f->regs = vmalloc(f->rm->bar_len);
 	if (!f->regs)
 		return -ENOMEM;
 	isim_regs_reset(f);
@@ -182,6 +187,10 @@ int isim_regs_init(struct isim_func *f)
  */
 void isim_regs_exit(struct isim_func *f)
 {
+	if (f->win) {
+		isim_win_put(f);
+		return;
+	}
 	vfree(f->regs);
 	f->regs = NULL;
 }

@@ -15,7 +15,14 @@
  * page list that lies inside the committed PBLE object with its first and
  * last entries backed and filled. A zero length is taken only without a
  * page list and at buffer address 0: the STag then spans all of memory.
+ *
+ * Bits 31:8 of an STag (the index field of the commands and WQEs) hold
+ * the MR index in their low bits, as many as the committed MR count needs
+ * and at least 14, and whatever the driver likes above them (Linux 6.1's
+ * irdma puts a random key there); the whole STag must match on every
+ * access.
  */
+#include <linux/log2.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
@@ -34,6 +41,25 @@ void isim_stag_reset(struct isim_func *f)
 		xa_erase(&f->stags, idx);
 		kfree(st);
 	}
+}
+
+#define ISIM_STAG_MIN_INDEX_BITS	14
+
+/* the MR index in an STag's bits 31:8 (@tag) */
+static u32 isim_stag_index(struct isim_func *f, u32 tag)
+{
+	u32 bits = max_t(u32, order_base_2(f->hmc.cnt[ISIM_HMC_MR]),
+			 ISIM_STAG_MIN_INDEX_BITS);
+
+	return tag & (BIT(bits) - 1);
+}
+
+/* the STag whose bits 31:8 are @tag, if its upper bits match too */
+static struct isim_stag *isim_stag_find(struct isim_func *f, u32 tag)
+{
+	struct isim_stag *st = xa_load(&f->stags, isim_stag_index(f, tag));
+
+	return st && st->tag == tag ? st : NULL;
 }
 
 static u16 isim_stag_check_new(struct isim_func *f, u32 idx)
@@ -58,7 +84,8 @@ static void isim_stag_fill(struct isim_func *f, struct isim_stag *st,
 {
 	u64 hdr = wqe[ISIM_WQE_HDR];
 
-	st->index = FIELD_GET(ISIM_STAG_W2_INDEX, wqe[2]);
+	st->tag = FIELD_GET(ISIM_STAG_W2_INDEX, wqe[2]);
+	st->index = isim_stag_index(f, st->tag);
 	st->key = FIELD_GET(ISIM_STAG_W2_KEY, wqe[2]);
 	st->len = FIELD_GET(ISIM_STAG_W1_LEN, wqe[1]);
 	st->pd = isim_stag_pd(f, wqe[1]);
@@ -161,7 +188,7 @@ static void isim_stag_add(struct isim_func *f, const u64 *wqe, bool reg,
 /* The registered MR or bound MW @stag names, key included */
 static const struct isim_stag *isim_stag_mr(struct isim_func *f, u32 stag)
 {
-	const struct isim_stag *st = xa_load(&f->stags, stag >> 8);
+	const struct isim_stag *st = isim_stag_find(f, stag >> 8);
 
 	lockdep_assert_held(&f->eng_lock);
 	if (!st || !st->registered || st->key != (u8)stag)
@@ -271,7 +298,7 @@ int isim_stag_bind(struct isim_func *f, u32 pd, const u64 *wqe)
 	u32 mr = g1 ? FIELD_GET(ISIM_WQB_W1_MW_STAG, wqe[1]) :
 		      FIELD_GET(ISIM_WQB_W1_MR_STAG, wqe[1]);
 	u64 hdr = wqe[ISIM_WQE_HDR], len = wqe[2];
-	struct isim_stag *st = xa_load(&f->stags, mw >> 8);
+	struct isim_stag *st = isim_stag_find(f, mw >> 8);
 	bool type1 = hdr & ISIM_WQB_HDR_TYPE1;
 	const struct isim_stag *parent;
 
@@ -318,7 +345,7 @@ int isim_stag_fast_reg(struct isim_func *f, u32 pd, const u64 *wqe)
 	struct isim_stag *st, next;
 
 	lockdep_assert_held(&f->eng_lock);
-	st = xa_load(&f->stags, FIELD_GET(ISIM_WQF_HDR_INDEX, hdr));
+	st = isim_stag_find(f, FIELD_GET(ISIM_WQF_HDR_INDEX, hdr));
 	if (!st || !st->fast_reg || st->registered || st->pd != pd)
 		return -EPERM;
 	next = *st;
@@ -367,7 +394,7 @@ int isim_stag_fast_reg(struct isim_func *f, u32 pd, const u64 *wqe)
  */
 int isim_stag_invalidate(struct isim_func *f, u32 pd, u32 stag)
 {
-	struct isim_stag *st = xa_load(&f->stags, stag >> 8);
+	struct isim_stag *st = isim_stag_find(f, stag >> 8);
 
 	lockdep_assert_held(&f->eng_lock);
 	if (!st || !st->registered || st->key != (u8)stag || st->pd != pd ||
@@ -420,8 +447,8 @@ void isim_op_reg_mr(struct isim_func *f, const u64 *wqe,
 void isim_op_dealloc_stag(struct isim_func *f, const u64 *wqe,
 			  struct isim_res *res)
 {
-	u32 idx = FIELD_GET(ISIM_STAG_W2_INDEX, wqe[2]);
-	struct isim_stag *st = xa_load(&f->stags, idx);
+	struct isim_stag *st = isim_stag_find(f, FIELD_GET(ISIM_STAG_W2_INDEX,
+							   wqe[2]));
 
 	if (!st) {
 		res->minor = ISIM_MIN_NO_OBJECT;
@@ -432,7 +459,7 @@ void isim_op_dealloc_stag(struct isim_func *f, const u64 *wqe,
 		res->minor = ISIM_MIN_BAD_FIELD;
 		return;
 	}
-	xa_erase(&f->stags, idx);
+	xa_erase(&f->stags, st->index);
 	kfree(st);
 }
 
@@ -456,7 +483,7 @@ void isim_stag_show(struct seq_file *s, struct isim_func *f)
 	lockdep_assert_held(&f->eng_lock);
 	xa_for_each(&f->stags, idx, st)
 		seq_printf(s, "stag 0x%08x: kind=%s pd=%u len=%llu va=0x%llx rights=0x%x remote=%d pbl=%u first_pble=%u page=%u\n",
-			   st->index << 8 | st->key, isim_stag_kind(st),
+			   st->tag << 8 | st->key, isim_stag_kind(st),
 			   st->pd, st->len, st->va, st->rights, st->remote,
 			   st->pbl_levels, st->first_pble, st->page_size);
 }

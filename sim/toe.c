@@ -370,6 +370,7 @@ static void isim_toe_link(struct isim_func *f, struct isim_qp *qp)
 	list_add_tail(&qp->toe.node, &f->conn.toe);
 	f->conn.ntoe++;
 	qp->toe.linked = true;
+	isim_conn_drop_established(f, &qp->toe.flow);
 	spin_unlock_bh(&f->conn.qh_lock);
 }
 

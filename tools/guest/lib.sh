@@ -117,7 +117,8 @@ unload_all() {
 	local -a mods=()
 
 	read -r -d "" loaded </proc/modules || true
-	for m in irdma_sim irdma rdma_ucm rdma_cm iw_cm ib_uverbs ice i40e ib_core; do
+	for m in irdma_sim irdma irdma_upstream rdma_ucm rdma_cm iw_cm ib_uverbs \
+		 ice i40e ib_core; do
 		[[ $'\n'$loaded == *$'\n'"$m "* ]] && mods+=("$m")
 	done
 	[ ${#mods[@]} -eq 0 ] || $IRDMA_MODLOAD unload "${mods[@]}"
@@ -421,11 +422,13 @@ pause() {
 }
 
 # For tests: the RDMA device irdma registered for simulated function $1
-# (a child of the function's device, as of the PCI function on hardware).
+# (a child of the function's device, as of the PCI function on hardware),
+# or the one Linux 6.1's irdma registered (a child of the PCI function of
+# the function's register window, "window" in its sysfs directory).
 ibdev_of() {
-	local d
+	local d f=/sys/bus/irdma_sim/devices/irdma_sim$1
 
-	for d in /sys/bus/irdma_sim/devices/irdma_sim"$1"/infiniband/*; do
+	for d in "$f"/infiniband/* "$f"/window/infiniband/*; do
 		[ -e "$d" ] && echo "${d##*/}"
 	done
 }
@@ -466,14 +469,16 @@ sim_counts() {
 # isim1 with 192.0.2.2 in network namespace NS (created); isim0 stays here,
 # or with NS0 goes into network namespace NS0 (created) too, so that each
 # end of the wire has a namespace of its own. GEN (gen1 or gen2, default
-# gen2) picks the functions' generation. Fails the test on any error.
-# Usage: sim_iwarp_pair_netns NS [NS0 [GEN]]
+# gen2) picks the functions' generation, DRV0 and DRV1 (irdma or upstream,
+# default irdma) the drivers that claim functions 0 and 1. Fails the test
+# on any error. Usage: sim_iwarp_pair_netns NS [NS0 [GEN [DRV0 [DRV1]]]]
 sim_iwarp_pair_netns() {
 	local ns=$1 ns0=${2:-} gen=${3:-gen2} bus=/sys/bus/irdma_sim
+	local drv0=${4:-irdma} drv1=${5:-irdma}
 	local -a in0=()
 
-	echo "0 iwarp $gen" >$bus/new_device || fail "create 0"
-	echo "1 iwarp $gen" >$bus/new_device || fail "create 1"
+	echo "0 iwarp $gen $drv0" >$bus/new_device || fail "create 0"
+	echo "1 iwarp $gen $drv1" >$bus/new_device || fail "create 1"
 	# one ip per namespace (-batch): an exec of ip costs 0.35 s under TCG
 	ip netns add "$ns" || fail "create namespace $ns"
 	if [ -n "$ns0" ]; then
@@ -860,6 +865,48 @@ load_irdma_sim() {
 	kmod irdma_sim || fail "cannot load irdma_sim"
 }
 
+# For the 7N-upstream scripts: load Linux 6.1's irdma (irdma_upstream,
+# tools/upstream/) beside ours. Upstream busy-waits for the engine
+# (udelay() loops of up to 10 ms on CQP creation and every bring-up
+# command), as it may on an adapter that works beside the CPU; the
+# simulated engine is a kernel worker on the same CPU, which voluntary
+# preemption would never run during such a wait: tools/irdma-vm boots a
+# guest that runs a 7N-upstream script with preempt=full.
+load_irdma_upstream() {
+	local c
+
+	read -r c </proc/cmdline
+	[[ " $c " == *" preempt=full "* ]] ||
+		fail "the guest needs preempt=full for upstream's busy waits (tools/irdma-vm adds it for 7N-upstream scripts)"
+	IRDMA_FAIL_HOOK=upstream_fail_info
+	load_irdma_sim
+	kmod irdma_upstream || fail "cannot load irdma_upstream"
+}
+
+# For the 7N-upstream scripts: on a failure, what the engines and both
+# drivers say (IRDMA_FAIL_HOOK, called by fail).
+upstream_fail_info() {
+	local f line
+
+	for f in /sys/kernel/debug/irdma_sim/irdma_sim*; do
+		[ -d "$f" ] || continue
+		echo "== ${f##*/}: driver $(<"$f/driver")"
+		sim_state "${f##*irdma_sim}" || continue
+		for line in "${SIM_STATE[@]}"; do
+			case $line in
+			cqp:* | "  op "*errors=[1-9]* | ilq:* | toe:* | wire:* | \
+			objects:* | ud:* | exec:*) echo "$line" ;;
+			esac
+		done
+	done
+	dmesg | grep -E 'irdma|isim' | grep -v 'AE 0x50[13]' | tail -n 40
+}
+
+# For the 7N-upstream scripts, at their end (nothing to undo for now).
+upstream_done() {
+	:
+}
+
 # For tests: the fields of ibv_devinfo's output TEXT into the associative
 # array attr (the caller declares it: declare -A attr), by name without the
 # colon, the first occurrence of each. Usage: ibv_info_attrs TEXT
@@ -905,6 +952,7 @@ irdma_kill_vars() {
 # For tests: fail with a message.
 fail() {
 	echo "FAIL: $*"
+	[ -z "${IRDMA_FAIL_HOOK:-}" ] || "$IRDMA_FAIL_HOOK"
 	exit 1
 }
 

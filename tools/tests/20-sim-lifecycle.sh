@@ -35,7 +35,9 @@ check_func() {
 	local id=$1 mode=$2 d=$bus/devices/irdma_sim$1 line proto
 
 	[ -d "$d" ] || fail "device irdma_sim$id missing"
-	[ -d "$d/net/isim$id" ] || fail "netdev isim$id not under irdma_sim$id"
+	# under the function's register window (its PCI function) if it has one
+	[ -d "$d/net/isim$id" ] || [ -d "$d/window/net/isim$id" ] ||
+		fail "netdev isim$id not under irdma_sim$id"
 	[ -e /sys/bus/auxiliary/devices/irdma_sim.func."$id" ] ||
 		fail "auxiliary device irdma_sim.func.$id missing"
 	[ -e "$dbg/irdma_sim$id/fail_create_cq" ] ||
