@@ -248,6 +248,7 @@ job_e2e() {
 		printf '%s\t%s\t%s\n' "$name" "$((b0 * 100 / (b0 + i0 + 1)))" \
 			"$((CPU_FORKS - f0))" >>"$IRDMA_OUT/e2e-cpu.tsv"
 		unload_all >/dev/null 2>&1
+		preempt_restore
 	done
 	perf_stop
 }
@@ -870,14 +871,11 @@ load_irdma_sim() {
 # (udelay() loops of up to 10 ms on CQP creation and every bring-up
 # command), as it may on an adapter that works beside the CPU; the
 # simulated engine is a kernel worker on the same CPU, which voluntary
-# preemption would never run during such a wait: tools/irdma-vm boots a
-# guest that runs a 7N-upstream script with preempt=full.
+# preemption would never run during such a wait: the script runs with
+# full preemption (PREEMPT_DYNAMIC), and the guest's runner puts the
+# kernel's own mode back after it (preempt_restore).
 load_irdma_upstream() {
-	local c
-
-	read -r c </proc/cmdline
-	[[ " $c " == *" preempt=full "* ]] ||
-		fail "the guest needs preempt=full for upstream's busy waits (tools/irdma-vm adds it for 7N-upstream scripts)"
+	preempt_mode full || fail "cannot switch to full preemption"
 	IRDMA_FAIL_HOOK=upstream_fail_info
 	load_irdma_sim
 	kmod irdma_upstream || fail "cannot load irdma_upstream"
@@ -902,9 +900,28 @@ upstream_fail_info() {
 	dmesg | grep -E 'irdma|isim' | grep -v 'AE 0x50[13]' | tail -n 40
 }
 
-# For the 7N-upstream scripts, at their end (nothing to undo for now).
+# For the 7N-upstream scripts, at their end.
 upstream_done() {
-	:
+	preempt_restore
+}
+
+PREEMPT_FILE=/sys/kernel/debug/sched/preempt
+
+# Switch the kernel's preemption mode (none, voluntary, full) at run time.
+# Usage: preempt_mode MODE
+preempt_mode() {
+	[ -w "$PREEMPT_FILE" ] || return 1
+	echo "$1" >"$PREEMPT_FILE"
+}
+
+# Put back the mode the kernel was built with (voluntary), if a script
+# changed it. Usage: preempt_restore
+preempt_restore() {
+	local cur
+
+	[ -r "$PREEMPT_FILE" ] || return 0
+	read -r cur <"$PREEMPT_FILE"
+	[[ $cur == *"(voluntary)"* ]] || echo voluntary >"$PREEMPT_FILE"
 }
 
 # For tests: the fields of ibv_devinfo's output TEXT into the associative
