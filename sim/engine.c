@@ -307,7 +307,9 @@ bool isim_engine_poll(struct isim_func *f)
 		more = isim_cqp_run(f, ISIM_CQP_BUDGET);
 		more |= isim_exec_run(f, ISIM_WQE_BUDGET, scan);
 		more |= isim_ilq_run(f, ISIM_WQE_BUDGET);
-		f->wake.raw_rung = false;
+		/* a doorbell rung while the raw sends stall waits for them */
+		if (!READ_ONCE(f->faults.stall_raw_tx))
+			f->wake.raw_rung = false;
 		more |= isim_ud_run(f, ISIM_WQE_BUDGET);
 		more |= isim_toe_run(f, ISIM_WQE_BUDGET);
 	}
