@@ -1467,6 +1467,29 @@ static void irdma_cm_unhash(struct irdma_cm_node *node)
 	spin_unlock_irqrestore(&core->ht_lock, flags);
 }
 
+/*
+ * Delete the node's 4-tuple filter, if it still has one, before the node
+ * leaves the connection table (node->lock held, or the last reference).
+ * The engine keys the filter by the 4-tuple, not by the node: a new node
+ * of the same 4-tuple (the peer trying again from the same port, say) can
+ * only be hashed once this one is gone, and posts its add after that, so
+ * the engine carries out this delete first. A delete left to the node's
+ * last put would come after that add whenever something still held the
+ * node: the engine would refuse the add as a duplicate (a refusal nobody
+ * hears of) and this delete would then remove the new node's filter.
+ */
+static void irdma_cm_del_qhash(struct irdma_cm_node *node)
+{
+	struct irdma_cm_core *core = node->core;
+	struct irdma_cm_info ci;
+
+	if (!node->qhash_set)
+		return;
+	node->qhash_set = false;
+	irdma_get_addr_info(node, &ci);
+	core->ops->qhash(core, &ci, false, false, NULL);
+}
+
 static u32 irdma_cm_isn(const struct irdma_cm_info *ci)
 {
 	__be32 l[4], r[4];
@@ -1641,13 +1664,8 @@ static void irdma_cm_listener_put(struct irdma_cm_listener *listener);
 static void irdma_cm_destroy_node(struct irdma_cm_node *node)
 {
 	struct irdma_cm_core *core = node->core;
-	struct irdma_cm_info ci;
 
 	WARN_ON_ONCE(!list_empty(&node->timer_link) || node->rtx.buf);
-	if (node->qhash_set) {
-		irdma_get_addr_info(node, &ci);
-		core->ops->qhash(core, &ci, false, false, NULL);
-	}
 	if (node->apbvt_set)
 		irdma_cm_apbvt_put(core, node->ci.loc_port);
 	irdma_cm_free_ah(node);
@@ -1680,6 +1698,7 @@ void irdma_rem_ref_cm_node(struct irdma_cm_node *node)
 {
 	if (!node || !refcount_dec_and_test(&node->refcnt))
 		return;
+	irdma_cm_del_qhash(node);
 	irdma_cm_unhash(node);
 	irdma_cm_destroy_node(node);
 	kfree_rcu(node, rcu);
@@ -1701,6 +1720,7 @@ static void irdma_cm_free_tcp(struct irdma_cm_node *node)
 	spin_unlock(&core->timer_lock);
 	node->tcp_ref_dropped = true;
 	irdma_cm_set_state(node, IRDMA_CM_STATE_CLOSED);
+	irdma_cm_del_qhash(node);
 	irdma_cm_unhash(node);
 	irdma_cm_defer_put(node);
 }

@@ -18,6 +18,8 @@
 #define CMT_EVENTS	64
 #define CMT_ACTIONS	16
 #define CMT_START	((unsigned long)-300000)
+/* 4-tuple filters one fake engine holds at most */
+#define CMT_EST_MAX	32
 /* longer than a whole retransmission series: 1, 2 and 4 s, then capped */
 #define CMT_GIVE_UP_MS	(7000 + IRDMA_CM_DEFAULT_RETRANS_MAX * IRDMA_CM_RETRANS_CAP_MS)
 /* one jiffy, the finest step in which the CM's timers can be told apart */
@@ -77,6 +79,12 @@ struct cmt_qp {
  * @syn_filters: SYN qhash filters in place
  * @syn_tagged: those of them that match a VLAN (priority tags included)
  * @est_filters: 4-tuple qhash filters in place
+ * @est: those filters, keyed as the engine keys them (the 4-tuple and
+ *	VLAN, not the node that asked for them)
+ * @est_refused: 4-tuple filter adds the engine refused: one of that
+ *	4-tuple was in place already (the adapter answers EXISTS, which a
+ *	command posted without waiting never tells its issuer)
+ * @est_missing: 4-tuple filter deletes that found none (NO_OBJECT)
  * @unsynced: filter changes posted since the CM last waited for them (sync)
  * @refused: SYN filter changes the fake engine refused (CMT_REFUSE_QHASH)
  * @syn_del_unlisted: SYN filter deletes posted once no listener of that
@@ -102,6 +110,9 @@ struct cmt_core {
 	int syn_filters;
 	int syn_tagged;
 	int est_filters;
+	struct irdma_cm_info est[CMT_EST_MAX];
+	int est_refused;
+	int est_missing;
 	int unsynced;
 	int refused;
 	int syn_del_unlisted;
@@ -314,6 +325,43 @@ static bool cmt_port_listed(struct irdma_cm_core *core, u16 port)
 	return false;
 }
 
+/* The slot of the 4-tuple filter @ci names, or -1 */
+static int cmt_est_find(struct cmt_core *cc, const struct irdma_cm_info *ci)
+{
+	int i;
+
+	for (i = 0; i < cc->est_filters; i++)
+		if (irdma_cm_info_match(&cc->est[i], ci))
+			return i;
+	return -1;
+}
+
+static void cmt_est_drop(struct cmt_core *cc, int i)
+{
+	cc->est[i] = cc->est[--cc->est_filters];
+}
+
+/* A 4-tuple filter change, as the engine carries it out: strictly */
+static void cmt_est_change(struct cmt_core *cc, const struct irdma_cm_info *ci,
+			   bool add, atomic_t *failed)
+{
+	int i = cmt_est_find(cc, ci);
+
+	if (add && i >= 0) {
+		cc->est_refused++;
+		if (failed)
+			atomic_inc(failed);
+	} else if (add && cc->est_filters == CMT_EST_MAX) {
+		KUNIT_FAIL(cc->env->test, "fake engine out of 4-tuple filters");
+	} else if (add) {
+		cc->est[cc->est_filters++] = *ci;
+	} else if (i < 0) {
+		cc->est_missing++;
+	} else {
+		cmt_est_drop(cc, i);
+	}
+}
+
 static int cmt_qhash(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 		     bool syn, bool add, atomic_t *failed)
 {
@@ -336,7 +384,7 @@ static int cmt_qhash(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 	if (syn)
 		cc->syn_filters += add ? 1 : -1;
 	else
-		cc->est_filters += add ? 1 : -1;
+		cmt_est_change(cc, ci, add, failed);
 	cc->unsynced++;
 	return 0;
 }
@@ -484,6 +532,7 @@ static int cmt_qp_post_rtr(struct irdma_cm_core *core, void *qp,
 static int cmt_qp_to_rts(struct irdma_cm_core *core, void *qp)
 {
 	struct cmt_qp *q = qp;
+	int i;
 	u32 len;
 	u8 *buf;
 
@@ -491,8 +540,9 @@ static int cmt_qp_to_rts(struct irdma_cm_core *core, void *qp)
 		return -EIO;
 	q->rts = true;
 	/* as the engine: the QP takes the 4-tuple, its filter goes */
-	if (q->node && q->node->qhash_set)
-		cmt_cc(core)->est_filters--;
+	i = q->node ? cmt_est_find(cmt_cc(core), &q->node->ci) : -1;
+	if (i >= 0)
+		cmt_est_drop(cmt_cc(core), i);
 	if (!q->lsmm_len || !q->node)
 		return 0;
 	buf = irdma_cm_form_frame(q->node, TCPHDR_ACK | TCPHDR_PSH, q->lsmm,
@@ -1026,6 +1076,8 @@ static void cmt_check_core(struct kunit *test, struct cmt_core *cc)
 			      name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->syn_filters, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->est_filters, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->est_refused, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->est_missing, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->syn_del_unlisted, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->ports, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->ahs, 0, "core %c", name);

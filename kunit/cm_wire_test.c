@@ -644,6 +644,76 @@ static void irdma_cm_wire_accept_qp_errors(struct kunit *test)
 	cmt_unlisten(lid);
 }
 
+/* A reference on @cc's node of local port @lport and remote port @rport */
+static struct irdma_cm_node *cmt_hold_node(struct cmt_core *cc, u16 lport,
+					   u16 rport)
+{
+	struct irdma_cm_node *node, *found = NULL;
+	int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(cc->core->conn_ht, bkt, node, hnode) {
+		if (node->ci.loc_port == lport && node->ci.rem_port == rport &&
+		    irdma_cm_node_get(node)) {
+			found = node;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * An accept refused while something else still holds the request's node
+ * (the CM's event work after the upcall, a segment being received): the
+ * initiator falls back to MPA v1 and opens the same 4-tuple again at
+ * once. The engine keys 4-tuple filters by the 4-tuple: the new request's
+ * add must not meet the old node's filter (the engine would refuse it
+ * unheard), nor the old node's last put delete the filter the new request
+ * then lives on.
+ */
+static void irdma_cm_wire_refused_retry_filter(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	struct cmt_conn none = { .qpn = CMT_QPS, .ird = 2, .ord = 2 };
+	struct cmt_id *lid, *cid, *child;
+	struct irdma_cm_node *old;
+	struct irdma_cm_info ci;
+	struct cmt_event *e;
+	int rc;
+
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 2, 4000, &cp), 0);
+	cmt_pump(env);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	child = cmt_child_of(env, e);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	old = cmt_hold_node(&env->b, 4000, 6000);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	ci = old->ci;
+	KUNIT_EXPECT_EQ(test, cmt_accept(child, &none), -EINVAL);
+	/* the RST, the initiator's MPA v1 retry on the same 4-tuple */
+	cmt_pump(env);
+	KUNIT_EXPECT_EQ(test, env->b.est_refused, 0);
+	irdma_rem_ref_cm_node(old);
+	KUNIT_EXPECT_EQ(test, env->b.est_missing, 0);
+	KUNIT_EXPECT_GE_MSG(test, cmt_est_find(&env->b, &ci), 0,
+			    "the retry's filter is gone");
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	child = cmt_child_of(env, e);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_ASSERT_EQ(test, cmt_accept(child, &ap), 0);
+	cmt_pump(env);
+	cmt_expect_event(env, child, IW_CM_EVENT_ESTABLISHED, 0);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
+	cmt_graceful_close(env, &env->b, cid, child);
+	cmt_unlisten(lid);
+}
+
 /*
  * A QP belongs to the one connection that took it: a connect or an accept
  * naming it again is refused with -EBUSY, and the owner keeps its link,
@@ -1118,6 +1188,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_cm_wire_entry_errors),
 	KUNIT_CASE(irdma_cm_wire_listen_refused),
 	KUNIT_CASE(irdma_cm_wire_accept_qp_errors),
+	KUNIT_CASE(irdma_cm_wire_refused_retry_filter),
 	KUNIT_CASE(irdma_cm_wire_qp_taken),
 	KUNIT_CASE(irdma_cm_wire_if_notify),
 	KUNIT_CASE(irdma_cm_wire_retag),
