@@ -638,9 +638,16 @@ static void isim_roce_xmit(struct isim_func *f, struct sk_buff *skb)
 	u32 ulen = ntohs(uh->len);
 	u8 *icrc = (u8 *)uh + ulen - ISIM_ICRC_LEN;
 
+	if (atomic_dec_if_positive(&f->roce.drop_pkts) >= 0) {
+		atomic64_inc(&f->roce.dropped);
+		atomic64_inc(&f->wire.dropped);
+		kfree_skb(skb);
+		return;
+	}
 	put_unaligned_le32(isim_icrc(skb_network_header(skb),
 				     skb_network_header_len(skb),
 				     icrc - skb_network_header(skb)), icrc);
+	/* spoiled after its ICRC is computed: the receiver must catch it */
 	if (atomic_dec_if_positive(&f->roce.corrupt_tx) >= 0) {
 		icrc[-1] ^= 0xff;
 		atomic64_inc(&f->roce.corrupted);
@@ -649,12 +656,6 @@ static void isim_roce_xmit(struct isim_func *f, struct sk_buff *skb)
 		uh->check = isim_l4_csum(skb, IPPROTO_UDP, uh, ulen);
 		if (!uh->check)
 			uh->check = CSUM_MANGLED_0;
-	}
-	if (atomic_dec_if_positive(&f->roce.drop_pkts) >= 0) {
-		atomic64_inc(&f->roce.dropped);
-		atomic64_inc(&f->wire.dropped);
-		kfree_skb(skb);
-		return;
 	}
 	atomic64_inc(&f->roce.tx);
 	isim_ilq_emit(f, skb);
