@@ -184,6 +184,7 @@ static int isim_state_show(struct seq_file *s, void *unused)
 		   (s64)atomic64_read(&f->ilq.tx_err));
 	isim_toe_show(s, f);
 	isim_ud_show(s, f);
+	isim_roce_show(s, f);
 	seq_printf(s, "qsets: %d\nvsi_filter: %d\n", atomic_read(&f->qsets),
 		   READ_ONCE(f->vsi_filter));
 	isim_eng_lock(f, "state");
@@ -434,6 +435,7 @@ void isim_debugfs_init(struct isim_func *f)
 				&f->faults.corrupt_toe_tx);
 	debugfs_create_atomic_t("corrupt_toe_rx", 0600, f->ddir,
 				&f->faults.corrupt_toe_rx);
+	isim_roce_debugfs(f);
 	debugfs_create_u32("delay_ms", 0600, f->ddir, &f->faults.delay_ms);
 	debugfs_create_bool("stall_cqp", 0600, f->ddir, &f->faults.stall);
 	debugfs_create_bool("stall_raw_tx", 0600, f->ddir,

@@ -311,6 +311,7 @@ bool isim_engine_poll(struct isim_func *f)
 		if (!READ_ONCE(f->faults.stall_raw_tx))
 			f->wake.raw_rung = false;
 		more |= isim_ud_run(f, ISIM_WQE_BUDGET);
+		more |= isim_roce_run(f, ISIM_WQE_BUDGET);
 		more |= isim_toe_run(f, ISIM_WQE_BUDGET);
 	}
 	/*
@@ -525,6 +526,7 @@ static void isim_engine_clear(struct isim_func *f)
 	isim_sched_reset(f);
 	isim_ilq_reset(f);
 	isim_ud_reset(f);
+	isim_roce_reset(f);
 	isim_toe_reset(f);
 	isim_cq_reset(f);
 	isim_eq_reset(f);
@@ -562,6 +564,7 @@ int isim_engine_init(struct isim_func *f)
 	timer_setup(&f->wake.udb_timer, isim_udb_watch, 0);
 	isim_ilq_init(f);
 	isim_ud_init(f);
+	isim_roce_init(f);
 	isim_toe_init(f);
 	err = isim_sched_init(f);
 	if (err)

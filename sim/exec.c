@@ -346,6 +346,8 @@ void isim_exec_flush(struct isim_func *f, struct isim_qp *qp,
 		     struct isim_wq *wq, u16 minor)
 {
 	lockdep_assert_held(&f->eng_lock);
+	/* RoCEv2 RC messages in flight, and a SEND being received */
+	isim_roce_flush(f, qp, wq == &qp->sq, minor);
 	/* an iWARP READ waiting for its response was taken off the ring */
 	if (wq == &qp->sq && qp->toe.rd_busy) {
 		struct isim_cpl c = {
@@ -848,12 +850,16 @@ int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp, u64 hdr,
 	return isim_sgl_allowed(x->f, &x->local) ? 0 : ISIM_WC_LOC_PROT;
 }
 
-/*
- * The memory WQEs, of either transport: a window bind, a fast register,
- * a local invalidate; each a protection error of the WQE when refused.
- * Return: 0, ISIM_WC_LOC_PROT, or -ENOENT for a WQE of another kind.
+/**
+ * isim_exec_mem_op - execute a memory WQE, of either transport
+ * @x: scratch state, x->req the WQE
+ * @qp: the QP
+ * @op: its opcode: a window bind, a fast register, a local invalidate
+ *
+ * Return: 0, ISIM_WC_LOC_PROT when refused, or -ENOENT for a WQE of
+ * another kind.
  */
-static int isim_exec_mem_op(struct isim_xfer *x, struct isim_qp *qp, u8 op)
+int isim_exec_mem_op(struct isim_xfer *x, struct isim_qp *qp, u8 op)
 {
 	const u64 *w = x->req.w;
 	int err;
@@ -921,11 +927,13 @@ static int isim_exec_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr,
 	return ISIM_WC_LOC_QP_OP;
 }
 
-/*
- * Count an SQ WQE the engine carried out: the message it sent, and, on
- * the in-function fabric of RoCE, the same message received.
+/**
+ * isim_hwc_wqe - count an SQ WQE the engine carried out
+ * @f: function
+ * @op: its opcode: the message it sent (or the window it bound)
+ * @fabric: on the in-function fabric of RoCE, the same message received
  */
-static void isim_hwc_wqe(struct isim_func *f, u8 op, bool fabric)
+void isim_hwc_wqe(struct isim_func *f, u8 op, bool fabric)
 {
 	enum isim_gs tx, rx;
 
@@ -1548,6 +1556,9 @@ static int isim_exec_any_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	case ISIM_QP_TYPE_ROCE_UD:
 		return isim_ud_sq_wqe(x, qp, hdr);
 	}
+	/* a next hop other than the function itself: the wire (roce.c) */
+	if (!isim_exec_routed(x->f, qp))
+		return isim_roce_sq_wqe(x, qp, hdr);
 	return isim_exec_sq_wqe(x, qp, hdr);
 }
 
@@ -1606,6 +1617,7 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 	struct isim_xfer *x;
 	unsigned int n = 0;
 	u64 hdr;
+	int ret;
 
 	qp->sq_waits = false;
 	while (n < budget && (!n || !isim_pass_over(f)) &&
@@ -1615,7 +1627,11 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 		if (!x || isim_wq_read(f, sq, isim_wq_wqe_quanta(f, qp, sq, hdr),
 				       &x->req))
 			break;
-		if (isim_exec_any_wqe(x, qp, hdr)) {
+		ret = isim_exec_any_wqe(x, qp, hdr);
+		/* it waits for the peer (roce.c), whose answer kicks the QP */
+		if (ret == -EBUSY)
+			break;
+		if (ret) {
 			/* it waits (RNR): no doorbell will say when to retry */
 			qp->sq_waits = true;
 			isim_exec_kick(f, qp);

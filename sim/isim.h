@@ -19,6 +19,7 @@
 
 #include "isim_aux.h"
 #include "isim_defs.h"
+#include "roce.h"
 
 struct seq_file;
 
@@ -379,6 +380,8 @@ struct isim_toe {
  * @flushed: WQEs completed with a flush error
  * @toe: iWARP: the TCP connection a MODIFY_QP to RTS handed over; the
  *	QP is offloaded while @toe.linked
+ * @roce: RoCEv2 RC: the transport state (roce.c), from the QP's first
+ *	move to RTR until it is destroyed; NULL before, or without memory
  */
 struct isim_qp {
 	u32 id;
@@ -415,6 +418,7 @@ struct isim_qp {
 	u64 executed;
 	u64 flushed;
 	struct isim_toe toe;
+	struct isim_roce *roce;
 };
 
 /* ---- the data path's scratch state (exec.c, ud.c) ---- */
@@ -1194,6 +1198,8 @@ struct isim_lockstat {
  * @ilq: privileged raw queue frames and counters
  * @toe: segments of offloaded connections
  * @ud: RoCEv2 datagrams of UD and GSI QPs
+ * @roce: RoCEv2 RC between functions: counters, knobs, busy QPs (the
+ *	list under eng_lock)
  * @hwc: the engine's counters, as GATHER_STATS reports them (enum
  *	isim_gs); counted where the engine moves frames and messages
  * @eng_lock: protects everything below it; taken with isim_eng_lock()
@@ -1275,6 +1281,7 @@ struct isim_func {
 	struct isim_ilq ilq;
 	struct isim_toe_stats toe;
 	struct isim_ud_stats ud;
+	struct isim_roce_stats roce;
 	atomic64_t hwc[ISIM_GS_NUM];
 
 	struct mutex eng_lock; /* engine state below, see @eng_lock */
@@ -1514,6 +1521,8 @@ void isim_exec_complete(struct isim_func *f, struct isim_qp *qp,
 int isim_exec_payload(struct isim_xfer *x, const struct isim_qp *qp, u64 hdr,
 		      const u8 **inl);
 int isim_exec_take_rq(struct isim_xfer *x, struct isim_qp *peer);
+int isim_exec_mem_op(struct isim_xfer *x, struct isim_qp *qp, u8 op);
+void isim_hwc_wqe(struct isim_func *f, u8 op, bool fabric);
 bool isim_sgl_allowed(struct isim_func *f, const struct isim_sgl *l);
 int isim_sgl_io(struct isim_func *f, const struct isim_sgl *l, u64 off,
 		u8 *buf, u32 len, bool to_host);
@@ -1608,6 +1617,7 @@ void isim_ud_reset(struct isim_func *f);
 int isim_ud_sq_wqe(struct isim_xfer *x, struct isim_qp *qp, u64 hdr);
 bool isim_ud_steer(struct isim_func *f, struct sk_buff *skb);
 bool isim_ud_run(struct isim_func *f, unsigned int budget);
+u32 isim_icrc(const u8 *l3, u8 l3_len, u32 len);
 void isim_ud_show(struct seq_file *s, struct isim_func *f);
 
 /* toe.c */

@@ -355,6 +355,11 @@ enum isim_wc_minor {
 #define ISIM_AE_LLP_TERMINATE_RECEIVED	0x0509
 #define ISIM_AE_RESOURCE_EXHAUSTION	0x0520
 #define ISIM_AE_TERMINATE_SENT		0x0602
+/* RoCEv2 RC (roce.c): a NAK the requester received, a bad response */
+#define ISIM_AE_IB_INVALID_REQUEST	0x0208
+#define ISIM_AE_IB_REMOTE_ACCESS	0x020d
+#define ISIM_AE_IB_REMOTE_OP		0x020e
+#define ISIM_AE_ROCE_RSP_LENGTH		0x0316
 #define ISIM_AE_CODE_MAX		0xfff
 
 /* ---- HMC: FPM query / commit buffers, one 64-bit slot per object ---- */
@@ -492,6 +497,8 @@ enum isim_hmc_obj {
 #define ISIM_QPC_W8_QKEY		GENMASK_ULL(63, 32)	/* RoCE UD */
 #define ISIM_QPC_W16_REXMIT_THRESH	GENMASK_ULL(53, 48)
 #define ISIM_QPC_W16_RNR_RETRY		GENMASK_ULL(56, 54)
+/* RoCEv2 RC: the ACK timeout's floor, in the engine's units (roce.c) */
+#define ISIM_QPC_W16_RTOMIN		GENMASK_ULL(63, 57)
 #define ISIM_QPC_W17_SQ_CQ		GENMASK_ULL(18, 0)
 #define ISIM_QPC_W17_RQ_CQ		GENMASK_ULL(50, 32)
 #define ISIM_QPC_W18_Q2_ADDR		GENMASK_ULL(63, 8)	/* bus address */
@@ -499,6 +506,12 @@ enum isim_hmc_obj {
 #define ISIM_QPC_W20_REMOTE_READ	BIT_ULL(21)
 #define ISIM_QPC_W20_PRIVILEGED		BIT_ULL(25)
 #define ISIM_QPC_W20_NO_MPA_CRC		BIT_ULL(31)	/* iWARP */
+/* RoCEv2 RC: outbound and inbound RDMA READs (IRD encoded: 4 << 2n) */
+#define ISIM_QPC_W20_ORD		GENMASK_ULL(7, 0)
+#define ISIM_QPC_W20_IRD		GENMASK_ULL(18, 16)
+#define ISIM_QPC_W20_DCQCN		BIT_ULL(22)	/* RoCE */
+/* RoCEv2 RC: PSNs, words 10 (next) and 11 (expected), bits 23:0 */
+#define ISIM_QPC_PSN			GENMASK_ULL(23, 0)
 #define ISIM_QPC_RNR_FOREVER		7
 
 /*
@@ -546,6 +559,9 @@ enum isim_hmc_obj {
 /* iWARP connection WQEs: the LSMM is a SEND of the TCP stream itself */
 #define ISIM_WQH_STREAM_MODE		BIT_ULL(58)
 #define ISIM_WQH_WAIT_RCV_PDU		BIT_ULL(59)
+/* RoCEv2 RC: wait for the READs before (read fence), or for every WQE */
+#define ISIM_WQH_READ_FENCE		BIT_ULL(60)
+#define ISIM_WQH_LOCAL_FENCE		BIT_ULL(61)
 #define ISIM_WQH_SIGNALED		BIT_ULL(62)
 #define ISIM_WQH_VALID			BIT_ULL(63)
 /*

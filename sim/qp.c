@@ -63,6 +63,7 @@ int isim_qp_add(struct isim_func *f, struct isim_qp *qp)
 void isim_qp_del(struct isim_func *f, struct isim_qp *qp)
 {
 	lockdep_assert_held(&f->eng_lock);
+	isim_roce_free(f, qp);
 	list_del(&qp->node);
 	list_del(&qp->kick);
 	xa_erase(&f->qps, qp->id);
@@ -149,7 +150,9 @@ void isim_op_create_qp(struct isim_func *f, const u64 *wqe,
 	if (isim_qp_add(f, qp)) {
 		kfree(qp);
 		res->minor = ISIM_MIN_BUSY;
+		return;
 	}
+	isim_roce_modify(f, qp, ctx, ISIM_QPS_INVALID);
 }
 
 static struct isim_qp *isim_qp_of(struct isim_func *f, const u64 *wqe,
@@ -228,6 +231,7 @@ void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
 	qp->modifies++;
 	isim_exec_load_ctx(qp, ctx, hdr & ISIM_QP_HDR_VIRT);
 	isim_exec_new_state(qp, old);
+	isim_roce_modify(f, qp, ctx, old);
 	if (!conn)
 		isim_toe_modify(f, qp, hdr);
 	isim_toe_new_state(f, qp, conn ? &toe : NULL);

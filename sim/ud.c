@@ -45,7 +45,8 @@
 
 #include "isim.h"
 
-#define ISIM_UD_RXQ_MAX		256	/* datagrams waiting for the engine */
+/* datagrams and RC packets waiting for the engine */
+#define ISIM_UD_RXQ_MAX		1024
 #define ISIM_UD_HDRS		(sizeof(struct udphdr) + ISIM_BTH_LEN + \
 				 ISIM_DETH_LEN)
 #define ISIM_UD_MIN		(ISIM_UD_HDRS + ISIM_ICRC_LEN)
@@ -120,14 +121,20 @@ void isim_ud_reset(struct isim_func *f)
 
 /* ---- the ICRC ---- */
 
-/*
- * The ICRC of the datagram whose IP header is at @l3, over @len bytes
- * from there to the ICRC. RoCEv2 covers the fields routers may change
- * as all ones: an 8-byte LRH that is not there, the IPv4 TOS, TTL and
- * header checksum (IPv6: traffic class, flow label, hop limit), the UDP
- * checksum, and the BTH's reserved byte after the P_Key.
+/**
+ * isim_icrc - the ICRC of a RoCEv2 packet
+ * @l3: its IP header
+ * @l3_len: bytes of the IP header
+ * @len: bytes from @l3 to the ICRC
+ *
+ * RoCEv2 covers the fields routers may change as all ones: an 8-byte LRH
+ * that is not there, the IPv4 TOS, TTL and header checksum (IPv6: traffic
+ * class, flow label, hop limit), the UDP checksum, and the BTH's reserved
+ * byte after the P_Key.
+ *
+ * Return: the ICRC, as sent least significant byte first.
  */
-static u32 isim_icrc(const u8 *l3, u8 l3_len, u32 len)
+u32 isim_icrc(const u8 *l3, u8 l3_len, u32 len)
 {
 	static const u8 lrh[8] = { 0xff, 0xff, 0xff, 0xff,
 				   0xff, 0xff, 0xff, 0xff };
@@ -393,7 +400,8 @@ bool isim_ud_steer(struct isim_func *f, struct sk_buff *skb)
 {
 	struct isim_ud_cb cb = {};
 
-	if (f->protocol != ISIM_AUX_ROCEV2 ||
+	/* a function without its CQP (no driver) leaves them to the stack */
+	if (f->protocol != ISIM_AUX_ROCEV2 || !READ_ONCE(f->cqp.live) ||
 	    (skb->pkt_type != PACKET_HOST &&
 	     skb->pkt_type != PACKET_MULTICAST) ||
 	    isim_ud_parse(skb, &cb))
@@ -609,10 +617,14 @@ static bool isim_ud_mcast_rx(struct isim_xfer **xp, struct isim_func *f,
 static void isim_ud_rx(struct isim_xfer **xp, struct isim_func *f,
 		       struct sk_buff *skb)
 {
+	const struct isim_ud_cb *cb = isim_ud_cb(skb);
 	struct isim_ud_msg m = {};
 	struct isim_qp *qp = NULL;
 	atomic64_t *drop;
 
+	/* the RC transport's packets and CNPs are roce.c's */
+	if (isim_roce_rx(xp, f, skb, cb->l3_len, cb->tot))
+		return;
 	drop = isim_ud_decode(f, skb, &m);
 	if (!drop && m.dqp == ISIM_MCG_QPN) {
 		if (isim_ud_mcast_rx(xp, f, skb, &m))
