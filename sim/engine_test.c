@@ -3200,6 +3200,15 @@ static u64 isim_t_toe_ae(struct kunit *test, struct isim_t_toe *m, u32 i,
 	return FIELD_GET(ISIM_AEQE_CODE, w1);
 }
 
+/* AEQE @i of @m's AEQ: the QP state and TCP state it reports, as iw << 4 | tcp */
+static u32 isim_t_toe_ae_states(struct isim_t_toe *m, u32 i)
+{
+	u64 w1 = le64_to_cpu(m->aeq[2 * i + 1]);
+
+	return FIELD_GET(ISIM_AEQE_IWSTATE, w1) << 4 |
+	       FIELD_GET(ISIM_AEQE_TCPSTATE, w1);
+}
+
 /**
  * struct isim_toe_case - one broken field of a TCP context
  * @name: what is wrong
@@ -3873,6 +3882,8 @@ static void isim_toe_fin_and_rst_raise_aes(struct kunit *test)
 	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 1, &id),
 			(u64)ISIM_AE_LLP_CONN_RESET);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae_states(m, 1),
+			ISIM_QPS_ERROR << 4 | ISIM_TCPS_CLOSED);
 	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_ERROR);
 	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.rst), 1LL);
@@ -3968,6 +3979,9 @@ static void isim_toe_graceful_close_local_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
 			(u64)ISIM_AE_LLP_CLOSE_COMPLETE);
 	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP);
+	/* reported in CLOSING, the connection in TIME_WAIT (we closed first) */
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae_states(m, 0),
+			ISIM_QPS_CLOSING << 4 | ISIM_TCPS_TIME_WAIT);
 	/* no FIN_RECEIVED after our own FIN */
 	KUNIT_EXPECT_FALSE(test, le64_to_cpu(m->aeq[3]) & ISIM_AEQE_VALID);
 	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
@@ -4119,6 +4133,8 @@ static void isim_toe_graceful_close_peer_first(struct kunit *test)
 	/* CLOSE_WAIT: reported, acknowledged, still ours */
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
 			(u64)ISIM_AE_LLP_FIN_RECEIVED);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae_states(m, 0),
+			ISIM_QPS_RTS << 4 | ISIM_TCPS_CLOSE_WAIT);
 	KUNIT_EXPECT_EQ(test, isim_t_toe_tx(test, &seq, &ack), (u8)0x10);
 	KUNIT_EXPECT_EQ(test, ack, (u32)ISIM_T_RCV_NXT + 1);
 	KUNIT_EXPECT_TRUE(test, qp->toe.linked);
@@ -4138,6 +4154,8 @@ static void isim_toe_graceful_close_peer_first(struct kunit *test)
 	isim_t_poll(t);
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 1, &id),
 			(u64)ISIM_AE_LLP_CLOSE_COMPLETE);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae_states(m, 1),
+			ISIM_QPS_CLOSING << 4 | ISIM_TCPS_CLOSED);
 	KUNIT_EXPECT_FALSE(test, qp->toe.linked);
 	KUNIT_EXPECT_EQ(test, t->f->conn.ntoe, 0U);
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));

@@ -178,6 +178,24 @@ void isim_ceq_notify(struct isim_func *f, u16 ceq, u64 ctx)
 int isim_aeq_post_q2(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx,
 		     u8 q2)
 {
+	return isim_aeq_post_full(f, code, src, id, ctx,
+				  FIELD_PREP(ISIM_AEQE_Q2DATA, q2));
+}
+
+/**
+ * isim_aeq_post_full - write an AEQE with more fields of its second word
+ * @f: function
+ * @code: AE code
+ * @src: AE source (QP SQ/RQ, CQ, ...)
+ * @id: QP or CQ id
+ * @ctx: the object's context value
+ * @more: Q2DATA, IWSTATE and TCPSTATE, in place
+ *
+ * Return: as isim_aeq_post_q2().
+ */
+int isim_aeq_post_full(struct isim_func *f, u16 code, u8 src, u32 id,
+		       u64 ctx, u64 more)
+{
 	struct isim_eq *eq = &f->aeq;
 	u64 e[2];
 	int err;
@@ -192,7 +210,8 @@ int isim_aeq_post_q2(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx,
 	       FIELD_PREP(ISIM_AEQE_ID_HI, id >> ISIM_AEQE_ID_LO_BITS) |
 	       FIELD_PREP(ISIM_AEQE_CODE, code) |
 	       FIELD_PREP(ISIM_AEQE_SOURCE, src) |
-	       FIELD_PREP(ISIM_AEQE_Q2DATA, q2);
+	       (more & (ISIM_AEQE_Q2DATA | ISIM_AEQE_IWSTATE |
+			ISIM_AEQE_TCPSTATE));
 	err = isim_ring_post(f, &eq->ring, e, 1, ISIM_AEQE_VALID);
 	if (err)
 		return err;

@@ -1455,6 +1455,8 @@ void isim_eq_reset(struct isim_func *f);
 void isim_ceq_notify(struct isim_func *f, u16 ceq, u64 ctx);
 int isim_aeq_post_q2(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx,
 		     u8 q2);
+int isim_aeq_post_full(struct isim_func *f, u16 code, u8 src, u32 id,
+		       u64 ctx, u64 more);
 int isim_aeq_post(struct isim_func *f, u16 code, u8 src, u32 id, u64 ctx);
 void isim_aeq_poll_alloc(struct isim_func *f);
 void isim_op_create_ceq(struct isim_func *f, const u64 *wqe,

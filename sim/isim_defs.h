@@ -537,6 +537,16 @@ enum isim_hmc_obj {
 #define ISIM_QPC_W7_RCV_SCALE		GENMASK_ULL(35, 32)
 #define ISIM_QPC_W7_SND_SCALE		GENMASK_ULL(43, 40)
 #define ISIM_QPC_TCPS_ESTABLISHED	5
+/* TCP states of an AEQE (TCPSTATE) */
+#define ISIM_TCPS_NON_EXISTENT		0
+#define ISIM_TCPS_CLOSED		1
+#define ISIM_TCPS_ESTABLISHED		5
+#define ISIM_TCPS_CLOSE_WAIT		6
+#define ISIM_TCPS_FIN_WAIT_1		7
+#define ISIM_TCPS_CLOSING		8
+#define ISIM_TCPS_LAST_ACK		9
+#define ISIM_TCPS_FIN_WAIT_2		10
+#define ISIM_TCPS_TIME_WAIT		11
 /* words 10 (snd_nxt, snd_wnd) and 11 (rcv_nxt, rcv_wnd) */
 #define ISIM_QPC_SEQ_LO			GENMASK_ULL(31, 0)
 #define ISIM_QPC_SEQ_HI			GENMASK_ULL(63, 32)

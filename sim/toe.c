@@ -521,9 +521,32 @@ static bool isim_toe_in_window(const struct isim_toe *t, u32 seq)
 	return seq - t->rcv_nxt < max_t(u32, t->rcv_wnd, 1);
 }
 
+/* the TCP state of the QP's connection, as an AEQE reports it */
+static u8 isim_toe_tcp_state(const struct isim_toe *t)
+{
+	if (!t->gen)
+		return ISIM_TCPS_NON_EXISTENT;
+	if (!t->linked)
+		return t->closed_first && t->fin_rcvd && t->fin_acked ?
+		       ISIM_TCPS_TIME_WAIT : ISIM_TCPS_CLOSED;
+	if (!t->fin_sent)
+		return t->fin_rcvd ? ISIM_TCPS_CLOSE_WAIT : ISIM_TCPS_ESTABLISHED;
+	if (!t->fin_rcvd)
+		return t->fin_acked ? ISIM_TCPS_FIN_WAIT_2 : ISIM_TCPS_FIN_WAIT_1;
+	return t->closed_first ? ISIM_TCPS_CLOSING : ISIM_TCPS_LAST_ACK;
+}
+
+/*
+ * An AE of the QP's connection, with the QP's state and its TCP state at
+ * the time: Linux 6.1's irdma decides a close by them (hw_tcp_state).
+ */
 static void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code)
 {
-	if (isim_aeq_post(f, code, ISIM_AE_SRC_NONE, qp->id, qp->cq_ctx))
+	u64 more = FIELD_PREP(ISIM_AEQE_IWSTATE, qp->state) |
+		   FIELD_PREP(ISIM_AEQE_TCPSTATE, isim_toe_tcp_state(&qp->toe));
+
+	if (isim_aeq_post_full(f, code, ISIM_AE_SRC_NONE, qp->id, qp->cq_ctx,
+			       more))
 		dev_dbg_ratelimited(&f->dev, "QP %u: AE %#x lost\n", qp->id,
 				    code);
 }
