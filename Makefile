@@ -21,7 +21,7 @@ irdma-y := main.o \
 # function lifecycle: engine bring-up and the CQP command path
 irdma-y += hw.o utils.o verbs.o ae.o qos.o
 irdma-y += cq.o qp.o
-irdma-y += mr.o uring.o
+irdma-y += mr.o uring.o restrack.o
 
 irdma-y += cm.o cm_hw.o arp.o ilq.o ieq.o trace.o
 CFLAGS_trace.o := -I$(src)

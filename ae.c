@@ -5,11 +5,12 @@
  * The engine posts an AE when something happens to a QP or a CQ outside
  * the completion of a work request, or to the whole function. What each
  * code means for the consumer is decided here: an IB event on the QP or
- * the CQ; nothing but a log line; an event the iWARP connection manager
- * takes (the TCP and MPA level of a connection: the cause of its end,
- * given to the CM node the QP is linked to); or, for a catastrophe of
- * the function, the same path as a critical error reported by the parent:
- * IB_EVENT_DEVICE_FATAL and a function reset.
+ * the CQ; nothing beyond the irdma_ae tracepoint, which every AE passes
+ * (hw.c); an event the iWARP connection manager takes (the TCP and MPA
+ * level of a connection: the cause of its end, given to the CM node the
+ * QP is linked to); or, for a catastrophe of the function, the same path
+ * as a critical error reported by the parent: IB_EVENT_DEVICE_FATAL and a
+ * function reset.
  */
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
@@ -468,10 +469,10 @@ static u8 irdma_term_received(struct irdma_hw *hw, struct irdma_qp *qp,
 		irdma_ae_to_qp(hw, id, IB_EVENT_QP_FATAL);
 		return IRDMA_TERMACT_TERM_AND_FIN;
 	}
-	ibdev_info_ratelimited(qp->ibqp.device,
-			       "QP %u: TERMINATE from the peer: layer %u, type %u, code %#04x\n",
-			       qp->ibqp.qp_num, IRDMA_TERM_LAYER(le), le & 0x0f,
-			       ec);
+	/* the consumer hears of it as a QP event */
+	ibdev_dbg(qp->ibqp.device,
+		  "QP %u: TERMINATE from the peer: layer %u, type %u, code %#04x\n",
+		  qp->ibqp.qp_num, IRDMA_TERM_LAYER(le), le & 0x0f, ec);
 	irdma_ae_to_qp(hw, id,
 		       le == IRDMA_TERM_RDMAP_PROT ||
 		       le == IRDMA_TERM_DDP_TAGGED ?

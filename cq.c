@@ -483,8 +483,10 @@ void irdma_cq_async_event(struct irdma_hw *hw, u32 id)
 
 	if (!cq)
 		return;
-	ibdev_err_ratelimited(cq->ibcq.device, "CQ %u: the engine reported an error\n",
-			      id);
+	/* its consumer's doing, as a rule: worded for the consumer */
+	ibdev_warn_ratelimited(cq->ibcq.device,
+			       "CQ %u stopped on an error, most often an overflow (more completions than its size); its consumer gets IB_EVENT_CQ_ERR\n",
+			       id);
 	if (cq->ibcq.event_handler) {
 		ev.device = cq->ibcq.device;
 		ev.element.cq = &cq->ibcq;

@@ -35,6 +35,7 @@
 #include "main.h"
 #include "hw.h"
 #include "ilq.h"
+#include "trace.h"
 
 /* CQP host context structure version the driver fills in */
 #define IRDMA_HW_CQP_STRUCT_VER	1
@@ -598,14 +599,17 @@ static void irdma_eq_rearm(struct irdma_eq *eq)
 		      FIELD_PREP(IRDMA_DYNCTL_ITR_IDX, IRDMA_HW_ITR_NONE));
 }
 
+/*
+ * Every AE goes to the irdma_ae tracepoint: most are the ordinary life of
+ * a connection or a consumer's error that the consumer is told of. Lost
+ * ones are worth a line.
+ */
 static void irdma_aeq_log(struct irdma_hw *hw, const struct irdma_aeqe_info *ae)
 {
-	dev_info_ratelimited(irdma_hw_adev(hw),
-			     "AE 0x%03x source 0x%x %s %u iwarp state %u tcp state %u%s\n",
-			     ae->code, ae->source,
-			     ae->is_cq ? "CQ" : ae->is_qp ? "QP" : "function",
-			     ae->id, ae->iw_state, ae->tcp_state,
-			     ae->overflow ? " (AEQ overflowed)" : "");
+	trace_irdma_ae(irdma_hw_adev(hw), ae);
+	if (ae->overflow)
+		dev_warn_ratelimited(irdma_hw_adev(hw),
+				     "the engine's asynchronous event queue overflowed: some QP and CQ errors went unreported\n");
 }
 
 static irqreturn_t irdma_aeq_thread(int irq, void *data)

@@ -226,15 +226,15 @@ void irdma_func_event(struct irdma_func *fn, enum irdma_func_event ev,
 	case IRDMA_FUNC_EV_TC_PREPARE:
 		if (!fn->hw)
 			break;
-		dev_info(dev, "traffic-class change announced: suspending QPs\n");
+		dev_dbg(dev, "traffic-class change announced: suspending QPs\n");
 		irdma_qos_tc_prepare(fn->hw);
 		break;
 	case IRDMA_FUNC_EV_TC_DONE:
 		if (!fn->hw)
 			break;
 		irdma_qos_tc_done(fn->hw);
-		dev_info(dev, "traffic-class change done: %u classes\n",
-			 fn->hw->qos.params.num_tc);
+		dev_dbg(dev, "traffic-class change done: %u classes\n",
+			fn->hw->qos.params.num_tc);
 		if (fn->iwdev && fn->protocol == IRDMA_PROTOCOL_IWARP)
 			irdma_cm_retag_listeners(&fn->iwdev->cm_core);
 		break;

@@ -176,6 +176,13 @@ int irdma_ib_register(struct irdma_func *fn);
 void irdma_port_update(struct irdma_device *iwdev);
 void irdma_ib_unregister(struct irdma_func *fn);
 
+struct rdma_cm_id;
+struct sk_buff;
+int irdma_fill_res_cm_id_entry(struct sk_buff *msg, struct rdma_cm_id *id);
+int irdma_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
+int irdma_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
+int irdma_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+
 int irdma_cm_hw_setup(struct irdma_device *iwdev);
 void irdma_cm_hw_cleanup(struct irdma_device *iwdev);
 int irdma_addr_notifiers_register(void);

@@ -11,6 +11,7 @@
 #include <rdma/iw_cm.h>
 
 #include "cm.h"
+#include "ctrl.h"
 
 #define irdma_show_cm_state(s)						\
 	__print_symbolic(s,						\
@@ -131,6 +132,36 @@ TRACE_EVENT(irdma_cqp_cmd,
 		      __get_str(dev), __get_str(name),
 		      __entry->queued ? " (request)" : "",
 		      __entry->queue_us, __entry->wait_us, __entry->ret)
+);
+
+/* Engine: an asynchronous event, before it is acted on (ae.c) */
+TRACE_EVENT(irdma_ae,
+	    TP_PROTO(const struct device *dev,
+		     const struct irdma_aeqe_info *ae),
+	    TP_ARGS(dev, ae),
+	    TP_STRUCT__entry(__string(dev, dev_name(dev))
+			     __field(u32, id)
+			     __field(u16, code)
+			     __field(u8, source)
+			     __field(u8, iw_state)
+			     __field(u8, tcp_state)
+			     __field(bool, is_cq)
+			     __field(bool, is_qp)
+			     __field(bool, overflow)),
+	    TP_fast_assign(__assign_str(dev, dev_name(dev));
+			   __entry->id = ae->id;
+			   __entry->code = ae->code;
+			   __entry->source = ae->source;
+			   __entry->iw_state = ae->iw_state;
+			   __entry->tcp_state = ae->tcp_state;
+			   __entry->is_cq = ae->is_cq;
+			   __entry->is_qp = ae->is_qp;
+			   __entry->overflow = ae->overflow;),
+	    TP_printk("%s AE 0x%03x source 0x%x %s %u iwarp state %u tcp state %u%s",
+		      __get_str(dev), __entry->code, __entry->source,
+		      __entry->is_cq ? "CQ" : __entry->is_qp ? "QP" : "function",
+		      __entry->id, __entry->iw_state, __entry->tcp_state,
+		      __entry->overflow ? " (AEQ overflowed)" : "")
 );
 
 #endif /* IRDMA_TRACE_H */

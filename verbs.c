@@ -1249,6 +1249,12 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.iw_add_ref = irdma_iw_add_ref,
 	.iw_rem_ref = irdma_iw_rem_ref,
 	.iw_reject = irdma_reject,
+
+	/* what rdma(8) shows with -dd (restrack.c) */
+	.fill_res_cm_id_entry = irdma_fill_res_cm_id_entry,
+	.fill_res_cq_entry = irdma_fill_res_cq_entry,
+	.fill_res_mr_entry = irdma_fill_res_mr_entry,
+	.fill_res_qp_entry = irdma_fill_res_qp_entry,
 };
 
 static const struct ib_device_ops irdma_roce_ops = {

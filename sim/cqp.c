@@ -317,3 +317,7 @@ bool isim_cqp_run(struct isim_func *f, unsigned int budget)
 			return false;
 	return cqp->tail != head;
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/cqp_test.c"
+#endif

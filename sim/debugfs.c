@@ -138,10 +138,11 @@ static void isim_show_objects(struct seq_file *s, struct isim_func *f)
 		seq_printf(s, "mcg %lu: ipv4=%d members=%u rx=%llu\n", id,
 			   mcg->ipv4, mcg->n, mcg->rx);
 	xa_for_each(&f->qps, id, qp)
-		seq_printf(s, "qp %lu: type=%u state=%u suspended=%d modifies=%llu executed=%llu flushed=%llu virt=%d qset=%u tc=%d\n",
+		seq_printf(s, "qp %lu: type=%u state=%u suspended=%d modifies=%llu executed=%llu flushed=%llu virt=%d qset=%u tc=%d sq=%u rq=%u rq_shift=%u\n",
 			   id, qp->type, qp->state, qp->suspended, qp->modifies,
 			   qp->executed, qp->flushed, qp->virt, qp->qs_handle,
-			   isim_sched_tc(f, qp->qs_handle));
+			   isim_sched_tc(f, qp->qs_handle), qp->sq.quanta,
+			   qp->rq.quanta, qp->rq.shift);
 	isim_stag_show(s, f);
 }
 

@@ -654,5 +654,5 @@ void isim_engine_reset(struct isim_func *f)
 }
 
 #if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
-#include "engine_test.c"
+#include "kunit/engine_test.c"
 #endif

@@ -206,7 +206,8 @@ int isim_aeq_post_full(struct isim_func *f, u16 code, u8 src, u32 id,
 	if (!eq->credits)
 		return -ENOSPC;
 	e[0] = ctx;
-	e[1] = FIELD_PREP(ISIM_AEQE_ID_LO, id) |
+	e[1] = FIELD_PREP(ISIM_AEQE_ID_LO,
+			  id & GENMASK(ISIM_AEQE_ID_LO_BITS - 1, 0)) |
 	       FIELD_PREP(ISIM_AEQE_ID_HI, id >> ISIM_AEQE_ID_LO_BITS) |
 	       FIELD_PREP(ISIM_AEQE_CODE, code) |
 	       FIELD_PREP(ISIM_AEQE_SOURCE, src) |
@@ -249,3 +250,7 @@ void isim_aeq_poll_alloc(struct isim_func *f)
 		f->aeq.credits = min_t(u64, f->aeq.credits + n,
 				       f->aeq.ring.size);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/eq_test.c"
+#endif

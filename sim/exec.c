@@ -1989,3 +1989,7 @@ out:
 			  qp->cq_ctx))
 		dev_dbg_ratelimited(&f->dev, "QP %u: AE lost\n", qp->id);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/exec_test.c"
+#endif

@@ -998,3 +998,7 @@ bool isim_ilq_run(struct isim_func *f, unsigned int budget)
 		f->rescan = true;
 	return n >= budget || !skb_queue_empty(&f->ilq.rxq);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/ilq_test.c"
+#endif

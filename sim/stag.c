@@ -487,3 +487,7 @@ void isim_stag_show(struct seq_file *s, struct isim_func *f)
 			   st->pd, st->len, st->va, st->rights, st->remote,
 			   st->pbl_levels, st->first_pble, st->page_size);
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/stag_test.c"
+#endif

@@ -1491,3 +1491,8 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 		   (s64)atomic64_read(&f->toe.from_ieq),
 		   (s64)atomic64_read(&f->toe.ieq_bad));
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/toe_test.c"
+#include "kunit/iwarp_test.c"
+#endif

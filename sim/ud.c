@@ -752,3 +752,7 @@ void isim_ud_show(struct seq_file *s, struct isim_func *f)
 		   (s64)atomic64_read(&u->drop_qkey),
 		   (s64)atomic64_read(&u->drop_no_rqe));
 }
+
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)
+#include "kunit/ud_test.c"
+#endif

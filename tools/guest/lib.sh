@@ -407,6 +407,28 @@ count_log() {
 	echo $n
 }
 
+# For tests: record the irdma_ae tracepoint (every AE the driver takes;
+# the kernel log shows only those a user must act on) in a trace instance
+# of the script's own, until ae_trace_stop, which must come before irdma
+# is unloaded. irdma must be loaded. ae_traced counts the AEs whose
+# line holds $1 ("irdma_sim.func.0 AE 0x102 source 0x5 QP 7").
+ae_trace_start() {
+	IRDMA_AE_TRACE=/sys/kernel/tracing/instances/irdma-ae.$$
+	mkdir "$IRDMA_AE_TRACE" &&
+		echo 1 >"$IRDMA_AE_TRACE/events/irdma/irdma_ae/enable"
+}
+
+ae_traced() {
+	count_lines "$IRDMA_AE_TRACE/trace" "$1"
+}
+
+ae_trace_stop() {
+	[ -n "${IRDMA_AE_TRACE:-}" ] || return 0
+	echo 0 >"$IRDMA_AE_TRACE/events/irdma/irdma_ae/enable"
+	rmdir "$IRDMA_AE_TRACE"
+	IRDMA_AE_TRACE=
+}
+
 # For tests: wait $1 seconds without running sleep(1): read times out on
 # a FIFO that this shell holds open for reading and writing, so no writer
 # ever closes it. The FIFO is made and unlinked on the first call; only

@@ -56,6 +56,8 @@ for bad in bogus "mtu 1500" "crit_err zzz" ""; do
 done
 
 step "MTU and traffic-class changes"
+# ordinary events: logged at debug level only
+echo "module irdma file main.c +p" >/sys/kernel/debug/dynamic_debug/control
 ip link set isim0 mtu 4000 || fail "MTU change"
 echo mtu >$knob || fail "MTU event refused"
 echo tc_prepare >$knob || fail "tc_prepare event refused"

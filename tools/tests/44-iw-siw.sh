@@ -120,8 +120,8 @@ load_stack || fail "cannot load the RDMA stack"
 kmod siw || skip "no siw module in this kernel"
 kmod irdma || fail "cannot load irdma"
 kmod irdma_sim || fail "cannot load irdma_sim"
-# the CMs' refusals, in the log should this fail
-for f in siw_cm.c cm.c cm_hw.c; do
+# the CMs' refusals, in the log should this fail; the TERMINATEs read
+for f in siw_cm.c cm.c cm_hw.c ae.c; do
 	echo "file $f +p" >/sys/kernel/debug/dynamic_debug/control
 done
 sim_iwarp_pair_netns $ns

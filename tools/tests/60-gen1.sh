@@ -77,13 +77,15 @@ dev=$(ibdev_of 0)
 
 step "an AE through the AEQ's vector"
 # 0x208 invalid request, source 5 (SQ), a QP nobody has: logged and dropped
+ae_trace_start || fail "no irdma_ae tracepoint"
 echo "0x208 5 77" >$dbg/raise_ae || fail "raise_ae"
 for ((i = 0; i < 30; i++)); do
-	[ "$(count_log "AE 0x208 source 0x5 QP 77")" = 1 ] && break
+	n=$(ae_traced "irdma_sim.func.0 AE 0x208 source 0x5 QP 77")
+	[ "$n" = 0 ] || break
 	pause 1
 done
-[ "$(count_log "AE 0x208 source 0x5 QP 77")" = 1 ] ||
-	fail "the AE did not arrive: $(log_since)"
+ae_trace_stop
+[ "$n" = 1 ] || fail "the AE arrived $n times: $(log_since)"
 [ "$(state_value bad_vector)" = 0 ] ||
 	fail "causes routed to vectors the function does not own: $(state_value bad_vector)"
 
