@@ -20,12 +20,28 @@
 #define CMT_START	((unsigned long)-300000)
 /* 4-tuple filters one fake engine holds at most */
 #define CMT_EST_MAX	32
+/* refused adds one fake engine has not reported yet, at most */
+#define CMT_REFUSALS	16
 /* longer than a whole retransmission series: 1, 2 and 4 s, then capped */
 #define CMT_GIVE_UP_MS	(7000 + IRDMA_CM_DEFAULT_RETRANS_MAX * IRDMA_CM_RETRANS_CAP_MS)
 /* one jiffy, the finest step in which the CM's timers can be told apart */
 #define CMT_TICK_MS	(MSEC_PER_SEC / HZ)
 
 struct cmt_env;
+
+/**
+ * struct cmt_refusal - an add the fake engine refused, not yet reported
+ * @port: an APBVT add (else a 4-tuple filter's)
+ * @ci: the filter's addressing and tag
+ * @loc_port: the port
+ * @tag: the add's tag
+ */
+struct cmt_refusal {
+	bool port;
+	struct irdma_cm_info ci;
+	u16 loc_port;
+	u32 tag;
+};
 
 /**
  * struct cmt_frame - a frame in flight on the fake wire
@@ -91,6 +107,13 @@ struct cmt_qp {
  *	port was in the table any more (a new listener's add could then
  *	reach the engine before the delete)
  * @ports: APBVT entries in place
+ * @port_map: which ports they are
+ * @ports_missing: APBVT deletes of a port not in place (one the engine
+ *	refused to open, say)
+ * @pending: adds refused and not yet reported to the CM; the engine's
+ *	completions are reported on the command workqueue, so they come
+ *	later than the post, at the latest when the CM syncs
+ * @npending: their number
  * @ahs: AHs in place
  * @arps: ARP cache holds taken (arp_resolve) and not given back
  * @blackhole: drop every frame it sends
@@ -117,6 +140,10 @@ struct cmt_core {
 	int refused;
 	int syn_del_unlisted;
 	int ports;
+	unsigned long *port_map;
+	int ports_missing;
+	struct cmt_refusal pending[CMT_REFUSALS];
+	int npending;
 	int ahs;
 	int arps;
 	bool blackhole;
@@ -139,6 +166,10 @@ enum cmt_fail {
 	CMT_FAIL_CLOSE,
 	/* SYN filter changes are posted, then failed by the engine */
 	CMT_REFUSE_QHASH,
+	/* 4-tuple filter adds are posted, then refused and reported */
+	CMT_REFUSE_EST,
+	/* APBVT adds are posted, then refused and reported */
+	CMT_REFUSE_APBVT,
 };
 
 enum cmt_id_state {
@@ -341,16 +372,69 @@ static void cmt_est_drop(struct cmt_core *cc, int i)
 	cc->est[i] = cc->est[--cc->est_filters];
 }
 
+/* Keep a refused add for cmt_report_refusals() */
+static void cmt_refuse(struct cmt_core *cc, const struct irdma_cm_info *ci,
+		       u16 port, u32 tag)
+{
+	struct cmt_refusal *r;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cc->env->lock, flags);
+	if (cc->npending == CMT_REFUSALS) {
+		spin_unlock_irqrestore(&cc->env->lock, flags);
+		KUNIT_FAIL(cc->env->test, "fake engine: too many refusals");
+		return;
+	}
+	r = &cc->pending[cc->npending++];
+	r->port = !ci;
+	if (ci)
+		r->ci = *ci;
+	r->loc_port = port;
+	r->tag = tag;
+	spin_unlock_irqrestore(&cc->env->lock, flags);
+}
+
+/*
+ * Report the refused adds of @cc to its CM, as the command workqueue does
+ * (irdma_cm_conn_refused(), irdma_cm_port_refused()); no CM lock held.
+ */
+static bool cmt_report_core(struct cmt_core *cc)
+{
+	struct cmt_refusal r;
+	unsigned long flags;
+	bool any = false;
+
+	for (;;) {
+		spin_lock_irqsave(&cc->env->lock, flags);
+		if (!cc->npending) {
+			spin_unlock_irqrestore(&cc->env->lock, flags);
+			return any;
+		}
+		r = cc->pending[0];
+		memmove(cc->pending, cc->pending + 1,
+			--cc->npending * sizeof(cc->pending[0]));
+		spin_unlock_irqrestore(&cc->env->lock, flags);
+		any = true;
+		if (r.port)
+			irdma_cm_port_refused(cc->core, r.loc_port, r.tag, -EIO);
+		else
+			irdma_cm_conn_refused(cc->core, &r.ci, -EIO);
+	}
+}
+
 /* A 4-tuple filter change, as the engine carries it out: strictly */
 static void cmt_est_change(struct cmt_core *cc, const struct irdma_cm_info *ci,
 			   bool add, atomic_t *failed)
 {
 	int i = cmt_est_find(cc, ci);
 
-	if (add && i >= 0) {
+	if (add && test_bit(CMT_REFUSE_EST, &cc->fail)) {
+		cmt_refuse(cc, ci, ci->loc_port, ci->tag);
+	} else if (add && i >= 0) {
 		cc->est_refused++;
 		if (failed)
 			atomic_inc(failed);
+		cmt_refuse(cc, ci, ci->loc_port, ci->tag);
 	} else if (add && cc->est_filters == CMT_EST_MAX) {
 		KUNIT_FAIL(cc->env->test, "fake engine out of 4-tuple filters");
 	} else if (add) {
@@ -392,14 +476,29 @@ static int cmt_qhash(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 static void cmt_sync(struct irdma_cm_core *core)
 {
 	cmt_cc(core)->unsynced = 0;
+	/* the workqueue a sync waits for reports the refusals */
+	cmt_report_core(cmt_cc(core));
 }
 
-static int cmt_apbvt(struct irdma_cm_core *core, u16 port, bool add)
+static int cmt_apbvt(struct irdma_cm_core *core, u16 port, bool add, u32 tag)
 {
 	struct cmt_core *cc = cmt_cc(core);
 
 	if (add && test_bit(CMT_FAIL_APBVT, &cc->fail))
 		return -EIO;
+	if (add && test_bit(CMT_REFUSE_APBVT, &cc->fail)) {
+		cmt_refuse(cc, NULL, port, tag);
+		return 0;
+	}
+	if (add == test_bit(port, cc->port_map)) {
+		/* open twice, or closed without being open */
+		cc->ports_missing++;
+		return 0;
+	}
+	if (add)
+		__set_bit(port, cc->port_map);
+	else
+		__clear_bit(port, cc->port_map);
 	cc->ports += add ? 1 : -1;
 	return 0;
 }
@@ -830,6 +929,9 @@ static void cmt_core_init(struct kunit *test, struct cmt_env *env,
 	cc->core->cfg.mac[5] = mac_last;
 	cc->vlan = IRDMA_CM_NO_VLAN;
 	cc->prio_tag = -1;
+	cc->port_map = kunit_kzalloc(test, BITS_TO_LONGS(1 << 16) *
+				     sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cc->port_map);
 	for (i = 0; i < CMT_QPS; i++)
 		cc->qps[i].qpn = i;
 }
@@ -1008,6 +1110,8 @@ static void cmt_pump(struct cmt_env *env)
 	for (i = 0; i < 1000; i++) {
 		bool busy = cmt_deliver(env);
 
+		busy |= cmt_report_core(&env->a);
+		busy |= cmt_report_core(&env->b);
 		cmt_flush(env);
 		busy |= cmt_process(env);
 		busy |= cmt_run_actions(env);
@@ -1080,6 +1184,8 @@ static void cmt_check_core(struct kunit *test, struct cmt_core *cc)
 	KUNIT_EXPECT_EQ_MSG(test, cc->est_missing, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->syn_del_unlisted, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->ports, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->ports_missing, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->npending, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->ahs, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->arps, 0, "core %c", name);
 	for (i = 0; i < CMT_QPS; i++)
