@@ -733,18 +733,28 @@ static void irdma_cm_xmit(struct irdma_cm_node *node, const u8 *buf, u32 len,
 	}
 }
 
-/* Send a segment that is not retransmitted. */
+/* The largest segment without payload: gen1's headers, TCP's options */
+#define IRDMA_CM_BARE_MAX	(ETH_HLEN + VLAN_HLEN + sizeof(struct ipv6hdr) + \
+				 sizeof(struct tcphdr) + IRDMA_CM_TCP_OPT_MAX)
+
+/*
+ * Send a segment without payload that is not retransmitted: an ACK, or
+ * the RST that tells the peer of an error. It is built on the stack, so
+ * that a RST goes out also when memory is short (an accept that failed
+ * for want of it, say), and the peer does not wait for its timers.
+ */
 static int irdma_cm_send_once(struct irdma_cm_node *node, u8 flags)
 {
-	u32 len;
-	u8 *buf;
+	u8 buf[IRDMA_CM_BARE_MAX] = {};
+	u32 hlen = node->core->cfg.gen1 ? irdma_cm_l2l3_len(node) : 0;
+	u32 l4len;
 
 	lockdep_assert_held(&node->lock);
-	buf = irdma_cm_form_frame(node, flags, NULL, 0, &len);
-	if (!buf)
-		return -ENOMEM;
-	irdma_cm_xmit(node, buf, len, flags);
-	irdma_free_sqbuf(buf);
+	l4len = irdma_cm_put_tcp(node, buf + hlen, flags, NULL, 0);
+	if (hlen)
+		irdma_cm_put_l2l3(node, buf, l4len);
+	irdma_cm_advance_snd(node, flags, 0);
+	irdma_cm_xmit(node, buf, hlen + l4len, flags);
 	return 0;
 }
 

@@ -323,6 +323,10 @@ static int cmt_xmit(struct irdma_cm_core *core, struct irdma_cm_node *node,
 	struct cmt_frame *f;
 	unsigned long flags;
 
+#ifdef CONFIG_FAULT_INJECTION
+	unsigned int nth = current->fail_nth;
+#endif
+
 	cc->tx++;
 	if (cc->xmit_err)
 		return cc->xmit_err;
@@ -331,7 +335,14 @@ static int cmt_xmit(struct irdma_cm_core *core, struct irdma_cm_node *node,
 		return -EINVAL;
 	if (cc->blackhole)
 		return 0;
+#ifdef CONFIG_FAULT_INJECTION
+	/* the ILQ's send buffers are allocated beforehand: not a fault point */
+	current->fail_nth = 0;
+#endif
 	f = kzalloc(sizeof(*f) + hlen + len, GFP_ATOMIC);
+#ifdef CONFIG_FAULT_INJECTION
+	current->fail_nth = nth;
+#endif
 	if (!f)
 		return -ENOMEM;
 	f->src = cc;
@@ -631,6 +642,9 @@ static int cmt_qp_post_rtr(struct irdma_cm_core *core, void *qp,
 static int cmt_qp_to_rts(struct irdma_cm_core *core, void *qp)
 {
 	struct cmt_qp *q = qp;
+#ifdef CONFIG_FAULT_INJECTION
+	unsigned int nth;
+#endif
 	int i;
 	u32 len;
 	u8 *buf;
@@ -644,8 +658,16 @@ static int cmt_qp_to_rts(struct irdma_cm_core *core, void *qp)
 		cmt_est_drop(cmt_cc(core), i);
 	if (!q->lsmm_len || !q->node)
 		return 0;
+#ifdef CONFIG_FAULT_INJECTION
+	/* the engine sends the MPA reply: not a fault point of the caller */
+	nth = current->fail_nth;
+	current->fail_nth = 0;
+#endif
 	buf = irdma_cm_form_frame(q->node, TCPHDR_ACK | TCPHDR_PSH, q->lsmm,
 				  q->lsmm_len, &len);
+#ifdef CONFIG_FAULT_INJECTION
+	current->fail_nth = nth;
+#endif
 	if (!buf)
 		return -ENOMEM;
 	cmt_xmit(core, q->node, buf, len);
@@ -1399,6 +1421,48 @@ static void cmt_expect_no_event(struct cmt_env *env)
 		if (!env->ev[i].taken)
 			KUNIT_FAIL(env->test, "unexpected event %d status %d",
 				   env->ev[i].type, env->ev[i].status);
+}
+
+/* The next event of @id, whatever it is, or NULL */
+static struct cmt_event *cmt_take_event(struct cmt_env *env,
+					struct cmt_id *id)
+{
+	struct cmt_event *e;
+	int i;
+
+	for (i = env->ev_head; i < env->ev_tail; i++) {
+		e = &env->ev[i];
+		if (e->taken || e->id != id)
+			continue;
+		e->taken = true;
+		while (env->ev_head < env->ev_tail && env->ev[env->ev_head].taken)
+			env->ev_head++;
+		return e;
+	}
+	return NULL;
+}
+
+/*
+ * For cases that make many connections one after another, once all is
+ * settled and every event checked: empty the event log, and give back
+ * the ids of connections that ended (the CM holds no reference to them).
+ */
+static void cmt_recycle(struct cmt_env *env)
+{
+	unsigned long flags;
+	int i;
+
+	cmt_expect_no_event(env);
+	spin_lock_irqsave(&env->lock, flags);
+	env->ev_head = 0;
+	env->ev_tail = 0;
+	for (i = 0; i < CMT_IDS; i++) {
+		struct cmt_id *c = &env->ids[i];
+
+		if (c->used && !c->refs && c->state == CMT_IDLE)
+			c->used = false;
+	}
+	spin_unlock_irqrestore(&env->lock, flags);
 }
 
 /* The child id iw_cm made for the last CONNECT_REQUEST. */
