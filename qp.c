@@ -1634,6 +1634,17 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	if (!ret)
 		ret = irdma_qp_after_move(qp, next);
 	irdma_qp_roce_end(qp, &saved, !ret);
+	/*
+	 * iw_cm ignores a failed graceful close (rdma_disconnect()) and
+	 * waits for the connection's CLOSE: when the engine refused it,
+	 * the CM aborts the connection instead, which moves the QP to ERR.
+	 */
+	if (ret == -EIO && cause == IRDMA_CM_DISC_LOCAL_CLOSE &&
+	    !irdma_hw_given_up(qp->hw)) {
+		ibdev_dbg(ibqp->device, "QP %u: graceful close refused; aborting\n",
+			  ibqp->qp_num);
+		irdma_qp_ulp_disconn(qp, IRDMA_CM_DISC_LOCAL_ERR);
+	}
 	if (ret)
 		goto out_unlock;
 	qp->roce = roce;
