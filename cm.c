@@ -733,18 +733,28 @@ static void irdma_cm_xmit(struct irdma_cm_node *node, const u8 *buf, u32 len,
 	}
 }
 
-/* Send a segment that is not retransmitted. */
+/* The largest segment without payload: gen1's headers, TCP's options */
+#define IRDMA_CM_BARE_MAX	(ETH_HLEN + VLAN_HLEN + sizeof(struct ipv6hdr) + \
+				 sizeof(struct tcphdr) + IRDMA_CM_TCP_OPT_MAX)
+
+/*
+ * Send a segment without payload that is not retransmitted: an ACK, or
+ * the RST that tells the peer of an error. It is built on the stack, so
+ * that a RST goes out also when memory is short (an accept that failed
+ * for want of it, say), and the peer does not wait for its timers.
+ */
 static int irdma_cm_send_once(struct irdma_cm_node *node, u8 flags)
 {
-	u32 len;
-	u8 *buf;
+	u8 buf[IRDMA_CM_BARE_MAX] = {};
+	u32 hlen = node->core->cfg.gen1 ? irdma_cm_l2l3_len(node) : 0;
+	u32 l4len;
 
 	lockdep_assert_held(&node->lock);
-	buf = irdma_cm_form_frame(node, flags, NULL, 0, &len);
-	if (!buf)
-		return -ENOMEM;
-	irdma_cm_xmit(node, buf, len, flags);
-	irdma_free_sqbuf(buf);
+	l4len = irdma_cm_put_tcp(node, buf + hlen, flags, NULL, 0);
+	if (hlen)
+		irdma_cm_put_l2l3(node, buf, l4len);
+	irdma_cm_advance_snd(node, flags, 0);
+	irdma_cm_xmit(node, buf, hlen + l4len, flags);
 	return 0;
 }
 
@@ -1298,12 +1308,28 @@ static int irdma_mpa_apply(struct irdma_cm_node *node,
  * @hnode: in core->apbvt_ht
  * @port: local port
  * @users: listeners and nodes using it
+ * @tag: names the last add posted for it (irdma_cm_port_refused())
+ * @refused: the engine refused that add: the port is not open there, and
+ *	no delete is posted for it; the next user asks again
  */
 struct irdma_cm_apbvt {
 	struct hlist_node hnode;
 	u16 port;
 	u32 users;
+	u32 tag;
+	bool refused;
 };
+
+/* A tag that no add in flight carries (0 is none) */
+static u32 irdma_cm_new_tag(struct irdma_cm_core *core)
+{
+	u32 tag;
+
+	do {
+		tag = (u32)atomic_inc_return(&core->tags);
+	} while (!tag);
+	return tag;
+}
 
 static int irdma_cm_apbvt_get(struct irdma_cm_core *core, u16 port)
 {
@@ -1313,17 +1339,26 @@ static int irdma_cm_apbvt_get(struct irdma_cm_core *core, u16 port)
 
 	spin_lock_irqsave(&core->apbvt_lock, flags);
 	hash_for_each_possible(core->apbvt_ht, e, hnode, port) {
-		if (e->port == port) {
-			e->users++;
-			goto out_unlock;
+		if (e->port != port)
+			continue;
+		if (e->refused) {
+			/* the engine refused the last add: ask again */
+			e->tag = irdma_cm_new_tag(core);
+			err = core->ops->apbvt(core, port, true, e->tag);
+			if (err)
+				goto out_unlock;
+			e->refused = false;
 		}
+		e->users++;
+		goto out_unlock;
 	}
 	e = kzalloc(sizeof(*e), GFP_ATOMIC);
 	if (!e) {
 		err = -ENOMEM;
 		goto out_unlock;
 	}
-	err = core->ops->apbvt(core, port, true);
+	e->tag = irdma_cm_new_tag(core);
+	err = core->ops->apbvt(core, port, true, e->tag);
 	if (err) {
 		kfree(e);
 		goto out_unlock;
@@ -1347,12 +1382,29 @@ static void irdma_cm_apbvt_put(struct irdma_cm_core *core, u16 port)
 			continue;
 		if (!--e->users) {
 			hash_del(&e->hnode);
-			core->ops->apbvt(core, port, false);
+			/* a port the engine never opened is not closed */
+			if (!e->refused)
+				core->ops->apbvt(core, port, false, 0);
 			kfree(e);
 		}
 		break;
 	}
 	spin_unlock_irqrestore(&core->apbvt_lock, flags);
+}
+
+/* Did the engine refuse to open @port, used by the caller? */
+static bool irdma_cm_port_lost(struct irdma_cm_core *core, u16 port)
+{
+	struct irdma_cm_apbvt *e;
+	unsigned long flags;
+	bool lost = false;
+
+	spin_lock_irqsave(&core->apbvt_lock, flags);
+	hash_for_each_possible(core->apbvt_ht, e, hnode, port)
+		if (e->port == port)
+			lost = e->refused;
+	spin_unlock_irqrestore(&core->apbvt_lock, flags);
+	return lost;
 }
 
 /* The node's AH, made once: its own segments and any RST need it. */
@@ -1600,6 +1652,8 @@ static struct irdma_cm_node *irdma_cm_node_alloc(struct irdma_cm_core *core,
 	}
 	node->core = core;
 	node->ci = *ci;
+	/* names this node's 4-tuple filter add (irdma_cm_conn_refused()) */
+	node->ci.tag = irdma_cm_new_tag(core);
 	node->arp_idx = -1;
 	node->mpa_rev = core->cfg.mpa_rev;
 	node->mpa_crc = core->cfg.crc;
@@ -3763,16 +3817,18 @@ int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
 	if (core->ops->sync)
 		core->ops->sync(core);
 	cm_id->add_ref(cm_id);
-	if (atomic_read(&refused)) {
+	if (atomic_read(&refused) ||
+	    (core->ops->sync && irdma_cm_port_lost(core, ci.loc_port))) {
 		/*
-		 * A listen with an address the engine does not steer would
-		 * leave its peers to the host's RST. Other filters may have
-		 * taken a SYN meanwhile: take it down as a destroy would.
-		 * An exact listener's one filter is not there to delete.
+		 * A listen with an address the engine does not steer, or on
+		 * a port it did not open, would leave its peers to the host's
+		 * RST. Other filters may have taken a SYN meanwhile: take it
+		 * down as a destroy would. An exact listener's one filter, if
+		 * refused, is not there to delete.
 		 */
 		cm_dbg(core, "listen on port %u: %d SYN filters refused\n",
 		       ci.loc_port, atomic_read(&refused));
-		if (!listener->wildcard) {
+		if (!listener->wildcard && atomic_read(&refused)) {
 			spin_lock_irqsave(&core->listen_lock, flags);
 			listener->qhash_set = false;
 			spin_unlock_irqrestore(&core->listen_lock, flags);
@@ -3945,6 +4001,12 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 	if (refused) {
 		/* refused, as a RST to the SYN would say, and as connect(2) */
 		irdma_active_open_err(node, false, -ECONNREFUSED);
+		irdma_cm_node_unlock(node, flags);
+		return 0;
+	}
+	if (node->res_refused) {
+		/* the engine refused its filter or port already */
+		irdma_active_open_err(node, false, -EIO);
 		irdma_cm_node_unlock(node, flags);
 		return 0;
 	}
@@ -4183,8 +4245,11 @@ static int irdma_teardown_list_prep(struct irdma_cm_core *core,
 	return irdma_cm_collect(core, irdma_cm_match_addr, m, nodes);
 }
 
-/* Force one node down: offloaded ones through their QP, others by RST. */
-static void irdma_cm_teardown_node(struct irdma_cm_node *node)
+/*
+ * Force one node down: offloaded ones through their QP, others by RST; an
+ * active open not yet connected ends with @status.
+ */
+static void irdma_cm_teardown_node(struct irdma_cm_node *node, int status)
 {
 	struct irdma_cm_core *core = node->core;
 	unsigned long flags;
@@ -4197,7 +4262,7 @@ static void irdma_cm_teardown_node(struct irdma_cm_node *node)
 			irdma_cm_free_tcp(node);
 	} else if (node->state != IRDMA_CM_STATE_CLOSED) {
 		irdma_cm_open_err(node, irdma_cm_state_opening(node->state),
-				  -ECONNRESET);
+				  status);
 		irdma_cm_free_tcp(node);
 	}
 	irdma_cm_node_unlock(node, flags);
@@ -4240,10 +4305,127 @@ void irdma_cm_teardown_connections(struct irdma_cm_core *core,
 	do {
 		n = irdma_teardown_list_prep(core, &m, nodes);
 		for (i = 0; i < n; i++) {
-			irdma_cm_teardown_node(nodes[i]);
+			irdma_cm_teardown_node(nodes[i], -ECONNRESET);
 			irdma_rem_ref_cm_node(nodes[i]);
 		}
 	} while (n == IRDMA_CM_COLLECT_MAX && ++rounds < 1024);
+}
+
+/*
+ * End @node, whose filter or port the engine refused, with @status. An
+ * active node whose connect has not linked its ULP yet is only marked:
+ * irdma_connect() fails the connect when it links (both under the lock).
+ */
+static void irdma_cm_refused_node(struct irdma_cm_node *node, int status)
+{
+	unsigned long flags;
+	bool early;
+
+	spin_lock_irqsave(&node->lock, flags);
+	early = node->active && !node->ulp_ref;
+	if (early)
+		node->res_refused = true;
+	irdma_cm_node_unlock(node, flags);
+	if (!early)
+		irdma_cm_teardown_node(node, status);
+}
+
+/**
+ * irdma_cm_conn_refused - the engine refused a connection's 4-tuple filter
+ * @core: CM core
+ * @ci: the filter's addressing, as the qhash op was given it; its @tag
+ *	names the node that asked
+ * @status: the command's error
+ *
+ * The layer below posts the add without waiting (the CM holds spinlocks)
+ * and reports a refusal here. Without its filter the connection's
+ * segments do not reach the CM: that node, if it is still there, forgets
+ * the filter (no delete follows for it) and its connection ends, an
+ * active open with CONNECT_REPLY @status, others as an abort. A node of
+ * the same 4-tuple made since is a different connection and is left be.
+ *
+ * Context: process context, no CM lock held; the CM core is set up.
+ */
+void irdma_cm_conn_refused(struct irdma_cm_core *core,
+			   const struct irdma_cm_info *ci, int status)
+{
+	struct irdma_cm_node *node = irdma_find_node(core, ci);
+	unsigned long flags;
+	bool had = false;
+
+	if (!node)
+		return;
+	spin_lock_irqsave(&node->lock, flags);
+	if (node->ci.tag == ci->tag) {
+		had = node->qhash_set;
+		node->qhash_set = false;
+	}
+	irdma_cm_node_unlock(node, flags);
+	if (had) {
+		cm_dbg(core, "port %u: the engine refused the connection's filter (%d)\n",
+		       ci->loc_port, status);
+		irdma_cm_refused_node(node, status);
+	}
+	irdma_rem_ref_cm_node(node);
+}
+
+/**
+ * struct irdma_cm_port_match - nodes using one local port
+ * @port: the port
+ */
+struct irdma_cm_port_match {
+	u16 port;
+};
+
+static bool irdma_cm_match_port(struct irdma_cm_node *node, const void *arg)
+{
+	const struct irdma_cm_port_match *m = arg;
+
+	return node->ci.loc_port == m->port && node->apbvt_set;
+}
+
+/**
+ * irdma_cm_port_refused - the engine refused to open a local port
+ * @core: CM core
+ * @port: the port
+ * @tag: the tag the apbvt op was given with the add
+ * @status: the command's error
+ *
+ * The port's entry, if that add is still its last, is marked: the port is
+ * not open on the engine, its last user posts no delete, and its next
+ * user asks again. The connections that used the port end (as in
+ * irdma_cm_conn_refused()); a listener learns of it in
+ * irdma_create_listen(), after its sync.
+ *
+ * Context: process context, no CM lock held; the CM core is set up.
+ */
+void irdma_cm_port_refused(struct irdma_cm_core *core, u16 port, u32 tag,
+			   int status)
+{
+	struct irdma_cm_port_match m = { .port = port };
+	struct irdma_cm_node *nodes[IRDMA_CM_COLLECT_MAX];
+	struct irdma_cm_apbvt *e;
+	unsigned long flags;
+	bool hit = false;
+	int i, n;
+
+	spin_lock_irqsave(&core->apbvt_lock, flags);
+	hash_for_each_possible(core->apbvt_ht, e, hnode, port) {
+		if (e->port == port && e->tag == tag && !e->refused) {
+			e->refused = true;
+			hit = true;
+		}
+	}
+	spin_unlock_irqrestore(&core->apbvt_lock, flags);
+	if (!hit)
+		return;
+	cm_dbg(core, "port %u: the engine refused to open it (%d)\n", port,
+	       status);
+	n = irdma_cm_collect(core, irdma_cm_match_port, &m, nodes);
+	for (i = 0; i < n; i++) {
+		irdma_cm_refused_node(nodes[i], status);
+		irdma_rem_ref_cm_node(nodes[i]);
+	}
 }
 
 /* Add or remove the SYN filter of one listener for one address. */

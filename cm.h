@@ -175,6 +175,9 @@ enum irdma_cm_disc_cause {
  * @scope_id: interface index of an IPv6 link-local address's link, or 0;
  *	not part of a connection's identity (the function has one link per
  *	VLAN, and @vlan_id tells them apart)
+ * @tag: a connection's: names its node, so that the engine's refusal of
+ *	its 4-tuple filter reaches that node only (irdma_cm_conn_refused());
+ *	not part of the identity
  */
 struct irdma_cm_info {
 	u32 loc_addr[4];
@@ -186,6 +189,7 @@ struct irdma_cm_info {
 	u8 user_pri;
 	u8 tos;
 	u32 scope_id;
+	u32 tag;
 };
 
 /**
@@ -265,8 +269,10 @@ struct irdma_cm_tcp_ctx {
  *	(SYN) filter on local address/port, otherwise the 4-tuple filter.
  *	When the engine fails the command later, @failed (if not NULL) is
  *	incremented; only a caller that then calls @sync before @failed
- *	goes away may pass one.
- * @apbvt: (atomic) add or delete the accelerated port for a local port.
+ *	goes away may pass one. A refused add of a 4-tuple filter is
+ *	reported with irdma_cm_conn_refused().
+ * @apbvt: (atomic) add or delete the accelerated port for a local port;
+ *	a refused add is reported with irdma_cm_port_refused() and @tag.
  * @sync: (optional) wait until the engine has carried out every @qhash and
  *	@apbvt posted so far. Process context, no CM lock held.
  * @ah_create: (atomic, optional) create the ILQ address handle of a node.
@@ -310,7 +316,7 @@ struct irdma_cm_hw_ops {
 		    const void *frame, u32 len);
 	int (*qhash)(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 		     bool syn, bool add, atomic_t *failed);
-	int (*apbvt)(struct irdma_cm_core *core, u16 port, bool add);
+	int (*apbvt)(struct irdma_cm_core *core, u16 port, bool add, u32 tag);
 	void (*sync)(struct irdma_cm_core *core);
 	int (*ah_create)(struct irdma_cm_core *core, struct irdma_cm_node *node);
 	void (*ah_free)(struct irdma_cm_core *core, struct irdma_cm_node *node);
@@ -662,6 +668,8 @@ struct irdma_cm_listener {
  * @pending_counted: counted in the listener's pending requests
  * @qhash_set: 4-tuple filter programmed
  * @apbvt_set: local port registered
+ * @res_refused: the engine refused its filter or port before its connect
+ *	linked the ULP: the connect fails there (irdma_cm_conn_refused())
  * @disc_causes: pending enum irdma_cm_disc_cause bits (atomic bitops)
  * @disc_work: runs irdma_disconnect_worker on core->event_wq
  */
@@ -718,6 +726,7 @@ struct irdma_cm_node {
 	bool pending_counted:1;
 	bool qhash_set:1;
 	bool apbvt_set:1;
+	bool res_refused:1;
 	unsigned long disc_causes;
 	struct work_struct disc_work;
 };
@@ -751,6 +760,7 @@ struct irdma_cm_node {
  *	without a word, and a number that is gone is refused
  * @next_req: the next number to try for @requests
  * @stats: counters
+ * @tags: the last tag given to a node or a port's add
  * @node_cnt: live nodes
  * @listener_cnt: live listeners
  * @event_cnt: queued events
@@ -779,6 +789,7 @@ struct irdma_cm_core {
 	struct xarray requests;
 	u32 next_req;
 	atomic64_t stats[IRDMA_CM_STAT_COUNT];
+	atomic_t tags;
 	atomic_t node_cnt;
 	atomic_t listener_cnt;
 	atomic_t event_cnt;
@@ -860,6 +871,10 @@ void irdma_cm_retag_listeners(struct irdma_cm_core *core);
 void irdma_cm_read_stats(struct irdma_cm_core *core, u64 *vals);
 void irdma_cm_teardown_connections(struct irdma_cm_core *core,
 				   const u32 *addr, bool ipv4);
+void irdma_cm_conn_refused(struct irdma_cm_core *core,
+			   const struct irdma_cm_info *ci, int status);
+void irdma_cm_port_refused(struct irdma_cm_core *core, u16 port, u32 tag,
+			   int status);
 struct net *irdma_cm_net(const struct irdma_cm_core *core);
 bool irdma_cm_dev_is_ours(const struct irdma_cm_core *core,
 			  const struct net_device *dev);

@@ -56,17 +56,26 @@ static struct irdma_device *irdma_cm_hw_dev(struct irdma_cm_core *core)
 	return core->ops_priv;
 }
 
-static int irdma_cm_hw_post(struct irdma_device *iwdev,
+/*
+ * Post a command for the CM without waiting; @end (if any) hears how it
+ * ended, with the core as its context. irdma_cm_hw_cleanup() waits for
+ * the requests before the core goes.
+ */
+static int irdma_cm_hw_post(struct irdma_cm_core *core,
 			    int (*build)(__le64 *wqe, u8 valid, const void *arg),
 			    const void *arg, size_t len, const char *name,
-			    atomic_t *failed)
+			    atomic_t *failed,
+			    void (*end)(struct irdma_cmd_req *req, int ret))
 {
+	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
 	struct irdma_cmd_req *req;
 
 	req = irdma_cmd_req_alloc(build, arg, len, name, GFP_ATOMIC);
 	if (!req)
 		return -ENOMEM;
 	req->failed = failed;
+	req->end = end;
+	req->end_ctx = core;
 	irdma_cmd_req_submit(iwdev->fn->hw, req);
 	return 0;
 }
@@ -143,11 +152,36 @@ static void irdma_cm_hw_ah_free(struct irdma_cm_core *core,
 	irdma_ilq_ah_put(node->ah);
 }
 
+/**
+ * struct irdma_cm_conn_qhash - the add of a connection's 4-tuple filter
+ * @qh: the command
+ * @ci: the connection, told to the CM if the engine refuses the add
+ */
+struct irdma_cm_conn_qhash {
+	struct irdma_cqp_qhash_info qh;
+	struct irdma_cm_info ci;
+};
+
+static int irdma_cm_conn_qhash_build(__le64 *wqe, u8 valid, const void *arg)
+{
+	const struct irdma_cm_conn_qhash *c = arg;
+
+	return irdma_cqpw_qhash(wqe, valid, &c->qh);
+}
+
+static void irdma_cm_conn_qhash_end(struct irdma_cmd_req *req, int ret)
+{
+	const struct irdma_cm_conn_qhash *c = req->cmd.arg;
+
+	if (ret)
+		irdma_cm_conn_refused(req->end_ctx, &c->ci, ret);
+}
+
 static int irdma_cm_hw_qhash(struct irdma_cm_core *core,
 			     const struct irdma_cm_info *ci, bool syn, bool add,
 			     atomic_t *failed)
 {
-	struct irdma_device *iwdev = irdma_cm_hw_dev(core);
+	struct irdma_cm_conn_qhash c = {};
 	struct irdma_cqp_qhash_info qh = {
 		.loc_port = ci->loc_port,
 		.qp_num = IRDMA_ILQ_QPN,
@@ -167,19 +201,28 @@ static int irdma_cm_hw_qhash(struct irdma_cm_core *core,
 		memcpy(qh.rem_addr, ci->rem_addr, sizeof(qh.rem_addr));
 		qh.rem_port = ci->rem_port;
 	}
-	return irdma_cm_hw_post(iwdev, irdma_cqpw_qhash_cb, &qh, sizeof(qh),
+	if (!syn && add) {
+		c.qh = qh;
+		c.ci = *ci;
+		return irdma_cm_hw_post(core, irdma_cm_conn_qhash_build, &c,
+					sizeof(c), "MANAGE_QHASH add", failed,
+					irdma_cm_conn_qhash_end);
+	}
+	return irdma_cm_hw_post(core, irdma_cqpw_qhash_cb, &qh, sizeof(qh),
 				add ? "MANAGE_QHASH add" : "MANAGE_QHASH delete",
-				failed);
+				failed, NULL);
 }
 
 /**
  * struct irdma_cm_apbvt_cmd - argument of a MANAGE_APBVT command
  * @port: local TCP port
  * @add: open (true) or close the port
+ * @tag: the CM's name for an add (irdma_cm_port_refused())
  */
 struct irdma_cm_apbvt_cmd {
 	u16 port;
 	bool add;
+	u32 tag;
 };
 
 static int irdma_cm_apbvt_build(__le64 *wqe, u8 valid, const void *arg)
@@ -189,14 +232,22 @@ static int irdma_cm_apbvt_build(__le64 *wqe, u8 valid, const void *arg)
 	return irdma_cqpw_apbvt(wqe, valid, a->port, a->add);
 }
 
-static int irdma_cm_hw_apbvt(struct irdma_cm_core *core, u16 port, bool add)
+static void irdma_cm_apbvt_end(struct irdma_cmd_req *req, int ret)
 {
-	struct irdma_cm_apbvt_cmd a = { .port = port, .add = add };
+	const struct irdma_cm_apbvt_cmd *a = req->cmd.arg;
 
-	return irdma_cm_hw_post(irdma_cm_hw_dev(core), irdma_cm_apbvt_build,
-				&a, sizeof(a),
+	if (ret && a->add)
+		irdma_cm_port_refused(req->end_ctx, a->port, a->tag, ret);
+}
+
+static int irdma_cm_hw_apbvt(struct irdma_cm_core *core, u16 port, bool add,
+			     u32 tag)
+{
+	struct irdma_cm_apbvt_cmd a = { .port = port, .add = add, .tag = tag };
+
+	return irdma_cm_hw_post(core, irdma_cm_apbvt_build, &a, sizeof(a),
 				add ? "MANAGE_APBVT add" : "MANAGE_APBVT delete",
-				NULL);
+				NULL, irdma_cm_apbvt_end);
 }
 
 static int irdma_cm_hw_arp_resolve(struct irdma_cm_core *core,
@@ -461,6 +512,8 @@ void irdma_cm_hw_cleanup(struct irdma_device *iwdev)
 {
 	if (iwdev->fn->protocol == IRDMA_PROTOCOL_IWARP) {
 		irdma_ilq_attach(iwdev->fn->hw, NULL);
+		/* the refusals of adds posted so far reach the CM before it goes */
+		irdma_cmd_req_sync(iwdev->fn->hw);
 		irdma_cleanup_cm_core(&iwdev->cm_core);
 		irdma_ieq_destroy(iwdev);
 		irdma_ilq_destroy(iwdev);

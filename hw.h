@@ -168,11 +168,17 @@ struct irdma_cmd {
  * @cmd: the command; its @arg points at @arg
  * @failed: (optional) incremented when the command fails; the submitter
  *	keeps it alive until the request has run (irdma_cmd_req_sync())
+ * @end: (optional) told how the command ended (0 or its error), on the
+ *	command workqueue, before the request is freed: how an issuer that
+ *	does not wait learns that the engine refused its command. It must
+ *	not wait for the command workqueue.
+ * @end_ctx: for @end; the submitter keeps it alive until the request has
+ *	run
  * @arg: a copy of the builder's argument
  *
  * Made by irdma_cmd_req_alloc() and handed to irdma_cmd_req_submit(), after
- * which the worker owns it: it runs the command, reports a failure and
- * frees the request.
+ * which the worker owns it: it runs the command, reports a failure, tells
+ * @end and frees the request.
  */
 struct irdma_cmd_req {
 	struct list_head node;
@@ -181,6 +187,8 @@ struct irdma_cmd_req {
 	int start_ret;
 	struct irdma_cmd cmd;
 	atomic_t *failed;
+	void (*end)(struct irdma_cmd_req *req, int ret);
+	void *end_ctx;
 	u64 arg[];
 };
 

@@ -18,6 +18,7 @@
  * libirdma derives from the capabilities, so the driver derives the same
  * (irdma_qp_user_sizes()) and returns the capabilities unchanged.
  */
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/highmem.h>
 #include <linux/if_vlan.h>
@@ -708,14 +709,30 @@ u8 *irdma_qp_q2(struct irdma_qp *qp)
 	return (u8 *)qp->meta.va + IRDMA_QP_META_Q2;
 }
 
+/* tries of a move to ERR nobody waits for, and the pause between them */
+#define IRDMA_QP_ERR_TRIES	4
+#define IRDMA_QP_ERR_RETRY_MS	20
+
 static void irdma_qp_err_worker(struct work_struct *work)
 {
 	struct irdma_qp *qp = container_of(work, struct irdma_qp, err_work);
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-	int ret = 0;
+	int ret = 0, i;
 
-	if (READ_ONCE(qp->ib_state) != IB_QPS_ERR)
+	/*
+	 * No caller hears of a failure here: a refused command is tried
+	 * again a few times, so that the QP is flushed and its connection's
+	 * end is not left waiting for it.
+	 */
+	for (i = 0; i < IRDMA_QP_ERR_TRIES; i++) {
+		if (i)
+			msleep(IRDMA_QP_ERR_RETRY_MS);
+		if (READ_ONCE(qp->ib_state) == IB_QPS_ERR)
+			break;
 		ret = irdma_qp_modify(qp, &attr, IB_QP_STATE, NULL, false);
+		if (ret != -EIO || irdma_hw_given_up(qp->hw))
+			break;
+	}
 	if (ret)
 		ibdev_warn(qp->ibqp.device, "QP %u: move to error failed: %d\n",
 			   qp->ibqp.qp_num, ret);
@@ -1386,6 +1403,33 @@ static void irdma_qp_roce_end(struct irdma_qp *qp,
 	qp->path_mtu = sv->path_mtu;
 }
 
+/**
+ * irdma_qp_err_by_flush - may a move to ERR go on without its MODIFY_QP
+ * @qp: the QP, its state lock held
+ * @cur: its state
+ * @next: the state asked for
+ *
+ * The engine refused the MODIFY_QP of a move. A move to ERR must not hang
+ * on that: a QP left in RTS keeps its WQEs unflushed, and whoever waits
+ * for them (a ULP's drain, a connection's end) would wait for ever. The
+ * FLUSH_WQES that follows (irdma_qp_after_move()) puts the engine's QP in
+ * its error state as well, and an iWARP connection with it. Not once the
+ * engine is given up: nothing is issued then.
+ *
+ * Return: true to go on with the flush.
+ */
+static bool irdma_qp_err_by_flush(struct irdma_qp *qp, enum ib_qp_state cur,
+				  enum ib_qp_state next)
+{
+	lockdep_assert_held(&qp->state_lock);
+	if (next != IB_QPS_ERR || cur == IB_QPS_ERR || cur == IB_QPS_RESET ||
+	    irdma_hw_given_up(qp->hw))
+		return false;
+	ibdev_dbg(qp->ibqp.device, "QP %u: MODIFY_QP to error refused; flushing instead\n",
+		  qp->ibqp.qp_num);
+	return true;
+}
+
 /* What a move to RESET or ERR does to the rings, under the state lock */
 static int irdma_qp_after_move(struct irdma_qp *qp, enum ib_qp_state next)
 {
@@ -1585,9 +1629,22 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	if (!ret)
 		ret = irdma_qp_hw_modify(qp, hw_state, &roce,
 					 irdma_qp_resets_conn(qp, cur, next));
+	if (ret == -EIO && irdma_qp_err_by_flush(qp, cur, next))
+		ret = 0;
 	if (!ret)
 		ret = irdma_qp_after_move(qp, next);
 	irdma_qp_roce_end(qp, &saved, !ret);
+	/*
+	 * iw_cm ignores a failed graceful close (rdma_disconnect()) and
+	 * waits for the connection's CLOSE: when the engine refused it,
+	 * the CM aborts the connection instead, which moves the QP to ERR.
+	 */
+	if (ret == -EIO && cause == IRDMA_CM_DISC_LOCAL_CLOSE &&
+	    !irdma_hw_given_up(qp->hw)) {
+		ibdev_dbg(ibqp->device, "QP %u: graceful close refused; aborting\n",
+			  ibqp->qp_num);
+		irdma_qp_ulp_disconn(qp, IRDMA_CM_DISC_LOCAL_ERR);
+	}
 	if (ret)
 		goto out_unlock;
 	qp->roce = roce;

@@ -511,14 +511,17 @@ static void irdma_cmd_req_work(struct work_struct *work)
 		list_for_each_entry(req, &batch, node)
 			req->start_ret = irdma_cmd_start(hw, &req->cmd);
 		list_for_each_entry_safe(req, tmp, &batch, node) {
+			int ret = irdma_cmd_end(hw, &req->cmd, req->start_ret);
+
 			/*
 			 * irdma_cmd_end() reported a failure; nobody waits for
 			 * the command, but a submitter that syncs may count
-			 * failures
+			 * failures, and one that gave @end hears of it
 			 */
-			if (irdma_cmd_end(hw, &req->cmd, req->start_ret) &&
-			    req->failed)
+			if (ret && req->failed)
 				atomic_inc(req->failed);
+			if (req->end)
+				req->end(req, ret);
 			/* completions come in order: so do the tickets */
 			atomic64_set_release(&hw->req_done, req->ticket);
 			list_del(&req->node);
@@ -577,7 +580,7 @@ irdma_cmd_req_alloc(int (*build)(__le64 *wqe, u8 valid, const void *arg),
  * @req: from irdma_cmd_req_alloc(); owned by the workqueue from now on
  *
  * Requests run in the order they were submitted. One that fails (or finds
- * the engine halted) is reported and dropped. irdma_hw_deinit() runs every
+ * the engine halted) is reported, its @end told, and dropped. irdma_hw_deinit() runs every
  * request still queued before the CQP goes away; nothing may be submitted
  * after that has started.
  *

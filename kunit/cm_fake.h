@@ -20,12 +20,28 @@
 #define CMT_START	((unsigned long)-300000)
 /* 4-tuple filters one fake engine holds at most */
 #define CMT_EST_MAX	32
+/* refused adds one fake engine has not reported yet, at most */
+#define CMT_REFUSALS	16
 /* longer than a whole retransmission series: 1, 2 and 4 s, then capped */
 #define CMT_GIVE_UP_MS	(7000 + IRDMA_CM_DEFAULT_RETRANS_MAX * IRDMA_CM_RETRANS_CAP_MS)
 /* one jiffy, the finest step in which the CM's timers can be told apart */
 #define CMT_TICK_MS	(MSEC_PER_SEC / HZ)
 
 struct cmt_env;
+
+/**
+ * struct cmt_refusal - an add the fake engine refused, not yet reported
+ * @port: an APBVT add (else a 4-tuple filter's)
+ * @ci: the filter's addressing and tag
+ * @loc_port: the port
+ * @tag: the add's tag
+ */
+struct cmt_refusal {
+	bool port;
+	struct irdma_cm_info ci;
+	u16 loc_port;
+	u32 tag;
+};
 
 /**
  * struct cmt_frame - a frame in flight on the fake wire
@@ -91,6 +107,13 @@ struct cmt_qp {
  *	port was in the table any more (a new listener's add could then
  *	reach the engine before the delete)
  * @ports: APBVT entries in place
+ * @port_map: which ports they are
+ * @ports_missing: APBVT deletes of a port not in place (one the engine
+ *	refused to open, say)
+ * @pending: adds refused and not yet reported to the CM; the engine's
+ *	completions are reported on the command workqueue, so they come
+ *	later than the post, at the latest when the CM syncs
+ * @npending: their number
  * @ahs: AHs in place
  * @arps: ARP cache holds taken (arp_resolve) and not given back
  * @blackhole: drop every frame it sends
@@ -117,6 +140,10 @@ struct cmt_core {
 	int refused;
 	int syn_del_unlisted;
 	int ports;
+	unsigned long *port_map;
+	int ports_missing;
+	struct cmt_refusal pending[CMT_REFUSALS];
+	int npending;
 	int ahs;
 	int arps;
 	bool blackhole;
@@ -139,6 +166,10 @@ enum cmt_fail {
 	CMT_FAIL_CLOSE,
 	/* SYN filter changes are posted, then failed by the engine */
 	CMT_REFUSE_QHASH,
+	/* 4-tuple filter adds are posted, then refused and reported */
+	CMT_REFUSE_EST,
+	/* APBVT adds are posted, then refused and reported */
+	CMT_REFUSE_APBVT,
 };
 
 enum cmt_id_state {
@@ -292,6 +323,10 @@ static int cmt_xmit(struct irdma_cm_core *core, struct irdma_cm_node *node,
 	struct cmt_frame *f;
 	unsigned long flags;
 
+#ifdef CONFIG_FAULT_INJECTION
+	unsigned int nth = current->fail_nth;
+#endif
+
 	cc->tx++;
 	if (cc->xmit_err)
 		return cc->xmit_err;
@@ -300,7 +335,14 @@ static int cmt_xmit(struct irdma_cm_core *core, struct irdma_cm_node *node,
 		return -EINVAL;
 	if (cc->blackhole)
 		return 0;
+#ifdef CONFIG_FAULT_INJECTION
+	/* the ILQ's send buffers are allocated beforehand: not a fault point */
+	current->fail_nth = 0;
+#endif
 	f = kzalloc(sizeof(*f) + hlen + len, GFP_ATOMIC);
+#ifdef CONFIG_FAULT_INJECTION
+	current->fail_nth = nth;
+#endif
 	if (!f)
 		return -ENOMEM;
 	f->src = cc;
@@ -341,16 +383,69 @@ static void cmt_est_drop(struct cmt_core *cc, int i)
 	cc->est[i] = cc->est[--cc->est_filters];
 }
 
+/* Keep a refused add for cmt_report_refusals() */
+static void cmt_refuse(struct cmt_core *cc, const struct irdma_cm_info *ci,
+		       u16 port, u32 tag)
+{
+	struct cmt_refusal *r;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cc->env->lock, flags);
+	if (cc->npending == CMT_REFUSALS) {
+		spin_unlock_irqrestore(&cc->env->lock, flags);
+		KUNIT_FAIL(cc->env->test, "fake engine: too many refusals");
+		return;
+	}
+	r = &cc->pending[cc->npending++];
+	r->port = !ci;
+	if (ci)
+		r->ci = *ci;
+	r->loc_port = port;
+	r->tag = tag;
+	spin_unlock_irqrestore(&cc->env->lock, flags);
+}
+
+/*
+ * Report the refused adds of @cc to its CM, as the command workqueue does
+ * (irdma_cm_conn_refused(), irdma_cm_port_refused()); no CM lock held.
+ */
+static bool cmt_report_core(struct cmt_core *cc)
+{
+	struct cmt_refusal r;
+	unsigned long flags;
+	bool any = false;
+
+	for (;;) {
+		spin_lock_irqsave(&cc->env->lock, flags);
+		if (!cc->npending) {
+			spin_unlock_irqrestore(&cc->env->lock, flags);
+			return any;
+		}
+		r = cc->pending[0];
+		memmove(cc->pending, cc->pending + 1,
+			--cc->npending * sizeof(cc->pending[0]));
+		spin_unlock_irqrestore(&cc->env->lock, flags);
+		any = true;
+		if (r.port)
+			irdma_cm_port_refused(cc->core, r.loc_port, r.tag, -EIO);
+		else
+			irdma_cm_conn_refused(cc->core, &r.ci, -EIO);
+	}
+}
+
 /* A 4-tuple filter change, as the engine carries it out: strictly */
 static void cmt_est_change(struct cmt_core *cc, const struct irdma_cm_info *ci,
 			   bool add, atomic_t *failed)
 {
 	int i = cmt_est_find(cc, ci);
 
-	if (add && i >= 0) {
+	if (add && test_bit(CMT_REFUSE_EST, &cc->fail)) {
+		cmt_refuse(cc, ci, ci->loc_port, ci->tag);
+	} else if (add && i >= 0) {
 		cc->est_refused++;
 		if (failed)
 			atomic_inc(failed);
+		cmt_refuse(cc, ci, ci->loc_port, ci->tag);
 	} else if (add && cc->est_filters == CMT_EST_MAX) {
 		KUNIT_FAIL(cc->env->test, "fake engine out of 4-tuple filters");
 	} else if (add) {
@@ -392,14 +487,29 @@ static int cmt_qhash(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 static void cmt_sync(struct irdma_cm_core *core)
 {
 	cmt_cc(core)->unsynced = 0;
+	/* the workqueue a sync waits for reports the refusals */
+	cmt_report_core(cmt_cc(core));
 }
 
-static int cmt_apbvt(struct irdma_cm_core *core, u16 port, bool add)
+static int cmt_apbvt(struct irdma_cm_core *core, u16 port, bool add, u32 tag)
 {
 	struct cmt_core *cc = cmt_cc(core);
 
 	if (add && test_bit(CMT_FAIL_APBVT, &cc->fail))
 		return -EIO;
+	if (add && test_bit(CMT_REFUSE_APBVT, &cc->fail)) {
+		cmt_refuse(cc, NULL, port, tag);
+		return 0;
+	}
+	if (add == test_bit(port, cc->port_map)) {
+		/* open twice, or closed without being open */
+		cc->ports_missing++;
+		return 0;
+	}
+	if (add)
+		__set_bit(port, cc->port_map);
+	else
+		__clear_bit(port, cc->port_map);
 	cc->ports += add ? 1 : -1;
 	return 0;
 }
@@ -532,6 +642,9 @@ static int cmt_qp_post_rtr(struct irdma_cm_core *core, void *qp,
 static int cmt_qp_to_rts(struct irdma_cm_core *core, void *qp)
 {
 	struct cmt_qp *q = qp;
+#ifdef CONFIG_FAULT_INJECTION
+	unsigned int nth;
+#endif
 	int i;
 	u32 len;
 	u8 *buf;
@@ -545,8 +658,16 @@ static int cmt_qp_to_rts(struct irdma_cm_core *core, void *qp)
 		cmt_est_drop(cmt_cc(core), i);
 	if (!q->lsmm_len || !q->node)
 		return 0;
+#ifdef CONFIG_FAULT_INJECTION
+	/* the engine sends the MPA reply: not a fault point of the caller */
+	nth = current->fail_nth;
+	current->fail_nth = 0;
+#endif
 	buf = irdma_cm_form_frame(q->node, TCPHDR_ACK | TCPHDR_PSH, q->lsmm,
 				  q->lsmm_len, &len);
+#ifdef CONFIG_FAULT_INJECTION
+	current->fail_nth = nth;
+#endif
 	if (!buf)
 		return -ENOMEM;
 	cmt_xmit(core, q->node, buf, len);
@@ -830,6 +951,9 @@ static void cmt_core_init(struct kunit *test, struct cmt_env *env,
 	cc->core->cfg.mac[5] = mac_last;
 	cc->vlan = IRDMA_CM_NO_VLAN;
 	cc->prio_tag = -1;
+	cc->port_map = kunit_kzalloc(test, BITS_TO_LONGS(1 << 16) *
+				     sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cc->port_map);
 	for (i = 0; i < CMT_QPS; i++)
 		cc->qps[i].qpn = i;
 }
@@ -1008,6 +1132,8 @@ static void cmt_pump(struct cmt_env *env)
 	for (i = 0; i < 1000; i++) {
 		bool busy = cmt_deliver(env);
 
+		busy |= cmt_report_core(&env->a);
+		busy |= cmt_report_core(&env->b);
 		cmt_flush(env);
 		busy |= cmt_process(env);
 		busy |= cmt_run_actions(env);
@@ -1080,6 +1206,8 @@ static void cmt_check_core(struct kunit *test, struct cmt_core *cc)
 	KUNIT_EXPECT_EQ_MSG(test, cc->est_missing, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->syn_del_unlisted, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->ports, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->ports_missing, 0, "core %c", name);
+	KUNIT_EXPECT_EQ_MSG(test, cc->npending, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->ahs, 0, "core %c", name);
 	KUNIT_EXPECT_EQ_MSG(test, cc->arps, 0, "core %c", name);
 	for (i = 0; i < CMT_QPS; i++)
@@ -1293,6 +1421,48 @@ static void cmt_expect_no_event(struct cmt_env *env)
 		if (!env->ev[i].taken)
 			KUNIT_FAIL(env->test, "unexpected event %d status %d",
 				   env->ev[i].type, env->ev[i].status);
+}
+
+/* The next event of @id, whatever it is, or NULL */
+static struct cmt_event *cmt_take_event(struct cmt_env *env,
+					struct cmt_id *id)
+{
+	struct cmt_event *e;
+	int i;
+
+	for (i = env->ev_head; i < env->ev_tail; i++) {
+		e = &env->ev[i];
+		if (e->taken || e->id != id)
+			continue;
+		e->taken = true;
+		while (env->ev_head < env->ev_tail && env->ev[env->ev_head].taken)
+			env->ev_head++;
+		return e;
+	}
+	return NULL;
+}
+
+/*
+ * For cases that make many connections one after another, once all is
+ * settled and every event checked: empty the event log, and give back
+ * the ids of connections that ended (the CM holds no reference to them).
+ */
+static void cmt_recycle(struct cmt_env *env)
+{
+	unsigned long flags;
+	int i;
+
+	cmt_expect_no_event(env);
+	spin_lock_irqsave(&env->lock, flags);
+	env->ev_head = 0;
+	env->ev_tail = 0;
+	for (i = 0; i < CMT_IDS; i++) {
+		struct cmt_id *c = &env->ids[i];
+
+		if (c->used && !c->refs && c->state == CMT_IDLE)
+			c->used = false;
+	}
+	spin_unlock_irqrestore(&env->lock, flags);
 }
 
 /* The child id iw_cm made for the last CONNECT_REQUEST. */

@@ -2,14 +2,25 @@
 /* Copyright (c) 2026 The irdma project authors */
 /*
  * KUnit: seeded, reproducible mutations of valid TCP/MPA segments fed to a
- * CM core parked in each state (suite irdma_cm_fuzz). The strict iw_cm model
- * stays armed; after each batch every node, event and timer must be gone.
+ * CM core parked in each state (suite irdma_cm_fuzz). Segments of three
+ * peers interleave (the parked connection's and two more), and an MPA
+ * frame may come split over two segments, mutated at the split. The
+ * strict iw_cm model stays armed; after each batch every node, event and
+ * timer must be gone. 13 states x 8 batches x 1000 segments by default;
+ * the module parameter cm_fuzz_batches makes a long run (77: 10^6).
  */
+#include <linux/moduleparam.h>
+
 #include "cm_fake.h"
 
 #define CMT_FUZZ_SEED		0x1d3a2026u
 #define CMT_FUZZ_PER_BATCH	1000
 #define CMT_FUZZ_BATCHES	8
+
+static unsigned int cm_fuzz_batches = CMT_FUZZ_BATCHES;
+module_param(cm_fuzz_batches, uint, 0444);
+MODULE_PARM_DESC(cm_fuzz_batches,
+		 "KUnit irdma_cm_fuzz: batches of 1000 segments per CM state (default 8)");
 
 /**
  * struct cmt_fuzz_target - a state to park the core in
@@ -49,8 +60,41 @@ KUNIT_ARRAY_PARAM(cmt_fuzz, cmt_fuzz_targets, cmt_fuzz_desc);
 static const u32 cmt_fuzz_rel[] = { 0, 1, 2, 1 + LREQ, 2 + LREQ, 1 + LOREQ,
 				    2 + LOREQ, 1 + LREJ, 2 + LOREJ, 21 };
 
-/* One valid segment of the kinds a peer sends, then mutated. */
-static u32 cmt_fuzz_frame(struct cmt_sctx *sc, struct rnd_state *rs, u8 *b)
+/* the peers' ports: mostly the parked connection's, and two more */
+static const u16 cmt_fuzz_ports[] = { 5000, 5000, 5000, 5001, 5002 };
+
+/*
+ * An MPA frame split over two segments at a random point, a byte near the
+ * split (in either) changed: the second segment goes to @b2, its length to
+ * @len2. Returns the first one's length.
+ */
+static u32 cmt_fuzz_split(const struct cmt_raw *raw, struct rnd_state *rs,
+			  u8 *b, u8 *b2, u32 *len2)
+{
+	struct cmt_raw r1 = *raw, r2 = *raw;
+	u32 k = 1 + prandom_u32_state(rs) % (raw->paylen - 1), len1;
+	u32 at = prandom_u32_state(rs) % 8;
+
+	r1.paylen = k;
+	r2.pay += k;
+	r2.paylen -= k;
+	r2.seq += k;
+	len1 = cmt_raw_build(&r1, b);
+	*len2 = cmt_raw_build(&r2, b2);
+	/* the payload starts at 54: Ethernet, IPv4 and TCP, no options */
+	if (at < 4 && k > at)
+		b[len1 - 1 - at] = prandom_u32_state(rs);
+	else if (at >= 4 && r2.paylen > at - 4)
+		b2[54 + at - 4] = prandom_u32_state(rs);
+	return len1;
+}
+
+/*
+ * One valid segment of the kinds a peer sends, then mutated; or, split,
+ * two (the second in @b2, its length in @len2, else 0).
+ */
+static u32 cmt_fuzz_frame(struct cmt_sctx *sc, struct rnd_state *rs, u8 *b,
+			  u8 *b2, u32 *len2)
 {
 	static const u8 flagsets[] = { F_S, F_SA, F_A, F_PA, F_FA, F_R, F_RA,
 				       F_PA | F_F };
@@ -61,21 +105,26 @@ static u32 cmt_fuzz_frame(struct cmt_sctx *sc, struct rnd_state *rs, u8 *b)
 				      sizeof(S_REQ_A) };
 	u32 r = prandom_u32_state(rs), p = r % ARRAY_SIZE(pays), len, n, i;
 	struct cmt_raw raw = {
-		.vlan = IRDMA_CM_NO_VLAN, .src = 2, .dst = 1, .sport = 5000,
+		.vlan = IRDMA_CM_NO_VLAN, .src = 2, .dst = 1,
+		.sport = cmt_fuzz_ports[(r >> 28) % ARRAY_SIZE(cmt_fuzz_ports)],
 		.dport = 4000, .flags = flagsets[(r >> 4) % ARRAY_SIZE(flagsets)],
 		.seq = PISN + cmt_fuzz_rel[(r >> 8) % ARRAY_SIZE(cmt_fuzz_rel)],
 		.ack = sc->isn + cmt_fuzz_rel[(r >> 12) % ARRAY_SIZE(cmt_fuzz_rel)],
 	};
 
+	*len2 = 0;
 	if (raw.flags & TCPHDR_SYN) {
 		raw.opts = S_OPT;
 		raw.optlen = sizeof(S_OPT);
 	} else if (raw.flags & TCPHDR_PSH) {
 		raw.pay = pays[p];
 		raw.paylen = paylens[p];
+		/* one in seven split over two segments */
+		if ((r >> 16) % 7 == 6 && raw.paylen > 1)
+			return cmt_fuzz_split(&raw, rs, b, b2, len2);
 	}
 	len = cmt_raw_build(&raw, b);
-	switch ((r >> 16) % 6) {
+	switch ((r >> 16) % 7) {
 	case 0:		/* flip bytes anywhere past Ethernet */
 		n = 1 + (r >> 20) % 4;
 		for (i = 0; i < n; i++)
@@ -136,23 +185,29 @@ static void irdma_cm_fuzz_receive(struct kunit *test)
 	const struct cmt_fuzz_target *t = test->param_value;
 	struct cmt_env *env = test->priv;
 	struct cmt_sctx sc = { .env = env };
-	u32 batch, i, len, fed = 0;
+	u32 batch, i, len, len2, fed = 0;
 	struct rnd_state rs;
-	u8 *b;
+	u8 *b, *b2;
 
 	b = kunit_kzalloc(test, CMT_RAW_MAX, GFP_KERNEL);
+	b2 = kunit_kzalloc(test, CMT_RAW_MAX, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, b2);
 	env->a.peer = NULL;
 	prandom_seed_state(&rs, CMT_FUZZ_SEED ^ (u32)(t - cmt_fuzz_targets));
-	for (batch = 0; batch < CMT_FUZZ_BATCHES; batch++) {
+	for (batch = 0; batch < cm_fuzz_batches; batch++) {
 		cmt_script_exec(&sc, t->steps);
 		env->no_record = true;
 		if (sc.lid)
 			sc.lid->ulp_fail = BIT(IW_CM_EVENT_CONNECT_REQUEST);
 		for (i = 0; i < CMT_FUZZ_PER_BATCH; i++) {
-			len = cmt_fuzz_frame(&sc, &rs, b);
+			len = cmt_fuzz_frame(&sc, &rs, b, b2, &len2);
 			irdma_receive_ilq(env->a.core, b, len, NULL);
 			fed++;
+			if (len2) {
+				irdma_receive_ilq(env->a.core, b2, len2, NULL);
+				fed++;
+			}
 			if ((i & 63) == 63) {
 				cmt_pump(env);
 				cmt_free_list(&env->out);

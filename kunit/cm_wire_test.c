@@ -715,6 +715,168 @@ static void irdma_cm_wire_refused_retry_filter(struct kunit *test)
 }
 
 /*
+ * The engine refuses a command the CM posted without waiting: the 4-tuple
+ * filter (@knob CMT_REFUSE_EST) or the port (CMT_REFUSE_APBVT) of a
+ * connect. Its refusal, reported before the peer answers, ends the
+ * connect with CONNECT_REPLY -EIO at once (not at the MPA timer), and no
+ * delete follows for what the engine does not have (cmt_exit() checks
+ * est_missing and ports_missing). A connect after it works.
+ */
+static void cmt_conn_refused(struct kunit *test, int knob)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	struct cmt_id *lid, *cid, *child;
+	struct cmt_event *e;
+	int rc;
+
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	set_bit(knob, &env->a.fail);
+	rc = cmt_connect(cid, false, 1, 6000, 2, 4000, &cp);
+	clear_bit(knob, &env->a.fail);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	KUNIT_EXPECT_TRUE(test, cmt_report_core(&env->a));
+	cmt_pump(env);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, -EIO);
+	KUNIT_EXPECT_EQ(test, env->a.est_filters, 0);
+	KUNIT_EXPECT_EQ(test, env->a.est_missing, 0);
+	KUNIT_EXPECT_EQ(test, env->a.ports_missing, 0);
+	cmt_advance(env, 2 * IRDMA_CM_TIME_WAIT_MS);
+	cmt_expect_no_event(env);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->a.core->node_cnt), 0);
+	KUNIT_EXPECT_EQ(test, env->a.ports, 0);
+
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6001, 2, 4000, &cp), 0);
+	cmt_pump(env);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	child = cmt_child_of(env, e);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_ASSERT_EQ(test, cmt_accept(child, &ap), 0);
+	cmt_pump(env);
+	cmt_expect_event(env, child, IW_CM_EVENT_ESTABLISHED, 0);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
+	cmt_graceful_close(env, &env->b, cid, child);
+	cmt_unlisten(lid);
+}
+
+static void irdma_cm_wire_conn_filter_refused(struct kunit *test)
+{
+	cmt_conn_refused(test, CMT_REFUSE_EST);
+}
+
+static void irdma_cm_wire_conn_port_refused(struct kunit *test)
+{
+	cmt_conn_refused(test, CMT_REFUSE_APBVT);
+}
+
+/*
+ * The engine refuses the port of a listen: the listen fails with -EIO
+ * once its sync has the verdict, posts no delete for the port, and a
+ * listen on that port after it opens the port again.
+ */
+static void irdma_cm_wire_listen_port_refused(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_id *lid;
+	int rc;
+
+	set_bit(CMT_REFUSE_APBVT, &env->b.fail);
+	cmt_listen(&env->b, false, 2, 4010, 0, &rc);
+	clear_bit(CMT_REFUSE_APBVT, &env->b.fail);
+	KUNIT_EXPECT_EQ(test, rc, -EIO);
+	KUNIT_EXPECT_EQ(test, env->b.ports, 0);
+	KUNIT_EXPECT_EQ(test, env->b.ports_missing, 0);
+	KUNIT_EXPECT_EQ(test, env->b.syn_filters, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->b.core->listener_cnt), 0);
+	lid = cmt_listen(&env->b, false, 2, 4010, 0, &rc);
+	KUNIT_EXPECT_EQ(test, rc, 0);
+	KUNIT_EXPECT_EQ(test, env->b.ports, 1);
+	if (!rc)
+		cmt_unlisten(lid);
+	KUNIT_EXPECT_EQ(test, env->b.ports, 0);
+	cmt_pump(env);
+	cmt_expect_no_event(env);
+}
+
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * An accept (@accept) or a reject whose n-th allocation fails, n = 1, 2,
+ * ... until the call passes its last one (current->fail_nth, as the
+ * guest's fault walk sets it): whatever the call returns, the initiator
+ * hears the outcome at once (CONNECT_REPLY established, refused or
+ * reset), never only at its MPA timer. The RST of an answer that failed
+ * needs no memory. The fake wire's frames stand for the ILQ's send
+ * buffers, allocated beforehand, and are not fault points.
+ */
+static void cmt_answer_fail_nth(struct kunit *test, bool accept)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	struct cmt_id *lid, *cid, *child;
+	struct cmt_event *e;
+	unsigned int n, left = 0;
+	int rc = 0;
+
+	/* no MPA v1 retry after our RST: one request per try */
+	env->a.core->cfg.v1_fallback = false;
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	for (n = 1; n <= 24 && !left; n++) {
+		cid = cmt_id_new(&env->a);
+		KUNIT_ASSERT_NOT_NULL(test, cid);
+		KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000 + n, 2,
+						  4000, &cp), 0);
+		cmt_pump(env);
+		e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+		child = cmt_child_of(env, e);
+		KUNIT_ASSERT_NOT_NULL(test, child);
+		current->fail_nth = n;
+		rc = accept ? cmt_accept(child, &ap) : cmt_reject(child, NULL, 0);
+		left = current->fail_nth;
+		current->fail_nth = 0;
+		/* far below the MPA timer; no retransmission is due */
+		cmt_advance(env, 100);
+		e = cmt_take_event(env, cid);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, e,
+					  "n = %u (call: %d): the initiator heard nothing",
+					  n, rc);
+		KUNIT_EXPECT_EQ_MSG(test, e->type, IW_CM_EVENT_CONNECT_REPLY,
+				    "n = %u", n);
+		if (accept && !rc) {
+			KUNIT_EXPECT_EQ_MSG(test, e->status, 0, "n = %u", n);
+			cmt_expect_event(env, child, IW_CM_EVENT_ESTABLISHED, 0);
+			cmt_graceful_close(env, &env->b, cid, child);
+		} else {
+			KUNIT_EXPECT_NE_MSG(test, e->status, 0, "n = %u", n);
+		}
+		cmt_advance(env, 2 * IRDMA_CM_TIME_WAIT_MS);
+		cmt_recycle(env);
+	}
+	/* the last try passed every point, and so succeeded */
+	KUNIT_EXPECT_NE_MSG(test, left, 0U, "more than %u fault points", n - 1);
+	KUNIT_EXPECT_EQ(test, rc, 0);
+	kunit_info(test, "%s: %u fault points\n", accept ? "accept" : "reject",
+		   n - 2);
+	cmt_unlisten(lid);
+}
+
+static void irdma_cm_wire_accept_fail_nth(struct kunit *test)
+{
+	cmt_answer_fail_nth(test, true);
+}
+
+static void irdma_cm_wire_reject_fail_nth(struct kunit *test)
+{
+	cmt_answer_fail_nth(test, false);
+}
+#endif
+
+/*
  * A QP belongs to the one connection that took it: a connect or an accept
  * naming it again is refused with -EBUSY, and the owner keeps its link,
  * its events and its close.
@@ -1177,6 +1339,13 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE_PARAM(irdma_cm_wire_connect_accept_close,
 			 cmt_wire_gen_params),
 	KUNIT_CASE(irdma_cm_wire_reject),
+	KUNIT_CASE(irdma_cm_wire_conn_filter_refused),
+	KUNIT_CASE(irdma_cm_wire_conn_port_refused),
+	KUNIT_CASE(irdma_cm_wire_listen_port_refused),
+#ifdef CONFIG_FAULT_INJECTION
+	KUNIT_CASE(irdma_cm_wire_accept_fail_nth),
+	KUNIT_CASE(irdma_cm_wire_reject_fail_nth),
+#endif
 	KUNIT_CASE(irdma_cm_wire_ulp_errors),
 	KUNIT_CASE(irdma_cm_wire_ord_above_peer_ird),
 	KUNIT_CASE(irdma_cm_wire_listener_destroyed),

@@ -83,8 +83,11 @@ static u32 cmd_t_pending(struct cmd_t_dev *d)
 	return n;
 }
 
-/* run the next WQE: its completion returns 0x100 + its slot */
-static void cmd_t_run_one(struct cmd_t_dev *d)
+/*
+ * run the next WQE: its completion returns 0x100 + its slot; a non-zero
+ * @major fails it with @major and @minor, as the engine fails a command
+ */
+static void cmd_t_run_one_as(struct cmd_t_dev *d, u16 major, u16 minor)
 {
 	__le64 *cqe = d->hw.ccq.ring + d->cq_head * 4;
 	unsigned long flags;
@@ -97,13 +100,21 @@ static void cmd_t_run_one(struct cmd_t_dev *d)
 	cqe[2] = cpu_to_le64(0x100 + idx);
 	/* the valid bit last */
 	wmb();
-	cqe[3] = cpu_to_le64((u64)d->cq_pol << 63 | (u64)idx << 32);
+	cqe[3] = cpu_to_le64((u64)d->cq_pol << 63 | (u64)idx << 32 |
+			     (major ? IRDMA_CQE_ERROR |
+				      FIELD_PREP(IRDMA_CQE_MAJERR, major) |
+				      FIELD_PREP(IRDMA_CQE_MINERR, minor) : 0));
 	if (++d->cq_head == CMD_T_CCQ_SIZE) {
 		d->cq_head = 0;
 		d->cq_pol ^= 1;
 	}
 	d->sq_tail = (idx + 1) % CMD_T_CQP_SIZE;
 	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static void cmd_t_run_one(struct cmd_t_dev *d)
+{
+	cmd_t_run_one_as(d, 0, 0);
 }
 
 static void cmd_t_exit(struct kunit *test)
@@ -323,10 +334,85 @@ static void irdma_cmd_req_posts_a_batch(struct kunit *test)
 			(s64)CMD_T_ISSUERS);
 }
 
+/**
+ * struct cmd_t_ends - what the @end of requests heard
+ * @n: how many were told
+ * @ret: what each was told, in order
+ * @on_wq: each was told on the command workqueue
+ */
+struct cmd_t_ends {
+	int n;
+	int ret[CMD_T_ISSUERS];
+	bool on_wq[CMD_T_ISSUERS];
+};
+
+static void cmd_t_end(struct irdma_cmd_req *req, int ret)
+{
+	struct cmd_t_ends *e = req->end_ctx;
+
+	if (e->n < CMD_T_ISSUERS) {
+		e->on_wq[e->n] = current_work() == &req->hw->req_work;
+		e->ret[e->n] = ret;
+	}
+	e->n++;
+}
+
+/*
+ * Requests nobody waits for, the first of which the engine fails: each
+ * one's issuer hears how it ended through @end, on the command workqueue
+ * and in order, the failed one with -EIO (a refusal is not dropped
+ * unheard), the others with 0.
+ */
+static void irdma_cmd_req_end_hears_refusal(struct kunit *test)
+{
+	struct cmd_t_dev *d = test->priv;
+	atomic_t failed = ATOMIC_INIT(0);
+	struct cmd_t_ends ends = {};
+	struct irdma_cmd_req *req;
+	struct cmd_t_gate gate;
+	int i;
+
+	INIT_WORK_ONSTACK(&gate.work, cmd_t_gate_wait);
+	init_completion(&gate.open);
+	queue_work(d->hw.cmd_wq, &gate.work);
+	for (i = 0; i < CMD_T_ISSUERS; i++) {
+		req = irdma_cmd_req_alloc(cmd_t_build_nop, NULL, 0, "NOP",
+					  GFP_KERNEL);
+		KUNIT_EXPECT_NOT_NULL(test, req);
+		if (!req)
+			break;
+		req->failed = &failed;
+		req->end = cmd_t_end;
+		req->end_ctx = &ends;
+		irdma_cmd_req_submit(&d->hw, req);
+	}
+	complete(&gate.open);
+	flush_work(&gate.work);
+	destroy_work_on_stack(&gate.work);
+	if (i < CMD_T_ISSUERS) {
+		irdma_cmd_req_sync(&d->hw);
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, cmd_t_wait_pending(d, CMD_T_ISSUERS, 2000));
+	/* the engine's refusal: an invalid-argument major code */
+	cmd_t_run_one_as(d, 0x8029, 0x1);
+	for (i = 1; i < CMD_T_ISSUERS; i++)
+		cmd_t_run_one(d);
+	irdma_cmd_req_sync(&d->hw);
+	KUNIT_ASSERT_EQ(test, ends.n, CMD_T_ISSUERS);
+	KUNIT_EXPECT_EQ(test, ends.ret[0], -EIO);
+	for (i = 1; i < CMD_T_ISSUERS; i++)
+		KUNIT_EXPECT_EQ(test, ends.ret[i], 0);
+	for (i = 0; i < CMD_T_ISSUERS; i++)
+		KUNIT_EXPECT_TRUE(test, ends.on_wq[i]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&failed), 1);
+}
+
 static struct kunit_case irdma_cmd_cases[] = {
 	KUNIT_CASE(irdma_cmd_exec_issuers_in_flight_at_once),
 	KUNIT_CASE(irdma_cmd_exec_timeout_breaks_cqp),
 	KUNIT_CASE(irdma_cmd_req_posts_a_batch),
+	KUNIT_CASE(irdma_cmd_req_end_hears_refusal),
 	{}
 };
 

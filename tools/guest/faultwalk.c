@@ -755,11 +755,8 @@ static int cm_accept(struct try *t)
  * (an attempt that neither connects nor fails is a hang) and be @want or
  * a connection error.
  */
-static int cm_client_result(const char *what, int want)
+static int cm_client_check(const char *what, int want, int ev, int status)
 {
-	int ev, status = 0;
-
-	ev = cm_event(c.cli.ch, CM_PATIENCE_MS, NULL, &status);
 	if (ev < 0) {
 		bad("%s: the client heard nothing in %d s", what,
 		    CM_PATIENCE_MS / 1000);
@@ -771,6 +768,39 @@ static int cm_client_result(const char *what, int want)
 		bad("%s: the client heard %s (%d)", what, rdma_event_str(ev),
 		    status);
 	return ev;
+}
+
+static int cm_client_result(const char *what, int want)
+{
+	int ev, status = 0;
+
+	ev = cm_event(c.cli.ch, CM_PATIENCE_MS, NULL, &status);
+	return cm_client_check(what, want, ev, status);
+}
+
+/*
+ * As cm_client_result(), after an accept or reject that may have ended
+ * with our RST: the client may then try again with MPA v1, as the CM
+ * does after a reset during its MPA request. A request that comes
+ * meanwhile is rejected (unarmed), and the client hears that.
+ */
+static int cm_client_answer(const char *what, int want)
+{
+	long end = now_ms() + CM_PATIENCE_MS;
+	struct rdma_cm_id *id;
+	int ev, status = 0;
+
+	while (now_ms() < end) {
+		ev = cm_event(c.cli.ch, 100, NULL, &status);
+		if (ev >= 0)
+			return cm_client_check(what, want, ev, status);
+		if (cm_event(c.lis.ch, 0, &id, NULL) ==
+		    RDMA_CM_EVENT_CONNECT_REQUEST && id) {
+			rdma_reject(id, NULL, 0);
+			rdma_destroy_id(id);
+		}
+	}
+	return cm_client_check(what, want, -1, 0);
 }
 
 /* the passive side's ESTABLISHED, once the client has its own */
@@ -890,14 +920,15 @@ static int cm_try(enum cm_op op, struct try *t)
 		if (err) {
 			/* the request is dropped: the client must hear of it */
 			cm_end_free(&c.srv);
-			cm_client_result("failed accept or reject",
+			cm_client_answer("failed accept or reject",
 					 RDMA_CM_EVENT_REJECTED);
 			break;
 		}
-		if (cm_client_result(op == CM_ACCEPT ? "accept" : "reject",
-				     op == CM_ACCEPT ?
-				     RDMA_CM_EVENT_ESTABLISHED :
-				     RDMA_CM_EVENT_REJECTED) ==
+		if (op == CM_REJECT) {
+			cm_client_answer("reject", RDMA_CM_EVENT_REJECTED);
+			break;
+		}
+		if (cm_client_result("accept", RDMA_CM_EVENT_ESTABLISHED) ==
 		    RDMA_CM_EVENT_ESTABLISHED) {
 			cm_server_result("accept");
 			cm_disconnect_both();
@@ -1178,6 +1209,17 @@ int main(int argc, char **argv)
 			die("%s: %s", cfg.kop, strerror(errno));
 	}
 	find_device();
+	/*
+	 * librdmacm opens a device's context and PD when an id first binds
+	 * to it and keeps them: one listener before the walks puts them in
+	 * every walk's baseline of RDMA resources.
+	 */
+	for (i = optind; i < argc; i++)
+		if (parse_op(argv[i], &o) && o.where == CM) {
+			cm_listen_up();
+			cm_end_free(&c.lis);
+			break;
+		}
 	quiet_memory();
 	for (i = optind; i < argc; i++) {
 		parse_op(argv[i], &o);

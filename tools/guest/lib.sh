@@ -166,6 +166,11 @@ job_kunit() {
 	local d suite
 
 	kmemleak_baseline
+	# the CM suites fail allocations (fail-nth): no stack dump for each
+	for d in failslab fail_page_alloc; do
+		[ ! -w /sys/kernel/debug/$d/verbose ] ||
+			echo 0 >/sys/kernel/debug/$d/verbose
+	done
 	load_stack || return 1
 	kmod irdma || echo "modprobe irdma failed: $?"
 	# The simulator carries its own suites (when it is built).

@@ -21,9 +21,7 @@
 #    QPs, a fast-registration MR, an AH and an RC QP to RTS; the
 #    destruction of each (a kernel destroy may not fail).
 #  - iWARP function 2 alone: user CQ, RC QP and MR, a kernel RC QP.
-# faultwalk also walks the CM through librdmacm on a loopback (listen,
-# connect, accept, reject, disconnect: -a ADDR -p PORT); not here yet: a
-# failed accept or reject leaves the active side without an event.
+# 68b-fault-cm walks the connection manager.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 walker=/run/irdma/run/faultwalk
