@@ -434,6 +434,12 @@ ae_trace_stop() {
 	IRDMA_AE_TRACE=
 }
 
+# The wait_* helpers below look IRDMA_POLLS times a second: most waits end
+# within a fraction of a second, and a whole second per look added up to
+# minutes over a run.
+IRDMA_POLLS=5
+IRDMA_POLL_SECS=0.2
+
 # For tests: wait $1 seconds without running sleep(1): read times out on
 # a FIFO that this shell holds open for reading and writing, so no writer
 # ever closes it. The FIFO is made and unlinked on the first call; only
@@ -549,14 +555,14 @@ sim_iwarp_pair_devs() {
 wait_line() {
 	local i line
 
-	for ((i = 0; i < $1; i++)); do
+	for ((i = 0; i < $1 * IRDMA_POLLS; i++)); do
 		if [ -e "$3" ]; then
 			while read -r line; do
 				# shellcheck disable=SC2053 # $2 is a glob on purpose
 				[[ $line == $2 ]] && return 0
 			done <"$3"
 		fi
-		pause 1
+		pause "$IRDMA_POLL_SECS"
 	done
 	return 1
 }
@@ -568,10 +574,10 @@ sim_wait_counts() {
 	local secs=$1 want=$2 i have=
 
 	shift 2
-	for ((i = 0; i < secs; i++)); do
+	for ((i = 0; i < secs * IRDMA_POLLS; i++)); do
 		have=$(sim_counts "$@")
 		[ "$have" = "$want" ] && return 0
-		pause 1
+		pause "$IRDMA_POLL_SECS"
 	done
 	fail "function $1 $2 (${*:3}): wanted $want, have ${have:-nothing}"
 }
@@ -582,10 +588,10 @@ sim_wait_counts() {
 wait_qhash_above() {
 	local i n
 
-	for ((i = 0; i < $1; i++)); do
+	for ((i = 0; i < $1 * IRDMA_POLLS; i++)); do
 		read -r n <<<"$(sim_counts "$2" objects qhash)"
 		((${n:-0} > $3)) && return 0
-		pause 1
+		pause "$IRDMA_POLL_SECS"
 	done
 	return 1
 }
@@ -596,9 +602,9 @@ wait_qhash_above() {
 wait_exit() {
 	local i
 
-	for ((i = 0; i < $1; i++)); do
+	for ((i = 0; i < $1 * IRDMA_POLLS; i++)); do
 		kill -0 "$2" 2>/dev/null || return 0
-		pause 1
+		pause "$IRDMA_POLL_SECS"
 	done
 	! kill -0 "$2" 2>/dev/null
 }
@@ -642,9 +648,9 @@ take_baseline() {
 wait_baseline() {
 	local i have fn
 
-	for ((i = 0; i < 60; i++)); do
+	for ((i = 0; i < 60 * IRDMA_POLLS; i++)); do
 		have=$(res_counts) && [ "$have" = "$IRDMA_BASE_RES" ] && break
-		pause 1
+		pause "$IRDMA_POLL_SECS"
 	done
 	[ "$have" = "$IRDMA_BASE_RES" ] ||
 		fail "$1: RDMA resources left: $have (before: $IRDMA_BASE_RES)"
