@@ -417,6 +417,8 @@ void isim_op_destroy_ah(struct isim_func *f, const u64 *wqe,
 {
 	struct isim_ah *ah;
 
+	/* the raw sends posted before the command still find their AH */
+	isim_ilq_tx_drain(f);
 	ah = xa_erase(&f->ahs, FIELD_GET(ISIM_AH_HDR_INDEX, wqe[ISIM_WQE_HDR]));
 	if (!ah)
 		res->minor = ISIM_MIN_NO_OBJECT;

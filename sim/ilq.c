@@ -932,6 +932,21 @@ static void isim_ilq_tx_cqe(struct isim_func *f, const struct isim_qp *qp,
 				    qp->id, qp->sq_cq);
 }
 
+/*
+ * Tell the driver how far the SQ has been run (word 0 of the QP's shadow
+ * area), before looking for the next WQE: a driver that posts one after
+ * that look reads this tail after writing it, finds the engine caught up
+ * and rings (upstream's irdma rings only then).
+ */
+static void isim_ilq_sq_tail(struct isim_func *f, const struct isim_qp *qp)
+{
+	__le64 w = cpu_to_le64(FIELD_PREP(ISIM_QPSA_SQ_TAIL, qp->sq.tail));
+
+	if (!qp->shadow_pa || isim_dma_write(f, qp->shadow_pa, &w, sizeof(w)))
+		return;
+	smp_mb(); /* the tail is out before the next valid bit is read */
+}
+
 static unsigned int isim_ilq_tx_run(struct isim_func *f, struct isim_qp *qp,
 				    unsigned int budget)
 {
@@ -956,9 +971,31 @@ static unsigned int isim_ilq_tx_run(struct isim_func *f, struct isim_qp *qp,
 			isim_ilq_tx_cqe(f, qp, w, qp->sq.tail, minor);
 		qp->executed++;
 		isim_ilq_advance(&qp->sq, 1);
+		isim_ilq_sq_tail(f, qp);
 		n++;
 	}
 	return n;
+}
+
+/**
+ * isim_ilq_tx_drain - send what the raw queues' SQs hold, before a command
+ * @f: function
+ *
+ * A DESTROY_ADDR_HANDLE comes through the CQP, apart from the SQs. The
+ * adapter has fetched and sent a raw WQE the driver rang before the
+ * command long before the command ends, so a driver may destroy a CM
+ * connection's AH right after posting the connection's last segment
+ * (upstream's irdma does, with its RST). The engine, which runs the CQP
+ * first in a pass, sends what the SQs hold before the AH goes.
+ */
+void isim_ilq_tx_drain(struct isim_func *f)
+{
+	struct isim_qp *qp;
+
+	lockdep_assert_held(&f->eng_lock);
+	list_for_each_entry(qp, &f->qp_list, node)
+		if (qp->type == ISIM_QP_TYPE_UDA)
+			isim_ilq_tx_run(f, qp, qp->sq.quanta);
 }
 
 /**

@@ -1602,6 +1602,7 @@ void isim_toe_ieq_in(struct isim_func *f, const struct isim_ilq_hdrs *h,
 		     const u8 *seg, u32 len);
 rx_handler_result_t isim_ilq_rx_handler(struct sk_buff **pskb);
 bool isim_ilq_run(struct isim_func *f, unsigned int budget);
+void isim_ilq_tx_drain(struct isim_func *f);
 struct sk_buff *isim_ilq_seg_frame(struct isim_func *f,
 				   const struct isim_ilq_hdrs *h,
 				   const void *th, u32 hlen,

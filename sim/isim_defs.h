@@ -248,6 +248,12 @@ enum isim_wc_minor {
 #define ISIM_CQSA_ARM_NEXT		BIT_ULL(14)
 #define ISIM_CQSA_ARM_NEXT_SE		BIT_ULL(15)
 #define ISIM_CQSA_ARM_SEQ		GENMASK_ULL(17, 16)
+/*
+ * QP shadow area, word 0: the SQ tail the engine has reached, which a
+ * driver reads after posting to skip the doorbell while the engine is
+ * still behind its earlier WQEs
+ */
+#define ISIM_QPSA_SQ_TAIL		GENMASK_ULL(14, 0)
 /* word 4: how many resizes the driver has finished with (ring switches) */
 #define ISIM_CQSA_RESIZED		GENMASK_ULL(13, 0)
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * KUnit suite irdma_sim_ilq (and irdma_sim_ilq_gen1 on an X722 function):
- * the ILQ: transmit headers, SYN steering, bad commands, gen1 frames.
+ * the ILQ: transmit headers, sends before a DESTROY_AH, SYN steering, bad
+ * commands, gen1 frames.
  * Included at the end of sim/ilq.c.
  */
 #include "harness.h"
@@ -207,6 +208,49 @@ static void isim_ilq_transmit_adds_headers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.dropped), 1LL);
 }
 
+/*
+ * The CM's last segment, then its AH destroyed at once, both posted before
+ * one pass (upstream's RST on a closing connection): the segment goes out
+ * through the AH, and the QP's shadow area shows the SQ tail after it.
+ */
+static void isim_ilq_send_outlives_destroyed_ah(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *sa = t->shadow + 64 / 8;
+	struct sk_buff *skb;
+	u64 w[8] = {};
+
+	isim_t_ilq(test);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_QPSA_SQ_TAIL, le64_to_cpu(*sa)),
+			0ULL);
+	isim_t_tcp(t->ilq->bufs, 5000, 6000, 0x04, 8);
+	isim_t_ilq_send(t, 0, 28, ISIM_T_ILQ_AH);
+	w[ISIM_WQE_HDR] = FIELD_PREP(ISIM_AH_HDR_INDEX, ISIM_T_ILQ_AH);
+	isim_t_run(t, ISIM_OP_DESTROY_AH, w);
+	KUNIT_EXPECT_EQ(test, isim_t_minor(t), 0U);
+
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	isim_t_check_v4_frame(test, skb, 28);
+	kfree_skb(skb);
+	KUNIT_EXPECT_FALSE(test, isim_t_cqe(t->ilq->cq, 0, 3) &
+			   ISIM_CQE_W3_ERROR);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.tx_err), 0LL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_QPSA_SQ_TAIL, le64_to_cpu(*sa)),
+			1ULL);
+
+	/* a send after the destroy finds no AH */
+	isim_t_ilq_send(t, 1, 28, ISIM_T_ILQ_AH);
+	isim_t_poll(t);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_CQE_W3_MINOR,
+					isim_t_cqe(t->ilq->cq, 1, 3)),
+			(u64)ISIM_WC_LOC_QP_OP);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.tx_err), 1LL);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_QPSA_SQ_TAIL, le64_to_cpu(*sa)),
+			2ULL);
+}
+
 /* a listener filter on 192.0.2.1:5000 for the ILQ */
 static void isim_t_syn_filter(struct kunit *test)
 {
@@ -340,6 +384,7 @@ static void isim_ilq_bad_commands_fail(struct kunit *test)
 static struct kunit_case isim_ilq_test_cases[] = {
 	KUNIT_CASE(isim_ilq_transmit_adds_headers),
 	KUNIT_CASE(isim_ilq_disabled_leaf_holds_sends),
+	KUNIT_CASE(isim_ilq_send_outlives_destroyed_ah),
 	KUNIT_CASE(isim_ilq_syn_filter_steers_to_rq),
 	KUNIT_CASE(isim_ilq_bad_commands_fail),
 	{}
