@@ -108,13 +108,17 @@ storm_ucm_pair() {
 # The traffic of the storms: rping across the wire (iWARP, server in the
 # namespace), rping on an iWARP loopback (function 0 to itself), ucmatose
 # across the wire, and rping on a RoCEv2 loopback (function 2 to itself);
-# each client run connects, pings -V five times and disconnects.
+# each client run connects, pings -V five times and disconnects. Both ends
+# of an rping take the same -S: the server READs the client's whole buffer
+# into its own (a larger client overruns the server's MR: a local
+# protection error, a TERMINATE). rping -c exits 0 after a failed ping too:
+# -v prints the verified pings, which storm_tally counts.
 storm_traffic() {
-	local ping=(rping -c -V -C 5 -S 128)
+	local ping=(rping -c -v -V -C 5 -S 128)
 
-	storm_server srv_wire $STORM_NS rping -s -P -V -a 192.0.2.2 -p 7301
-	storm_server srv_loop - rping -s -P -V -a 192.0.2.1 -p 7302
-	storm_server srv_roce - rping -s -P -V -a 198.51.100.1 -p 7304
+	storm_server srv_wire $STORM_NS rping -s -P -V -S 128 -a 192.0.2.2 -p 7301
+	storm_server srv_loop - rping -s -P -V -S 128 -a 192.0.2.1 -p 7302
+	storm_server srv_roce - rping -s -P -V -S 128 -a 198.51.100.1 -p 7304
 	pause 2
 	storm_client iw_wire - 120 "${ping[@]}" -a 192.0.2.2 -p 7301
 	storm_client iw_loop - 120 "${ping[@]}" -a 192.0.2.1 -p 7302
@@ -141,11 +145,12 @@ storm_stop() {
 }
 
 # How the client runs ended, one line per loop ("TAG: N runs, ok X,
-# rc=R Y, ..."), and the connections made in all into STORM_MADE; fails
-# the test when a run hung (was killed at its limit). The clients' most
-# frequent error lines follow.
+# rc=R Y, ..., pings P"), the connections made in all into STORM_MADE
+# and the rping pings verified into STORM_PINGS; fails the test when a
+# run hung (was killed at its limit). The clients' most frequent error
+# lines follow.
 storm_tally() {
-	local tag rc n made=0 hung=0 line
+	local tag rc n made=0 hung=0 pings=0 p line
 	local -A by
 
 	for tag in "${STORM_CLIENTS[@]}"; do
@@ -163,10 +168,15 @@ storm_tally() {
 			*) line+=", rc=$rc ${by[$rc]}" ;;
 			esac
 		done
+		p=$(rping_pings "$STORM_DIR/$tag.out")
+		((p == 0)) || line+=", pings $p"
+		pings=$((pings + p))
 		echo "$line"
 	done
 	# shellcheck disable=SC2034 # for the scripts that source this
 	STORM_MADE=$made
+	# shellcheck disable=SC2034
+	STORM_PINGS=$pings
 	echo "errors by kind:"
 	cat "$STORM_DIR"/*.out 2>/dev/null |
 		grep -iE 'error|fail|reject|unreach|timed out|refused' |
@@ -179,18 +189,18 @@ storm_tally() {
 storm_new_connections() {
 	local spid cpid out=$STORM_DIR/after
 
-	ip netns exec $STORM_NS rping -s -V -a 192.0.2.2 -p 7311 >"$out-srv.txt" 2>&1 &
+	ip netns exec $STORM_NS rping -s -v -V -a 192.0.2.2 -p 7311 >"$out-srv.txt" 2>&1 &
 	spid=$!
 	pause 1
-	rping -c -V -C 5 -a 192.0.2.2 -p 7311 >"$out-cli.txt" 2>&1 &
+	rping -c -v -V -C 5 -a 192.0.2.2 -p 7311 >"$out-cli.txt" 2>&1 &
 	cpid=$!
 	rping_pings_verified 120 "$cpid" "$out-cli.txt" 5 ||
 		fail "no new iWARP connection after the storm: $(<"$out-cli.txt") (server: $(<"$out-srv.txt"))"
 	rping_server_done 30 spid "$out-srv.txt" 5
-	rping -s -V -a 198.51.100.1 -p 7312 >"$out-rsrv.txt" 2>&1 &
+	rping -s -v -V -a 198.51.100.1 -p 7312 >"$out-rsrv.txt" 2>&1 &
 	spid=$!
 	pause 1
-	rping -c -V -C 5 -a 198.51.100.1 -p 7312 >"$out-rcli.txt" 2>&1 &
+	rping -c -v -V -C 5 -a 198.51.100.1 -p 7312 >"$out-rcli.txt" 2>&1 &
 	cpid=$!
 	rping_pings_verified 150 "$cpid" "$out-rcli.txt" 5 ||
 		fail "no new RoCEv2 connection after the storm: $(<"$out-rcli.txt")"
@@ -279,9 +289,9 @@ storm_trouble() {
 # in the namespace.
 storm_traffic_more() {
 	ip -n $STORM_NS addr add 192.0.2.21/24 dev isim1 || fail "192.0.2.21"
-	storm_server srv_any $STORM_NS rping -s -P -V -a 0.0.0.0 -p 7305
+	storm_server srv_any $STORM_NS rping -s -P -V -S 128 -a 0.0.0.0 -p 7305
 	storm_traffic
-	storm_client iw_any - 120 rping -c -V -C 5 -S 128 -a 192.0.2.21 -p 7305
+	storm_client iw_any - 120 rping -c -v -V -C 5 -S 128 -a 192.0.2.21 -p 7305
 }
 
 # A function reset of function FN under traffic: the driver must have its

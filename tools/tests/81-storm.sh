@@ -47,6 +47,8 @@ storm_stop
 storm_tally
 echo "connections made: $STORM_MADE"
 ((STORM_MADE > 0)) || fail "no connection made at all"
+echo "rping pings verified: $STORM_PINGS"
+((STORM_PINGS > 0)) || fail "no rping ping verified at all"
 
 step "afterwards"
 for ((i = 0; i < 60; i++)); do
