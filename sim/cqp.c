@@ -247,6 +247,39 @@ static void isim_cqp_complete(struct isim_func *f, u32 op, u32 idx,
 		  (res->minor ? ISIM_CQPTAIL_OP_ERR : 0));
 }
 
+/* a removal of a filter, port or ARP entry: fail_share leaves it be */
+static bool isim_cqp_removes(u32 op, const u64 *wqe)
+{
+	u64 hdr = wqe[ISIM_WQE_HDR];
+
+	switch (op) {
+	case ISIM_OP_MANAGE_QHASH:
+		return FIELD_GET(ISIM_QH_HDR_MANAGE, hdr) != ISIM_QH_ADD;
+	case ISIM_OP_MANAGE_APBVT:
+		return !(hdr & ISIM_APBVT_HDR_ADD);
+	case ISIM_OP_MANAGE_ARP:
+		return !(hdr & ISIM_ARP_HDR_VALID);
+	default:
+		return false;
+	}
+}
+
+/* does the fail_share knob pick this command of opcode @op to fail */
+static bool isim_cqp_share_fails(struct isim_func *f, u32 op, const u64 *wqe)
+{
+	struct isim_fail_share *sh = &f->faults.share;
+
+	lockdep_assert_held(&f->eng_lock);
+	if (!sh->permille || !test_bit(op, sh->ops) || isim_cqp_removes(op, wqe))
+		return false;
+	sh->seen++;
+	if (prandom_u32_state(&sh->rnd) % 1000 >= sh->permille)
+		return false;
+	sh->failed++;
+	sh->failed_op[op]++;
+	return true;
+}
+
 static void isim_cqp_dispatch(struct isim_func *f, u32 op, const u64 *wqe,
 			      struct isim_res *res)
 {
@@ -254,7 +287,8 @@ static void isim_cqp_dispatch(struct isim_func *f, u32 op, const u64 *wqe,
 
 	if (!d || !d->name || (d->gen2 && f->gen == ISIM_GEN1))
 		res->minor = ISIM_MIN_BAD_OPCODE;
-	else if (atomic_dec_if_positive(&f->faults.fail_op[op]) >= 0)
+	else if (atomic_dec_if_positive(&f->faults.fail_op[op]) >= 0 ||
+		 isim_cqp_share_fails(f, op, wqe))
 		res->minor = ISIM_MIN_INJECTED;
 	else if (!d->exec)
 		res->minor = ISIM_MIN_UNSUPPORTED;

@@ -5,6 +5,11 @@
  *
  *   state             engine objects, queues and counters (read)
  *   fail_<op>         fail the next N CQP commands with that opcode
+ *   fail_share        write "PERMILLE SEED [OP...]": fail that share of the
+ *                     CQP commands (of the opcodes named, as in fail_<op>;
+ *                     of all without; never a removal), picked by a
+ *                     random sequence from SEED; "0" stops; reads back
+ *                     with the counts, by opcode too
  *   drop_frames       drop the next N frames this function transmits
  *   delay_ms          delay every frame this function transmits
  *   drop_cm_frames    lose the next N CM frames: ILQ transmits, or frames
@@ -398,6 +403,97 @@ static const struct file_operations isim_qos_fops = {
 	.release = single_release,
 };
 
+static int isim_fail_share_show(struct seq_file *s, void *unused)
+{
+	struct isim_func *f = s->private;
+	struct isim_fail_share *sh = &f->faults.share;
+	unsigned int op;
+
+	mutex_lock(&f->eng_lock);
+	seq_printf(s, "permille=%u seed=%llu failed=%llu seen=%llu ops=",
+		   sh->permille, sh->seed, sh->failed, sh->seen);
+	for_each_set_bit(op, sh->ops, ISIM_OP_NUM)
+		seq_printf(s, "%s%s", isim_cqp_op_name(op),
+			   op == find_last_bit(sh->ops, ISIM_OP_NUM) ? "" : ",");
+	seq_puts(s, " failed_by_op=");
+	for (op = 0; op < ISIM_OP_NUM; op++)
+		if (sh->failed_op[op])
+			seq_printf(s, "%s:%u ", isim_cqp_op_name(op),
+				   sh->failed_op[op]);
+	seq_putc(s, '\n');
+	mutex_unlock(&f->eng_lock);
+	return 0;
+}
+
+/* "PERMILLE SEED [OP...]" into @sh (its counts cleared), or "0" */
+static int isim_fail_share_parse(char *buf, struct isim_fail_share *sh)
+{
+	char *w, *arg = strim(buf);
+	unsigned int op;
+
+	memset(sh, 0, sizeof(*sh));
+	w = strsep(&arg, " ");
+	if (kstrtou32(w, 0, &sh->permille) || sh->permille > 1000)
+		return -EINVAL;
+	if (!sh->permille)
+		return arg ? -EINVAL : 0;
+	w = strsep(&arg, " ");
+	if (!w || kstrtou64(w, 0, &sh->seed))
+		return -EINVAL;
+	prandom_seed_state(&sh->rnd, sh->seed);
+	while ((w = strsep(&arg, " "))) {
+		if (!*w)
+			continue;
+		for (op = 0; op < ISIM_OP_NUM; op++)
+			if (isim_cqp_op_name(op) &&
+			    !strcmp(isim_cqp_op_name(op), w))
+				break;
+		if (op == ISIM_OP_NUM)
+			return -EINVAL;
+		__set_bit(op, sh->ops);
+	}
+	if (bitmap_empty(sh->ops, ISIM_OP_NUM))
+		for (op = 0; op < ISIM_OP_NUM; op++)
+			if (isim_cqp_op_name(op))
+				__set_bit(op, sh->ops);
+	return 0;
+}
+
+static ssize_t isim_fail_share_write(struct file *file,
+				     const char __user *ubuf, size_t len,
+				     loff_t *ppos)
+{
+	struct isim_func *f = file_inode(file)->i_private;
+	struct isim_fail_share sh;
+	char buf[512];
+	int err;
+
+	err = isim_user_line(buf, sizeof(buf), ubuf, len);
+	if (err)
+		return err;
+	err = isim_fail_share_parse(buf, &sh);
+	if (err)
+		return err;
+	mutex_lock(&f->eng_lock);
+	f->faults.share = sh;
+	mutex_unlock(&f->eng_lock);
+	return len;
+}
+
+static int isim_fail_share_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, isim_fail_share_show, inode->i_private);
+}
+
+static const struct file_operations isim_fail_share_fops = {
+	.owner = THIS_MODULE,
+	.open = isim_fail_share_open,
+	.read = seq_read,
+	.write = isim_fail_share_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static void isim_debugfs_fail_knobs(struct isim_func *f)
 {
 	char name[32];
@@ -448,6 +544,8 @@ void isim_debugfs_init(struct isim_func *f)
 			    &isim_parent_event_fops);
 	debugfs_create_file("qos", 0600, f->ddir, f, &isim_qos_fops);
 	isim_claim_debugfs_init(f);
+	debugfs_create_file("fail_share", 0600, f->ddir, f,
+			    &isim_fail_share_fops);
 }
 
 /**

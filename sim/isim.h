@@ -13,6 +13,7 @@
 #include <linux/timer.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/prandom.h>
 #include <linux/skbuff.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -998,6 +999,30 @@ struct isim_vec {
 };
 
 /**
+ * struct isim_fail_share - fail a random share of the CQP commands
+ * @permille: how many of a thousand commands fail; 0: none
+ * @seed: what @rnd was seeded with
+ * @ops: the opcodes that may fail
+ * @rnd: the random sequence that picks them
+ * @seen: commands of @ops executed since the knob was last written
+ *	(removals of filters, ports and ARP entries are left be, as
+ *	destroys are: a refused one would keep the object)
+ * @failed: how many of those failed
+ * @failed_op: the same, by opcode
+ *
+ * All under the function's eng_lock, which the CQP runs under.
+ */
+struct isim_fail_share {
+	u32 permille;
+	u64 seed;
+	DECLARE_BITMAP(ops, ISIM_OP_NUM);
+	struct rnd_state rnd;
+	u64 seen;
+	u64 failed;
+	u32 failed_op[ISIM_OP_NUM];
+};
+
+/**
  * struct isim_faults - fault injection knobs (debugfs)
  * @fail_op: per CQP opcode, number of next commands to fail
  * @drop_frames: number of next frames the wire drops
@@ -1014,6 +1039,7 @@ struct isim_vec {
  *	transmission; a resend is whole)
  * @corrupt_toe_rx: number of next data segments of offloaded connections
  *	received with their last byte flipped before the engine reads them
+ * @share: a random share of the commands to fail (fail_share)
  */
 struct isim_faults {
 	atomic_t fail_op[ISIM_OP_NUM];
@@ -1026,6 +1052,7 @@ struct isim_faults {
 	u32 delay_ms;
 	bool stall;
 	bool stall_raw_tx;
+	struct isim_fail_share share;
 };
 
 /**

@@ -244,7 +244,9 @@ job_e2e() {
 			[[ $line =~ ^#\ irdma-vm-timeout:\ ([0-9]+)$ ]] &&
 				limit=${BASH_REMATCH[1]}
 		done <"$t"
-		timeout -k 10 "${limit:-600}" bash "$t" >"$IRDMA_OUT/e2e/$name.log" 2>&1
+		# a soak (tools/irdma-vm soak) runs its scripts longer
+		limit=$((${limit:-600} + ${IRDMA_SOAK_SECS:-0}))
+		timeout -k 10 "$limit" bash "$t" >"$IRDMA_OUT/e2e/$name.log" 2>&1
 		rc=$?
 		printf -v t1 '%(%s)T' -1
 		printf '%s\t%s\t%s\n' "$name" "$rc" "$((t1 - t0))" >>"$res"

@@ -1,0 +1,312 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=bash
+#
+# Traffic and trouble for 69-fault-cqp, 81-storm and the soak (sourced
+# after lib.sh): four functions, connection loops that run until told to
+# stop and keep how each run ended, servers that come back when they die,
+# and the tally of it all.
+
+STORM_DIR=/tmp/storm
+STORM_STOP=$STORM_DIR/stop
+STORM_NS=storm
+STORM_PIDS=()
+STORM_SERVERS=()
+STORM_CLIENTS=()
+bus=/sys/bus/irdma_sim
+dbg=/sys/kernel/debug/irdma_sim
+
+# Functions 0 and 1 iWARP and wired, 192.0.2.1 and 192.0.2.2 (1 in
+# namespace storm); 2 RoCEv2 with 198.51.100.1 and 3 beside it, up for the
+# carrier. Sets STORM_ROCE to function 2's RDMA device; connections the
+# engine closed first leave TIME_WAIT after 200 ms.
+storm_setup() {
+	local fn
+
+	rm -rf $STORM_DIR
+	mkdir -p $STORM_DIR
+	netns_del_on_exit $STORM_NS
+	load_irdma_sim
+	sim_iwarp_pair_netns $STORM_NS
+	echo "2 roce" >$bus/new_device || fail "create 2"
+	echo "3 roce" >$bus/new_device || fail "create 3"
+	ip -batch - <<EOF || fail "isim2 and isim3 up"
+link set isim3 up
+link set isim2 up
+addr add 198.51.100.1/24 dev isim2
+EOF
+	for fn in 0 1 2; do
+		sim_wait_counts 60 1 $fn cqp live
+		echo 200 >$dbg/irdma_sim$fn/time_wait_ms
+	done
+	STORM_ROCE=$(ibdev_of 2)
+	[ -n "$STORM_ROCE" ] || fail "no RDMA device on function 2"
+	roce_port_ready "$STORM_ROCE" ':ffff:c633:6401'
+}
+
+# The command prefix that runs in namespace NS ("-": this one).
+storm_in() {
+	STORM_PRE=()
+	[ "$1" = - ] || STORM_PRE=(ip netns exec "$1")
+}
+
+# A client loop: CMD... runs again and again until storm_stop, each run
+# killed after LIMIT seconds (it then counts as hung), in namespace NS
+# ("-": this one). Each run's exit code goes to $STORM_DIR/TAG.rc and its
+# output to TAG.out. Usage: storm_client TAG NS LIMIT CMD...
+storm_client() {
+	local tag=$1 limit=$3
+
+	storm_in "$2"
+	shift 3
+	(
+		while [ ! -e $STORM_STOP ]; do
+			"${STORM_PRE[@]}" timeout -k 5 "$limit" "$@" \
+				>>"$STORM_DIR/$tag.out" 2>&1
+			echo $? >>"$STORM_DIR/$tag.rc"
+		done
+	) &
+	STORM_PIDS+=($!)
+	STORM_CLIENTS+=("$tag")
+}
+
+# A server: CMD... in namespace NS, started again whenever it exits, until
+# storm_stop kills it. Usage: storm_server TAG NS CMD...
+storm_server() {
+	local tag=$1
+
+	storm_in "$2"
+	shift 2
+	(
+		while [ ! -e $STORM_STOP ]; do
+			"${STORM_PRE[@]}" "$@" >>"$STORM_DIR/$tag.out" 2>&1 &
+			echo $! >"$STORM_DIR/$tag.pid"
+			wait $!
+			echo $? >>"$STORM_DIR/$tag.rc"
+		done
+	) &
+	STORM_PIDS+=($!)
+	STORM_SERVERS+=("$tag")
+}
+
+# ucmatose's server and client, once: the server in namespace NS on ADDR
+# and PORT, two connections of ten messages each way. Run by storm_client
+# (exported below). Usage: storm_ucm_pair NS ADDR PORT
+storm_ucm_pair() {
+	local spid rc
+
+	storm_in "$1"
+	"${STORM_PRE[@]}" ucmatose -b "$2" -p "$3" -c 2 -C 10 >/dev/null 2>&1 &
+	spid=$!
+	pause 1
+	ucmatose -s "$2" -p "$3" -c 2 -C 10
+	rc=$?
+	kill $spid 2>/dev/null
+	wait $spid
+	return $rc
+}
+
+# The traffic of the storms: rping across the wire (iWARP, server in the
+# namespace), rping on an iWARP loopback (function 0 to itself), ucmatose
+# across the wire, and rping on a RoCEv2 loopback (function 2 to itself);
+# each client run connects, pings -V five times and disconnects. Both ends
+# of an rping take the same -S: the server READs the client's whole buffer
+# into its own (a larger client overruns the server's MR: a local
+# protection error, a TERMINATE). rping -c exits 0 after a failed ping too:
+# -v prints the verified pings, which storm_tally counts.
+storm_traffic() {
+	local ping=(rping -c -v -V -C 5 -S 128)
+
+	storm_server srv_wire $STORM_NS rping -s -P -V -S 128 -a 192.0.2.2 -p 7301
+	storm_server srv_loop - rping -s -P -V -S 128 -a 192.0.2.1 -p 7302
+	storm_server srv_roce - rping -s -P -V -S 128 -a 198.51.100.1 -p 7304
+	pause 2
+	storm_client iw_wire - 120 "${ping[@]}" -a 192.0.2.2 -p 7301
+	storm_client iw_loop - 120 "${ping[@]}" -a 192.0.2.1 -p 7302
+	storm_client roce_loop - 150 "${ping[@]}" -a 198.51.100.1 -p 7304
+	storm_client ucm_wire - 120 bash -c \
+		". $IRDMA_REPO/tools/guest/lib.sh; . $IRDMA_REPO/tools/guest/storm.sh; storm_ucm_pair $STORM_NS 192.0.2.2 7303"
+}
+
+# Stop the loops: clients finish the run they are in (within their
+# limit), servers are killed; fails the test if a loop does not end.
+storm_stop() {
+	local tag pid p
+
+	touch $STORM_STOP
+	for tag in "${STORM_SERVERS[@]}"; do
+		read -r pid <"$STORM_DIR/$tag.pid" 2>/dev/null &&
+			kill "$pid" 2>/dev/null
+	done
+	for p in "${STORM_PIDS[@]}"; do
+		wait_exit 200 "$p" || fail "a traffic loop did not end"
+		wait "$p"
+	done
+	STORM_PIDS=()
+}
+
+# How the client runs ended, one line per loop ("TAG: N runs, ok X,
+# rc=R Y, ..., pings P"), the connections made in all into STORM_MADE
+# and the rping pings verified into STORM_PINGS; fails the test when a
+# run hung (was killed at its limit). The clients' most frequent error
+# lines follow.
+storm_tally() {
+	local tag rc n made=0 hung=0 pings=0 p line
+	local -A by
+
+	for tag in "${STORM_CLIENTS[@]}"; do
+		by=()
+		n=0
+		while read -r rc; do
+			by[$rc]=$((${by[$rc]:-0} + 1))
+			n=$((n + 1))
+		done <"$STORM_DIR/$tag.rc"
+		line="$tag: $n runs"
+		for rc in "${!by[@]}"; do
+			case $rc in
+			0) line+=", ok ${by[$rc]}"; made=$((made + by[$rc])) ;;
+			124 | 137) line+=", hung ${by[$rc]}"; hung=$((hung + by[$rc])) ;;
+			*) line+=", rc=$rc ${by[$rc]}" ;;
+			esac
+		done
+		p=$(rping_pings "$STORM_DIR/$tag.out")
+		((p == 0)) || line+=", pings $p"
+		pings=$((pings + p))
+		echo "$line"
+	done
+	# shellcheck disable=SC2034 # for the scripts that source this
+	STORM_MADE=$made
+	# shellcheck disable=SC2034
+	STORM_PINGS=$pings
+	echo "errors by kind:"
+	cat "$STORM_DIR"/*.out 2>/dev/null |
+		grep -iE 'error|fail|reject|unreach|timed out|refused' |
+		sed -E 's/[0-9]+/N/g' | sort | uniq -c | sort -rn | head -15
+	((hung == 0)) || fail "$hung runs hung"
+}
+
+# One connection on each path after the storm, with fresh servers: rping
+# -C 5 -V across the wire and on the RoCEv2 loopback.
+storm_new_connections() {
+	local spid cpid out=$STORM_DIR/after
+
+	ip netns exec $STORM_NS rping -s -v -V -a 192.0.2.2 -p 7311 >"$out-srv.txt" 2>&1 &
+	spid=$!
+	pause 1
+	rping -c -v -V -C 5 -a 192.0.2.2 -p 7311 >"$out-cli.txt" 2>&1 &
+	cpid=$!
+	rping_pings_verified 120 "$cpid" "$out-cli.txt" 5 ||
+		fail "no new iWARP connection after the storm: $(<"$out-cli.txt") (server: $(<"$out-srv.txt"))"
+	rping_server_done 30 spid "$out-srv.txt" 5
+	rping -s -v -V -a 198.51.100.1 -p 7312 >"$out-rsrv.txt" 2>&1 &
+	spid=$!
+	pause 1
+	rping -c -v -V -C 5 -a 198.51.100.1 -p 7312 >"$out-rcli.txt" 2>&1 &
+	cpid=$!
+	rping_pings_verified 150 "$cpid" "$out-rcli.txt" 5 ||
+		fail "no new RoCEv2 connection after the storm: $(<"$out-rcli.txt")"
+	rping_server_done 30 spid "$out-rsrv.txt" 5
+	echo "new connections after the storm: iWARP and RoCEv2 ping"
+}
+
+# Undo storm_setup: the namespace, the functions, the modules.
+storm_teardown() {
+	ip -n $STORM_NS link set isim1 netns 1 || fail "move isim1 back"
+	ip netns del $STORM_NS || fail "delete namespace $STORM_NS"
+	sim_unload 3 2 1 0
+}
+
+# The RDMA resources of every device without its index and name (a
+# device registered again after a reset has new ones), sorted.
+storm_res() {
+	local line
+	local -a out=()
+
+	while IFS= read -r line; do
+		out+=("${line#*: *: }")
+	done < <(rdma res show)
+	printf '%s\n' "${out[@]}" | sort
+}
+
+# Trouble while the traffic runs, for SECS seconds, one kind at a time:
+# the wire's link down and up; an address the wildcard listener in the
+# namespace serves (192.0.2.21, which a client loop connects to) removed
+# and added; that listener killed (its loop starts it again); the MTU of
+# both ends to 1200 and back, with the parent's MTU event; the traffic
+# classes of functions 0 and 2 changed (the qos knob). Counts each kind
+# in STORM_TROUBLE. Usage: storm_trouble SECS
+storm_trouble() {
+	local end now i=0 pid tc
+	local -a maps=("up2tc 0 0 0 0 0 0 0 0" "up2tc 0 1 0 1 2 2 3 3"
+		       "up2tc 1 1 1 1 0 0 0 0")
+
+	declare -gA STORM_TROUBLE=()
+	printf -v now '%(%s)T' -1
+	end=$((now + $1))
+	while ((now < end)); do
+		case $((i % 5)) in
+		0)
+			ip link set isim0 down && pause 1 &&
+				ip link set isim0 up || fail "link flap"
+			STORM_TROUBLE[link]=$((${STORM_TROUBLE[link]:-0} + 1))
+			;;
+		1)
+			ip -n $STORM_NS addr del 192.0.2.21/24 dev isim1 &&
+				pause 1 &&
+				ip -n $STORM_NS addr add 192.0.2.21/24 dev isim1 ||
+				fail "address churn"
+			STORM_TROUBLE[address]=$((${STORM_TROUBLE[address]:-0} + 1))
+			;;
+		2)
+			read -r pid <"$STORM_DIR/srv_any.pid" && kill "$pid"
+			STORM_TROUBLE[listener]=$((${STORM_TROUBLE[listener]:-0} + 1))
+			;;
+		3)
+			ip link set isim0 mtu 1200 &&
+				ip -n $STORM_NS link set isim1 mtu 1200 &&
+				echo mtu >$dbg/irdma_sim0/parent_event &&
+				pause 1 && ip link set isim0 mtu 1500 &&
+				ip -n $STORM_NS link set isim1 mtu 1500 &&
+				echo mtu >$dbg/irdma_sim0/parent_event ||
+				fail "MTU change"
+			STORM_TROUBLE[mtu]=$((${STORM_TROUBLE[mtu]:-0} + 1))
+			;;
+		4)
+			tc=${maps[$((i / 5 % 3))]}
+			echo "$tc" >$dbg/irdma_sim0/qos &&
+				echo "$tc" >$dbg/irdma_sim2/qos ||
+				fail "traffic-class change"
+			STORM_TROUBLE[tc]=$((${STORM_TROUBLE[tc]:-0} + 1))
+			;;
+		esac
+		i=$((i + 1))
+		pause 1
+		printf -v now '%(%s)T' -1
+	done
+}
+
+# The traffic of storm_traffic, and a client loop to 192.0.2.21, which
+# storm_trouble takes away and gives back, served by a wildcard listener
+# in the namespace.
+storm_traffic_more() {
+	ip -n $STORM_NS addr add 192.0.2.21/24 dev isim1 || fail "192.0.2.21"
+	storm_server srv_any $STORM_NS rping -s -P -V -S 128 -a 0.0.0.0 -p 7305
+	storm_traffic
+	storm_client iw_any - 120 rping -c -v -V -C 5 -S 128 -a 192.0.2.21 -p 7305
+}
+
+# A function reset of function FN under traffic: the driver must have its
+# engine and RDMA device back within 30 s. Usage: storm_reset FN
+storm_reset() {
+	local fn=$1 t0 t1 i dev
+
+	printf -v t0 '%(%s)T' -1
+	echo 1 >$dbg/irdma_sim"$fn"/reset || fail "reset of function $fn"
+	for ((i = 0; i < 60; i++)); do
+		dev=$(ibdev_of "$fn")
+		[ -n "$dev" ] && [ "$(sim_cqp_live "$fn")" = 1 ] && break
+		pause 0.5
+	done
+	printf -v t1 '%(%s)T' -1
+	[ -n "$dev" ] || fail "function $fn: no RDMA device 30 s after its reset"
+	echo "function $fn reset under traffic: $dev back in $((t1 - t0)) s"
+}
