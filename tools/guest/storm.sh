@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # shellcheck shell=bash
 #
-# Traffic and trouble for 69-fault-cqp, 81-storm and the soak (sourced
+# Traffic and trouble for 81-storm and the soak (sourced
 # after lib.sh): four functions, connection loops that run until told to
 # stop and keep how each run ended, servers that come back when they die,
 # and the tally of it all.
