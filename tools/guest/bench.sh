@@ -18,6 +18,9 @@
 #          gives it its carrier)
 #   siw    veth vsiw0, 198.51.100.1
 #   rxe    veth vrxe0, 198.51.100.65
+#   roce2  irdma_sim function 2 to function 3, 192.0.2.130 in namespace
+#          benchroce: RoCEv2 between two functions over the simulated
+#          wire (the perftest rows only)
 # Measures:
 #   connects/s   cmtime -c N for N = 1 (BENCH_ONE_RUNS runs, default 10,
 #                one after the other), 50 and $BENCH_CONNS (default 500):
@@ -58,7 +61,7 @@ idle_secs=${BENCH_IDLE_SECS:-10}
 bus=/sys/bus/irdma_sim
 out=${IRDMA_OUT:-/tmp}/bench
 names=(irdma siw roce rxe)
-declare -A dev addr result why remark lat_opts
+declare -A dev addr result why remark lat_opts srv_ns srv_dev
 
 mkdir -p "$out"
 
@@ -79,6 +82,20 @@ rdma_dev_of() {
 			fi
 		done
 	done < <(rdma link show)
+	return 1
+}
+
+# wait up to 30 s for a GID ending in $2 on RDMA device $1's port 1
+wait_gid() {
+	local i g v
+
+	for ((i = 0; i < 60; i++)); do
+		for g in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+			read -r v <"$g" 2>/dev/null || continue
+			[[ $v == *"$2" ]] && return 0
+		done
+		pause 0.5
+	done
 	return 1
 }
 
@@ -152,6 +169,10 @@ setup() {
 	idle_cpu irdma 2
 	sim_pair 2 roce 192.0.2.129/25
 	idle_cpu roce 2
+	ip netns add benchroce && ip link set isim3 netns benchroce &&
+		ip -n benchroce link set isim3 up &&
+		ip -n benchroce addr add 192.0.2.130/25 dev isim3 ||
+		fail "function 3 into namespace benchroce"
 	veth_link vsiw0 vsiw1 198.51.100.1/26 siw0 siw || fail "siw link"
 	idle_cpu siw 1
 	veth_link vrxe0 vrxe1 198.51.100.65/26 rxe0 rxe || fail "rxe link"
@@ -162,8 +183,16 @@ setup() {
 	dev[roce]=$(rdma_dev_of isim2) || fail "no RDMA device on isim2"
 	dev[siw]=siw0
 	dev[rxe]=rxe0
+	dev[roce2]=${dev[roce]}
+	addr[roce2]=192.0.2.130
+	srv_ns[roce2]=benchroce
+	srv_dev[roce2]=$(ibdev_of 3)
+	[ -n "${srv_dev[roce2]}" ] || fail "no RDMA device on function 3"
+	wait_gid "${srv_dev[roce2]}" ':ffff:c000:0282' ||
+		fail "no GID for 192.0.2.130 on ${srv_dev[roce2]}"
 	lat_opts[irdma]="-I $IRDMA_PERFTEST_INLINE"
 	lat_opts[roce]="-I $IRDMA_PERFTEST_INLINE"
+	lat_opts[roce2]=${lat_opts[roce]}
 	rdma link show
 }
 
@@ -286,7 +315,9 @@ bench_perftest() {
 	local t=$1 tool=$2 port=$3 col=$4 key=$5 spid w
 
 	shift 5
-	run "$tool-srv-$t" "$tool" -R -F -d "${dev[$t]}" -p "$port" "$@" &
+	# a server in its own namespace (roce2) is the far function's
+	run "$tool-srv-$t" ${srv_ns[$t]:+ip netns exec "${srv_ns[$t]}"} \
+		"$tool" -R -F -d "${srv_dev[$t]:-${dev[$t]}}" -p "$port" "$@" &
 	spid=$!
 	pause 3
 	if ! run "$tool-$t" "$tool" -R -F -d "${dev[$t]}" -p "$port" "$@" "${addr[$t]}"; then
@@ -419,12 +450,12 @@ done
 sim_dump cmtime
 for tool in ib_write_bw ib_read_bw ib_send_bw; do
 	note "$tool -R, 64 KiB"
-	for t in "${names[@]}"; do
+	for t in "${names[@]}" roce2; do
 		bench_perftest "$t" "$tool" $((port++)) 3 "${tool#ib_}" -s 65536 -n 200
 	done
 done
 note "ib_write_lat -R, 2 bytes"
-for t in "${names[@]}"; do
+for t in "${names[@]}" roce2; do
 	# shellcheck disable=SC2086 # the options are words
 	bench_perftest "$t" ib_write_lat $((port++)) 4 lat -s 2 -n 500 ${lat_opts[$t]:-}
 done
@@ -452,17 +483,18 @@ gain() {
 }
 
 echo
-printf '%-36s %10s %10s %10s %10s | %8s %8s %8s\n' "" irdma-iw siw irdma-roce rxe \
-	"iw/siw" "iw/rxe" "roce/rxe"
+printf '%-36s %10s %10s %10s %10s %10s | %8s %8s %8s %8s\n' "" irdma-iw siw irdma-roce rxe \
+	roce-2fn "iw/siw" "iw/rxe" "roce/rxe" "2fn/rxe"
 row() {
 	local label=$1 key=$2 low=${3:-} t
 
 	printf '%-36s' "$label"
-	for t in "${names[@]}"; do
+	for t in "${names[@]}" roce2; do
 		printf ' %10s' "${result[$t.$key]:-n/a}"
 	done
-	printf ' | %8s %8s %8s\n' "$(gain irdma siw "$key" "$low")" \
-		"$(gain irdma rxe "$key" "$low")" "$(gain roce rxe "$key" "$low")"
+	printf ' | %8s %8s %8s %8s\n' "$(gain irdma siw "$key" "$low")" \
+		"$(gain irdma rxe "$key" "$low")" "$(gain roce rxe "$key" "$low")" \
+		"$(gain roce2 rxe "$key" "$low")"
 }
 row "rdma_cm connects/s (1 at a time)" cps1
 row "rdma_cm connects/s (50 at once)" cps50
@@ -476,6 +508,7 @@ row "ib_write_lat -R 2 B typical (us)" lat low
 row "slab per idle connection (bytes)" idle low
 row "idle CPU per bound device (%)" cpu low
 row "kernel post_send+poll_cq (ns/WQE)" post low
+echo "(roce-2fn: irdma RoCEv2 from function 2 to function 3 across the wire; perftest rows only)"
 echo "(ratios: times better than the other transport; above 1 is better)"
 for k in "${!remark[@]}"; do
 	echo "note $k: ${remark[$k]}"
