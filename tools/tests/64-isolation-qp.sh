@@ -51,9 +51,19 @@ engine_qp_state() {
 	done
 }
 
+# where each thread of process $1 waits: state, wchan, kernel stack
+proc_threads() {
+	local t
+
+	for t in /proc/"$1"/task/*; do
+		echo "thread ${t##*/}: $(grep State "$t/status") $(cat "$t/wchan")"
+		cat "$t/stack"
+	done 2>&1
+}
+
 log_mark 64-isolation-qp
 need_user rping librdmacm libirdma
-rm -f $go
+rm -f $go $srv $cli /tmp/64-*.txt
 sim_iwarp_function0 dev
 iso_nodes
 echo "file cm_hw.c +p" >/sys/kernel/debug/dynamic_debug/control
@@ -138,7 +148,8 @@ wait $cpid 2>/dev/null
 cpid=
 wait_line 60 "*RDMA_CM_EVENT_DISCONNECTED*" $srv ||
 	fail "the server saw no disconnect: $(tail -n 5 $srv)"
-wait_exit 60 $spid || fail "the server does not exit: $(tail -n 5 $srv)"
+wait_exit 60 $spid || fail "the server does not exit: $(proc_threads $spid)
+$(grep -v "ping data" $srv)"
 wait $spid 2>/dev/null
 spid=
 wait_baseline "the attacks"
