@@ -1045,10 +1045,16 @@ static u32 irdma_build_mpa_v2(struct irdma_cm_node *node, u8 *hdr,
 		flags |= IRDMA_MPA_FLAG_REJECT;
 	else if (node->mpa_crc)
 		flags |= IRDMA_MPA_FLAG_CRC;
+	/*
+	 * A reject is a reply with R set (RFC 6581): to a peer-to-peer
+	 * request it answers A and the RTR it chose as an accept would;
+	 * without an RTR to choose it answers as no peer-to-peer responder.
+	 */
 	if (node->p2p && kind == IRDMA_MPA_KIND_REQ) {
 		ird |= IRDMA_MPA_IRD_P2P;
 		ord |= node->rtr_offer;
-	} else if (node->p2p && kind == IRDMA_MPA_KIND_REP) {
+	} else if (node->p2p && (kind == IRDMA_MPA_KIND_REP ||
+				 node->rdma0 != IRDMA_CM_RDMA0_NONE)) {
 		ird |= IRDMA_MPA_IRD_P2P;
 		ord |= irdma_mpa_rtr_bit(node->rdma0);
 	}
@@ -4176,6 +4182,11 @@ static int irdma_cm_reject(struct irdma_cm_node *node, const void *pdata,
 	}
 	irdma_cm_uncount_pending(node);
 	if (node->state == IRDMA_CM_STATE_MPAREQ_RCVD && !node->peer_reset) {
+		/*
+		 * the reject's IRD/ORD are what an accept would answer: an
+		 * ORD above the initiator's IRD is one it must refuse
+		 */
+		irdma_negotiate_mpa_v2_ird_ord(node);
 		err = irdma_send_mpa_reject(node, pdata, pdata_len);
 		if (err) {
 			irdma_send_reset(node);

@@ -83,6 +83,10 @@ static const struct cmt_mpa_vec cmt_mpa_vecs[] = {
 	  CMT_MPA_REP "\x20\x01\x00\x02\x01\x02", 22 },
 	{ "v2 reject", IRDMA_MPA_KIND_REJ, 2, true, true, 0, 0, 16, 16, NULL, 0,
 	  CMT_MPA_REP "\x30\x02\x00\x04\x00\x10\x00\x10", 24 },
+	/* to a peer-to-peer request: A and the RTR chosen, as a reply */
+	{ "v2 reject write RTR", IRDMA_MPA_KIND_REJ, 2, true, true, 0,
+	  IRDMA_CM_RDMA0_WRITE, 16, 4, NULL, 0,
+	  CMT_MPA_REP "\x30\x02\x00\x04\x80\x10\x80\x04", 24 },
 };
 
 static void cmt_mpa_vec_desc(const struct cmt_mpa_vec *v, char *desc)

@@ -131,8 +131,9 @@ static const u8 S_REQ_HUGE[20] = CMT_MPA_REQ
 /* our answers to S_REQ with ird = ord = 16 */
 static const u8 S_OUR_REP[24] = CMT_MPA_REP
 	"\x50\x02\x00\x04\x80\x10\x80\x10";
+/* the reject answers as an accept would: A, WRITE, IRD 64, ORD to 16 */
 static const u8 S_OUR_REJ[26] = CMT_MPA_REP
-	"\x30\x02\x00\x06\x00\x40\x00\x40\x01\x02";
+	"\x30\x02\x00\x06\x80\x40\x80\x10\x01\x02";
 static const u8 S_OUR_REJ0[20] = CMT_MPA_REP
 	"\x20\x01\x00\x00";
 /* our request when connecting with ird = ord = 16 */

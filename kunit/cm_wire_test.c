@@ -210,7 +210,9 @@ static void irdma_cm_wire_reject(struct kunit *test)
 	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
 	static const u8 why[] = "busy";
 	struct cmt_id *lid, *cid;
+	struct cmt_frame *f;
 	struct cmt_event *e;
+	struct cmt_seen s;
 	int rc;
 
 	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
@@ -221,6 +223,17 @@ static void irdma_cm_wire_reject(struct kunit *test)
 	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_EXPECT_EQ(test, cmt_reject(cmt_child_of(env, e), why, 4), 0);
+	/*
+	 * the reject answers the peer-to-peer request as a reply would: A,
+	 * the WRITE RTR, our IRD (64), our ORD down to the initiator's IRD
+	 */
+	f = cmt_wire_peek(env);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_ASSERT_TRUE(test, cmt_seen_parse(f->data, f->len, &s));
+	KUNIT_ASSERT_EQ(test, s.paylen, 28U);
+	KUNIT_EXPECT_EQ(test, s.pay[16], 0x30);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(s.pay + 20), 0x8040);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(s.pay + 22), 0x8002);
 	cmt_pump(env);
 	e = cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
 	if (e) {

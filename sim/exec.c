@@ -1477,10 +1477,8 @@ static int isim_exec_iw_op(struct isim_xfer *x, struct isim_qp *qp, u64 hdr)
 	case ISIM_WQOP_LOCAL_INV:
 		return isim_exec_mem_op(x, qp, FIELD_GET(ISIM_WQH_OP, hdr));
 	case ISIM_WQOP_GEN_RTS_AE:
-		if (isim_aeq_post(x->f, ISIM_AE_LLP_ESTABLISHED,
-				  ISIM_AE_SRC_NONE, qp->id, qp->cq_ctx))
-			dev_dbg_ratelimited(&x->f->dev, "QP %u: AE lost\n",
-					    qp->id);
+		/* with RTS and ESTABLISHED in it, as every AE of a connection */
+		isim_toe_ae(x->f, qp, ISIM_AE_LLP_ESTABLISHED);
 		return 0;
 	case ISIM_WQOP_SEND:
 		if (hdr & ISIM_WQH_STREAM_MODE)

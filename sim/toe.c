@@ -536,11 +536,17 @@ static u8 isim_toe_tcp_state(const struct isim_toe *t)
 	return t->closed_first ? ISIM_TCPS_CLOSING : ISIM_TCPS_LAST_ACK;
 }
 
-/*
- * An AE of the QP's connection, with the QP's state and its TCP state at
- * the time: Linux 6.1's irdma decides a close by them (hw_tcp_state).
+/**
+ * isim_toe_ae - an AE of the QP's connection
+ * @f: function
+ * @qp: the QP
+ * @code: AE code
+ *
+ * The AEQE carries the QP's state and its TCP state at the time: Linux
+ * 6.1's irdma keeps them from every AE of a QP and decides a close by them
+ * (hw_tcp_state), LLP_CONNECTION_ESTABLISHED's included.
  */
-static void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code)
+void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code)
 {
 	u64 more = FIELD_PREP(ISIM_AEQE_IWSTATE, qp->state) |
 		   FIELD_PREP(ISIM_AEQE_TCPSTATE, isim_toe_tcp_state(&qp->toe));

@@ -255,6 +255,9 @@ static void isim_toe_lsmm_sent_then_held(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_t_toe_ae(test, m, 0, &id),
 			(u64)ISIM_AE_LLP_ESTABLISHED);
 	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP);
+	/* upstream keeps these: a 0 there made its destroy skip the RST */
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae_states(m, 0),
+			ISIM_QPS_RTS << 4 | ISIM_TCPS_ESTABLISHED);
 	/* it places nothing and is acknowledged with a pure ACK */
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 0LL);
 	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
