@@ -2028,7 +2028,8 @@ static int irdma_cm_start_qp(struct irdma_cm_node *node, void *qp,
 		if (err)
 			return err;
 	}
-	if (ctx->active && ctx->rdma0 != IRDMA_CM_RDMA0_NONE) {
+	/* an initiator without RTR (MPA v1) still fills the quantum */
+	if (ctx->active) {
 		err = core->ops->qp_post_rtr(core, qp, ctx->rdma0);
 		if (err)
 			return err;

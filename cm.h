@@ -304,7 +304,9 @@ struct irdma_cm_tcp_ctx {
  *	owns, nor unlinks it from one.
  * @qp_set_ctx: program the TCP/iWARP context of a QP.
  * @qp_post_lsmm: post the MPA reply as the QP's first (streamed) message.
- * @qp_post_rtr: post the zero length RTR operation.
+ * @qp_post_rtr: post the initiator's connection WQE: the zero length RTR
+ *	operation, or with IRDMA_CM_RDMA0_NONE (no RTR) a NOP, so that the
+ *	engine goes on to the ULP's first message.
  * @qp_to_rts: move the QP to RTS.
  * @qp_to_err: (atomic) move the QP to error (flush); the layer below
  *	resets a connection that has not closed.

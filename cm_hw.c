@@ -390,6 +390,8 @@ static int irdma_cm_hw_qp_post_lsmm(struct irdma_cm_core *core, void *qp,
 static int irdma_cm_hw_qp_post_rtr(struct irdma_cm_core *core, void *qp,
 				   enum irdma_cm_rdma0 op)
 {
+	if (op == IRDMA_CM_RDMA0_NONE)
+		return irdma_qp_iw_post_nop(qp);
 	if (op != IRDMA_CM_RDMA0_READ && op != IRDMA_CM_RDMA0_WRITE)
 		return -EINVAL;
 	return irdma_qp_iw_post_rtr(qp, op == IRDMA_CM_RDMA0_READ);

@@ -1875,7 +1875,8 @@ static int irdma_qp_conn_wqe_ok(struct irdma_qp *qp)
 
 /**
  * struct irdma_qp_conn_wqe - a connection WQE to write at SQ quantum 0
- * @lsmm: the LSMM (MPA reply), else the RTR
+ * @lsmm: the LSMM (MPA reply), else the RTR or a NOP
+ * @nop: a NOP (an initiator without RTR), else the RTR
  * @read: RTR: a zero length RDMA READ, else a WRITE
  * @addr: LSMM: address of the reply under @stag
  * @len: LSMM: its length
@@ -1884,6 +1885,7 @@ static int irdma_qp_conn_wqe_ok(struct irdma_qp *qp)
  */
 struct irdma_qp_conn_wqe {
 	bool lsmm;
+	bool nop;
 	bool read;
 	u64 addr;
 	u32 len;
@@ -1895,6 +1897,8 @@ static int irdma_qp_conn_wqe_write(struct irdma_uk_qp *uk,
 {
 	if (w->lsmm)
 		return irdma_uk_conn_lsmm(uk, w->addr, w->len, w->stag);
+	if (w->nop)
+		return irdma_uk_conn_nop(uk);
 	return irdma_uk_conn_rtr(uk, w->read);
 }
 
@@ -1992,6 +1996,32 @@ out_unlock:
 int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read)
 {
 	struct irdma_qp_conn_wqe w = { .read = read };
+	int ret;
+
+	mutex_lock(&qp->state_lock);
+	ret = irdma_qp_conn_wqe_ok(qp);
+	if (!ret)
+		ret = irdma_qp_conn_post(qp, &w);
+	mutex_unlock(&qp->state_lock);
+	return ret;
+}
+
+/**
+ * irdma_qp_iw_post_nop - the connection WQE of an initiator without RTR
+ * @qp: an iWARP QP with its connection set, held by the caller
+ *
+ * The engine runs the SQ in order from quantum 0, which the QP keeps for
+ * its connection WQE: an initiator that sends no RTR (MPA v1, as after a
+ * fallback from v2) fills it with a NOP, or the engine would stop there
+ * and never send the ULP's first message. Kernel and user QPs alike.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or -EINVAL (no connection, wrong state, a user SQ that does
+ * not hold the quantum).
+ */
+int irdma_qp_iw_post_nop(struct irdma_qp *qp)
+{
+	struct irdma_qp_conn_wqe w = { .nop = true };
 	int ret;
 
 	mutex_lock(&qp->state_lock);

@@ -417,6 +417,7 @@ int irdma_qp_conn_from_cm(const struct irdma_cm_tcp_ctx *t,
 int irdma_qp_iw_set_ctx(struct irdma_qp *qp, const struct irdma_cm_tcp_ctx *t);
 int irdma_qp_iw_post_lsmm(struct irdma_qp *qp, const void *buf, u32 len);
 int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read);
+int irdma_qp_iw_post_nop(struct irdma_qp *qp);
 int irdma_qp_iw_to_rts(struct irdma_qp *qp);
 int irdma_qp_iw_close(struct irdma_qp *qp);
 u8 *irdma_qp_q2(struct irdma_qp *qp);

@@ -727,6 +727,31 @@ int irdma_uk_conn_rtr(struct irdma_uk_qp *qp, bool read)
 }
 
 /**
+ * irdma_uk_conn_nop - fill quantum 0 with a NOP
+ * @qp: the QP; needs at least one connection quantum
+ *
+ * For the initiator of a connection without RTR (MPA v1, or v2 without
+ * peer-to-peer mode): nothing goes on the wire and nothing completes, but
+ * the engine, which runs the SQ in order from quantum 0, goes on to the
+ * first WR posted after it.
+ *
+ * Return: 0 or -EINVAL when the QP keeps no connection quantum.
+ */
+int irdma_uk_conn_nop(struct irdma_uk_qp *qp)
+{
+	__le64 *wqe = irdma_uk_sq_quantum(qp, 0);
+
+	if (!qp->conn_quanta)
+		return -EINVAL;
+	irdma_wqe_set(wqe, 0, 0);
+	irdma_wqe_set(wqe, 1, 0);
+	irdma_wqe_set(wqe, 2, 0);
+	irdma_uk_wqe_commit(wqe, FIELD_PREP(IRDMA_SQWQE_OPCODE, IRDMA_WQEOP_NOP) |
+			    FIELD_PREP(IRDMA_SQWQE_VALID, qp->sq_pol));
+	return 0;
+}
+
+/**
  * irdma_uk_ring_sq_db - tell the device about newly posted SQ WQEs
  * @qp: the QP
  *

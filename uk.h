@@ -22,7 +22,8 @@
 #define IRDMA_UK_MAX_QUANTA		8
 /*
  * SQ quanta an iWARP QP, kernel or user, keeps for its connection WQE: the
- * one irdma_uk_conn_lsmm() or irdma_uk_conn_rtr() writes at quantum 0. The
+ * one irdma_uk_conn_lsmm(), irdma_uk_conn_rtr() or irdma_uk_conn_nop()
+ * writes at quantum 0. The
  * engine runs the SQ in order from quantum 0, so a kept quantum that no
  * connection WQE fills would stop it before the first posted WR; the RTS
  * AE WQEs are not used (IRDMA_FEATURE_RTS_AE is not offered).
@@ -400,6 +401,7 @@ int irdma_uk_post_recv(struct irdma_uk_qp *qp, u64 wr_id,
 		       const struct irdma_uk_sge *sg, u32 num_sge);
 int irdma_uk_conn_lsmm(struct irdma_uk_qp *qp, u64 addr, u32 len, u32 stag);
 int irdma_uk_conn_rtr(struct irdma_uk_qp *qp, bool read);
+int irdma_uk_conn_nop(struct irdma_uk_qp *qp);
 void irdma_uk_ring_sq_db(struct irdma_uk_qp *qp);
 void irdma_uk_release_held(struct irdma_uk_qp *qp,
 			   const struct irdma_uk_held *held);

@@ -67,7 +67,9 @@ struct cmt_frame {
  * @rts: moved to RTS
  * @err: moved to error
  * @closing: asked to close gracefully (qp_close)
- * @rtr: RTR op posted
+ * @rtr: RTR op posted (IRDMA_CM_RDMA0_NONE: a NOP, or nothing yet)
+ * @conn_wqe: quantum 0 holds the connection WQE (LSMM, RTR or NOP) of the
+ *	context set last
  * @lsmm: MPA reply posted
  * @lsmm_len: its length
  */
@@ -81,6 +83,7 @@ struct cmt_qp {
 	bool err;
 	bool closing;
 	enum irdma_cm_rdma0 rtr;
+	bool conn_wqe;
 	u8 lsmm[IRDMA_MPA_MAX_FRAME + 8];
 	u32 lsmm_len;
 };
@@ -613,6 +616,7 @@ static int cmt_qp_set_ctx(struct irdma_cm_core *core, void *qp,
 		return -EIO;
 	q->ctx = *ctx;
 	q->ctx_set = true;
+	q->conn_wqe = false;
 	return 0;
 }
 
@@ -626,6 +630,7 @@ static int cmt_qp_post_lsmm(struct irdma_cm_core *core, void *qp,
 		return -EIO;
 	memcpy(q->lsmm, buf, len);
 	q->lsmm_len = len;
+	q->conn_wqe = true;
 	return 0;
 }
 
@@ -635,6 +640,7 @@ static int cmt_qp_post_rtr(struct irdma_cm_core *core, void *qp,
 	if (test_bit(CMT_FAIL_RTR, &cmt_cc(core)->fail))
 		return -EIO;
 	((struct cmt_qp *)qp)->rtr = op;
+	((struct cmt_qp *)qp)->conn_wqe = true;
 	return 0;
 }
 
@@ -651,6 +657,14 @@ static int cmt_qp_to_rts(struct irdma_cm_core *core, void *qp)
 
 	if (test_bit(CMT_FAIL_RTS, &cmt_cc(core)->fail))
 		return -EIO;
+	/*
+	 * As the engine: it runs the SQ from quantum 0, which the QP keeps
+	 * for its connection WQE; left empty, the SQ never starts and the
+	 * connection hangs without an error anywhere.
+	 */
+	if (!q->conn_wqe)
+		KUNIT_FAIL(cmt_cc(core)->env->test,
+			   "QP %u goes to RTS without its connection WQE", q->qpn);
 	q->rts = true;
 	/* as the engine: the QP takes the 4-tuple, its filter goes */
 	i = q->node ? cmt_est_find(cmt_cc(core), &q->node->ci) : -1;

@@ -787,6 +787,52 @@ static void irdma_cm_wire_conn_port_refused(struct kunit *test)
 }
 
 /*
+ * The responder's engine refuses the 4-tuple filter of a request whose
+ * SYN-ACK is out already: the responder resets it, and the initiator,
+ * which heard a RST to its MPA v2 request, tries again with MPA v1 on the
+ * same 4-tuple. That connection has no RTR: the initiator's QP must still
+ * get a connection WQE (a NOP) at the quantum the engine starts from, or
+ * its first message never goes and both ends wait for ever (the strict
+ * fake fails the move to RTS without one).
+ */
+static void irdma_cm_wire_resp_filter_refused(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	struct cmt_id *lid, *cid, *child;
+	struct cmt_event *e;
+	int rc;
+
+	lid = cmt_listen(&env->b, false, 2, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 2, 4000, &cp), 0);
+	/* the SYN: B answers it and posts the filter, which is refused */
+	set_bit(CMT_REFUSE_EST, &env->b.fail);
+	KUNIT_ASSERT_TRUE(test, cmt_deliver_one(env));
+	clear_bit(CMT_REFUSE_EST, &env->b.fail);
+	KUNIT_EXPECT_TRUE(test, cmt_report_core(&env->b));
+	cmt_pump(env);
+	KUNIT_EXPECT_EQ(test,
+			atomic64_read(&env->a.core->stats[IRDMA_CM_STAT_V1_FALLBACK]),
+			1);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	child = cmt_child_of(env, e);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_ASSERT_EQ(test, cmt_accept(child, &ap), 0);
+	cmt_pump(env);
+	cmt_expect_event(env, child, IW_CM_EVENT_ESTABLISHED, 0);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
+	KUNIT_EXPECT_FALSE(test, env->a.qps[1].ctx.p2p);
+	KUNIT_EXPECT_EQ(test, env->a.qps[1].rtr, IRDMA_CM_RDMA0_NONE);
+	KUNIT_EXPECT_TRUE(test, env->a.qps[1].conn_wqe);
+	KUNIT_EXPECT_TRUE(test, env->b.qps[2].conn_wqe);
+	cmt_graceful_close(env, &env->b, cid, child);
+	cmt_unlisten(lid);
+}
+
+/*
  * The engine refuses the port of a listen: the listen fails with -EIO
  * once its sync has the verdict, posts no delete for the port, and a
  * listen on that port after it opens the port again.
@@ -1354,6 +1400,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_cm_wire_reject),
 	KUNIT_CASE(irdma_cm_wire_conn_filter_refused),
 	KUNIT_CASE(irdma_cm_wire_conn_port_refused),
+	KUNIT_CASE(irdma_cm_wire_resp_filter_refused),
 	KUNIT_CASE(irdma_cm_wire_listen_port_refused),
 #ifdef CONFIG_FAULT_INJECTION
 	KUNIT_CASE(irdma_cm_wire_accept_fail_nth),
