@@ -29,12 +29,12 @@
  *   ring itself, as it does not rely on doorbells (below), so a WR posted
  *   to a QP in error completes without the driver issuing a flush again.
  *
- * The doorbell register keeps only the last value written, so two QPs
- * rung between ticks would lose one; the engine therefore looks at every
- * active queue on every tick and only consumes WQEALLOC (user space
- * rings its doorbell page, which the engine does not watch either).
- * Rings are physically contiguous (kernel QPs) or PBLE-mapped page by
- * page (user QPs).
+ * The doorbell register keeps only the last value written, so a pass a
+ * doorbell starts looks at every QP (isim_exec_run()). As each SQ WQE is
+ * fetched, the SQ tail goes to word 0 of the QP's shadow area, where
+ * libirdma reads it to decide whether to ring at all. Rings are
+ * physically contiguous (kernel QPs) or PBLE-mapped page by page (user
+ * QPs).
  *
  * iWARP: an offloaded QP in RTS (toe.c) executes its connection WQEs: the
  * LSMM (a SEND with STREAMMODE) goes out as a segment of the connection,
@@ -127,6 +127,25 @@ void isim_exec_load_ctx(struct isim_qp *qp, const u64 *ctx, bool virt)
 	qp->qs_handle = FIELD_GET(ISIM_QPC_W22_QS_HANDLE, ctx[22]);
 }
 
+/*
+ * An SQ WQE has been fetched: the SQ tail goes to word 0 of the QP's
+ * shadow area, as the adapter keeps it, before the engine looks for the
+ * next WQE. libirdma reads that word after writing its WQEs and rings
+ * WQEALLOC only if the tail has reached the first of them; behind it, it
+ * takes the engine to be still fetching and does not ring. The barrier
+ * orders the tail before the next valid bit is read: a WQE written after
+ * that read is rung for, as its poster then finds the tail caught up.
+ */
+static void isim_exec_sq_fetched(struct isim_func *f,
+				 const struct isim_qp *qp)
+{
+	__le64 w = cpu_to_le64(FIELD_PREP(ISIM_QPSA_SQ_TAIL, qp->sq.tail));
+
+	if (!qp->shadow_pa || isim_dma_write(f, qp->shadow_pa, &w, sizeof(w)))
+		return;
+	smp_mb(); /* the tail is out before the next valid bit is read */
+}
+
 static void isim_wq_rewind(struct isim_wq *wq)
 {
 	wq->tail = 0;
@@ -137,14 +156,16 @@ static void isim_wq_rewind(struct isim_wq *wq)
 
 /**
  * isim_exec_new_state - a create or modify set the QP's state
+ * @f: function
  * @qp: the QP, with its new state
  * @old: the state before (ISIM_QPS_INVALID for a new QP)
  *
  * A new QP, and one entering the idle state (RESET or INIT) from any other
  * state, starts both rings over at quantum 0, on the first lap, as the
- * driver does. A new QP may be created straight into RTS (the ILQ is).
+ * driver does, and so does the SQ tail in its shadow area. A new QP may
+ * be created straight into RTS (the ILQ is).
  */
-void isim_exec_new_state(struct isim_qp *qp, u8 old)
+void isim_exec_new_state(struct isim_func *f, struct isim_qp *qp, u8 old)
 {
 	if (old != ISIM_QPS_INVALID &&
 	    (qp->state != ISIM_QPS_IDLE || old == ISIM_QPS_IDLE))
@@ -152,6 +173,7 @@ void isim_exec_new_state(struct isim_qp *qp, u8 old)
 	qp->term_halted = false;
 	isim_wq_rewind(&qp->sq);
 	isim_wq_rewind(&qp->rq);
+	isim_exec_sq_fetched(f, qp);
 }
 
 /* ---- rings ---- */
@@ -327,6 +349,8 @@ static unsigned int isim_exec_flush_posted(struct isim_func *f,
 			qp->flushed++;
 		}
 		isim_wq_advance(wq, q);
+		if (c.sq)
+			isim_exec_sq_fetched(f, qp);
 		n++;
 	}
 	return n;
@@ -1636,6 +1660,7 @@ static unsigned int isim_exec_sq(struct isim_xfer **xp, struct isim_func *f,
 			break;
 		}
 		isim_wq_advance(sq, x->req.quanta);
+		isim_exec_sq_fetched(f, qp);
 		n++;
 	}
 	return n;

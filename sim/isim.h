@@ -1531,7 +1531,8 @@ void isim_op_resume_qp(struct isim_func *f, const u64 *wqe,
 u32 isim_frag_stag(u8 gen, u64 w);
 u32 isim_frag_len(u8 gen, u64 w);
 void isim_exec_load_ctx(struct isim_qp *qp, const u64 *ctx, bool virt);
-void isim_exec_new_state(struct isim_qp *qp, u8 old_state);
+void isim_exec_new_state(struct isim_func *f, struct isim_qp *qp,
+			 u8 old_state);
 bool isim_exec_sq_empty(struct isim_func *f, const struct isim_qp *qp);
 void isim_exec_flush(struct isim_func *f, struct isim_qp *qp,
 		     struct isim_wq *wq, u16 minor);

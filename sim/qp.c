@@ -146,7 +146,7 @@ void isim_op_create_qp(struct isim_func *f, const u64 *wqe,
 	qp->ctx_pa = wqe[2];
 	qp->shadow_pa = wqe[5];
 	isim_exec_load_ctx(qp, ctx, wqe[ISIM_WQE_HDR] & ISIM_QP_HDR_VIRT);
-	isim_exec_new_state(qp, ISIM_QPS_INVALID);
+	isim_exec_new_state(f, qp, ISIM_QPS_INVALID);
 	if (isim_qp_add(f, qp)) {
 		kfree(qp);
 		res->minor = ISIM_MIN_BUSY;
@@ -230,7 +230,7 @@ void isim_op_modify_qp(struct isim_func *f, const u64 *wqe,
 	qp->ctx_pa = wqe[2];
 	qp->modifies++;
 	isim_exec_load_ctx(qp, ctx, hdr & ISIM_QP_HDR_VIRT);
-	isim_exec_new_state(qp, old);
+	isim_exec_new_state(f, qp, old);
 	isim_roce_modify(f, qp, ctx, old);
 	if (!conn)
 		isim_toe_modify(f, qp, hdr);

@@ -51,6 +51,45 @@ static void isim_exec_flush_completes_each_posted_wqe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qp->executed, 0ULL);
 }
 
+/*
+ * The SQ tail the engine has fetched to is in word 0 of the QP's shadow
+ * area after every WQE it takes, run or flushed, and back at 0 when the
+ * rings start over: libirdma rings WQEALLOC only when that tail has
+ * reached the WQEs it posted, and without it leaves them to the guard.
+ */
+static void isim_exec_sq_tail_in_shadow_area(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	__le64 *sq = t->sq, *shadow = isim_t_page(test);
+	struct isim_qp *qp;
+
+	KUNIT_ASSERT_NOT_NULL(test, shadow);
+	qp = isim_t_self_qp(test);
+	qp->shadow_pa = isim_t_bus(t, shadow);
+	shadow[0] = cpu_to_le64(ISIM_QPSA_SQ_TAIL);
+	isim_t_wqe(sq, 0, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_t_wqe(sq, 1, ISIM_WQOP_NOP, 0, 0, 0, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->executed, 2ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(shadow[0]), 2ULL);
+	/* a WQE flushed is fetched too */
+	mutex_lock(&t->f->eng_lock);
+	qp->state = ISIM_QPS_ERROR;
+	isim_exec_flush(t->f, qp, &qp->sq, ISIM_WC_FLUSHED);
+	mutex_unlock(&t->f->eng_lock);
+	isim_t_wqe(sq, 2, ISIM_WQOP_SEND, 0, 0, 0, 0);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->flushed, 1ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(shadow[0]), 3ULL);
+	/* back to RESET: the rings and the tail start over */
+	mutex_lock(&t->f->eng_lock);
+	qp->state = ISIM_QPS_IDLE;
+	isim_exec_new_state(t->f, qp, ISIM_QPS_ERROR);
+	mutex_unlock(&t->f->eng_lock);
+	KUNIT_EXPECT_EQ(test, qp->sq.tail, 0U);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(shadow[0]), 0ULL);
+}
+
 static void isim_exec_send_loopback_moves_data(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -552,6 +591,7 @@ static void isim_exec_sq_quanta_gen1(struct kunit *test)
 static struct kunit_case isim_exec_test_cases[] = {
 	KUNIT_CASE(isim_exec_payload_reads_fragments),
 	KUNIT_CASE(isim_exec_flush_completes_each_posted_wqe),
+	KUNIT_CASE(isim_exec_sq_tail_in_shadow_area),
 	KUNIT_CASE(isim_exec_send_loopback_moves_data),
 	KUNIT_CASE(isim_exec_rc_elsewhere_is_unrouted),
 	KUNIT_CASE(isim_exec_sq_waits_for_doorbell),

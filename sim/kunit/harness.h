@@ -457,7 +457,7 @@ static inline struct isim_qp *isim_t_hand_qp_type(struct kunit *test, u32 id,
 						 xa_mk_value(ISIM_T_RC_MAC),
 						 GFP_KERNEL)));
 	isim_exec_load_ctx(qp, ctx, false);
-	isim_exec_new_state(qp, ISIM_QPS_INVALID);
+	isim_exec_new_state(t->f, qp, ISIM_QPS_INVALID);
 	qp->state = state;
 	mutex_lock(&t->f->eng_lock);
 	err = isim_qp_add(t->f, qp);

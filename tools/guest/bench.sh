@@ -47,6 +47,11 @@
 #   post+poll    irdma_test_kverbs bench_dev=DEV: a kernel consumer's
 #                post_send + poll_cq per RDMA WRITE, in ns (RoCE devices
 #                only: the module connects its QPs without a CM)
+# BENCH_ONLY (an extended regular expression on TRANSPORT.KEY, the keys
+# being cps1 cps50 cps$BENCH_CONNS write_bw read_bw send_bw lat post idle
+# cpu; for example '^irdma\.(write_bw|lat)$') runs the matching
+# figures alone (the idle CPU of all transports or none); the others
+# print n/a.
 # The ratios say how many times better irdma does than siw or rxe, for
 # every row (so above 1 is better, whichever way the row counts): iWARP
 # against siw and rxe, RoCEv2 against rxe.
@@ -64,6 +69,13 @@ names=(irdma siw roce rxe)
 declare -A dev addr result why remark lat_opts srv_ns srv_dev
 
 mkdir -p "$out"
+
+# is figure $2 of transport $1 wanted (BENCH_ONLY)?
+want() {
+	[[ $1.$2 =~ ${BENCH_ONLY:-.} ]] && return 0
+	why[$1.$2]="not asked for"
+	return 1
+}
 
 note() {
 	echo "bench: $*" >/dev/kmsg
@@ -127,8 +139,19 @@ busy_share() {
 # share before (idle_base), which this share becomes
 idle_base=0
 idle_cpu() {
-	local now
+	local now t
 
+	# each share is less the one before: all transports' or none
+	for t in "${names[@]}"; do
+		[[ $t.cpu =~ ${BENCH_ONLY:-.} ]] && break
+		t=""
+	done
+	if [ -z "$t" ]; then
+		for t in "${names[@]}"; do
+			why[$t.cpu]="not asked for"
+		done
+		return 0
+	fi
 	pause 2
 	now=$(busy_share)
 	[ -n "$1" ] && result[$1.cpu]=$(awk -v d=$((now - idle_base)) -v n="$2" \
@@ -439,36 +462,43 @@ sim_dump start
 port=7100
 note "cmtime, one connection, $one_runs runs"
 for t in "${names[@]}"; do
-	bench_cmtime_one "$t" $((port++))
+	want "$t" cps1 && bench_cmtime_one "$t" $port
+	((port++))
 done
 for n in 50 "$conns"; do
 	note "cmtime, $n connections at once"
 	for t in "${names[@]}"; do
-		bench_cmtime "$t" $((port++)) "$n" "cps$n"
+		want "$t" "cps$n" && bench_cmtime "$t" $port "$n" "cps$n"
+		((port++))
 	done
 done
 sim_dump cmtime
 for tool in ib_write_bw ib_read_bw ib_send_bw; do
 	note "$tool -R, 64 KiB"
 	for t in "${names[@]}" roce2; do
-		bench_perftest "$t" "$tool" $((port++)) 3 "${tool#ib_}" -s 65536 -n 200
+		want "$t" "${tool#ib_}" &&
+			bench_perftest "$t" "$tool" $port 3 "${tool#ib_}" -s 65536 -n 200
+		((port++))
 	done
 done
 note "ib_write_lat -R, 2 bytes"
 for t in "${names[@]}" roce2; do
 	# shellcheck disable=SC2086 # the options are words
-	bench_perftest "$t" ib_write_lat $((port++)) 4 lat -s 2 -n 500 ${lat_opts[$t]:-}
+	want "$t" lat &&
+		bench_perftest "$t" ib_write_lat $port 4 lat -s 2 -n 500 ${lat_opts[$t]:-}
+	((port++))
 done
 sim_dump perftest
 note "post_send + poll_cq, kernel"
 for t in roce rxe; do
-	bench_kverbs "$t"
+	want "$t" post && bench_kverbs "$t"
 done
 why[irdma.post]="iWARP: the kernel benchmark connects its QPs without a CM"
 why[siw.post]=${why[irdma.post]}
 note "$idle idle connections"
 for t in "${names[@]}"; do
-	bench_idle "$t" $((port++))
+	want "$t" idle && bench_idle "$t" $port
+	((port++))
 done
 sim_dump end
 
@@ -513,7 +543,14 @@ echo "(ratios: times better than the other transport; above 1 is better)"
 for k in "${!remark[@]}"; do
 	echo "note $k: ${remark[$k]}"
 done
+skipped=0
 for k in "${!why[@]}"; do
-	echo "n/a $k: ${why[$k]}"
+	case ${why[$k]} in
+	"not asked for"*) ((++skipped)) ;;
+	*) echo "n/a $k: ${why[$k]}" ;;
+	esac
 done
+if ((skipped)); then
+	echo "n/a: $skipped figures not asked for (BENCH_ONLY=$BENCH_ONLY)"
+fi
 echo "raw outputs: bench/ in the run directory"
