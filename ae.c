@@ -133,6 +133,27 @@ static void irdma_ae_to_qp(struct irdma_hw *hw, u32 id,
 	irdma_qp_put(qp);
 }
 
+/*
+ * An affiliated error leaves a RoCEv2 QP in the error state, as the
+ * InfiniBand specification has it: the engine has stopped the QP; its
+ * verbs state follows and its outstanding WQEs are flushed, so that a
+ * consumer who only polls its CQ sees them end and ibv_query_qp() says
+ * ERR. Established is not an error. An iWARP QP gets there by its
+ * connection's end, which the CM drives (a TERMINATE, an abort).
+ */
+static void irdma_ae_roce_qp_err(struct irdma_hw *hw, u32 id, u16 code)
+{
+	struct irdma_qp *qp;
+
+	if (irdma_ae_qp_event(code) == IB_EVENT_COMM_EST)
+		return;
+	qp = irdma_qp_get(hw, id);
+	if (!qp)
+		return;
+	irdma_qp_async_err(qp);
+	irdma_qp_put(qp);
+}
+
 /* No cause: the AE changes nothing for the connection */
 #define IRDMA_AE_NO_DISC	-1
 
@@ -589,6 +610,8 @@ void irdma_ae_dispatch(struct irdma_hw *hw, const struct irdma_aeqe_info *ae)
 		irdma_cq_async_event(hw, ae->id);
 		break;
 	case IRDMA_AE_ACT_QP:
+		if (!iwarp)
+			irdma_ae_roce_qp_err(hw, ae->id, ae->code);
 		irdma_ae_to_qp(hw, ae->id, irdma_ae_qp_event(ae->code));
 		if (iwarp && !irdma_ae_terminate(hw, ae) &&
 		    irdma_ae_past_rts(hw, ae))

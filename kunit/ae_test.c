@@ -94,7 +94,18 @@ struct ae_fixture {
 	struct irdma_cq cq;
 	enum ib_event_type last;
 	unsigned int events;
+	unsigned int err_moves;
 };
+
+/* stands for the QP's move to ERR: counts it, drops its reference */
+static void ae_fixture_err_work(struct work_struct *work)
+{
+	struct irdma_qp *qp = container_of(work, struct irdma_qp, err_work);
+	struct ae_fixture *fx = container_of(qp, struct ae_fixture, qp);
+
+	fx->err_moves++;
+	irdma_qp_put(qp);
+}
 
 static void ae_fixture_handler(struct ib_event *ev, void *ctx)
 {
@@ -121,6 +132,7 @@ static int ae_fixture_init(struct kunit *test)
 	fx->cq.ibcq.cq_context = fx;
 	refcount_set(&fx->qp.refs, 1);
 	init_completion(&fx->qp.freed);
+	INIT_WORK(&fx->qp.err_work, ae_fixture_err_work);
 	spin_lock_init(&fx->qp.cm_lock);
 	refcount_set(&fx->cq.refs, 1);
 	init_completion(&fx->cq.freed);
@@ -138,6 +150,7 @@ static void ae_fixture_exit(struct kunit *test)
 {
 	struct ae_fixture *fx = test->priv;
 
+	flush_work(&fx->qp.err_work);
 	xa_destroy(&fx->hw.qps);
 	xa_destroy(&fx->hw.cqs);
 }
@@ -164,7 +177,37 @@ static void irdma_ae_dispatch_reaches_qp(struct kunit *test)
 	ae_fixture_post(fx, IRDMA_AE_QP_SUSPEND_COMPLETE, IRDMA_AESRC_SQ, 7);
 	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_RQ, 8);
 	KUNIT_EXPECT_EQ(test, fx->events, 1);
-	/* the reference taken for the event was dropped */
+	/* the references taken for the event and the move were dropped */
+	flush_work(&fx->qp.err_work);
+	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
+}
+
+/*
+ * A RoCEv2 QP's error AEs move it to ERR, once however many come; the
+ * Established AE does not; an iWARP QP's errors are left to its CM.
+ */
+static void irdma_ae_roce_error_moves_qp_to_err(struct kunit *test)
+{
+	struct ae_fixture *fx = test->priv;
+
+	ae_fixture_post(fx, IRDMA_AE_LLP_CONNECTION_ESTABLISHED,
+			IRDMA_AESRC_SQ, 7);
+	flush_work(&fx->qp.err_work);
+	KUNIT_EXPECT_EQ(test, fx->err_moves, 0);
+	ae_fixture_post(fx, IRDMA_AE_LLP_TOO_MANY_RETRIES, IRDMA_AESRC_SQ, 7);
+	flush_work(&fx->qp.err_work);
+	KUNIT_EXPECT_EQ(test, fx->err_moves, 1);
+	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_FATAL);
+	ae_fixture_post(fx, IRDMA_AE_IB_REMOTE_ACCESS_ERROR, IRDMA_AESRC_RQ, 7);
+	flush_work(&fx->qp.err_work);
+	KUNIT_EXPECT_EQ(test, fx->err_moves, 2);
+	KUNIT_EXPECT_EQ(test, fx->last, IB_EVENT_QP_ACCESS_ERR);
+	fx->fn.protocol = IRDMA_PROTOCOL_IWARP;
+	ae_fixture_post(fx, IRDMA_AE_AMP_BAD_STAG_KEY, IRDMA_AESRC_RQ, 7);
+	flush_work(&fx->qp.err_work);
+	KUNIT_EXPECT_EQ(test, fx->err_moves, 2);
+	/* the consumer heard all four, Established included */
+	KUNIT_EXPECT_EQ(test, fx->events, 4);
 	KUNIT_EXPECT_EQ(test, refcount_read(&fx->qp.refs), 1);
 }
 
@@ -592,6 +635,7 @@ static struct kunit_case irdma_ae_cases[] = {
 	KUNIT_CASE(irdma_ae_dispatch_iwarp_llp_unlinked),
 	KUNIT_CASE_PARAM(irdma_ae_action_table, ae_gen_params),
 	KUNIT_CASE(irdma_ae_dispatch_reaches_qp),
+	KUNIT_CASE(irdma_ae_roce_error_moves_qp_to_err),
 	KUNIT_CASE(irdma_ae_dispatch_skips_dying_qp),
 	KUNIT_CASE(irdma_ae_dispatch_reaches_cq),
 	KUNIT_CASE(irdma_ae_dispatch_iwarp_llp_not_to_qp),

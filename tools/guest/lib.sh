@@ -598,6 +598,24 @@ wait_qhash_above() {
 	return 1
 }
 
+# For tests: wait up to SECONDS until an rdma_cm id listens on PORT, on
+# any device ("rdma res show cm_id"): a server started in the background
+# before its client connects, which a fixed pause races on a busy host.
+# A command prefix after PORT runs rdma there (ip netns exec NS).
+# Usage: wait_cm_listen SECONDS PORT [PREFIX...]
+wait_cm_listen() {
+	local i line
+
+	for ((i = 0; i < $1 * IRDMA_POLLS; i++)); do
+		while IFS= read -r line; do
+			[[ $line == *"state LISTEN"*"src-addr "*":$2 "* ]] &&
+				return 0
+		done < <("${@:3}" rdma res show cm_id 2>/dev/null)
+		pause "$IRDMA_POLL_SECS"
+	done
+	return 1
+}
+
 # For tests: wait up to SECONDS for background process PID to exit; fails
 # if it still runs then. It is not reaped: "wait PID" gives its status.
 # Usage: wait_exit SECONDS PID

@@ -64,7 +64,7 @@ rping_dir() {
 	side "$1"
 	"${pre[@]}" stdbuf -oL rping -s -d -v -V -a "$2" -p $port >"$srv" 2>&1 &
 	spid=$!
-	pause 2
+	wait_cm_listen 60 $port "${pre[@]}" || fail "rping server on $1 not listening: $(<"$srv")"
 	side "$3"
 	"${pre[@]}" stdbuf -oL rping -c -d -v -V -a "$2" -p $port -C 10 \
 		>"$cli" 2>&1 &
@@ -90,7 +90,7 @@ perf_dir() {
 	"${pre[@]}" "$tool" -R -F -d "$3" -p $port -s $SIZE -n $ITERS "${o[@]}" \
 		>"$srv" 2>&1 &
 	spid=$!
-	pause 2
+	wait_cm_listen 60 $port "${pre[@]}" || fail "$tool server on $2 not listening: $(<"$srv")"
 	side "$5"
 	"${pre[@]}" timeout 300 "$tool" -R -F -d "$6" -p $port -s $SIZE \
 		-n $ITERS "${o[@]}" "$4" >"$cli" 2>&1
