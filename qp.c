@@ -1982,6 +1982,20 @@ out_unlock:
 	return ret;
 }
 
+/* Post @w into the connection quantum of a QP ready for it. */
+static int irdma_qp_iw_post_conn(struct irdma_qp *qp,
+				 const struct irdma_qp_conn_wqe *w)
+{
+	int ret;
+
+	mutex_lock(&qp->state_lock);
+	ret = irdma_qp_conn_wqe_ok(qp);
+	if (!ret)
+		ret = irdma_qp_conn_post(qp, w);
+	mutex_unlock(&qp->state_lock);
+	return ret;
+}
+
 /**
  * irdma_qp_iw_post_rtr - place the zero length RTR operation
  * @qp: an iWARP QP with its connection set, held by the caller
@@ -1996,14 +2010,8 @@ out_unlock:
 int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read)
 {
 	struct irdma_qp_conn_wqe w = { .read = read };
-	int ret;
 
-	mutex_lock(&qp->state_lock);
-	ret = irdma_qp_conn_wqe_ok(qp);
-	if (!ret)
-		ret = irdma_qp_conn_post(qp, &w);
-	mutex_unlock(&qp->state_lock);
-	return ret;
+	return irdma_qp_iw_post_conn(qp, &w);
 }
 
 /**
@@ -2022,14 +2030,8 @@ int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read)
 int irdma_qp_iw_post_nop(struct irdma_qp *qp)
 {
 	struct irdma_qp_conn_wqe w = { .nop = true };
-	int ret;
 
-	mutex_lock(&qp->state_lock);
-	ret = irdma_qp_conn_wqe_ok(qp);
-	if (!ret)
-		ret = irdma_qp_conn_post(qp, &w);
-	mutex_unlock(&qp->state_lock);
-	return ret;
+	return irdma_qp_iw_post_conn(qp, &w);
 }
 
 /**
