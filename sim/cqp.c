@@ -182,6 +182,13 @@ static void isim_cqp_create(struct isim_func *f, u64 ctx_pa)
 	cqp->tail = 0;
 	cqp->polarity = 1;
 	cqp->live = true;
+	/*
+	 * A new CQP's head is 0 until its driver rings: the doorbell an
+	 * earlier CQP of the function left in CQPDB names no WQE of this
+	 * ring (a driver that reads CQPTAIL after writing a WQE, as Linux
+	 * 6.1's does, would see that WQE run before it rang, and wait on).
+	 */
+	isim_wr32(f, f->rm->cqpdb, 0);
 	isim_wr32(f, f->rm->cqptail, 0);
 	isim_wr32(f, f->rm->cqperrcodes, 0);
 	isim_wr32(f, f->rm->ccqpstatus, ISIM_CCQPSTATUS_DONE);
