@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "isim.h"
+#include "isim_trace.h"
 
 /**
  * isim_qp_reset - forget every QP
@@ -90,6 +91,7 @@ static u16 isim_qp_load_ctx(struct isim_func *f, u32 id, u64 ctx_pa,
 		return ISIM_MIN_HMC_UNBACKED;
 	for (i = 0; i < ISIM_QP_CTX_WORDS; i++)
 		ctx[i] = le64_to_cpu(raw[i]);
+	trace_isim_ctx(f->id, "qp", id, ctx, ISIM_QP_CTX_WORDS);
 	return ISIM_MIN_OK;
 }
 
