@@ -296,8 +296,8 @@ void isim_op_flush_wqes(struct isim_func *f, const u64 *wqe,
 		isim_exec_flush(f, qp, &qp->rq,
 				isim_qp_flush_minor(hdr, wqe[2], false));
 	if (hdr & ISIM_FL_HDR_GEN_AE)
-		isim_aeq_post(f, FIELD_GET(ISIM_FL_W1_AE_CODE, wqe[1]),
-			      FIELD_GET(ISIM_FL_W1_AE_SRC, wqe[1]), qp->id, 0);
+		isim_qp_ae(f, qp, FIELD_GET(ISIM_FL_W1_AE_CODE, wqe[1]),
+			   FIELD_GET(ISIM_FL_W1_AE_SRC, wqe[1]), 0, 0);
 }
 
 /**
@@ -316,7 +316,7 @@ void isim_op_suspend_qp(struct isim_func *f, const u64 *wqe,
 	if (!qp)
 		return;
 	qp->suspended = true;
-	isim_aeq_post(f, ISIM_AE_QP_SUSPENDED, ISIM_AE_SRC_NONE, qp->id, 0);
+	isim_qp_ae(f, qp, ISIM_AE_QP_SUSPENDED, ISIM_AE_SRC_NONE, 0, 0);
 }
 
 /**
