@@ -179,6 +179,7 @@ static int irdma_cqp_fill_ctx(struct irdma_hw *hw)
 		.compl_ctx = (uintptr_t)&hw->cqp,
 		.sq_size = IRDMA_HW_CQP_SIZE,
 		.struct_ver = IRDMA_HW_CQP_STRUCT_VER,
+		.hmc_profile = IRDMA_HMC_PROFILE_DEFAULT,
 		.hw_rev = hw->fn->gen,
 		.protocol = hw->fn->protocol == IRDMA_PROTOCOL_IWARP ?
 			    IRDMA_CQP_PROTOCOL_IWARP : IRDMA_CQP_PROTOCOL_ROCEV2,

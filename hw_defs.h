@@ -145,6 +145,7 @@
 /* word 1: SQ base physical address (512-byte aligned) */
 /* word 2 */
 #define IRDMA_CQPHC_HMC_PROFILE		GENMASK_ULL(2, 0)
+#define IRDMA_HMC_PROFILE_DEFAULT	1	/* the PF's own split; 0 is none */
 #define IRDMA_CQPHC_ENABLED_VFS		GENMASK_ULL(37, 32)
 /* word 3: CQP completion context (opaque 64-bit) */
 /* word 4 */

@@ -157,6 +157,29 @@ static void irdma_hw_counters_fold_wraps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->total[IRDMA_HWC_RDMA_TX_SENDS], 3ULL);
 }
 
+/*
+ * The CQP host context names HMC profile 1, the default split, as Linux
+ * 6.1's irdma does on the adapters (the differential trace): 0 names none.
+ */
+static void irdma_hw_cqp_ctx_hmc_profile(struct kunit *test)
+{
+	struct irdma_func *fn = kunit_kzalloc(test, sizeof(*fn), GFP_KERNEL);
+	struct irdma_hw *hw = kunit_kzalloc(test, sizeof(*hw), GFP_KERNEL);
+	__le64 *ctx = kunit_kzalloc(test, 64, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fn);
+	KUNIT_ASSERT_NOT_NULL(test, hw);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	fn->gen = IRDMA_GEN_2;
+	fn->protocol = IRDMA_PROTOCOL_IWARP;
+	hw->fn = fn;
+	hw->cqp_sq.pa = 0x200000;
+	hw->cqp_ctx.va = ctx;
+	KUNIT_ASSERT_EQ(test, irdma_cqp_fill_ctx(hw), 0);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_CQPHC_HMC_PROFILE,
+					le64_to_cpu(ctx[2])), 1ULL);
+}
+
 static struct kunit_case irdma_hw_cases[] = {
 	KUNIT_CASE_PARAM(irdma_hw_ceq_count_table, hw_ceq_gen_params),
 	KUNIT_CASE(irdma_hw_hmc_size_fits),
@@ -165,6 +188,7 @@ static struct kunit_case irdma_hw_cases[] = {
 	KUNIT_CASE(irdma_hw_hmc_size_nothing_fits),
 	KUNIT_CASE(irdma_hw_hmc_size_no_qps),
 	KUNIT_CASE(irdma_hw_counters_fold_wraps),
+	KUNIT_CASE(irdma_hw_cqp_ctx_hmc_profile),
 	{}
 };
 

@@ -12,6 +12,7 @@
  * once a CCQ exists, writes a completion to it.
  */
 #include "isim.h"
+#include "isim_trace.h"
 
 /**
  * struct isim_op_desc - one CQP opcode
@@ -159,13 +160,21 @@ static void isim_cqp_create(struct isim_func *f, u64 ctx_pa)
 {
 	struct isim_cqp *cqp = &f->cqp;
 	__le64 ctx[8];
+	u64 w[8];
 	u16 minor;
+	int i;
 
 	cqp->ctx_pa = ctx_pa;
-	if (isim_dma_read(f, ctx_pa, ctx, sizeof(ctx)))
+	trace_isim_reg(f->id, f->rm->ccqphigh, upper_32_bits(ctx_pa));
+	trace_isim_reg(f->id, f->rm->ccqplow, lower_32_bits(ctx_pa));
+	if (isim_dma_read(f, ctx_pa, ctx, sizeof(ctx))) {
 		minor = ISIM_MIN_DMA_FAULT;
-	else
+	} else {
+		for (i = 0; i < ARRAY_SIZE(w); i++)
+			w[i] = le64_to_cpu(ctx[i]);
+		trace_isim_ctx(f->id, "cqp", 0, w, ARRAY_SIZE(w));
 		minor = isim_cqp_check_ctx(f, ctx);
+	}
 	if (minor) {
 		isim_wr32(f, f->rm->cqperrcodes,
 			  FIELD_PREP(ISIM_CQPERR_MAJOR, ISIM_MAJ_ERR) |
@@ -182,6 +191,13 @@ static void isim_cqp_create(struct isim_func *f, u64 ctx_pa)
 	cqp->tail = 0;
 	cqp->polarity = 1;
 	cqp->live = true;
+	/*
+	 * A new CQP's head is 0 until its driver rings: the doorbell an
+	 * earlier CQP of the function left in CQPDB names no WQE of this
+	 * ring (a driver that reads CQPTAIL after writing a WQE, as Linux
+	 * 6.1's does, would see that WQE run before it rang, and wait on).
+	 */
+	isim_wr32(f, f->rm->cqpdb, 0);
 	isim_wr32(f, f->rm->cqptail, 0);
 	isim_wr32(f, f->rm->cqperrcodes, 0);
 	isim_wr32(f, f->rm->ccqpstatus, ISIM_CCQPSTATUS_DONE);
@@ -206,8 +222,10 @@ void isim_cqp_poll_ctx(struct isim_func *f)
 	lockdep_assert_held(&f->eng_lock);
 	pa = (u64)isim_rd32(f, f->rm->ccqphigh) << 32 | low;
 	if (!low) {
-		if (cqp->live || cqp->ctx_pa)
+		if (cqp->live || cqp->ctx_pa) {
+			trace_isim_reg(f->id, f->rm->ccqplow, 0);
 			isim_wr32(f, f->rm->ccqpstatus, 0);
+		}
 		cqp->live = false;
 		cqp->ctx_pa = 0;
 		return;
@@ -321,6 +339,8 @@ static bool isim_cqp_exec_one(struct isim_func *f)
 	}
 	op = FIELD_GET(ISIM_HDR_OPCODE, wqe[ISIM_WQE_HDR]);
 	isim_cqp_dispatch(f, op, wqe, &res);
+	trace_isim_cqp_cmd(f->id, idx, op, op < ISIM_OP_NUM && isim_ops[op].name ?
+			   isim_ops[op].name : "?", wqe, res.minor);
 	isim_cqp_complete(f, op, idx, &res);
 	return true;
 }

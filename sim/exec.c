@@ -420,8 +420,8 @@ static void isim_exec_fail(struct isim_func *f, struct isim_qp *qp,
 	isim_exec_complete(f, qp, c);
 	qp->state = ISIM_QPS_ERROR;
 	if (code)
-		isim_aeq_post(f, code, c->sq ? ISIM_AE_SRC_SQ : ISIM_AE_SRC_RQ,
-			      qp->id, qp->cq_ctx);
+		isim_qp_ae(f, qp, code, c->sq ? ISIM_AE_SRC_SQ : ISIM_AE_SRC_RQ,
+			   qp->cq_ctx, 0);
 }
 
 /**
@@ -445,7 +445,7 @@ void isim_exec_iw_fail(struct isim_func *f, struct isim_qp *qp,
 
 	isim_exec_complete(f, qp, c);
 	qp->term_halted = true;
-	if (isim_aeq_post(f, code, ISIM_AE_SRC_SQ, qp->id, qp->cq_ctx))
+	if (isim_qp_ae(f, qp, code, ISIM_AE_SRC_SQ, qp->cq_ctx, 0))
 		dev_dbg_ratelimited(&f->dev, "QP %u: AE %#x lost\n", qp->id,
 				    code);
 }

@@ -372,6 +372,8 @@ bool isim_toe_window_open(const struct isim_toe *t);
 void isim_toe_modify(struct isim_func *f, struct isim_qp *qp, u64 hdr);
 void isim_toe_sq_idle(struct isim_func *f, struct isim_qp *qp);
 void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code);
+int isim_qp_ae(struct isim_func *f, struct isim_qp *qp, u16 code, u8 src,
+	       u64 ctx, u8 q2);
 bool isim_toe_steer(struct isim_func *f, const struct isim_flow *fl,
 		    struct sk_buff *skb, u8 l3_len, u32 seg_len);
 bool isim_toe_run(struct isim_func *f, unsigned int budget);

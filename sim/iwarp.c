@@ -622,7 +622,7 @@ void isim_exec_iw_rx(struct isim_xfer **xp, struct isim_func *f,
 		return;
 	qp->term_halted = true;
 	q2 = isim_iw_q2_frame(f, qp, hdrs, hdr_len, data + off, len - off);
-	if (isim_aeq_post_q2(f, ae, ISIM_AE_SRC_RQ, qp->id, qp->cq_ctx, q2))
+	if (isim_qp_ae(f, qp, ae, ISIM_AE_SRC_RQ, qp->cq_ctx, q2))
 		dev_dbg_ratelimited(&f->dev, "QP %u: AE %#x lost\n", qp->id,
 				    ae);
 }
@@ -703,7 +703,7 @@ out:
 		return;
 	}
 	atomic64_inc(&f->toe.term_tx);
-	if (isim_aeq_post(f, ISIM_AE_TERMINATE_SENT, ISIM_AE_SRC_NONE, qp->id,
-			  qp->cq_ctx))
+	if (isim_qp_ae(f, qp, ISIM_AE_TERMINATE_SENT, ISIM_AE_SRC_NONE,
+		       qp->cq_ctx, 0))
 		dev_dbg_ratelimited(&f->dev, "QP %u: AE lost\n", qp->id);
 }

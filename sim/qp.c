@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "isim.h"
+#include "isim_trace.h"
 
 /**
  * isim_qp_reset - forget every QP
@@ -90,6 +91,7 @@ static u16 isim_qp_load_ctx(struct isim_func *f, u32 id, u64 ctx_pa,
 		return ISIM_MIN_HMC_UNBACKED;
 	for (i = 0; i < ISIM_QP_CTX_WORDS; i++)
 		ctx[i] = le64_to_cpu(raw[i]);
+	trace_isim_ctx(f->id, "qp", id, ctx, ISIM_QP_CTX_WORDS);
 	return ISIM_MIN_OK;
 }
 
@@ -294,8 +296,8 @@ void isim_op_flush_wqes(struct isim_func *f, const u64 *wqe,
 		isim_exec_flush(f, qp, &qp->rq,
 				isim_qp_flush_minor(hdr, wqe[2], false));
 	if (hdr & ISIM_FL_HDR_GEN_AE)
-		isim_aeq_post(f, FIELD_GET(ISIM_FL_W1_AE_CODE, wqe[1]),
-			      FIELD_GET(ISIM_FL_W1_AE_SRC, wqe[1]), qp->id, 0);
+		isim_qp_ae(f, qp, FIELD_GET(ISIM_FL_W1_AE_CODE, wqe[1]),
+			   FIELD_GET(ISIM_FL_W1_AE_SRC, wqe[1]), 0, 0);
 }
 
 /**
@@ -314,7 +316,7 @@ void isim_op_suspend_qp(struct isim_func *f, const u64 *wqe,
 	if (!qp)
 		return;
 	qp->suspended = true;
-	isim_aeq_post(f, ISIM_AE_QP_SUSPENDED, ISIM_AE_SRC_NONE, qp->id, 0);
+	isim_qp_ae(f, qp, ISIM_AE_QP_SUSPENDED, ISIM_AE_SRC_NONE, 0, 0);
 }
 
 /**

@@ -13,6 +13,7 @@
 #include <linux/vmalloc.h>
 
 #include "isim.h"
+#include "isim_trace.h"
 
 static const struct isim_regmap isim_regmap_gen2 = {
 	.bar_len = ISIM_BAR_LEN,
@@ -116,9 +117,12 @@ void isim_wr32(struct isim_func *f, u32 off, u32 val)
 u32 isim_xchg32(struct isim_func *f, u32 off, u32 val)
 {
 	u32 *reg = (u32 *)isim_reg(f, off);
+	u32 new = (__force u32)cpu_to_le32(val);
+	u32 old = le32_to_cpu((__force __le32)xchg(reg, new));
 
-	return le32_to_cpu((__force __le32)xchg(reg,
-						 (__force u32)cpu_to_le32(val)));
+	if (old != val)
+		trace_isim_reg(f->id, off, old);
+	return old;
 }
 
 /**

@@ -756,7 +756,7 @@ static void isim_roce_fail(struct isim_func *f, struct isim_qp *qp,
 	r->halted = true;
 	r->rnr_wait = false;
 	qp->state = ISIM_QPS_ERROR;
-	if (isim_aeq_post(f, code, ISIM_AE_SRC_SQ, qp->id, qp->cq_ctx))
+	if (isim_qp_ae(f, qp, code, ISIM_AE_SRC_SQ, qp->cq_ctx, 0))
 		dev_dbg_ratelimited(&f->dev, "QP %u: AE %#x lost\n", qp->id,
 				    code);
 }
@@ -1439,7 +1439,7 @@ static void isim_roce_resp_err(struct isim_func *f, struct isim_qp *qp,
 	r->rerr = true;
 	r->rd_n = 0;
 	qp->state = ISIM_QPS_ERROR;
-	if (isim_aeq_post(f, code, ISIM_AE_SRC_RQ, qp->id, qp->cq_ctx))
+	if (isim_qp_ae(f, qp, code, ISIM_AE_SRC_RQ, qp->cq_ctx, 0))
 		dev_dbg_ratelimited(&f->dev, "QP %u: AE %#x lost\n", qp->id,
 				    code);
 }

@@ -537,22 +537,43 @@ static u8 isim_toe_tcp_state(const struct isim_toe *t)
 }
 
 /**
+ * isim_qp_ae - an AE about a QP, with the QP's states in it
+ * @f: function
+ * @qp: the QP
+ * @code: AE code
+ * @src: AE source
+ * @ctx: the context value the AEQE carries
+ * @q2: Q2DATA (ISIM_AEQ_Q2_FRAME when the QP's Q2 holds the frame)
+ *
+ * Every AEQE that names a QP carries the QP's state and its TCP state at
+ * the time (NON_EXISTENT without an offloaded connection): Linux 6.1's
+ * irdma keeps them from each AE of a QP and decides by them how to end it
+ * (a TERMINATE from RTS, else ERR; a reset past CLOSED).
+ *
+ * Return: as isim_aeq_post_full().
+ */
+int isim_qp_ae(struct isim_func *f, struct isim_qp *qp, u16 code, u8 src,
+	       u64 ctx, u8 q2)
+{
+	return isim_aeq_post_full(f, code, src, qp->id, ctx,
+				  FIELD_PREP(ISIM_AEQE_IWSTATE, qp->state) |
+				  FIELD_PREP(ISIM_AEQE_TCPSTATE,
+					     isim_toe_tcp_state(&qp->toe)) |
+				  FIELD_PREP(ISIM_AEQE_Q2DATA, q2));
+}
+
+/**
  * isim_toe_ae - an AE of the QP's connection
  * @f: function
  * @qp: the QP
  * @code: AE code
  *
- * The AEQE carries the QP's state and its TCP state at the time: Linux
- * 6.1's irdma keeps them from every AE of a QP and decides a close by them
- * (hw_tcp_state), LLP_CONNECTION_ESTABLISHED's included.
+ * As isim_qp_ae(), of no queue in particular:
+ * LLP_CONNECTION_ESTABLISHED's included.
  */
 void isim_toe_ae(struct isim_func *f, struct isim_qp *qp, u16 code)
 {
-	u64 more = FIELD_PREP(ISIM_AEQE_IWSTATE, qp->state) |
-		   FIELD_PREP(ISIM_AEQE_TCPSTATE, isim_toe_tcp_state(&qp->toe));
-
-	if (isim_aeq_post_full(f, code, ISIM_AE_SRC_NONE, qp->id, qp->cq_ctx,
-			       more))
+	if (isim_qp_ae(f, qp, code, ISIM_AE_SRC_NONE, qp->cq_ctx, 0))
 		dev_dbg_ratelimited(&f->dev, "QP %u: AE %#x lost\n", qp->id,
 				    code);
 }

@@ -113,6 +113,40 @@ static void isim_cqp_destroy_clears_status(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->ccqpstatus), 0U);
 }
 
+/*
+ * A CQP created again without a function reset (its driver unloaded and
+ * loaded again) starts with head 0: a valid WQE in its new ring waits for
+ * the doorbell, whatever the last CQP left in CQPDB.
+ */
+static void isim_cqp_recreate_forgets_doorbell(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u64 done;
+
+	isim_t_cqp_ok(test, 2);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	isim_t_run(t, ISIM_OP_NOP, NULL);
+	KUNIT_ASSERT_EQ(test, isim_rd32(t->f, t->f->rm->cqpdb), 3U);
+	isim_wr32(t->f, t->f->rm->ccqphigh, 0);
+	isim_wr32(t->f, t->f->rm->ccqplow, 0);
+	isim_t_poll(t);
+	KUNIT_ASSERT_FALSE(test, t->f->cqp.live);
+	memset(t->sq, 0, 8 * ISIM_CQP_WQE_BYTES);
+	isim_t_cqp_ok(test, 2);
+	done = t->f->cqp.done;
+	/* the driver writes WQE 0, valid, and reads CQPTAIL before it rings */
+	t->sq[ISIM_WQE_HDR] = cpu_to_le64(FIELD_PREP(ISIM_HDR_OPCODE,
+						     ISIM_OP_NOP) |
+					  ISIM_HDR_VALID);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, t->f->cqp.done, done);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->cqptail), 0U);
+	isim_wr32(t->f, t->f->rm->cqpdb, 1);
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, isim_rd32(t->f, t->f->rm->cqptail), 1U);
+}
+
 static void isim_cqp_nop_advances_tail(struct kunit *test)
 {
 	struct isim_test *t = test->priv;
@@ -749,6 +783,7 @@ static struct kunit_case isim_cqp_test_cases[] = {
 	KUNIT_CASE_PARAM(isim_cqp_create_checks_host_context,
 			 isim_ctx_gen_params),
 	KUNIT_CASE(isim_cqp_destroy_clears_status),
+	KUNIT_CASE(isim_cqp_recreate_forgets_doorbell),
 	KUNIT_CASE(isim_cqp_nop_advances_tail),
 	KUNIT_CASE(isim_cqp_unknown_opcode_fails),
 	KUNIT_CASE(isim_cqp_stale_valid_bit_waits),

@@ -395,6 +395,9 @@ static void isim_t_bad_write(struct kunit *test, struct isim_t_pair *p)
 			(u64)ISIM_AE_BAD_STAG);
 	KUNIT_EXPECT_EQ(test, id, (u32)ISIM_T_IWQP_B);
 	KUNIT_EXPECT_EQ(test, isim_t_ae_q2(p->a, 0), ISIM_AEQ_Q2_FRAME);
+	/* RTS and ESTABLISHED: upstream answers those with a TERMINATE */
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae_states(p->a, 0),
+			ISIM_QPS_RTS << 4 | ISIM_TCPS_ESTABLISHED);
 	/* the connection stays the engine's while the driver decides */
 	KUNIT_EXPECT_TRUE(test, p->qb->term_halted);
 	KUNIT_EXPECT_EQ(test, p->qb->state, (u8)ISIM_QPS_RTS);
@@ -449,6 +452,8 @@ static void isim_iw_local_sq_error_halts(struct kunit *test)
 	w1 = le64_to_cpu(p.a->aeq[1]);
 	KUNIT_EXPECT_EQ(test, FIELD_GET(ISIM_AEQE_SOURCE, w1),
 			(u64)ISIM_AE_SRC_SQ);
+	KUNIT_EXPECT_EQ(test, isim_t_toe_ae_states(p.a, 0),
+			ISIM_QPS_RTS << 4 | ISIM_TCPS_ESTABLISHED);
 	KUNIT_EXPECT_TRUE(test, p.qa->term_halted);
 	KUNIT_EXPECT_EQ(test, p.qa->state, (u8)ISIM_QPS_RTS);
 	KUNIT_EXPECT_TRUE(test, p.qa->toe.linked);
@@ -498,8 +503,10 @@ static void isim_iw_terminate_both_ways(struct kunit *test)
 	isim_t_wire(test);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.term_tx), 1LL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.term_rx), 1LL);
-	KUNIT_EXPECT_GE(test, isim_t_find_ae(p.a, 8, ISIM_AE_TERMINATE_SENT,
-					     ISIM_T_IWQP_B), 0);
+	i = isim_t_find_ae(p.a, 8, ISIM_AE_TERMINATE_SENT, ISIM_T_IWQP_B);
+	KUNIT_ASSERT_GE(test, i, 0);
+	/* the QP's state is in it, as in every AE of a QP */
+	KUNIT_EXPECT_NE(test, isim_t_toe_ae_states(p.a, i) >> 4, 0U);
 	i = isim_t_find_ae(p.a, 8, ISIM_AE_LLP_TERMINATE_RECEIVED,
 			   ISIM_T_IWQP);
 	KUNIT_ASSERT_GE(test, i, 0);
