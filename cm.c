@@ -1495,6 +1495,21 @@ static struct irdma_cm_node *irdma_find_node(struct irdma_cm_core *core,
 	return found;
 }
 
+/*
+ * The device is leaving (irdma_cm_quiesce()). Read under @ht_lock, which
+ * orders it against the quiesce's collect of the connects in progress.
+ */
+static bool irdma_cm_quiesced(struct irdma_cm_core *core)
+{
+	unsigned long flags;
+	bool quiesced;
+
+	spin_lock_irqsave(&core->ht_lock, flags);
+	quiesced = core->quiesced;
+	spin_unlock_irqrestore(&core->ht_lock, flags);
+	return quiesced;
+}
+
 static int irdma_add_hte_node(struct irdma_cm_core *core,
 			      struct irdma_cm_node *node)
 {
@@ -1502,6 +1517,10 @@ static int irdma_add_hte_node(struct irdma_cm_core *core,
 	unsigned long flags;
 
 	spin_lock_irqsave(&core->ht_lock, flags);
+	if (core->quiesced) {
+		spin_unlock_irqrestore(&core->ht_lock, flags);
+		return -ENETDOWN;
+	}
 	hash_for_each_possible(core->conn_ht, other, hnode,
 			       irdma_cm_hkey(&node->ci)) {
 		if (irdma_cm_info_match(&other->ci, &node->ci)) {
@@ -4017,6 +4036,12 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		irdma_cm_node_unlock(node, flags);
 		return 0;
 	}
+	if (irdma_cm_quiesced(core)) {
+		/* the device began to leave since the node was made */
+		irdma_active_open_err(node, false, -ENETDOWN);
+		irdma_cm_node_unlock(node, flags);
+		return 0;
+	}
 	err = irdma_send_syn(node, false);
 	if (err)
 		irdma_cm_free_tcp(node);
@@ -4646,6 +4671,7 @@ int irdma_setup_cm_core(struct irdma_device *iwdev,
 	core->event_wq = alloc_ordered_workqueue("irdma-cm", WQ_MEM_RECLAIM);
 	if (!core->event_wq)
 		return -ENOMEM;
+	core->quiesced = false;
 	core->ready = true;
 	return 0;
 }
@@ -4668,6 +4694,50 @@ static void irdma_cm_flush_timers(struct irdma_cm_core *core)
 			irdma_rem_ref_cm_node(nodes[i]);
 		}
 	} while (n);
+}
+
+/* an active open whose CONNECT_REPLY iw_cm still waits for */
+static bool irdma_cm_match_connecting(struct irdma_cm_node *node,
+				      const void *arg)
+{
+	return node->active && irdma_cm_state_opening(READ_ONCE(node->state));
+}
+
+/**
+ * irdma_cm_quiesce - end the connects in progress of a device that is leaving
+ * @core: CM core
+ *
+ * ib_unregister_device() waits until rdma_cm's users have destroyed their
+ * ids, and iw_cm's destroy of an id waits for the CONNECT_REPLY of a
+ * connect in progress. On a device that is leaving, that must not wait for
+ * a peer or for a CM timer (an MPA reply, SYN retries): from here on no
+ * node is made, so connects and SYNs find no way in, and connects in
+ * progress end with ECONNRESET, their CONNECT_REPLY handed to iw_cm before
+ * this returns. Connections already reported up and listeners are left to
+ * their ULPs, which rdma_cm tells of the removal.
+ *
+ * Context: process context, before ib_unregister_device(); may sleep.
+ */
+void irdma_cm_quiesce(struct irdma_cm_core *core)
+{
+	struct irdma_cm_node *nodes[IRDMA_CM_COLLECT_MAX];
+	unsigned long flags;
+	int i, n, rounds = 0;
+
+	if (!core->ready)
+		return;
+	spin_lock_irqsave(&core->ht_lock, flags);
+	core->quiesced = true;
+	spin_unlock_irqrestore(&core->ht_lock, flags);
+	do {
+		n = irdma_cm_collect(core, irdma_cm_match_connecting, NULL,
+				     nodes);
+		for (i = 0; i < n; i++) {
+			irdma_cm_teardown_node(nodes[i], -ECONNRESET);
+			irdma_rem_ref_cm_node(nodes[i]);
+		}
+	} while (n == IRDMA_CM_COLLECT_MAX && ++rounds < 1024);
+	flush_workqueue(core->event_wq);
 }
 
 /**

@@ -766,6 +766,7 @@ struct irdma_cm_node {
  * @node_cnt: live nodes
  * @listener_cnt: live listeners
  * @event_cnt: queued events
+ * @quiesced: the device is leaving: no node may be made (under @ht_lock)
  * @ready: set up and not yet cleaned up
  */
 struct irdma_cm_core {
@@ -795,6 +796,7 @@ struct irdma_cm_core {
 	atomic_t node_cnt;
 	atomic_t listener_cnt;
 	atomic_t event_cnt;
+	bool quiesced;
 	bool ready;
 };
 
@@ -823,6 +825,7 @@ struct irdma_cm_rx_info {
 int irdma_setup_cm_core(struct irdma_device *iwdev,
 			const struct irdma_cm_hw_ops *ops, void *ops_priv);
 void irdma_cleanup_cm_core(struct irdma_cm_core *core);
+void irdma_cm_quiesce(struct irdma_cm_core *core);
 int irdma_receive_ilq(struct irdma_cm_core *core, const void *frame, u32 len,
 		      const struct irdma_cm_rx_info *rxi);
 

@@ -1359,6 +1359,9 @@ void irdma_ib_unregister(struct irdma_func *fn)
 	if (!iwdev)
 		return;
 	fn->iwdev = NULL;
+	/* iw_cm's destroys below must not wait for connects on this device */
+	if (iwdev->fn->protocol == IRDMA_PROTOCOL_IWARP)
+		irdma_cm_quiesce(&iwdev->cm_core);
 	ib_unregister_device(&iwdev->ibdev);
 	/* no listen is left and no notifier finds the device any more */
 	irdma_cm_hw_cleanup(iwdev);

@@ -34,6 +34,7 @@ enum cmt_call {
 	C_ACCEPT_BADQP,
 	C_FAIL_CLOSE,
 	C_FAIL_QHASH,
+	C_QUIESCE,
 };
 
 #define OUT_ANYPAY	1
@@ -520,6 +521,20 @@ static const struct cmt_script cmt_scripts[] = {
 	SCRIPT("fin retransmit exhausted in LAST_ACK", SUB(p_lastack),
 	       ADV(CMT_GIVE_UP_MS), OUT_LAST(F_RA, 2, 0), CLOSED,
 	       CALL(C_UNLISTEN, 0), NONE()),
+	/* the device leaves: nothing may wait for a peer or a timer */
+	SCRIPT("leaving device ends a connect in SYN_SENT at once",
+	       SUB(a_synsent), CALL(C_QUIESCE, 0), OUT(F_R, 1, 0),
+	       EV(IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET), CLOSED,
+	       CALL(C_CONNECT, -ENETDOWN), NONE()),
+	SCRIPT("leaving device ends a connect in MPAREQ_SENT at once",
+	       SUB(a_reqsent), CALL(C_QUIESCE, 0), OUT(F_RA, 1 + LOREQ, 1),
+	       EV(IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET), CLOSED, NONE()),
+	SCRIPT("leaving device leaves a connection to its ulp",
+	       SUB(a_offloaded), CALL(C_QUIESCE, 0), NONE(), SUB(r_close),
+	       NONE()),
+	SCRIPT("leaving device takes no syn", CALL(C_LISTEN, 0),
+	       CALL(C_QUIESCE, 0), IN_O(F_S, 0, 0, S_OPT), NONE(), CLOSED,
+	       CALL(C_UNLISTEN, 0), NONE()),
 	/* bad input */
 	SCRIPT("syn whose filter cannot be made dropped", CALL(C_LISTEN, 0),
 	       CALL(C_FAIL_QHASH, 0), IN_O(F_S, 0, 0, S_OPT), NONE(), CLOSED,
@@ -740,6 +755,9 @@ static int cmt_step_call(struct cmt_sctx *sc, const struct cmt_step *st)
 		break;
 	case C_FAIL_QHASH:
 		set_bit(CMT_FAIL_QHASH, &env->a.fail);
+		break;
+	case C_QUIESCE:
+		irdma_cm_quiesce(env->a.core);
 		break;
 	case C_DISC:
 		if (env->a.qps[1].node)

@@ -631,13 +631,15 @@ wait_exit() {
 
 # For tests: the RDMA resources of every device, one line a device as
 # "rdma res show" prints them (its pd, cq, qp, cm_id, mr, ctx and srq
-# counts); fails, printing what rdma said, when the rdma tool fails.
+# counts) without its index, sorted by name; fails, printing what rdma
+# said, when the rdma tool fails.
 # Usage: res_counts
 res_counts() {
 	local out
 
 	out=$(rdma res show 2>&1) || { echo "$out"; return 1; }
-	echo "$out"
+	# by name: a device registered again after a reset has a new index
+	sed -E 's/^[0-9]+: //' <<<"$out" | sort
 }
 
 # For tests: take the baseline that wait_baseline waits for: res_counts,

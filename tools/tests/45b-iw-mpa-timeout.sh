@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 600
-# irdma-vm-secs: 80
+# irdma-vm-secs: 95
 #
 # The MPA exchange is timed on both sides, and a connect whose QP goes
 # away ends at once. Two functions on the wire, each end in a network
@@ -18,7 +18,10 @@
 #  - Responder: a kernel TCP client connects to an rping server and never
 #    sends its MPA request: the MPA request timer (20 s) resets it without
 #    a word to the server, which keeps listening.
-# Both run at once; afterwards the RDMA resources and the engines'
+#  - A function reset while a client waits for its MPA reply: the reset
+#    ends the connect at once (the device's removal waits for every
+#    connect's CONNECT_REPLY), and the device comes back.
+# The first two run at once; afterwards the RDMA resources and the engines'
 # objects are back to their baseline. A task left in D state would also
 # fail the run (the test kernel's hung-task detector).
 . "$IRDMA_REPO/tools/guest/lib.sh"
@@ -27,7 +30,7 @@ ns=mpapeer
 ns0=mpahost
 PY=(env "PYTHONPATH=$IRDMA_REPO/tools/guest" python3 -u -c)
 
-kill_on_exit lpid ipid spid c1 c2
+kill_on_exit lpid ipid spid c1 c2 c3
 netns_del_on_exit $ns $ns0
 
 log_mark 45b-iw-mpa-timeout
@@ -105,6 +108,34 @@ kill "$spid"
 wait "$spid"
 spid=
 wait_baseline "MPA timers"
+
+step "a function reset while a connect waits for the MPA reply"
+ip netns exec $ns "${PY[@]}" 'import iwcm; iwcm.silent_responder("192.0.2.2", 7453, 1, 60)' \
+	>/tmp/45b-peer3.txt 2>&1 &
+lpid=$!
+wait_line 120 listening /tmp/45b-peer3.txt ||
+	fail "the third silent responder does not listen: $(</tmp/45b-peer3.txt)"
+ip netns exec $ns0 rping -c -d -a 192.0.2.2 -p 7453 -C 1 \
+	>/tmp/45b-c3.txt 2>&1 &
+c3=$!
+wait_line 60 "request 1 *" /tmp/45b-peer3.txt ||
+	fail "the request did not arrive: $(</tmp/45b-peer3.txt) / $(</tmp/45b-c3.txt)"
+printf -v t4 '%(%s)T' -1
+echo 1 >/sys/kernel/debug/irdma_sim/irdma_sim0/reset || fail "reset of function 0"
+printf -v t5 '%(%s)T' -1
+((t5 - t4 <= 20)) || fail "the reset took $((t5 - t4)) s with a connect waiting"
+wait_exit 20 "$c3" || fail "the client still waits 20 s after the reset: $(</tmp/45b-c3.txt)"
+wait "$c3"
+rc=$?
+c3=
+[ "$rc" != 0 ] || fail "rping -c exited 0 though its device was reset"
+echo "reset with a connect waiting: $((t5 - t4)) s; client (exit $rc): $(</tmp/45b-c3.txt)"
+kill "$lpid" 2>/dev/null
+wait "$lpid"
+lpid=
+sim_wait_counts 60 1 0 cqp live || fail "function 0 is not back after its reset"
+[ -n "$(ibdev_of 0)" ] || fail "no RDMA device on function 0 after its reset"
+wait_baseline "a reset"
 
 step "remove"
 sim_pair_remove $ns $ns0
