@@ -12,7 +12,7 @@
  * a field lives in is given in the comment of each group. Where gen1 and
  * gen2 differ, the gen1 variant carries a _G1 suffix.
  *
- * Documentation/hw-interface.rst is the prose version of this file.
+ * Documentation/hw-interface.rst says how the engine uses these layouts.
  */
 #ifndef IRDMA_HW_DEFS_H
 #define IRDMA_HW_DEFS_H

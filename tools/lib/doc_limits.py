@@ -23,7 +23,7 @@ import sys
 
 README_WORDS = 1500
 CELL_WORDS = 30
-RST_WORDS = 11000
+RST_WORDS = 9000
 
 
 def words(text):
