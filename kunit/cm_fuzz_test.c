@@ -7,7 +7,9 @@
  * frame may come split over two segments, mutated at the split. The
  * strict iw_cm model stays armed; after each batch every node, event and
  * timer must be gone. 13 states x 8 batches x 1000 segments by default;
- * the module parameter cm_fuzz_batches makes a long run (77: 10^6).
+ * the module parameter cm_fuzz_batches makes a long run (77: 10^6), in the
+ * harness: IRDMA_VM_APPEND=irdma.cm_fuzz_batches=77 tools/irdma-vm test
+ * --no-static --guest kunit (the guest's modprobe applies the option).
  */
 #include <linux/moduleparam.h>
 
