@@ -511,6 +511,37 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 hw_state,
 	return irdma_qp_cmd(qp, irdma_cqpw_qp_modify_cb, "MODIFY_QP", &info);
 }
 
+/* tries of a MODIFY_QP that resets a connection, and the pause between */
+#define IRDMA_QP_RESET_TRIES	4
+#define IRDMA_QP_RESET_RETRY_MS	10
+
+/*
+ * The MODIFY_QP of a move. One with RESETCON is the only RST an abortive
+ * close gets: the engine alone knows the connection's sequence numbers
+ * (the CM's date from the hand-over), and the flush a refused move to ERR
+ * falls back on (irdma_qp_err_by_flush()) gives the 4-tuple up without a
+ * word to the peer, which, idle, would wait for ever. So a refused reset
+ * is tried again a few times before that.
+ */
+static int irdma_qp_hw_move(struct irdma_qp *qp, u8 hw_state,
+			    const struct irdma_qpc_roce *roce, bool reset_con)
+{
+	int ret, i;
+
+	for (i = 1; ; i++) {
+		ret = irdma_qp_hw_modify(qp, hw_state, roce, reset_con);
+		if (ret != -EIO || !reset_con || irdma_hw_given_up(qp->hw))
+			return ret;
+		if (i == IRDMA_QP_RESET_TRIES)
+			break;
+		msleep(IRDMA_QP_RESET_RETRY_MS);
+	}
+	ibdev_warn_ratelimited(qp->ibqp.device,
+			       "QP %u: the engine refused to reset its connection %d times\n",
+			       qp->ibqp.qp_num, i);
+	return ret;
+}
+
 static int irdma_qp_hw_flush(struct irdma_qp *qp, bool sq, bool rq)
 {
 	struct irdma_cqp_flush_info info = {
@@ -1413,8 +1444,9 @@ static void irdma_qp_roce_end(struct irdma_qp *qp,
  * on that: a QP left in RTS keeps its WQEs unflushed, and whoever waits
  * for them (a ULP's drain, a connection's end) would wait for ever. The
  * FLUSH_WQES that follows (irdma_qp_after_move()) puts the engine's QP in
- * its error state as well, and an iWARP connection with it. Not once the
- * engine is given up: nothing is issued then.
+ * its error state as well and gives an iWARP connection's 4-tuple up, but
+ * sends no RST (a refused reset was tried again first: irdma_qp_hw_move()).
+ * Not once the engine is given up: nothing is issued then.
  *
  * Return: true to go on with the flush.
  */
@@ -1524,7 +1556,9 @@ int irdma_qp_ulp_disc_cause(enum ib_qp_state cur, enum ib_qp_state next)
  * A connected iWARP QP leaving RTS or SQD for ERR or RESET resets its
  * connection (RESETCON: the engine sends an RST), whoever moves it (the
  * ULP, the CM's abort, a destroy), unless the engine reported its TCP
- * closed or reset already.
+ * closed or reset already. A MODIFY_QP with RESETCON the engine refuses is
+ * issued again, four times in all, before a flush ends the move without
+ * an RST (irdma_qp_hw_move()).
  *
  * Return: true to set RESETCON in the MODIFY_QP.
  */
@@ -1627,8 +1661,8 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	irdma_qp_apply_roce(attr, attr_mask, &roce);
 	ret = irdma_qp_roce_begin(qp, attr, attr_mask, &saved);
 	if (!ret)
-		ret = irdma_qp_hw_modify(qp, hw_state, &roce,
-					 irdma_qp_resets_conn(qp, cur, next));
+		ret = irdma_qp_hw_move(qp, hw_state, &roce,
+				       irdma_qp_resets_conn(qp, cur, next));
 	if (ret == -EIO && irdma_qp_err_by_flush(qp, cur, next))
 		ret = 0;
 	if (!ret)

@@ -7,7 +7,9 @@
  * frame may come split over two segments, mutated at the split. The
  * strict iw_cm model stays armed; after each batch every node, event and
  * timer must be gone. 13 states x 8 batches x 1000 segments by default;
- * the module parameter cm_fuzz_batches makes a long run (77: 10^6).
+ * the module parameter cm_fuzz_batches makes a long run (77: 10^6), in the
+ * harness: IRDMA_VM_APPEND=irdma.cm_fuzz_batches=77 tools/irdma-vm test
+ * --no-static --guest kunit (the guest's modprobe passes the option on).
  */
 #include <linux/moduleparam.h>
 
@@ -21,6 +23,34 @@ static unsigned int cm_fuzz_batches = CMT_FUZZ_BATCHES;
 module_param(cm_fuzz_batches, uint, 0444);
 MODULE_PARM_DESC(cm_fuzz_batches,
 		 "KUnit irdma_cm_fuzz: batches of 1000 segments per CM state (default 8)");
+
+/*
+ * The batches asked for. Suites linked into a module run from its
+ * MODULE_STATE_COMING notifier, before load_module() parses the module's
+ * parameters: cm_fuzz_batches still holds its default then, and the value
+ * is read from the load's arguments (THIS_MODULE->args) instead.
+ */
+static const char *cmt_fuzz_load_args(void)
+{
+#ifdef MODULE
+	return THIS_MODULE->args;
+#else
+	return NULL;
+#endif
+}
+
+static unsigned int cmt_fuzz_batches(void)
+{
+	static const char key[] = "cm_fuzz_batches=";
+	const char *args = cmt_fuzz_load_args();
+	const char *p = args ? strstr(args, key) : NULL;
+	unsigned int n;
+
+	if (!p || (p != args && p[-1] != ' ') ||
+	    sscanf(p + sizeof(key) - 1, "%u", &n) != 1)
+		return cm_fuzz_batches;
+	return n;
+}
 
 /**
  * struct cmt_fuzz_target - a state to park the core in
@@ -185,7 +215,7 @@ static void irdma_cm_fuzz_receive(struct kunit *test)
 	const struct cmt_fuzz_target *t = test->param_value;
 	struct cmt_env *env = test->priv;
 	struct cmt_sctx sc = { .env = env };
-	u32 batch, i, len, len2, fed = 0;
+	u32 batches = cmt_fuzz_batches(), batch, i, len, len2, fed = 0;
 	struct rnd_state rs;
 	u8 *b, *b2;
 
@@ -195,7 +225,7 @@ static void irdma_cm_fuzz_receive(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, b2);
 	env->a.peer = NULL;
 	prandom_seed_state(&rs, CMT_FUZZ_SEED ^ (u32)(t - cmt_fuzz_targets));
-	for (batch = 0; batch < cm_fuzz_batches; batch++) {
+	for (batch = 0; batch < batches; batch++) {
 		cmt_script_exec(&sc, t->steps);
 		env->no_record = true;
 		if (sc.lid)

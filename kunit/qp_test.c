@@ -15,6 +15,7 @@
 #include <rdma/irdma-abi.h>
 
 #include "../cm.h"
+#include "cmd_fake.h"
 
 /* ---- irdma_qp_hw_state ---- */
 
@@ -726,6 +727,198 @@ static void irdma_qp_conn_from_cm_refuses(struct kunit *test)
 	}
 }
 
+/* ---- a refused abortive close, on a fake CQP ---- */
+
+/* WQEs a case records, at most */
+#define QP_CMD_OPS	8
+
+/**
+ * struct qp_cmd_fx - a connected iWARP QP in RTS on a fake CQP
+ * @d: the device
+ * @ibdev: the device the core would name
+ * @netdev: its netdev
+ * @qp: the QP
+ * @cq: its CQ, both queues'
+ * @node: the CM node that owns its connection, without references: the
+ *	causes the QP reports stay in @node->disc_causes and queue nothing
+ * @started: an issuer was started
+ * @ret: what the issuer's modify returned
+ * @done: the issuer is through
+ * @ops: the WQEs the device ran: 'R' MODIFY_QP with RESETCON, 'M' one
+ *	without, 'F' FLUSH_WQES, '?' anything else
+ */
+struct qp_cmd_fx {
+	struct cmd_t_dev d;
+	struct ib_device ibdev;
+	struct net_device netdev;
+	struct irdma_qp qp;
+	struct irdma_cq cq;
+	struct irdma_cm_node node;
+	bool started;
+	int ret;
+	struct completion done;
+	char ops[QP_CMD_OPS + 1];
+};
+
+static const u8 qp_cmd_mac[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 1 };
+
+static int qp_cmd_init(struct kunit *test)
+{
+	struct qp_cmd_fx *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+	struct irdma_qp *qp;
+	void *pd;
+
+	KUNIT_ASSERT_NOT_NULL(test, fx);
+	test->priv = fx;
+	init_completion(&fx->done);
+	cmd_t_dev_init(test, &fx->d);
+	mutex_init(&fx->d.hw.qos.lock);
+	fx->netdev.dev_addr = qp_cmd_mac;
+	fx->netdev.mtu = 1500;
+	fx->d.fn.netdev = &fx->netdev;
+	/* an irdma_pd: the core's PD first, then its number, 0 */
+	pd = kunit_kzalloc(test, sizeof(struct ib_pd) + sizeof(u64),
+			   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pd);
+	fx->cq.uk.cq_id = 3;
+	qp = &fx->qp;
+	qp->meta.va = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp->meta.va);
+	qp->hw = &fx->d.hw;
+	qp->ibqp.device = &fx->ibdev;
+	qp->ibqp.qp_num = 7;
+	qp->ibqp.qp_type = IB_QPT_RC;
+	qp->ibqp.pd = pd;
+	qp->ibqp.send_cq = &fx->cq.ibcq;
+	qp->ibqp.recv_cq = &fx->cq.ibcq;
+	qp->hw_type = IRDMA_QPTYPE_IWARP;
+	mutex_init(&qp->state_lock);
+	spin_lock_init(&qp->cm_lock);
+	qp->ib_state = IB_QPS_RTS;
+	qp->hw_state = IRDMA_QPS_RTS;
+	qp->conn_set = true;
+	qp->conn.mss = 1460;
+	qp->cm_node = &fx->node;
+	return 0;
+}
+
+static void qp_cmd_exit(struct kunit *test)
+{
+	struct qp_cmd_fx *fx = test->priv;
+
+	if (!fx)
+		return;
+	/* an issuer left waiting times out before the fixture goes */
+	if (fx->started)
+		wait_for_completion(&fx->done);
+	cmd_t_dev_exit(&fx->d);
+}
+
+/* the ULP's abort, as iw_cm's disconnect of a connection asks it */
+static int qp_cmd_abort(void *data)
+{
+	struct qp_cmd_fx *fx = data;
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	fx->ret = irdma_modify_qp(&fx->qp.ibqp, &attr, IB_QP_STATE, NULL);
+	complete(&fx->done);
+	return 0;
+}
+
+static char qp_cmd_op(u64 hdr)
+{
+	switch (FIELD_GET(IRDMA_CQPWQE_OPCODE, hdr)) {
+	case IRDMA_CQPOP_MODIFY_QP:
+		return hdr & IRDMA_CQPQP_RESETCON ? 'R' : 'M';
+	case IRDMA_CQPOP_FLUSH_WQES:
+		return 'F';
+	default:
+		return '?';
+	}
+}
+
+/*
+ * Abort the QP from a thread and run the device until it is through,
+ * failing the first @refusals MODIFY_QPs with RESETCON as the engine
+ * fails a command (the fail_<op> knobs' major and minor).
+ */
+static void qp_cmd_abort_refused(struct kunit *test, int refusals)
+{
+	struct qp_cmd_fx *fx = test->priv;
+	unsigned long end = jiffies + 10 * HZ;
+	struct task_struct *t;
+	int n = 0;
+	char op;
+
+	t = kthread_run(qp_cmd_abort, fx, "qp-cmd-kunit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	fx->started = true;
+	while (!completion_done(&fx->done) && time_before(jiffies, end)) {
+		if (!cmd_t_wait_pending(&fx->d, 1, 20))
+			continue;
+		op = qp_cmd_op(cmd_t_peek_hdr(&fx->d));
+		if (n < QP_CMD_OPS)
+			fx->ops[n++] = op;
+		if (op == 'R' && refusals-- > 0)
+			cmd_t_run_one_as(&fx->d, 0xffff, 0x8001);
+		else
+			cmd_t_run_one(&fx->d);
+	}
+	KUNIT_ASSERT_TRUE(test, completion_done(&fx->done));
+}
+
+/*
+ * The engine refuses the abortive close's MODIFY_QP (RESETCON) once: it is
+ * issued again, and the engine sends the RST, before the queues are
+ * flushed. A flush at once would give the connection up without one, and
+ * an idle peer would wait for ever. The move succeeds and the CM hears of
+ * the abort (its CLOSE to iw_cm).
+ */
+static void irdma_qp_modify_reset_refused_tried_again(struct kunit *test)
+{
+	struct qp_cmd_fx *fx = test->priv;
+
+	qp_cmd_abort_refused(test, 1);
+	KUNIT_EXPECT_STREQ(test, fx->ops, "RRF");
+	KUNIT_EXPECT_EQ(test, fx->ret, 0);
+	KUNIT_EXPECT_EQ(test, fx->qp.ib_state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, fx->node.disc_causes,
+			BIT(IRDMA_CM_DISC_LOCAL_ERR));
+}
+
+/*
+ * An engine that refuses the reset every time: after IRDMA_QP_RESET_TRIES
+ * the move goes on by the flush, so that the QP's WQEs complete and the
+ * CM still ends the connection.
+ */
+static void irdma_qp_modify_reset_refused_flushes(struct kunit *test)
+{
+	struct qp_cmd_fx *fx = test->priv;
+	char want[QP_CMD_OPS + 1] = {};
+
+	memset(want, 'R', IRDMA_QP_RESET_TRIES);
+	want[IRDMA_QP_RESET_TRIES] = 'F';
+	qp_cmd_abort_refused(test, INT_MAX);
+	KUNIT_EXPECT_STREQ(test, fx->ops, want);
+	KUNIT_EXPECT_EQ(test, fx->ret, 0);
+	KUNIT_EXPECT_EQ(test, fx->qp.ib_state, IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, fx->node.disc_causes,
+			BIT(IRDMA_CM_DISC_LOCAL_ERR));
+}
+
+static struct kunit_case irdma_qp_cmd_cases[] = {
+	KUNIT_CASE(irdma_qp_modify_reset_refused_tried_again),
+	KUNIT_CASE(irdma_qp_modify_reset_refused_flushes),
+	{}
+};
+
+static struct kunit_suite irdma_qp_cmd_suite = {
+	.name = "irdma_qp_cmd",
+	.init = qp_cmd_init,
+	.exit = qp_cmd_exit,
+	.test_cases = irdma_qp_cmd_cases,
+};
+
 static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE(irdma_qp_conn_from_cm_fields),
 	KUNIT_CASE(irdma_qp_conn_from_cm_refuses),
@@ -750,4 +943,4 @@ static struct kunit_suite irdma_qp_suite = {
 	.test_cases = irdma_qp_cases,
 };
 
-kunit_test_suite(irdma_qp_suite);
+kunit_test_suites(&irdma_qp_suite, &irdma_qp_cmd_suite);

@@ -11,18 +11,22 @@
 # about 0.45 s of the guest's CPU before it reads a module, one of modload
 # almost nothing), with the dependencies read from modules.dep here;
 # anything else (other options, parameters, aliases, modules with soft
-# dependencies) goes to modprobe itself.
+# dependencies, a module named by a NAME.PARAM=VALUE option on the kernel
+# command line, as IRDMA_VM_APPEND puts it there) goes to modprobe itself,
+# which applies those options.
 IRDMA_MODLOAD=/run/irdma/run/modload
 kmod() {
-	local a ok=1
+	local a ok=1 cmdline=
 	local -a names=() MOD_FILES=()
 	local -A MOD_SEEN=()
 
+	read -r cmdline </proc/cmdline || true
 	for a in "$@"; do
 		case $a in
 		-a) ;;
 		-* | *=*) ok=0 ;;
-		*) names+=("${a//-/_}") ;;
+		*) names+=("${a//-/_}")
+		   [[ " $cmdline" != *" ${a//-/_}."*=* ]] || ok=0 ;;
 		esac
 	done
 	[ $ok = 1 ] && [ ${#names[@]} -gt 0 ] && mod_index || ok=0

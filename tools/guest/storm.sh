@@ -112,13 +112,18 @@ storm_ucm_pair() {
 # of an rping take the same -S: the server READs the client's whole buffer
 # into its own (a larger client overruns the server's MR: a local
 # protection error, a TERMINATE). rping -c exits 0 after a failed ping too:
-# -v prints the verified pings, which storm_tally counts.
+# -v prints the verified pings, which storm_tally counts. The servers are
+# persistent (-P) unless STORM_PERSIST is set empty: a persistent rping
+# server whose thread fails to set up a connection never answers its
+# request, which then holds a place of the listener's backlog of 3 until
+# the server exits; three such and every later SYN is dropped.
 storm_traffic() {
-	local ping=(rping -c -v -V -C 5 -S 128)
+	local ping=(rping -c -v -V -C 5 -S 128) srv=(rping -s -V -S 128)
 
-	storm_server srv_wire $STORM_NS rping -s -P -V -S 128 -a 192.0.2.2 -p 7301
-	storm_server srv_loop - rping -s -P -V -S 128 -a 192.0.2.1 -p 7302
-	storm_server srv_roce - rping -s -P -V -S 128 -a 198.51.100.1 -p 7304
+	[ -n "${STORM_PERSIST--P}" ] && srv+=(-P)
+	storm_server srv_wire $STORM_NS "${srv[@]}" -a 192.0.2.2 -p 7301
+	storm_server srv_loop - "${srv[@]}" -a 192.0.2.1 -p 7302
+	storm_server srv_roce - "${srv[@]}" -a 198.51.100.1 -p 7304
 	pause 2
 	storm_client iw_wire - 120 "${ping[@]}" -a 192.0.2.2 -p 7301
 	storm_client iw_loop - 120 "${ping[@]}" -a 192.0.2.1 -p 7302
