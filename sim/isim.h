@@ -12,6 +12,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/timer.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -527,7 +528,7 @@ struct isim_dbq {
  *	doorbell page for them
  * @udb_timer: the user doorbell watch (runs while @kicked and @user_qps)
  * @udb_seen: jiffies when a user doorbell was last found rung
- * @udb_period: the watch's period now, in jiffies
+ * @udb_period_us: the watch's period now
  * @udb_looks: times the watch looked at the user doorbell page
  */
 struct isim_wakeup {
@@ -546,9 +547,9 @@ struct isim_wakeup {
 	unsigned long due;
 	bool due_set;
 	u32 user_qps;
-	struct timer_list udb_timer;
+	struct hrtimer udb_timer;
 	unsigned long udb_seen;
-	unsigned long udb_period;
+	u32 udb_period_us;
 	atomic64_t udb_looks;
 };
 
