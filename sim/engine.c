@@ -32,7 +32,11 @@
  * requests, returned AEQEs, queued CQP commands, SQ/RQ work (exec.c),
  * raw-queue frames (ilq.c), then interrupt vectors the driver re-enabled;
  * a pass takes on no more work after ISIM_PASS_NS, and the next one
- * follows at once. The QPs' SQs and the CQs' arm words are read only after
+ * follows at once. A pass for a user doorbell, and the passes that go on
+ * with its work, run at high priority (isim_wake_is_data()), as an
+ * adapter's engine does not wait for the host's processes. Other kicks
+ * and deadlines run at normal priority.
+ * The QPs' SQs and the CQs' arm words are read only after
  * a doorbell or something the engine did to a QP (see isim_exec_run()),
  * and by a guard pass every ISIM_SCAN_MS or more (when a pass runs). A
  * halted engine (critical error) reads and writes nothing until the
@@ -97,6 +101,25 @@ void isim_eng_unlock(struct isim_func *f)
 }
 
 /**
+ * isim_wake_is_data - a kick of the data path, whose pass runs at high
+ *	priority
+ * @why: what the pass is for
+ *
+ * A user doorbell (which only the watch can tell): what an adapter's data
+ * path would take at once, beside the host's CPUs, where user space
+ * busy-polls on the one CPU the model has. Register writes (the driver's
+ * commands, its own doorbells), frames and deadlines run at normal
+ * priority, batching what came meanwhile: a pass preempting every writer
+ * made connection storms slower (more passes, each doing less).
+ *
+ * Return: true for the high-priority workqueue.
+ */
+bool isim_wake_is_data(enum isim_wake why)
+{
+	return why == ISIM_WAKE_UDB;
+}
+
+/**
  * isim_engine_kick - have a pass run now
  * @f: function
  * @why: what the pass is for
@@ -110,7 +133,17 @@ void isim_eng_unlock(struct isim_func *f)
 void isim_engine_kick(struct isim_func *f, enum isim_wake why)
 {
 	/* a stopped engine runs no pass; isim_engine_start() kicks it */
-	if (!READ_ONCE(f->running) || atomic_xchg(&f->wake.pending, 1))
+	if (!READ_ONCE(f->running))
+		return;
+	if (isim_wake_is_data(why)) {
+		if (atomic_xchg(&f->wake.pending_hi, 1))
+			return;
+		atomic64_inc(&f->wake.count[why]);
+		WRITE_ONCE(f->wake.kick_hi_ns, ktime_get_ns());
+		queue_work(isim_wq_hi, &f->tick_hi);
+		return;
+	}
+	if (atomic_xchg(&f->wake.pending, 1))
 		return;
 	atomic64_inc(&f->wake.count[why]);
 	WRITE_ONCE(f->wake.kick_ns, ktime_get_ns());
@@ -432,7 +465,8 @@ static void isim_udb_start(struct isim_func *f)
 			       HRTIMER_MODE_REL);
 }
 
-static void isim_engine_account(struct isim_func *f, bool kicked, u64 t0)
+static void isim_engine_account(struct isim_func *f, bool kicked, u64 t0,
+				u64 kick_ns)
 {
 	u64 lat;
 
@@ -444,16 +478,20 @@ static void isim_engine_account(struct isim_func *f, bool kicked, u64 t0)
 		return;
 	}
 	/* how long the work queue took to run the pass a kick asked for */
-	lat = t0 - min(t0, READ_ONCE(f->wake.kick_ns));
+	lat = t0 - min(t0, kick_ns);
 	f->wake.kick_lat_ns_max = max(f->wake.kick_lat_ns_max, lat);
 	f->wake.kick_lat_ns_total += lat;
 	f->wake.kicked_passes++;
 }
 
-static void isim_engine_tick(struct work_struct *work)
+/*
+ * One pass, from the normal-priority work item (@hi false: register kicks,
+ * frames, deadlines) or the high-priority one (user doorbells, and the
+ * passes that go on with their work). Two passes never overlap: both
+ * take eng_lock.
+ */
+static void isim_engine_pass(struct isim_func *f, bool hi)
 {
-	struct isim_func *f = container_of(to_delayed_work(work),
-					   struct isim_func, tick);
 	u64 t0, ns, moves;
 	bool more, kicked;
 	long delay;
@@ -463,7 +501,7 @@ static void isim_engine_tick(struct work_struct *work)
 	 * Kicks from now on queue the next pass; this one sees the writes of
 	 * those before (the exchange orders its reads after them).
 	 */
-	kicked = atomic_xchg(&f->wake.pending, 0);
+	kicked = atomic_xchg(hi ? &f->wake.pending_hi : &f->wake.pending, 0);
 	if (!f->running) {
 		isim_eng_unlock(f);
 		return;
@@ -476,7 +514,9 @@ static void isim_engine_tick(struct work_struct *work)
 	 * (the debugfs files, start, stop, reset) is rare.
 	 */
 	t0 = ktime_get_ns();
-	isim_engine_account(f, kicked, t0);
+	isim_engine_account(f, kicked, t0,
+			    hi ? READ_ONCE(f->wake.kick_hi_ns) :
+			    READ_ONCE(f->wake.kick_ns));
 	moves = isim_engine_moves(f);
 	more = isim_engine_poll(f);
 	if (more || isim_engine_moves(f) != moves)
@@ -489,10 +529,28 @@ static void isim_engine_tick(struct work_struct *work)
 	f->tick_ns_max = max(f->tick_ns_max, ns);
 	delay = isim_engine_next(f, more);
 	f->tick_due_ns = delay < 0 ? 0 : t0 + ns + jiffies_to_nsecs(delay);
-	isim_eng_unlock(f);
-	if (delay >= 0)
+	/*
+	 * Queued under eng_lock, which isim_engine_stop() takes to stop the
+	 * engine: no pass queues another once it has. The data path's work
+	 * goes on at its priority.
+	 */
+	if (hi && !delay)
+		queue_work(isim_wq_hi, &f->tick_hi);
+	else if (delay >= 0)
 		queue_delayed_work(isim_wq, &f->tick, delay);
+	isim_eng_unlock(f);
 	isim_udb_start(f);
+}
+
+static void isim_engine_tick(struct work_struct *work)
+{
+	isim_engine_pass(container_of(to_delayed_work(work), struct isim_func,
+				      tick), false);
+}
+
+static void isim_engine_tick_hi(struct work_struct *work)
+{
+	isim_engine_pass(container_of(work, struct isim_func, tick_hi), true);
 }
 
 /**
@@ -570,6 +628,7 @@ int isim_engine_init(struct isim_func *f)
 	INIT_LIST_HEAD(&f->kick_list);
 	xa_init(&f->stags);
 	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
+	INIT_WORK(&f->tick_hi, isim_engine_tick_hi);
 	spin_lock_init(&f->wake.wqe.lock);
 	spin_lock_init(&f->wake.arm.lock);
 	hrtimer_init(&f->wake.udb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
@@ -621,6 +680,7 @@ void isim_engine_stop(struct isim_func *f)
 	/* the watch ends itself once it sees !running */
 	hrtimer_cancel(&f->wake.udb_timer);
 	cancel_delayed_work_sync(&f->tick);
+	cancel_work_sync(&f->tick_hi);
 	isim_eng_lock(f, "stop");
 	isim_engine_clear(f);
 	isim_eng_unlock(f);
@@ -639,6 +699,7 @@ void isim_engine_exit(struct isim_func *f)
 	 */
 	hrtimer_cancel(&f->wake.udb_timer);
 	cancel_delayed_work_sync(&f->tick);
+	cancel_work_sync(&f->tick_hi);
 	mutex_lock(&f->eng_lock);
 	isim_engine_clear(f);
 	mutex_unlock(&f->eng_lock);

@@ -512,6 +512,8 @@ struct isim_dbq {
  *	(isim_aux_ops.set_kicked) and when the auxiliary device is unplugged
  * @pending: a pass is queued for a kick and has not started yet
  * @kick_ns: when the kick that queued the pending pass came
+ * @pending_hi: @pending of the high-priority pass (isim_wake_is_data())
+ * @kick_hi_ns: @kick_ns of the high-priority pass
  * @wqe: the WQEALLOC doorbells the kicks named
  * @arm: the CQARM doorbells the kicks named
  * @raw_rung: a kick named a raw queue (UDA QP): this pass runs their SQs
@@ -535,6 +537,8 @@ struct isim_wakeup {
 	bool kicked;
 	atomic_t pending;
 	u64 kick_ns;
+	atomic_t pending_hi;
+	u64 kick_hi_ns;
 	struct isim_dbq wqe;
 	struct isim_dbq arm;
 	bool raw_rung;
@@ -596,6 +600,8 @@ struct isim_lockstat {
  * @qos: the traffic classes the parent reports (qos_get)
  * @reset_work: replugs the auxiliary device after a reset request
  * @tick: engine pass, queued by a kick or at a deadline (engine.c)
+ * @tick_hi: engine pass at high priority, queued by a data-path kick or
+ *	by such a pass that left work (isim_wake_is_data())
  * @wake: what queues @tick, and the count of passes by reason
  * @ddir: debugfs directory
  * @faults: fault injection knobs
@@ -681,6 +687,7 @@ struct isim_func {
 	struct isim_aux_qos qos;
 	struct work_struct reset_work;
 	struct delayed_work tick;
+	struct work_struct tick_hi;
 	struct isim_wakeup wake;
 	struct dentry *ddir;
 	struct isim_faults faults;
@@ -772,6 +779,8 @@ typedef void (*isim_op_fn)(struct isim_func *f, const u64 *wqe,
 
 /* bus.c */
 extern struct workqueue_struct *isim_wq;
+extern struct workqueue_struct *isim_wq_hi;
+struct workqueue_struct *isim_wq_alloc(void);
 extern struct mutex isim_bus_lock;
 struct isim_func *isim_func_lookup(u32 id);
 int isim_parse_new(const char *buf, u32 *id, enum isim_aux_protocol *proto,
@@ -916,6 +925,7 @@ void isim_op_query_features(struct isim_func *f, const u64 *wqe,
 /* engine.c */
 void isim_eng_lock(struct isim_func *f, const char *by);
 void isim_eng_unlock(struct isim_func *f);
+bool isim_wake_is_data(enum isim_wake why);
 void isim_engine_kick(struct isim_func *f, enum isim_wake why);
 void isim_engine_kick_reg(struct isim_func *f, u32 off, u32 val);
 void isim_engine_set_kicked(struct isim_func *f, bool on);

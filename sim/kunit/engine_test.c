@@ -257,6 +257,41 @@ static void isim_engine_udb_watch_hot_below_a_jiffy(struct kunit *test)
 	isim_engine_set_kicked(f, false);
 }
 
+struct isim_t_nice {
+	struct work_struct work;
+	long nice;
+};
+
+static void isim_t_nice_fn(struct work_struct *work)
+{
+	struct isim_t_nice *n = container_of(work, struct isim_t_nice, work);
+
+	n->nice = task_nice(current);
+}
+
+/*
+ * The engine's passes run on workers of high priority: a pass a driver
+ * kicked does not wait for busy-polling processes to give up the CPU.
+ */
+static void isim_engine_passes_run_at_high_priority(struct kunit *test)
+{
+	struct workqueue_struct *wq = isim_wq_alloc();
+	struct isim_t_nice n = { .nice = 0 };
+
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	INIT_WORK_ONSTACK(&n.work, isim_t_nice_fn);
+	queue_work(wq, &n.work);
+	flush_work(&n.work);
+	destroy_work_on_stack(&n.work);
+	destroy_workqueue(wq);
+	KUNIT_EXPECT_LT(test, n.nice, 0L);
+	/* user doorbells; the driver's writes and frames batch at normal */
+	KUNIT_EXPECT_TRUE(test, isim_wake_is_data(ISIM_WAKE_UDB));
+	KUNIT_EXPECT_FALSE(test, isim_wake_is_data(ISIM_WAKE_RX));
+	KUNIT_EXPECT_FALSE(test, isim_wake_is_data(ISIM_WAKE_REG));
+	KUNIT_EXPECT_FALSE(test, isim_wake_is_data(ISIM_WAKE_TIMER));
+}
+
 static struct kunit_case isim_engine_test_cases[] = {
 	KUNIT_CASE(isim_engine_kicked_doorbell_names_its_qp),
 	KUNIT_CASE(isim_engine_kicked_arm_names_its_cq),
@@ -265,6 +300,7 @@ static struct kunit_case isim_engine_test_cases[] = {
 	KUNIT_CASE(isim_engine_flushing_rq_looked_at_each_tick),
 	KUNIT_CASE(isim_engine_counts_user_qps),
 	KUNIT_CASE(isim_engine_udb_watch_hot_below_a_jiffy),
+	KUNIT_CASE(isim_engine_passes_run_at_high_priority),
 	{}
 };
 
