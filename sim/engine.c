@@ -301,16 +301,37 @@ static void isim_engine_count_user(struct isim_func *f)
 	WRITE_ONCE(f->wake.user_qps, n);
 }
 
+/* frames sent, taken or turned around */
+static u64 isim_engine_frames(struct isim_func *f)
+{
+	return atomic64_read(&f->wire.tx_frames) +
+	       atomic64_read(&f->wire.rx_frames) +
+	       atomic64_read(&f->wire.looped);
+}
+
 /*
  * What a pass that did something moves: CQP commands run, doorbells
- * answered, kicked QPs looked at, frames sent, taken or turned around.
+ * answered, kicked QPs looked at, frames.
  */
 static u64 isim_engine_moves(struct isim_func *f)
 {
 	return f->cqp.done + f->asked_passes + f->kick_passes +
-	       atomic64_read(&f->wire.tx_frames) +
-	       atomic64_read(&f->wire.rx_frames) +
-	       atomic64_read(&f->wire.looped);
+	       isim_engine_frames(f);
+}
+
+/* a pass left work for the next: why, and the frames it moved */
+static void isim_engine_count_pass(struct isim_func *f, bool more,
+				   u64 frames)
+{
+	struct isim_wakeup *w = &f->wake;
+
+	w->frames_max = max(w->frames_max, isim_engine_frames(f) - frames);
+	if (!more)
+		return;
+	if (isim_pass_over(f))
+		w->cut_time++;
+	else
+		w->cut_work++;
 }
 
 /**
@@ -492,7 +513,7 @@ static void isim_engine_account(struct isim_func *f, bool kicked, u64 t0,
  */
 static void isim_engine_pass(struct isim_func *f, bool hi)
 {
-	u64 t0, ns, moves;
+	u64 t0, ns, moves, frames;
 	bool more, kicked;
 	long delay;
 
@@ -518,7 +539,9 @@ static void isim_engine_pass(struct isim_func *f, bool hi)
 			    hi ? READ_ONCE(f->wake.kick_hi_ns) :
 			    READ_ONCE(f->wake.kick_ns));
 	moves = isim_engine_moves(f);
+	frames = isim_engine_frames(f);
 	more = isim_engine_poll(f);
+	isim_engine_count_pass(f, more, frames);
 	if (more || isim_engine_moves(f) != moves)
 		f->quiet = 0;
 	else if (f->quiet < ISIM_QUIET_PASSES)
@@ -575,6 +598,9 @@ void isim_engine_show(struct seq_file *s, struct isim_func *f)
 			     w->kicked_passes * NSEC_PER_USEC) : 0,
 		   READ_ONCE(w->user_qps), atomic64_read(&w->udb_looks),
 		   hrtimer_active(&w->udb_timer) ? w->udb_period_us : 0);
+	seq_printf(s, "pass: budget_us=%llu cut_time=%llu cut_work=%llu frames_max=%llu\n",
+		   div_u64(ISIM_PASS_NS, NSEC_PER_USEC), w->cut_time,
+		   w->cut_work, w->frames_max);
 	seq_printf(s, "lock: wait_max_us=%llu hold_max_us=%llu hold_max_by=%s\n",
 		   div_u64(f->lockstat.wait_ns_max, NSEC_PER_USEC),
 		   div_u64(f->lockstat.hold_ns_max, NSEC_PER_USEC),

@@ -532,6 +532,11 @@ struct isim_dbq {
  * @udb_seen: jiffies when a user doorbell was last found rung
  * @udb_period_us: the watch's period now
  * @udb_looks: times the watch looked at the user doorbell page
+ * @cut_time: passes that left work for the next because ISIM_PASS_NS ran
+ *	out
+ * @cut_work: passes that left work because a budget ran out (WQEs,
+ *	segments), or frames came in behind them
+ * @frames_max: most frames one pass sent, received or looped back
  */
 struct isim_wakeup {
 	bool kicked;
@@ -555,6 +560,9 @@ struct isim_wakeup {
 	unsigned long udb_seen;
 	u32 udb_period_us;
 	atomic64_t udb_looks;
+	u64 cut_time;
+	u64 cut_work;
+	u64 frames_max;
 };
 
 /**
