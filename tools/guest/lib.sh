@@ -293,7 +293,12 @@ job_demo() {
 }
 
 job_bench() {
-	bash "$IRDMA_REPO/tools/guest/bench.sh"
+	local rc=0
+
+	perf_start
+	bash "$IRDMA_REPO/tools/guest/bench.sh" || rc=$?
+	perf_stop
+	return $rc
 }
 
 job_shell() {
