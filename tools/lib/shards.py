@@ -8,10 +8,10 @@ Prints LANES lines, one per lane, each an extended regular expression
 that matches exactly the names of that lane's scripts (or an empty line
 for a lane with none). The scripts are those of REPO/tools/tests whose
 name matches ONLY (everything when ONLY is empty), as the guest filters
-them. Each is weighed by how long it took in the latest earlier run
-under RUNS that ran it (when none did, by the script's own estimate,
-a header line "# irdma-vm-secs: N", or else 120 s), and the heaviest goes to
-the least loaded lane first. When FIRST_LOAD is not 0, the KUnit guest
+them. Each is weighed by how long it took in the latest earlier test run
+under RUNS that ran it (soaks aside; when none did, by the script's own
+estimate, a header line "# irdma-vm-secs: N", or else 120 s), and the
+heaviest goes to the least loaded lane first. When FIRST_LOAD is not 0, the KUnit guest
 boots first in the first lane: that lane starts with the KUnit guest's
 wall time in the latest run that measured it (RUNS/*/kunit/secs), or
 FIRST_LOAD seconds when none did.
@@ -25,9 +25,13 @@ DEFAULT_SECS = 120
 
 
 def durations(runs):
-    """Latest recorded duration of each script, by name."""
+    """Latest recorded duration of each script, by name, from test runs
+    (a soak, which marks its run with a file "soak", runs a script for as
+    long as it was told and says nothing about a test run's lanes)."""
     secs = {}
-    tsvs = glob.glob(os.path.join(runs, "*", "e2e*", "e2e.tsv"))
+    tsvs = [p for p in glob.glob(os.path.join(runs, "*", "e2e*", "e2e.tsv"))
+            if not os.path.exists(os.path.join(os.path.dirname(
+                os.path.dirname(p)), "soak"))]
     for path in sorted(tsvs, key=os.path.getmtime):
         try:
             with open(path) as f:
