@@ -26,7 +26,6 @@ static DEFINE_IDA(isim_ids);
 static bool isim_bus_enable;
 
 struct workqueue_struct *isim_wq;
-struct workqueue_struct *isim_wq_hi;
 
 /**
  * isim_func_lookup - find a function by ID
@@ -238,23 +237,6 @@ static void isim_del_all(void)
 	mutex_unlock(&isim_bus_lock);
 }
 
-/**
- * isim_wq_alloc - the workqueue the engines' data-path passes run on
- *
- * Its workers run at high priority (nice -20; isim_wake_is_data()). An adapter's engine works
- * beside the host's CPUs; the model's takes a CPU from the host, and at
- * normal priority a pass the driver kicked waited for busy-polling
- * processes to use up their slices: under perftest on one vCPU, 15 ms on
- * average from the kick to its pass. A pass is bounded (ISIM_PASS_NS),
- * and the engine sleeps when it has nothing to do.
- *
- * Return: the workqueue, or NULL without memory.
- */
-struct workqueue_struct *isim_wq_alloc(void)
-{
-	return alloc_workqueue("irdma_sim_hi", WQ_UNBOUND | WQ_HIGHPRI, 0);
-}
-
 static int __init isim_init(void)
 {
 	int err;
@@ -262,11 +244,6 @@ static int __init isim_init(void)
 	isim_wq = alloc_workqueue("irdma_sim", WQ_UNBOUND, 0);
 	if (!isim_wq)
 		return -ENOMEM;
-	isim_wq_hi = isim_wq_alloc();
-	if (!isim_wq_hi) {
-		destroy_workqueue(isim_wq);
-		return -ENOMEM;
-	}
 	isim_debugfs_mod_init();
 	isim_bus.bus_groups = isim_bus_groups;
 	err = bus_register(&isim_bus);
@@ -283,7 +260,6 @@ err_bus_unregister:
 	bus_unregister(&isim_bus);
 err_destroy_wq:
 	isim_debugfs_mod_exit();
-	destroy_workqueue(isim_wq_hi);
 	destroy_workqueue(isim_wq);
 	return err;
 }
@@ -294,7 +270,6 @@ static void __exit isim_exit(void)
 	isim_win_mod_exit();
 	bus_unregister(&isim_bus);
 	isim_debugfs_mod_exit();
-	destroy_workqueue(isim_wq_hi);
 	destroy_workqueue(isim_wq);
 	ida_destroy(&isim_ids);
 }

@@ -17,10 +17,10 @@
  *   nothing runs, unless a deadline is pending (a retransmission or
  *   TIME_WAIT timer, QPs kicked for the next pass, such as one waiting
  *   out an RNR NAK), or user space may ring its doorbell page, which no
- *   kick can tell: a watch (an hrtimer that reads the two user doorbell
- *   registers, no more) looks every ISIM_UDB_HOT_US while user space
- *   rings, backing off to ISIM_UDB_SLOW_MS once it stops, and stops while
- *   no QP is a user QP. An idle function costs nothing.
+ *   kick can tell: a watch (a timer that reads the two user doorbell
+ *   registers, no more) looks every jiffy while user space rings, backing
+ *   off to ISIM_UDB_SLOW_MS once it stops, and stops while no QP is a
+ *   user QP. An idle function costs nothing.
  * - Any other driver (or none) is polled: once per jiffy (and at once
  *   again while CQP commands are still queued), before the CQP exists as
  *   after: Linux 6.1's irdma busy-waits no more than 10 ms for its CQP
@@ -32,11 +32,7 @@
  * requests, returned AEQEs, queued CQP commands, SQ/RQ work (exec.c),
  * raw-queue frames (ilq.c), then interrupt vectors the driver re-enabled;
  * a pass takes on no more work after ISIM_PASS_NS, and the next one
- * follows at once. A pass for a user doorbell, and the passes that go on
- * with its work, run at high priority (isim_wake_is_data()), as an
- * adapter's engine does not wait for the host's processes. Other kicks
- * and deadlines run at normal priority.
- * The QPs' SQs and the CQs' arm words are read only after
+ * follows at once. The QPs' SQs and the CQs' arm words are read only after
  * a doorbell or something the engine did to a QP (see isim_exec_run()),
  * and by a guard pass every ISIM_SCAN_MS or more (when a pass runs). A
  * halted engine (critical error) reads and writes nothing until the
@@ -52,10 +48,9 @@
 #define ISIM_QUIET_PASSES	16
 #define ISIM_QUIET_MS	4
 /*
- * The user doorbell watch looks every ISIM_UDB_HOT_US for ISIM_UDB_HOT_MS
- * after the last user doorbell, then backs off to every ISIM_UDB_SLOW_MS.
+ * The user doorbell watch looks every jiffy for ISIM_UDB_HOT_MS after the
+ * last user doorbell, then backs off to every ISIM_UDB_SLOW_MS.
  */
-#define ISIM_UDB_HOT_US		250
 #define ISIM_UDB_HOT_MS		50
 #define ISIM_UDB_SLOW_MS	20
 
@@ -101,25 +96,6 @@ void isim_eng_unlock(struct isim_func *f)
 }
 
 /**
- * isim_wake_is_data - a kick of the data path, whose pass runs at high
- *	priority
- * @why: what the pass is for
- *
- * A user doorbell (which only the watch can tell): what an adapter's data
- * path would take at once, beside the host's CPUs, where user space
- * busy-polls on the one CPU the model has. Register writes (the driver's
- * commands, its own doorbells), frames and deadlines run at normal
- * priority, batching what came meanwhile: a pass preempting every writer
- * made connection storms slower (more passes, each doing less).
- *
- * Return: true for the high-priority workqueue.
- */
-bool isim_wake_is_data(enum isim_wake why)
-{
-	return why == ISIM_WAKE_UDB;
-}
-
-/**
  * isim_engine_kick - have a pass run now
  * @f: function
  * @why: what the pass is for
@@ -133,17 +109,7 @@ bool isim_wake_is_data(enum isim_wake why)
 void isim_engine_kick(struct isim_func *f, enum isim_wake why)
 {
 	/* a stopped engine runs no pass; isim_engine_start() kicks it */
-	if (!READ_ONCE(f->running))
-		return;
-	if (isim_wake_is_data(why)) {
-		if (atomic_xchg(&f->wake.pending_hi, 1))
-			return;
-		atomic64_inc(&f->wake.count[why]);
-		WRITE_ONCE(f->wake.kick_hi_ns, ktime_get_ns());
-		queue_work(isim_wq_hi, &f->tick_hi);
-		return;
-	}
-	if (atomic_xchg(&f->wake.pending, 1))
+	if (!READ_ONCE(f->running) || atomic_xchg(&f->wake.pending, 1))
 		return;
 	atomic64_inc(&f->wake.count[why]);
 	WRITE_ONCE(f->wake.kick_ns, ktime_get_ns());
@@ -301,37 +267,16 @@ static void isim_engine_count_user(struct isim_func *f)
 	WRITE_ONCE(f->wake.user_qps, n);
 }
 
-/* frames sent, taken or turned around */
-static u64 isim_engine_frames(struct isim_func *f)
-{
-	return atomic64_read(&f->wire.tx_frames) +
-	       atomic64_read(&f->wire.rx_frames) +
-	       atomic64_read(&f->wire.looped);
-}
-
 /*
  * What a pass that did something moves: CQP commands run, doorbells
- * answered, kicked QPs looked at, frames.
+ * answered, kicked QPs looked at, frames sent, taken or turned around.
  */
 static u64 isim_engine_moves(struct isim_func *f)
 {
 	return f->cqp.done + f->asked_passes + f->kick_passes +
-	       isim_engine_frames(f);
-}
-
-/* a pass left work for the next: why, and the frames it moved */
-static void isim_engine_count_pass(struct isim_func *f, bool more,
-				   u64 frames)
-{
-	struct isim_wakeup *w = &f->wake;
-
-	w->frames_max = max(w->frames_max, isim_engine_frames(f) - frames);
-	if (!more)
-		return;
-	if (isim_pass_over(f))
-		w->cut_time++;
-	else
-		w->cut_work++;
+	       atomic64_read(&f->wire.tx_frames) +
+	       atomic64_read(&f->wire.rx_frames) +
+	       atomic64_read(&f->wire.looped);
 }
 
 /**
@@ -425,69 +370,57 @@ static long isim_engine_next(struct isim_func *f, bool more)
 	return delay;
 }
 
-static ktime_t isim_us_ktime(u32 us)
+/* the user doorbell watch's next period, in jiffies */
+static unsigned long isim_udb_period(struct isim_func *f)
 {
-	return ns_to_ktime((u64)us * NSEC_PER_USEC);
-}
-
-/* the user doorbell watch's next period, in us */
-static u32 isim_udb_period(struct isim_func *f)
-{
-	u32 us = f->wake.udb_period_us;
+	unsigned long p = f->wake.udb_period;
 
 	if (time_before(jiffies, READ_ONCE(f->wake.udb_seen) +
 				 msecs_to_jiffies(ISIM_UDB_HOT_MS)))
-		us = ISIM_UDB_HOT_US;
+		p = 1;
 	else
-		us = min_t(u32, 2 * us, ISIM_UDB_SLOW_MS * USEC_PER_MSEC);
-	f->wake.udb_period_us = us;
-	return us;
+		p = min(2 * p, msecs_to_jiffies(ISIM_UDB_SLOW_MS));
+	f->wake.udb_period = p;
+	return p;
 }
 
 /*
  * The user doorbell watch: libirdma writes user space's doorbells straight
- * into the mapped page, which no kick can report. An hrtimer reads the two
- * doorbell registers and kicks the engine if one was rung; the pass
- * consumes them (isim_exec_run(), isim_cq_poll_arm()). A jiffy (4 ms at
- * the test kernel's HZ) would be half of a round trip's wait in a
- * ping-pong such as ib_write_lat; the watch costs a timer interrupt per
- * look only while user space rings, and backs off when it stops.
+ * into the mapped page, which no kick can report. A timer of the tick
+ * (an hrtimer's reprogramming of the guest's clock event device costs
+ * more under TCG than the look itself) reads the two doorbell registers
+ * and kicks the engine if one was rung; the pass consumes them
+ * (isim_exec_run(), isim_cq_poll_arm()).
  */
-static enum hrtimer_restart isim_udb_watch(struct hrtimer *t)
+static void isim_udb_watch(struct timer_list *t)
 {
-	struct isim_func *f = container_of(t, struct isim_func,
-					   wake.udb_timer);
+	struct isim_func *f = from_timer(f, t, wake.udb_timer);
 
 	if (!READ_ONCE(f->running) || !READ_ONCE(f->wake.kicked) ||
 	    !READ_ONCE(f->wake.user_qps))
-		return HRTIMER_NORESTART;
+		return;
 	atomic64_inc(&f->wake.udb_looks);
 	if (isim_rd32(f, isim_reg_udb_wqealloc(f)) != ISIM_DB_IDLE ||
 	    isim_rd32(f, isim_reg_udb_cqarm(f)) != ISIM_DB_IDLE) {
 		WRITE_ONCE(f->wake.udb_seen, jiffies);
 		isim_engine_kick(f, ISIM_WAKE_UDB);
 	}
-	hrtimer_forward_now(t, isim_us_ktime(isim_udb_period(f)));
-	return HRTIMER_RESTART;
+	mod_timer(t, jiffies + isim_udb_period(f));
 }
 
 /* start the watch if user space may ring and it is not running */
 static void isim_udb_start(struct isim_func *f)
 {
-	struct hrtimer *t = &f->wake.udb_timer;
+	struct timer_list *t = &f->wake.udb_timer;
 
 	if (!READ_ONCE(f->wake.kicked) || !READ_ONCE(f->wake.user_qps) ||
-	    hrtimer_active(t))
+	    timer_pending(t))
 		return;
-	f->wake.udb_period_us = ISIM_UDB_HOT_US;
-	/* a quarter of the period's slack lets the watch share wake-ups */
-	hrtimer_start_range_ns(t, isim_us_ktime(ISIM_UDB_HOT_US),
-			       ISIM_UDB_HOT_US * NSEC_PER_USEC / 4,
-			       HRTIMER_MODE_REL);
+	f->wake.udb_period = 1;
+	mod_timer(t, jiffies + 1);
 }
 
-static void isim_engine_account(struct isim_func *f, bool kicked, u64 t0,
-				u64 kick_ns)
+static void isim_engine_account(struct isim_func *f, bool kicked, u64 t0)
 {
 	u64 lat;
 
@@ -499,21 +432,17 @@ static void isim_engine_account(struct isim_func *f, bool kicked, u64 t0,
 		return;
 	}
 	/* how long the work queue took to run the pass a kick asked for */
-	lat = t0 - min(t0, kick_ns);
+	lat = t0 - min(t0, READ_ONCE(f->wake.kick_ns));
 	f->wake.kick_lat_ns_max = max(f->wake.kick_lat_ns_max, lat);
 	f->wake.kick_lat_ns_total += lat;
 	f->wake.kicked_passes++;
 }
 
-/*
- * One pass, from the normal-priority work item (@hi false: register kicks,
- * frames, deadlines) or the high-priority one (user doorbells, and the
- * passes that go on with their work). Two passes never overlap: both
- * take eng_lock.
- */
-static void isim_engine_pass(struct isim_func *f, bool hi)
+static void isim_engine_tick(struct work_struct *work)
 {
-	u64 t0, ns, moves, frames;
+	struct isim_func *f = container_of(to_delayed_work(work),
+					   struct isim_func, tick);
+	u64 t0, ns, moves;
 	bool more, kicked;
 	long delay;
 
@@ -522,7 +451,7 @@ static void isim_engine_pass(struct isim_func *f, bool hi)
 	 * Kicks from now on queue the next pass; this one sees the writes of
 	 * those before (the exchange orders its reads after them).
 	 */
-	kicked = atomic_xchg(hi ? &f->wake.pending_hi : &f->wake.pending, 0);
+	kicked = atomic_xchg(&f->wake.pending, 0);
 	if (!f->running) {
 		isim_eng_unlock(f);
 		return;
@@ -535,13 +464,9 @@ static void isim_engine_pass(struct isim_func *f, bool hi)
 	 * (the debugfs files, start, stop, reset) is rare.
 	 */
 	t0 = ktime_get_ns();
-	isim_engine_account(f, kicked, t0,
-			    hi ? READ_ONCE(f->wake.kick_hi_ns) :
-			    READ_ONCE(f->wake.kick_ns));
+	isim_engine_account(f, kicked, t0);
 	moves = isim_engine_moves(f);
-	frames = isim_engine_frames(f);
 	more = isim_engine_poll(f);
-	isim_engine_count_pass(f, more, frames);
 	if (more || isim_engine_moves(f) != moves)
 		f->quiet = 0;
 	else if (f->quiet < ISIM_QUIET_PASSES)
@@ -552,28 +477,10 @@ static void isim_engine_pass(struct isim_func *f, bool hi)
 	f->tick_ns_max = max(f->tick_ns_max, ns);
 	delay = isim_engine_next(f, more);
 	f->tick_due_ns = delay < 0 ? 0 : t0 + ns + jiffies_to_nsecs(delay);
-	/*
-	 * Queued under eng_lock, which isim_engine_stop() takes to stop the
-	 * engine: no pass queues another once it has. The data path's work
-	 * goes on at its priority.
-	 */
-	if (hi && !delay)
-		queue_work(isim_wq_hi, &f->tick_hi);
-	else if (delay >= 0)
-		queue_delayed_work(isim_wq, &f->tick, delay);
 	isim_eng_unlock(f);
+	if (delay >= 0)
+		queue_delayed_work(isim_wq, &f->tick, delay);
 	isim_udb_start(f);
-}
-
-static void isim_engine_tick(struct work_struct *work)
-{
-	isim_engine_pass(container_of(to_delayed_work(work), struct isim_func,
-				      tick), false);
-}
-
-static void isim_engine_tick_hi(struct work_struct *work)
-{
-	isim_engine_pass(container_of(work, struct isim_func, tick_hi), true);
 }
 
 /**
@@ -591,16 +498,14 @@ void isim_engine_show(struct seq_file *s, struct isim_func *f)
 	for (i = 0; i < ISIM_WAKE_NUM; i++)
 		seq_printf(s, " %s=%lld", isim_wake_names[i],
 			   atomic64_read(&w->count[i]));
-	seq_printf(s, " kick_lat_max_us=%llu kick_lat_avg_us=%llu user_qps=%u udb_looks=%lld udb_period_us=%u\n",
+	seq_printf(s, " kick_lat_max_us=%llu kick_lat_avg_us=%llu user_qps=%u udb_looks=%lld udb_period_ms=%u\n",
 		   div_u64(w->kick_lat_ns_max, NSEC_PER_USEC),
 		   w->kicked_passes ?
 		   div64_u64(w->kick_lat_ns_total,
 			     w->kicked_passes * NSEC_PER_USEC) : 0,
 		   READ_ONCE(w->user_qps), atomic64_read(&w->udb_looks),
-		   hrtimer_active(&w->udb_timer) ? w->udb_period_us : 0);
-	seq_printf(s, "pass: budget_us=%llu cut_time=%llu cut_work=%llu frames_max=%llu\n",
-		   div_u64(ISIM_PASS_NS, NSEC_PER_USEC), w->cut_time,
-		   w->cut_work, w->frames_max);
+		   timer_pending(&w->udb_timer) ?
+		   jiffies_to_msecs(w->udb_period) : 0);
 	seq_printf(s, "lock: wait_max_us=%llu hold_max_us=%llu hold_max_by=%s\n",
 		   div_u64(f->lockstat.wait_ns_max, NSEC_PER_USEC),
 		   div_u64(f->lockstat.hold_ns_max, NSEC_PER_USEC),
@@ -654,11 +559,9 @@ int isim_engine_init(struct isim_func *f)
 	INIT_LIST_HEAD(&f->kick_list);
 	xa_init(&f->stags);
 	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
-	INIT_WORK(&f->tick_hi, isim_engine_tick_hi);
 	spin_lock_init(&f->wake.wqe.lock);
 	spin_lock_init(&f->wake.arm.lock);
-	hrtimer_init(&f->wake.udb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	f->wake.udb_timer.function = isim_udb_watch;
+	timer_setup(&f->wake.udb_timer, isim_udb_watch, 0);
 	isim_ilq_init(f);
 	isim_ud_init(f);
 	isim_roce_init(f);
@@ -704,9 +607,8 @@ void isim_engine_stop(struct isim_func *f)
 	WRITE_ONCE(f->running, false);
 	isim_eng_unlock(f);
 	/* the watch ends itself once it sees !running */
-	hrtimer_cancel(&f->wake.udb_timer);
+	del_timer_sync(&f->wake.udb_timer);
 	cancel_delayed_work_sync(&f->tick);
-	cancel_work_sync(&f->tick_hi);
 	isim_eng_lock(f, "stop");
 	isim_engine_clear(f);
 	isim_eng_unlock(f);
@@ -723,9 +625,8 @@ void isim_engine_exit(struct isim_func *f)
 	 * have queued a pass; it found the engine stopped, and none can come
 	 * now that the netdev and debugfs are gone.
 	 */
-	hrtimer_cancel(&f->wake.udb_timer);
+	del_timer_sync(&f->wake.udb_timer);
 	cancel_delayed_work_sync(&f->tick);
-	cancel_work_sync(&f->tick_hi);
 	mutex_lock(&f->eng_lock);
 	isim_engine_clear(f);
 	mutex_unlock(&f->eng_lock);

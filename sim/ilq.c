@@ -49,7 +49,6 @@
 #include "isim.h"
 
 #define ISIM_ILQ_RXQ_MAX	256	/* steered frames waiting for the engine */
-#define ISIM_ILQ_RX_MIN		16	/* frames a pass places in any case */
 #define ISIM_ILQ_SEG_MAX	9000	/* longest TCP segment transmitted */
 
 /**
@@ -525,22 +524,6 @@ static void isim_ilq_put_v6(struct ipv6hdr *ih,
 	}
 }
 
-/*
- * A frame of @size bytes. Its bytes come from the page fragments the
- * network stack takes for received frames where it can, rather than from
- * kmalloc(): under the test kernel's KASAN and kmemleak, each slab object
- * records the call stack of its allocation and of its free, which made the
- * frames of a bulk transfer the engine's largest cost. A small frame, or
- * an atomic allocation that failed, takes the slab all the same.
- */
-static struct sk_buff *isim_frame_alloc(u32 size)
-{
-	struct sk_buff *skb;
-
-	skb = __netdev_alloc_skb(NULL, size, GFP_ATOMIC | __GFP_NOWARN);
-	return skb ?: alloc_skb(size, GFP_KERNEL);
-}
-
 /**
  * isim_ip_frame - a frame with room for an L4 header and payload
  * @f: function (IPv4 identification)
@@ -559,7 +542,7 @@ struct sk_buff *isim_ip_frame(struct isim_func *f,
 			      void **l4)
 {
 	u32 room = VLAN_ETH_HLEN + sizeof(struct ipv6hdr) + len;
-	struct sk_buff *skb = isim_frame_alloc(NET_IP_ALIGN + room);
+	struct sk_buff *skb = alloc_skb(NET_IP_ALIGN + room, GFP_KERNEL);
 	void *ih;
 
 	if (!skb)
@@ -1033,8 +1016,7 @@ bool isim_ilq_run(struct isim_func *f, unsigned int budget)
 	unsigned int n = 0;
 
 	lockdep_assert_held(&f->eng_lock);
-	/* a pass whose time went on CQP commands takes a few all the same */
-	while (n < budget && (n < ISIM_ILQ_RX_MIN || !isim_pass_over(f)) &&
+	while (n < budget && !isim_pass_over(f) &&
 	       (skb = skb_dequeue(&f->ilq.rxq))) {
 		isim_ilq_place(f, skb);
 		n++;

@@ -12,7 +12,6 @@
 
 #include <linux/bitfield.h>
 #include <linux/device.h>
-#include <linux/hrtimer.h>
 #include <linux/timer.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -512,8 +511,6 @@ struct isim_dbq {
  *	(isim_aux_ops.set_kicked) and when the auxiliary device is unplugged
  * @pending: a pass is queued for a kick and has not started yet
  * @kick_ns: when the kick that queued the pending pass came
- * @pending_hi: @pending of the high-priority pass (isim_wake_is_data())
- * @kick_hi_ns: @kick_ns of the high-priority pass
  * @wqe: the WQEALLOC doorbells the kicks named
  * @arm: the CQARM doorbells the kicks named
  * @raw_rung: a kick named a raw queue (UDA QP): this pass runs their SQs
@@ -530,20 +527,13 @@ struct isim_dbq {
  *	doorbell page for them
  * @udb_timer: the user doorbell watch (runs while @kicked and @user_qps)
  * @udb_seen: jiffies when a user doorbell was last found rung
- * @udb_period_us: the watch's period now
+ * @udb_period: the watch's period now, in jiffies
  * @udb_looks: times the watch looked at the user doorbell page
- * @cut_time: passes that left work for the next because ISIM_PASS_NS ran
- *	out
- * @cut_work: passes that left work because a budget ran out (WQEs,
- *	segments), or frames came in behind them
- * @frames_max: most frames one pass sent, received or looped back
  */
 struct isim_wakeup {
 	bool kicked;
 	atomic_t pending;
 	u64 kick_ns;
-	atomic_t pending_hi;
-	u64 kick_hi_ns;
 	struct isim_dbq wqe;
 	struct isim_dbq arm;
 	bool raw_rung;
@@ -556,13 +546,10 @@ struct isim_wakeup {
 	unsigned long due;
 	bool due_set;
 	u32 user_qps;
-	struct hrtimer udb_timer;
+	struct timer_list udb_timer;
 	unsigned long udb_seen;
-	u32 udb_period_us;
+	unsigned long udb_period;
 	atomic64_t udb_looks;
-	u64 cut_time;
-	u64 cut_work;
-	u64 frames_max;
 };
 
 /**
@@ -608,8 +595,6 @@ struct isim_lockstat {
  * @qos: the traffic classes the parent reports (qos_get)
  * @reset_work: replugs the auxiliary device after a reset request
  * @tick: engine pass, queued by a kick or at a deadline (engine.c)
- * @tick_hi: engine pass at high priority, queued by a data-path kick or
- *	by such a pass that left work (isim_wake_is_data())
  * @wake: what queues @tick, and the count of passes by reason
  * @ddir: debugfs directory
  * @faults: fault injection knobs
@@ -641,8 +626,6 @@ struct isim_lockstat {
  *	pass that runs out of budget rotates the one it did not reach to
  *	the front: round robin)
  * @exec_resume: the last SQ pass ran out of budget
- * @scan_stop: id of the QP a scan began at: a scan the next passes resume
- *	ends there, every QP looked at once (isim_exec_scan())
  * @kick_list: QPs whose SQ the next pass looks at without a doorbell
  *	(struct isim_qp.kick)
  * @rescan: the raw queues' SQs ran out of budget: the next pass looks at
@@ -695,7 +678,6 @@ struct isim_func {
 	struct isim_aux_qos qos;
 	struct work_struct reset_work;
 	struct delayed_work tick;
-	struct work_struct tick_hi;
 	struct isim_wakeup wake;
 	struct dentry *ddir;
 	struct isim_faults faults;
@@ -722,7 +704,6 @@ struct isim_func {
 	struct list_head cq_list;
 	struct list_head qp_list;
 	bool exec_resume;
-	u32 scan_stop;
 	struct list_head kick_list;
 	bool rescan;
 	bool scanning;
@@ -787,8 +768,6 @@ typedef void (*isim_op_fn)(struct isim_func *f, const u64 *wqe,
 
 /* bus.c */
 extern struct workqueue_struct *isim_wq;
-extern struct workqueue_struct *isim_wq_hi;
-struct workqueue_struct *isim_wq_alloc(void);
 extern struct mutex isim_bus_lock;
 struct isim_func *isim_func_lookup(u32 id);
 int isim_parse_new(const char *buf, u32 *id, enum isim_aux_protocol *proto,
@@ -933,7 +912,6 @@ void isim_op_query_features(struct isim_func *f, const u64 *wqe,
 /* engine.c */
 void isim_eng_lock(struct isim_func *f, const char *by);
 void isim_eng_unlock(struct isim_func *f);
-bool isim_wake_is_data(enum isim_wake why);
 void isim_engine_kick(struct isim_func *f, enum isim_wake why);
 void isim_engine_kick_reg(struct isim_func *f, u32 off, u32 val);
 void isim_engine_set_kicked(struct isim_func *f, bool on);

@@ -106,8 +106,6 @@ struct isim_flow {
  *	(through the IEQ's loopback sends) everything up to @rcv_nxt
  * @fpdu_nxt: while @partial, where the next FPDU the engine has not seen
  *	starts (the FPSN of the episode, and on with what comes back)
- * @acks_owed: data segments taken whose pure ACK has not gone yet (it
- *	goes within the pass: see isim_toe_ack_later())
  */
 struct isim_toe {
 	struct list_head node;
@@ -161,7 +159,6 @@ struct isim_toe {
 	u16 ieq_qpn;
 	bool partial;
 	u32 fpdu_nxt;
-	u8 acks_owed;
 };
 
 /**
@@ -306,10 +303,6 @@ struct isim_ilq {
  * @ieq_bad: segments the IEQ handed back that matched no partial
  *	connection or not where its next FPDU starts (dropped)
  * @rxq_max: most segments ever waiting in @rxq
- * @acks: pure ACKs sent for data segments taken
- * @acks_saved: data segments whose ACK another's pure ACK carried
- * @ack_qp: during a pass, the connection of the last data segment taken,
- *	whose ACK may still be owed (toe.c)
  * @rto_ms: first retransmission timeout of a new connection
  * @tw_ms: how long a connection stays in TIME_WAIT
  */
@@ -332,9 +325,6 @@ struct isim_toe_stats {
 	atomic64_t to_ieq;
 	atomic64_t from_ieq;
 	atomic64_t ieq_bad;
-	atomic64_t acks;
-	atomic64_t acks_saved;
-	struct isim_qp *ack_qp;
 	atomic64_t tx;
 	atomic64_t rx;
 	atomic64_t fin;

@@ -15,12 +15,9 @@
  * QP goes to the error state and the 4-tuple is given up). The payload of
  * a segment at rcv_nxt is the iWARP stream: the first one releases an SQ
  * held by an LSMM with WAITFORRCVPDU, each is handed to the data path
- * (exec.c, isim_exec_iw_rx()) as whole FPDUs and rcv_nxt advances. Its
- * ACK is delayed, as a receive offload's aggregate is: consecutive
- * segments of one connection taken in a pass are answered by one pure ACK,
- * sent when the pass moves on to another connection or ends, or after
- * ISIM_TOE_ACK_SEGS of them (unless something the QP sent meanwhile
- * carried the ACK). A segment with payload (or a FIN) beyond rcv_nxt means one before
+ * (exec.c, isim_exec_iw_rx()) as whole FPDUs, rcv_nxt advances and a pure
+ * ACK answers it (unless the data path sent something, which carries the
+ * ACK). A segment with payload (or a FIN) beyond rcv_nxt means one before
  * it was lost or overtaken: the engine keeps no out-of-order data, so it
  * is dropped and answered with a duplicate ACK, and the peer sends again
  * from rcv_nxt. An acceptable ACK moves snd_una and brings the peer's
@@ -97,7 +94,6 @@
 #define ISIM_TOE_DUPACKS	3	/* RFC 5681, 3.2: fast retransmit */
 #define ISIM_TOE_TW_MS		60000	/* TIME_WAIT: 2 MSL, as Linux's */
 #define ISIM_TOE_TW_MAX		4096	/* records kept; the oldest goes */
-#define ISIM_TOE_ACK_SEGS	16	/* data segments one pure ACK answers */
 
 /**
  * struct isim_toe_rtx - a sent segment the peer has not acknowledged
@@ -691,42 +687,6 @@ static bool isim_toe_go_partial(struct isim_func *f, struct isim_qp *qp,
 	return true;
 }
 
-/*
- * The pure ACK owed for the segments the pass took last (the connection
- * f->toe.ack_qp) goes now; nothing goes if a frame of that connection
- * carried it meanwhile (isim_toe_frame() clears what is owed).
- */
-static void isim_toe_ack_flush(struct isim_func *f)
-{
-	struct isim_qp *qp = f->toe.ack_qp;
-	u8 n;
-
-	f->toe.ack_qp = NULL;
-	if (!qp || !qp->toe.acks_owed)
-		return;
-	n = qp->toe.acks_owed;
-	qp->toe.acks_owed = 0;
-	if (!qp->toe.linked)
-		return;
-	if (!isim_toe_send(f, qp, NULL, 0)) {
-		atomic64_inc(&f->toe.acks);
-		atomic64_add(n - 1, &f->toe.acks_saved);
-	}
-}
-
-/*
- * A data segment of @qp was taken: its ACK waits for the next segment the
- * pass takes, which may be of the same connection (isim_toe_ack_flush()).
- */
-static void isim_toe_ack_later(struct isim_func *f, struct isim_qp *qp)
-{
-	if (f->toe.ack_qp != qp)
-		isim_toe_ack_flush(f);
-	f->toe.ack_qp = qp;
-	if (++qp->toe.acks_owed >= ISIM_TOE_ACK_SEGS)
-		isim_toe_ack_flush(f);
-}
-
 /* the payload of a segment at rcv_nxt: FPDUs for the data path */
 static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
 			  struct isim_qp *qp, struct sk_buff *skb,
@@ -765,7 +725,7 @@ static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
 	}
 	/* acknowledge, unless a READ RESPONSE already did */
 	if (t->linked && t->snd_nxt == snd)
-		isim_toe_ack_later(f, qp);
+		isim_toe_send(f, qp, data, 0);
 }
 
 /* the QP offloading @fl, or NULL */
@@ -1228,7 +1188,6 @@ bool isim_toe_run(struct isim_func *f, unsigned int budget)
 		isim_toe_rx(&x, f, skb);
 		n++;
 	}
-	isim_toe_ack_flush(f);
 	isim_xfer_put(x);
 	isim_toe_timers(f);
 	return !skb_queue_empty(&f->toe.rxq) || !skb_queue_empty(&f->ilq.rxq);
@@ -1302,8 +1261,6 @@ static u16 isim_toe_frame(struct isim_func *f, struct isim_qp *qp, u32 seq,
 	struct isim_ilq_hdrs h = {};
 	void *arp;
 
-	/* every segment carries ack = rcv_nxt: no ACK is owed any more */
-	t->acks_owed = 0;
 	if (!isim_sched_may_send(f, qp)) {
 		f->sched.unsched++;
 		return 0;
@@ -1535,7 +1492,7 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 	ntw = f->conn.ntw;
 	qmax = f->toe.rxq_max;
 	spin_unlock_bh(&f->conn.qh_lock);
-	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld malformed=%lld unacceptable=%lld rxq_max=%u term_tx=%lld term_rx=%lld tw=%u tw_acks=%lld tw_reuse=%lld partials=%lld to_ieq=%lld from_ieq=%lld ieq_bad=%lld acks=%lld acks_saved=%lld\n",
+	seq_printf(s, "toe: conns=%u tx=%lld rx=%lld fin=%lld rst=%lld dropped=%lld fin_tx=%lld rst_tx=%lld closed=%lld ooo=%lld retrans=%lld timeouts=%lld gave_up=%lld full=%lld stale=%lld malformed=%lld unacceptable=%lld rxq_max=%u term_tx=%lld term_rx=%lld tw=%u tw_acks=%lld tw_reuse=%lld partials=%lld to_ieq=%lld from_ieq=%lld ieq_bad=%lld\n",
 		   n, (s64)atomic64_read(&f->toe.tx),
 		   (s64)atomic64_read(&f->toe.rx),
 		   (s64)atomic64_read(&f->toe.fin),
@@ -1559,9 +1516,7 @@ void isim_toe_show(struct seq_file *s, struct isim_func *f)
 		   (s64)atomic64_read(&f->toe.partials),
 		   (s64)atomic64_read(&f->toe.to_ieq),
 		   (s64)atomic64_read(&f->toe.from_ieq),
-		   (s64)atomic64_read(&f->toe.ieq_bad),
-		   (s64)atomic64_read(&f->toe.acks),
-		   (s64)atomic64_read(&f->toe.acks_saved));
+		   (s64)atomic64_read(&f->toe.ieq_bad));
 }
 
 #if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST)

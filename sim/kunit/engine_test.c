@@ -4,8 +4,6 @@
  * arms, the next pass, flushing RQs, user QPs. Included at the end of
  * sim/engine.c.
  */
-#include <linux/delay.h>
-
 #include "harness.h"
 
 /*
@@ -221,77 +219,6 @@ static void isim_engine_counts_user_qps(struct kunit *test)
 	mutex_unlock(&f->eng_lock);
 }
 
-/*
- * The user doorbell watch looks more often than once a jiffy while user
- * space rings (a ping-pong's every half round trip waits for it), backs
- * off once it stops, and ends itself when the engine is not running.
- */
-static void isim_engine_udb_watch_hot_below_a_jiffy(struct kunit *test)
-{
-	struct isim_test *t = test->priv;
-	struct isim_func *f = t->f;
-	u32 us, i;
-
-	isim_engine_set_kicked(f, true);
-	WRITE_ONCE(f->wake.user_qps, 1);
-	isim_udb_start(f);
-	/*
-	 * The engine is not started: its first look, which may have come
-	 * already on a slow guest, ends the watch without changing the period
-	 */
-	KUNIT_EXPECT_EQ(test, f->wake.udb_period_us, (u32)ISIM_UDB_HOT_US);
-	KUNIT_EXPECT_LT(test, f->wake.udb_period_us, jiffies_to_usecs(1));
-	/* a doorbell was just seen: the next look is as soon */
-	WRITE_ONCE(f->wake.udb_seen, jiffies);
-	KUNIT_EXPECT_EQ(test, isim_udb_period(f), (u32)ISIM_UDB_HOT_US);
-	/* none for longer than ISIM_UDB_HOT_MS: the period doubles, capped */
-	WRITE_ONCE(f->wake.udb_seen,
-		   jiffies - msecs_to_jiffies(ISIM_UDB_HOT_MS) - 1);
-	KUNIT_EXPECT_EQ(test, isim_udb_period(f), (u32)(2 * ISIM_UDB_HOT_US));
-	for (i = 0, us = 0; i < 16; i++)
-		us = isim_udb_period(f);
-	KUNIT_EXPECT_EQ(test, us, (u32)(ISIM_UDB_SLOW_MS * USEC_PER_MSEC));
-	/* the engine is not started: the first look ends the watch */
-	msleep(20);
-	KUNIT_EXPECT_FALSE(test, hrtimer_active(&f->wake.udb_timer));
-	isim_engine_set_kicked(f, false);
-}
-
-struct isim_t_nice {
-	struct work_struct work;
-	long nice;
-};
-
-static void isim_t_nice_fn(struct work_struct *work)
-{
-	struct isim_t_nice *n = container_of(work, struct isim_t_nice, work);
-
-	n->nice = task_nice(current);
-}
-
-/*
- * The engine's passes run on workers of high priority: a pass a driver
- * kicked does not wait for busy-polling processes to give up the CPU.
- */
-static void isim_engine_passes_run_at_high_priority(struct kunit *test)
-{
-	struct workqueue_struct *wq = isim_wq_alloc();
-	struct isim_t_nice n = { .nice = 0 };
-
-	KUNIT_ASSERT_NOT_NULL(test, wq);
-	INIT_WORK_ONSTACK(&n.work, isim_t_nice_fn);
-	queue_work(wq, &n.work);
-	flush_work(&n.work);
-	destroy_work_on_stack(&n.work);
-	destroy_workqueue(wq);
-	KUNIT_EXPECT_LT(test, n.nice, 0L);
-	/* user doorbells; the driver's writes and frames batch at normal */
-	KUNIT_EXPECT_TRUE(test, isim_wake_is_data(ISIM_WAKE_UDB));
-	KUNIT_EXPECT_FALSE(test, isim_wake_is_data(ISIM_WAKE_RX));
-	KUNIT_EXPECT_FALSE(test, isim_wake_is_data(ISIM_WAKE_REG));
-	KUNIT_EXPECT_FALSE(test, isim_wake_is_data(ISIM_WAKE_TIMER));
-}
-
 static struct kunit_case isim_engine_test_cases[] = {
 	KUNIT_CASE(isim_engine_kicked_doorbell_names_its_qp),
 	KUNIT_CASE(isim_engine_kicked_arm_names_its_cq),
@@ -299,8 +226,6 @@ static struct kunit_case isim_engine_test_cases[] = {
 	KUNIT_CASE(isim_engine_kicked_qp_runs_at_once),
 	KUNIT_CASE(isim_engine_flushing_rq_looked_at_each_tick),
 	KUNIT_CASE(isim_engine_counts_user_qps),
-	KUNIT_CASE(isim_engine_udb_watch_hot_below_a_jiffy),
-	KUNIT_CASE(isim_engine_passes_run_at_high_priority),
 	{}
 };
 

@@ -971,45 +971,6 @@ static void isim_toe_third_dup_ack_resends(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
 }
 
-/*
- * Data segments of one connection taken in one pass share their pure ACK,
- * as a receive offload's aggregate does: one for every ISIM_TOE_ACK_SEGS,
- * and one for the rest when the pass ends; none is held past the pass.
- */
-static void isim_toe_data_segments_share_one_ack(struct kunit *test)
-{
-	u32 una = ISIM_T_SND_NXT + ISIM_T_MPA_REP_LEN;
-	u32 rtr = sizeof(isim_t_rtr_write), n = ISIM_TOE_ACK_SEGS + 2, i;
-	struct isim_test *t = test->priv;
-	struct isim_t_toe *m;
-	struct isim_qp *qp;
-
-	qp = isim_t_toe_lsmm_sent(test, &m, false);
-	for (i = 0; i < n; i++)
-		KUNIT_ASSERT_TRUE(test,
-				  isim_t_toe_rx_seg(test, 0x18,
-						    ISIM_T_RCV_NXT + i * rtr,
-						    una, 8192,
-						    isim_t_rtr_write, rtr));
-	isim_t_poll(t);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.dropped), 0LL);
-	KUNIT_EXPECT_EQ(test, qp->toe.rcv_nxt, (u32)ISIM_T_RCV_NXT + n * rtr);
-	KUNIT_EXPECT_EQ(test, qp->toe.snd_una, una);
-	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->ilq->frames), 2U);
-	isim_t_pure_ack(test, (u32)ISIM_T_RCV_NXT + ISIM_TOE_ACK_SEGS * rtr);
-	isim_t_pure_ack(test, ISIM_T_RCV_NXT + n * rtr);
-	KUNIT_EXPECT_EQ(test, qp->toe.acks_owed, (u8)0);
-	KUNIT_EXPECT_NULL(test, t->f->toe.ack_qp);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.acks), 2LL);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->toe.acks_saved),
-			(s64)n - 2);
-	/* the SQ the first FPDU released sends nothing; no ACK is left */
-	isim_t_poll(t);
-	isim_t_poll(t);
-	KUNIT_EXPECT_EQ(test, qp->sq.tail, 3U);
-	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
-}
-
 static struct kunit_case isim_toe_test_cases[] = {
 	KUNIT_CASE_PARAM(isim_toe_modify_checks_context, isim_toe_gen_params),
 	KUNIT_CASE(isim_toe_lsmm_sent_then_held),
@@ -1026,7 +987,6 @@ static struct kunit_case isim_toe_test_cases[] = {
 	KUNIT_CASE(isim_toe_resends_then_gives_up),
 	KUNIT_CASE(isim_toe_queued_ack_beats_timer),
 	KUNIT_CASE(isim_toe_third_dup_ack_resends),
-	KUNIT_CASE(isim_toe_data_segments_share_one_ack),
 	{}
 };
 
