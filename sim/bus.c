@@ -9,7 +9,9 @@
  */
 #include <linux/dma-mapping.h>
 #include <linux/idr.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "isim.h"
@@ -26,6 +28,8 @@ static DEFINE_IDA(isim_ids);
 static bool isim_bus_enable;
 
 struct workqueue_struct *isim_wq;
+/* the CQP watch's worker, SCHED_FIFO (engine.c) */
+struct kthread_worker *isim_cqp_worker;
 
 /**
  * isim_func_lookup - find a function by ID
@@ -244,11 +248,17 @@ static int __init isim_init(void)
 	isim_wq = alloc_workqueue("irdma_sim", WQ_UNBOUND, 0);
 	if (!isim_wq)
 		return -ENOMEM;
+	isim_cqp_worker = kthread_create_worker(0, "irdma_sim_cqp");
+	if (IS_ERR(isim_cqp_worker)) {
+		err = PTR_ERR(isim_cqp_worker);
+		goto err_destroy_wq;
+	}
+	sched_set_fifo_low(isim_cqp_worker->task);
 	isim_debugfs_mod_init();
 	isim_bus.bus_groups = isim_bus_groups;
 	err = bus_register(&isim_bus);
 	if (err)
-		goto err_destroy_wq;
+		goto err_debugfs_exit;
 	err = isim_win_mod_init();
 	if (err)
 		goto err_bus_unregister;
@@ -258,8 +268,10 @@ static int __init isim_init(void)
 
 err_bus_unregister:
 	bus_unregister(&isim_bus);
-err_destroy_wq:
+err_debugfs_exit:
 	isim_debugfs_mod_exit();
+	kthread_destroy_worker(isim_cqp_worker);
+err_destroy_wq:
 	destroy_workqueue(isim_wq);
 	return err;
 }
@@ -270,6 +282,7 @@ static void __exit isim_exit(void)
 	isim_win_mod_exit();
 	bus_unregister(&isim_bus);
 	isim_debugfs_mod_exit();
+	kthread_destroy_worker(isim_cqp_worker);
 	destroy_workqueue(isim_wq);
 	ida_destroy(&isim_ids);
 }

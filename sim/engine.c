@@ -22,11 +22,17 @@
  *   off to ISIM_UDB_SLOW_MS once it stops, and stops while no QP is a
  *   user QP. An idle function costs nothing.
  * - Any other driver (or none) is polled: once per jiffy (and at once
- *   again while CQP commands are still queued), before the CQP exists as
- *   after: Linux 6.1's irdma busy-waits no more than 10 ms for its CQP
- *   create request to be answered. An engine that has moved nothing for
- *   ISIM_QUIET_PASSES passes in a row polls every ISIM_QUIET_MS until
- *   something moves again.
+ *   again while CQP commands are still queued). An engine that has moved
+ *   nothing for ISIM_QUIET_PASSES passes in a row polls every
+ *   ISIM_QUIET_MS until something moves again. Linux 6.1's irdma spins
+ *   for some CQP answers (the CQP's create and destroy, the HMC set-up:
+ *   1000 times udelay(10)), a window that a pass of normal priority can
+ *   miss on a busy guest of one CPU. So the CQP watch, a timer, looks
+ *   every jiffy whether the CQP holds a request not yet answered, and has
+ *   a SCHED_FIFO worker answer the CQP's requests alone, preempting the
+ *   spinning task (the guest scripts that load that driver switch the
+ *   kernel to full preemption). The CQP is all it does: bounded work, so
+ *   that the worker cannot starve the guest as a whole pass would.
  *
  * One pass, under eng_lock: CQP create or destroy requests, CQ arm
  * requests, returned AEQEs, queued CQP commands, SQ/RQ work (exec.c),
@@ -62,6 +68,7 @@ static const char * const isim_wake_names[ISIM_WAKE_NUM] = {
 	[ISIM_WAKE_MORE] = "more",
 	[ISIM_WAKE_TIMER] = "timer",
 	[ISIM_WAKE_POLL] = "poll",
+	[ISIM_WAKE_CQP] = "cqp",
 };
 
 /**
@@ -148,6 +155,14 @@ void isim_engine_kick_reg(struct isim_func *f, u32 off, u32 val)
 	isim_engine_kick(f, ISIM_WAKE_REG);
 }
 
+/* start the CQP watch if the driver does not kick and it is not running */
+static void isim_cqp_watch_start(struct isim_func *f)
+{
+	if (READ_ONCE(f->running) && !READ_ONCE(f->wake.kicked) &&
+	    !timer_pending(&f->wake.cqp_timer))
+		mod_timer(&f->wake.cqp_timer, jiffies + 1);
+}
+
 /**
  * isim_engine_set_kicked - the bound driver kicks after every write, or not
  * @f: function
@@ -161,6 +176,7 @@ void isim_engine_set_kicked(struct isim_func *f, bool on)
 	WRITE_ONCE(f->wake.kicked, on);
 	/* the next pass picks the schedule of the new mode */
 	isim_engine_kick(f, ISIM_WAKE_CTL);
+	isim_cqp_watch_start(f);
 }
 
 /**
@@ -420,6 +436,62 @@ static void isim_udb_start(struct isim_func *f)
 	mod_timer(t, jiffies + 1);
 }
 
+/*
+ * A CQP request the engine has not answered, read without eng_lock: a
+ * stale answer costs one look of the worker, or waits a jiffy.
+ */
+static bool isim_cqp_asks(struct isim_func *f)
+{
+	const struct isim_cqp *cqp = &f->cqp;
+	u32 low = isim_rd32(f, f->rm->ccqplow);
+
+	if (!READ_ONCE(cqp->live))
+		return low ? low != lower_32_bits(READ_ONCE(cqp->ctx_pa)) :
+			     READ_ONCE(cqp->ctx_pa) != 0;
+	return !low || isim_rd32(f, f->rm->cqpdb) != READ_ONCE(cqp->tail);
+}
+
+/* the CQP watch's look, each jiffy while the driver does not kick */
+static void isim_cqp_watch(struct timer_list *t)
+{
+	struct isim_func *f = from_timer(f, t, wake.cqp_timer);
+
+	if (!READ_ONCE(f->running) || READ_ONCE(f->wake.kicked))
+		return;
+	if (isim_cqp_asks(f))
+		kthread_queue_work(isim_cqp_worker, &f->wake.cqp_work);
+	mod_timer(t, jiffies + 1);
+}
+
+/* the CQP watch's worker: the CQP's requests, and nothing else */
+static void isim_cqp_answer(struct kthread_work *work)
+{
+	struct isim_func *f = container_of(work, struct isim_func,
+					   wake.cqp_work);
+	u64 done, ctx_pa;
+	bool moved;
+
+	isim_eng_lock(f, "cqp watch");
+	if (!f->running || f->halted || READ_ONCE(f->wake.kicked)) {
+		isim_eng_unlock(f);
+		return;
+	}
+	done = f->cqp.done;
+	ctx_pa = f->cqp.ctx_pa;
+	isim_cqp_poll_ctx(f);
+	isim_cqp_run(f, ISIM_CQP_BUDGET);
+	isim_irq_service(f);
+	moved = f->cqp.done != done || f->cqp.ctx_pa != ctx_pa;
+	if (moved)
+		f->wake.cqp_answers++;
+	if (f->cqp.done != done)
+		isim_engine_count_user(f);
+	isim_eng_unlock(f);
+	/* what the commands started (a QP kicked, an event) is the pass's */
+	if (moved)
+		isim_engine_kick(f, ISIM_WAKE_CQP);
+}
+
 static void isim_engine_account(struct isim_func *f, bool kicked, u64 t0)
 {
 	u64 lat;
@@ -498,14 +570,14 @@ void isim_engine_show(struct seq_file *s, struct isim_func *f)
 	for (i = 0; i < ISIM_WAKE_NUM; i++)
 		seq_printf(s, " %s=%lld", isim_wake_names[i],
 			   atomic64_read(&w->count[i]));
-	seq_printf(s, " kick_lat_max_us=%llu kick_lat_avg_us=%llu user_qps=%u udb_looks=%lld udb_period_ms=%u\n",
+	seq_printf(s, " kick_lat_max_us=%llu kick_lat_avg_us=%llu user_qps=%u udb_looks=%lld udb_period_ms=%u cqp_answers=%llu\n",
 		   div_u64(w->kick_lat_ns_max, NSEC_PER_USEC),
 		   w->kicked_passes ?
 		   div64_u64(w->kick_lat_ns_total,
 			     w->kicked_passes * NSEC_PER_USEC) : 0,
 		   READ_ONCE(w->user_qps), atomic64_read(&w->udb_looks),
 		   timer_pending(&w->udb_timer) ?
-		   jiffies_to_msecs(w->udb_period) : 0);
+		   jiffies_to_msecs(w->udb_period) : 0, w->cqp_answers);
 	seq_printf(s, "lock: wait_max_us=%llu hold_max_us=%llu hold_max_by=%s\n",
 		   div_u64(f->lockstat.wait_ns_max, NSEC_PER_USEC),
 		   div_u64(f->lockstat.hold_ns_max, NSEC_PER_USEC),
@@ -562,6 +634,8 @@ int isim_engine_init(struct isim_func *f)
 	spin_lock_init(&f->wake.wqe.lock);
 	spin_lock_init(&f->wake.arm.lock);
 	timer_setup(&f->wake.udb_timer, isim_udb_watch, 0);
+	timer_setup(&f->wake.cqp_timer, isim_cqp_watch, 0);
+	kthread_init_work(&f->wake.cqp_work, isim_cqp_answer);
 	isim_ilq_init(f);
 	isim_ud_init(f);
 	isim_roce_init(f);
@@ -592,6 +666,7 @@ void isim_engine_start(struct isim_func *f)
 	WRITE_ONCE(f->running, true);
 	isim_eng_unlock(f);
 	isim_engine_kick(f, ISIM_WAKE_CTL);
+	isim_cqp_watch_start(f);
 }
 
 /**
@@ -606,8 +681,10 @@ void isim_engine_stop(struct isim_func *f)
 	isim_eng_lock(f, "stop");
 	WRITE_ONCE(f->running, false);
 	isim_eng_unlock(f);
-	/* the watch ends itself once it sees !running */
+	/* the watches end themselves once they see !running */
 	del_timer_sync(&f->wake.udb_timer);
+	del_timer_sync(&f->wake.cqp_timer);
+	kthread_cancel_work_sync(&f->wake.cqp_work);
 	cancel_delayed_work_sync(&f->tick);
 	isim_eng_lock(f, "stop");
 	isim_engine_clear(f);
@@ -626,6 +703,8 @@ void isim_engine_exit(struct isim_func *f)
 	 * now that the netdev and debugfs are gone.
 	 */
 	del_timer_sync(&f->wake.udb_timer);
+	del_timer_sync(&f->wake.cqp_timer);
+	kthread_cancel_work_sync(&f->wake.cqp_work);
 	cancel_delayed_work_sync(&f->tick);
 	mutex_lock(&f->eng_lock);
 	isim_engine_clear(f);

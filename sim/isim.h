@@ -12,6 +12,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/device.h>
+#include <linux/kthread.h>
 #include <linux/timer.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -476,6 +477,8 @@ struct isim_wire {
  *	an RNR wait, QPs kicked for the next pass
  * @ISIM_WAKE_POLL: a poll of the register space: the bound driver does not
  *	kick (or none is bound), or a stall knob is set
+ * @ISIM_WAKE_CQP: the CQP watch answered CQP requests of a driver that does
+ *	not kick; the pass takes what they started
  * @ISIM_WAKE_NUM: number of reasons
  */
 enum isim_wake {
@@ -486,6 +489,7 @@ enum isim_wake {
 	ISIM_WAKE_MORE,
 	ISIM_WAKE_TIMER,
 	ISIM_WAKE_POLL,
+	ISIM_WAKE_CQP,
 	ISIM_WAKE_NUM,
 };
 
@@ -529,6 +533,9 @@ struct isim_dbq {
  * @udb_seen: jiffies when a user doorbell was last found rung
  * @udb_period: the watch's period now, in jiffies
  * @udb_looks: times the watch looked at the user doorbell page
+ * @cqp_timer: the CQP watch (runs while the engine runs and not @kicked)
+ * @cqp_work: answers the CQP's requests, on the CQP watch's worker
+ * @cqp_answers: times @cqp_work found requests and answered them
  */
 struct isim_wakeup {
 	bool kicked;
@@ -550,6 +557,9 @@ struct isim_wakeup {
 	unsigned long udb_seen;
 	unsigned long udb_period;
 	atomic64_t udb_looks;
+	struct timer_list cqp_timer;
+	struct kthread_work cqp_work;
+	u64 cqp_answers;
 };
 
 /**
@@ -768,6 +778,7 @@ typedef void (*isim_op_fn)(struct isim_func *f, const u64 *wqe,
 
 /* bus.c */
 extern struct workqueue_struct *isim_wq;
+extern struct kthread_worker *isim_cqp_worker;
 extern struct mutex isim_bus_lock;
 struct isim_func *isim_func_lookup(u32 id);
 int isim_parse_new(const char *buf, u32 *id, enum isim_aux_protocol *proto,

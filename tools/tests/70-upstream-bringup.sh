@@ -1,23 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # irdma-vm-timeout: 1200
-# irdma-vm-secs: 60
+# irdma-vm-secs: 110
 #
 # Linux 6.1's own irdma (irdma_upstream, tools/upstream/) on the
 # simulator, beside ours in one guest:
 #  - it brings up a gen2 iWARP, a gen2 RoCEv2 and a gen1 (X722) iWARP
 #    function, each with a CQP on its engine and an RDMA device that
 #    Debian's libirdma opens (ibv_devinfo: transport, port state, limits);
-#    our irdma drives function 3 meanwhile; each engine's CQP commands
-#    are printed, none refused;
-#  - irdma_upstream is unloaded with its functions present: no RDMA
-#    device of upstream's, no CQP and no engine object stays on them, and
-#    ours keeps running on function 3.
-# At the end nothing is left: no RDMA device, no CQP. KASAN, lockdep and
-# kmemleak watch all of it.
+#    our irdma drives function 3 meanwhile;
+#  - a function changes hands: function 3 goes to upstream and back to
+#    ours (the simulator's "driver" file), each driver bringing it up from
+#    a reset engine;
+#  - ten load/unload cycles of irdma_upstream with its three functions
+#    present: each unload leaves no RDMA device of upstream's and no CQP
+#    on their engines, each load brings all three up again, and ours keeps
+#    running on function 3 throughout.
+# At the end nothing is left: no RDMA device, no CQP, every engine object
+# count back to what an unbound function has. KASAN, lockdep and kmemleak
+# watch all of it.
 . "$IRDMA_REPO/tools/guest/lib.sh"
 
 bus=/sys/bus/irdma_sim
+dbg=/sys/kernel/debug/irdma_sim
+cycles=10
 # engine objects counted in the function's state
 objs="qps stags qhash apbvt_ports ahs"
 
@@ -117,22 +123,48 @@ devinfo 1 InfiniBand
 devinfo 2 iWARP
 devinfo 3 iWARP
 
-step "unload irdma_upstream with its functions present"
-rmmod irdma_upstream || fail "rmmod irdma_upstream"
-for f in 0 1 2; do
-	check_down $f "unloaded"
-done
-check_up 3 irdma.sim "upstream unloaded, ours"
+step "function 3 to upstream and back"
+echo upstream >$dbg/irdma_sim3/driver || fail "hand 3 to upstream"
+[ "$(<$dbg/irdma_sim3/driver)" = upstream ] || fail "driver file says $(<$dbg/irdma_sim3/driver)"
+check_up 3 irdma_upstream.sim "handed to upstream"
 devinfo 3 iWARP
+echo irdma >$dbg/irdma_sim3/driver || fail "hand 3 back to irdma"
+check_up 3 irdma.sim "handed back"
+devinfo 3 iWARP
+
+step "$cycles load/unload cycles of irdma_upstream"
+t0=$SECONDS
+for ((i = 1; i <= cycles; i++)); do
+	echo "70-upstream-bringup: cycle $i" >/dev/kmsg
+	rmmod irdma_upstream || fail "cycle $i: rmmod irdma_upstream"
+	for f in 0 1 2; do
+		check_down $f "cycle $i"
+	done
+	check_up 3 irdma.sim "cycle $i, ours"
+	kmod irdma_upstream || fail "cycle $i: load irdma_upstream"
+	for f in 0 1 2; do
+		check_up $f irdma_upstream.sim "cycle $i"
+	done
+done
+t0=$((SECONDS - t0))
+devinfo 1 InfiniBand
+# how late the polled passes ran (upstream waits 10 ms for some commands)
+for f in 0 1 2; do
+	sim_state $f
+	for line in "${SIM_STATE[@]}"; do
+		[[ $line != ticks:* ]] || echo "function $f $line"
+	done
+done
 
 step "teardown"
 for f in 0 1 2 3; do
 	echo $f >$bus/del_device || fail "delete $f"
 done
 [ "$(irdma_dev_count)" = 0 ] || fail "RDMA devices left: $(rdma dev)"
+rmmod irdma_upstream || fail "rmmod irdma_upstream"
 rmmod irdma_sim || fail "rmmod irdma_sim"
 rmmod irdma || fail "rmmod irdma"
 upstream_done
 n=$(count_log "IRDMA hardware initialization FAILED")
 [ "$n" = 0 ] || fail "upstream failed $n bring-ups"
-echo "three generations and protocols up under upstream beside ours; unloaded back to baseline"
+echo "$cycles cycles in ${t0}s; three generations and protocols up under upstream, a function handed over both ways"
