@@ -1021,13 +1021,21 @@ static unsigned int isim_exec_visit(struct isim_xfer **xp, struct isim_func *f,
 	return n;
 }
 
-/* every QP, resuming where the last pass ran out; Return: WQEs done */
+/*
+ * every QP, or with @resume the rest of a scan an earlier pass ran out of
+ * time in; Return: WQEs done
+ */
 static unsigned int isim_exec_scan(struct isim_xfer **xp, struct isim_func *f,
-				   unsigned int budget, bool *unasked)
+				   unsigned int budget, bool resume,
+				   bool *unasked)
 {
 	unsigned int n, done = 0, visits = 0;
 	struct isim_qp *qp;
 	bool kicked;
+
+	qp = list_first_entry_or_null(&f->qp_list, struct isim_qp, node);
+	if (!resume)
+		f->scan_stop = qp ? qp->id : U32_MAX;
 
 	/*
 	 * Round robin: a pass that runs out of budget moves the QP it did
@@ -1038,6 +1046,13 @@ static unsigned int isim_exec_scan(struct isim_xfer **xp, struct isim_func *f,
 	 * of the xarray costs an RCU read section per entry.
 	 */
 	list_for_each_entry(qp, &f->qp_list, node) {
+		/*
+		 * A scan that takes longer than a pass ends where it began:
+		 * resumed on and on, it would never end, and the engine would
+		 * never go idle.
+		 */
+		if (resume && qp->id == f->scan_stop)
+			break;
 		/* the clock is read after work, or now and then */
 		if (done == budget || ((done || !(++visits % 32)) &&
 				       isim_pass_over(f))) {
@@ -1098,7 +1113,7 @@ static unsigned int isim_exec_kicked(struct isim_xfer **xp,
 bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 {
 	struct isim_xfer *x = NULL;
-	bool asked, unasked = false;
+	bool asked, resume, unasked = false;
 	unsigned int done;
 
 	lockdep_assert_held(&f->eng_lock);
@@ -1107,7 +1122,10 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 		ISIM_DB_IDLE;
 	asked |= isim_xchg32(f, isim_reg_udb_wqealloc(f), ISIM_DB_IDLE) !=
 		 ISIM_DB_IDLE;
-	asked |= f->rescan || f->exec_resume;
+	asked |= f->rescan;
+	/* nothing new asks for a look at every QP: the scan goes on */
+	resume = f->exec_resume && !asked && !scan;
+	asked |= f->exec_resume;
 	if (asked)
 		f->asked_passes++;
 	f->rescan = false;
@@ -1115,7 +1133,7 @@ bool isim_exec_run(struct isim_func *f, unsigned int budget, bool scan)
 	f->scanning = asked || scan;
 	if (f->scanning) {
 		f->scans++;
-		done = isim_exec_scan(&x, f, budget, &unasked);
+		done = isim_exec_scan(&x, f, budget, resume, &unasked);
 	} else if (!list_empty(&f->kick_list)) {
 		f->kick_passes++;
 		done = isim_exec_kicked(&x, f, budget);

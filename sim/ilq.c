@@ -49,6 +49,7 @@
 #include "isim.h"
 
 #define ISIM_ILQ_RXQ_MAX	256	/* steered frames waiting for the engine */
+#define ISIM_ILQ_RX_MIN		16	/* frames a pass places in any case */
 #define ISIM_ILQ_SEG_MAX	9000	/* longest TCP segment transmitted */
 
 /**
@@ -1016,7 +1017,8 @@ bool isim_ilq_run(struct isim_func *f, unsigned int budget)
 	unsigned int n = 0;
 
 	lockdep_assert_held(&f->eng_lock);
-	while (n < budget && !isim_pass_over(f) &&
+	/* a pass whose time went on CQP commands takes a few all the same */
+	while (n < budget && (n < ISIM_ILQ_RX_MIN || !isim_pass_over(f)) &&
 	       (skb = skb_dequeue(&f->ilq.rxq))) {
 		isim_ilq_place(f, skb);
 		n++;

@@ -636,6 +636,8 @@ struct isim_lockstat {
  *	pass that runs out of budget rotates the one it did not reach to
  *	the front: round robin)
  * @exec_resume: the last SQ pass ran out of budget
+ * @scan_stop: id of the QP a scan began at: a scan the next passes resume
+ *	ends there, every QP looked at once (isim_exec_scan())
  * @kick_list: QPs whose SQ the next pass looks at without a doorbell
  *	(struct isim_qp.kick)
  * @rescan: the raw queues' SQs ran out of budget: the next pass looks at
@@ -714,6 +716,7 @@ struct isim_func {
 	struct list_head cq_list;
 	struct list_head qp_list;
 	bool exec_resume;
+	u32 scan_stop;
 	struct list_head kick_list;
 	bool rescan;
 	bool scanning;

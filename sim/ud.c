@@ -47,6 +47,7 @@
 
 /* datagrams and RC packets waiting for the engine */
 #define ISIM_UD_RXQ_MAX		1024
+#define ISIM_UD_RX_MIN		16	/* datagrams a pass takes in any case */
 #define ISIM_UD_HDRS		(sizeof(struct udphdr) + ISIM_BTH_LEN + \
 				 ISIM_DETH_LEN)
 #define ISIM_UD_MIN		(ISIM_UD_HDRS + ISIM_ICRC_LEN)
@@ -659,7 +660,8 @@ bool isim_ud_run(struct isim_func *f, unsigned int budget)
 	unsigned int n = 0;
 
 	lockdep_assert_held(&f->eng_lock);
-	while (n < budget && !isim_pass_over(f) &&
+	/* a pass whose time went on CQP commands takes a few all the same */
+	while (n < budget && (n < ISIM_UD_RX_MIN || !isim_pass_over(f)) &&
 	       (skb = skb_dequeue(&f->ud.rxq))) {
 		isim_ud_rx(&x, f, skb);
 		n++;

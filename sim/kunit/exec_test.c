@@ -279,6 +279,51 @@ static void isim_exec_sq_stops_when_the_pass_is_over(struct kunit *test)
 	mutex_unlock(&f->eng_lock);
 }
 
+/*
+ * A scan that outlasts its pass goes on in the passes after it, from the
+ * QP it did not reach, and ends at the QP it began at: every QP is looked
+ * at once. Resumed from wherever it stopped on and on, it would never end
+ * and the engine would never go idle.
+ */
+static void isim_exec_resumed_scan_ends_where_it_began(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	struct isim_func *f = t->f;
+	struct isim_qp *qp[3];
+	u64 scans;
+	__le64 *sq;
+	u32 i;
+
+	isim_t_hand_cq(test, t->ccq);
+	for (i = 0; i < 3; i++) {
+		sq = isim_t_page(test);
+		KUNIT_ASSERT_NOT_NULL(test, sq);
+		isim_t_wqe(sq, 0, ISIM_WQOP_NOP, 0, 0, 0, 0);
+		qp[i] = isim_t_hand_qp(test, 2 + i, 2 + i, ISIM_QPS_RTS, sq,
+				       t->eq);
+		KUNIT_ASSERT_NOT_NULL(test, qp[i]);
+	}
+	mutex_lock(&f->eng_lock);
+	f->scan_due = jiffies + 3600 * HZ;
+	scans = f->scans;
+	/* each look at the clock after a WQE finds the pass over */
+	f->pass_end_ns = 0;
+	isim_wr32(f, f->rm->wqealloc, 2);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_TRUE(test, isim_exec_run(f, ISIM_WQE_BUDGET,
+						      false));
+		KUNIT_EXPECT_EQ(test, qp[i]->executed, 1ULL);
+		KUNIT_EXPECT_EQ(test, f->exec_resume, i < 2);
+	}
+	KUNIT_EXPECT_EQ(test, f->scans, scans + 3);
+	/* the scan is over: the next pass looks at the kicked QPs alone */
+	KUNIT_EXPECT_FALSE(test, isim_exec_run(f, ISIM_WQE_BUDGET, false));
+	KUNIT_EXPECT_EQ(test, f->scans, scans + 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, qp[i]->executed, 1ULL);
+	mutex_unlock(&f->eng_lock);
+}
+
 /**
  * struct isim_t_rings - rings of a QP beside a running CQP
  * @cq: CQ 1's ring
@@ -596,6 +641,7 @@ static struct kunit_case isim_exec_test_cases[] = {
 	KUNIT_CASE(isim_exec_rc_elsewhere_is_unrouted),
 	KUNIT_CASE(isim_exec_sq_waits_for_doorbell),
 	KUNIT_CASE(isim_exec_sq_stops_when_the_pass_is_over),
+	KUNIT_CASE(isim_exec_resumed_scan_ends_where_it_began),
 	KUNIT_CASE(isim_exec_unregistered_leaf_holds_sq),
 	KUNIT_CASE(isim_resume_qp_takes_new_qs_handle),
 	KUNIT_CASE(isim_exec_bad_stag_is_protection_error),

@@ -381,11 +381,36 @@ static void isim_ilq_bad_commands_fail(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qp->state, (u8)ISIM_QPS_RTS);
 }
 
+/*
+ * A pass whose time went on CQP commands still places ISIM_ILQ_RX_MIN
+ * frames: with a pass budget of a few ms, a busy CQP would otherwise hold
+ * the CM's frames back for as long as commands keep coming.
+ */
+static void isim_ilq_pass_over_takes_a_few(struct kunit *test)
+{
+	struct isim_test *t = test->priv;
+	u32 i, n = ISIM_ILQ_RX_MIN + 4;
+
+	isim_t_ilq(test);
+	isim_t_syn_filter(test);
+	/* no RQ buffer posted: each frame placed is counted as dropped */
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_TRUE(test, isim_t_steer(test, 5000, 0x02, 0));
+	mutex_lock(&t->f->eng_lock);
+	t->f->pass_end_ns = 0;
+	KUNIT_EXPECT_TRUE(test, isim_ilq_run(t->f, ISIM_WQE_BUDGET));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&t->f->ilq.rxq), n - ISIM_ILQ_RX_MIN);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->f->ilq.dropped),
+			(s64)ISIM_ILQ_RX_MIN);
+	mutex_unlock(&t->f->eng_lock);
+}
+
 static struct kunit_case isim_ilq_test_cases[] = {
 	KUNIT_CASE(isim_ilq_transmit_adds_headers),
 	KUNIT_CASE(isim_ilq_disabled_leaf_holds_sends),
 	KUNIT_CASE(isim_ilq_send_outlives_destroyed_ah),
 	KUNIT_CASE(isim_ilq_syn_filter_steers_to_rq),
+	KUNIT_CASE(isim_ilq_pass_over_takes_a_few),
 	KUNIT_CASE(isim_ilq_bad_commands_fail),
 	{}
 };
