@@ -2,6 +2,7 @@
 """Run rdma-core's own test suite (python3-pyverbs) on RDMA devices.
 
 Usage: pyverbs_suite.py TESTS_DIR RUN... [--not-run LABEL PREFIX REASON]...
+       [--expect-fail LABEL PREFIX MATCH REASON]...
 
 RUN is LABEL:DEVICE:PROTOCOL, PROTOCOL roce or iwarp. The suite is loaded
 once, as its run_tests.py loads it (the package from TESTS_DIR/__init__.py,
@@ -21,9 +22,14 @@ A test whose id starts with PREFIX on the run labelled LABEL is not run,
 and is listed with REASON: for tests that do not apply to the device and
 that the suite cannot tell (the caller says why).
 
+A test whose id starts with PREFIX on the run labelled LABEL, given with
+--expect-fail, must fail, with MATCH in its traceback: a driver's known bug,
+whose REASON is printed with it. It counts as an expected failure; should
+it pass, or fail any other way, it counts as failed.
+
 Prints per run "pyverbs LABEL: N passed, N failed, N skipped" (and ", N not
-run"), each skip's reason with the tests it covers, and each failure.
-Exits 1 if a test failed.
+run", ", N expected failures"), each skip's reason with the tests it
+covers, each expected failure and each failure. Exits 1 if a test failed.
 """
 import functools
 import importlib.machinery
@@ -81,7 +87,15 @@ class Result(unittest.TextTestResult):
         super().startTest(test)
 
 
-def run(parser, tests, label, dev, proto, not_run):
+def expected(test, err, expect):
+    """The reason of the --expect-fail that test's failure err matches"""
+    for prefix, match, reason in expect:
+        if test.id().startswith(prefix) and match in err:
+            return reason
+    return None
+
+
+def run(parser, tests, label, dev, proto, not_run, expect_fail):
     import tests.base as base
     todo = cases(parser, tests, dev)
     if proto == "iwarp":
@@ -98,14 +112,31 @@ def run(parser, tests, label, dev, proto, not_run):
     runner = unittest.TextTestRunner(stream=sys.stdout, verbosity=2,
                                      resultclass=Result)
     res = runner.run(unittest.TestSuite(todo))
-    bad = res.failures + res.errors + \
-        [(t, "unexpected success") for t in res.unexpectedSuccesses]
-    passed = res.testsRun - len(bad) - len(res.skipped) - \
-        len(res.expectedFailures)
+    expect = expect_fail.get(label, [])
+    bad, known = [], []
+    for t, err in res.failures + res.errors:
+        why = expected(t, err, expect)
+        if why:
+            known.append((t.id(), why))
+        else:
+            bad.append((t, err))
+    bad += [(t, "unexpected success") for t in res.unexpectedSuccesses]
+    failed_ids = {t.id() for t, _ in res.failures + res.errors}
+    skipped_ids = {t.id() for t, _ in res.skipped}
+    # an expected failure that did not happen (passed or failed otherwise)
+    missed = [t for t in todo if t.id() not in failed_ids and
+              t.id() not in skipped_ids and
+              any(t.id().startswith(p) for p, _, _ in expect)]
+    passed = res.testsRun - len(res.failures) - len(res.errors) - \
+        len(res.unexpectedSuccesses) - len(res.skipped) - \
+        len(res.expectedFailures) - len(missed)
+    bad += [(t, "expected to fail") for t in missed]
     line = f"pyverbs {label}: {passed} passed, {len(bad)} failed, " \
         f"{len(res.skipped)} skipped"
     if skipped_here:
         line += f", {len(skipped_here)} not run"
+    if known:
+        line += f", {len(known)} expected failures"
     by_reason = {}
     for t, why in res.skipped:
         by_reason.setdefault(why, []).append(t.id().removeprefix("tests."))
@@ -114,20 +145,28 @@ def run(parser, tests, label, dev, proto, not_run):
         summary.append(f"  skip ({len(ids)}) '{why}': {' '.join(ids)}")
     for tid, why in skipped_here:
         summary.append(f"  not run {tid.removeprefix('tests.')}: {why}")
-    for t, _ in bad:
-        summary.append(f"  FAILED {t.id().removeprefix('tests.')}")
+    for tid, why in known:
+        summary.append(f"  expected failure {tid.removeprefix('tests.')}: "
+                       f"{why}")
+    for t, why in bad:
+        what = f" ({why})" if why == "expected to fail" else ""
+        summary.append(f"  FAILED {t.id().removeprefix('tests.')}{what}")
     return summary, bool(bad)
 
 
 def main():
     args = sys.argv[1:]
-    tests_dir, runs, not_run = args[0], [], {}
+    tests_dir, runs, not_run, expect_fail = args[0], [], {}, {}
     i = 1
     while i < len(args):
         if args[i] == "--not-run":
             not_run.setdefault(args[i + 1], []).append((args[i + 2],
                                                         args[i + 3]))
             i += 4
+        elif args[i] == "--expect-fail":
+            expect_fail.setdefault(args[i + 1], []).append(
+                (args[i + 2], args[i + 3], args[i + 4]))
+            i += 5
         else:
             runs.append(args[i].split(":"))
             i += 1
@@ -138,7 +177,8 @@ def main():
     failed = False
     summaries = []
     for label, dev, proto in runs:
-        s, bad = run(parser, tests, label, dev, proto, not_run)
+        s, bad = run(parser, tests, label, dev, proto, not_run,
+                     expect_fail)
         failed |= bad
         summaries += s
         stamp(f"{label} done")
