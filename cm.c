@@ -98,6 +98,8 @@ static void irdma_cm_timer_sync(struct irdma_cm_node *node);
 static void irdma_cm_free_tcp(struct irdma_cm_node *node);
 static void irdma_active_open_err(struct irdma_cm_node *node, bool reset,
 				  int status);
+static bool irdma_cm_loopback_heard(struct irdma_cm_core *core,
+				    const struct irdma_cm_info *ci);
 static void irdma_create_event(struct irdma_cm_node *node,
 			       enum irdma_cm_ev_kind kind, int status);
 
@@ -2648,6 +2650,20 @@ static void irdma_handle_fin_pkt(struct irdma_cm_node *node)
 /* Peer RST (already validated). */
 static void irdma_handle_rst_pkt(struct irdma_cm_node *node);
 
+/*
+ * The SYN of an active open to this function that none of its listeners
+ * takes any more (its listener went while the SYN was on its way, or
+ * before an MPA v1 retry): the host drops it unanswered
+ * (irdma_cm_loopback_heard()), and a RST would have refused it.
+ */
+static bool irdma_cm_syn_unheard(struct irdma_cm_node *node)
+{
+	lockdep_assert_held(&node->lock);
+	return node->active && node->loopback &&
+	       node->state == IRDMA_CM_STATE_SYN_SENT &&
+	       !irdma_cm_loopback_heard(node->core, &node->ci);
+}
+
 static void irdma_cm_v1_fallback(struct irdma_cm_node *node)
 {
 	cm_stat(node->core, V1_FALLBACK);
@@ -2663,7 +2679,9 @@ static void irdma_cm_v1_fallback(struct irdma_cm_node *node)
 	node->tcp.snd_una = node->tcp.snd_nxt;
 	node->mpa_rx_len = 0;
 	irdma_cm_set_state(node, IRDMA_CM_STATE_SYN_SENT);
-	if (irdma_send_syn(node, false))
+	if (irdma_cm_syn_unheard(node))
+		irdma_active_open_err(node, false, -ECONNREFUSED);
+	else if (irdma_send_syn(node, false))
 		irdma_active_open_err(node, false, -ENOMEM);
 }
 
@@ -3351,6 +3369,8 @@ static void irdma_cm_node_timers(struct irdma_cm_node *node, unsigned long now)
 	if (due & BIT(IRDMA_CM_TMR_RTX)) {
 		if (node->rtx.count >= core->cfg.retrans_max)
 			irdma_retrans_expired(node);
+		else if (irdma_cm_syn_unheard(node))
+			irdma_active_open_err(node, false, -ECONNREFUSED);
 		else
 			irdma_cm_retransmit(node);
 	}
@@ -3955,23 +3975,26 @@ static void irdma_cm_discard_node(struct irdma_cm_node *node)
  * our own listeners only: its SYN comes back to this function, and the
  * host's stack, if nothing here takes it, drops a segment from one of its
  * own addresses as a martian without a RST. Without a listener the open
- * would wait out every retransmission of the SYN.
+ * would wait out every retransmission of the SYN. No reference is taken:
+ * callable under a node's lock.
  */
 static bool irdma_cm_loopback_heard(struct irdma_cm_core *core,
 				    const struct irdma_cm_info *ci)
 {
-	struct irdma_cm_listener *listener;
 	struct irdma_cm_info passive = *ci;
+	struct irdma_cm_listener *l;
+	unsigned long flags;
+	bool heard = false;
 
 	memcpy(passive.loc_addr, ci->rem_addr, sizeof(passive.loc_addr));
 	memcpy(passive.rem_addr, ci->loc_addr, sizeof(passive.rem_addr));
 	passive.loc_port = ci->rem_port;
 	passive.rem_port = ci->loc_port;
-	listener = irdma_find_listener(core, &passive);
-	if (!listener)
-		return false;
-	irdma_cm_listener_put(listener);
-	return true;
+	spin_lock_irqsave(&core->listen_lock, flags);
+	list_for_each_entry(l, &core->listen_list, list)
+		heard |= irdma_listener_takes(l, &passive);
+	spin_unlock_irqrestore(&core->listen_lock, flags);
+	return heard;
 }
 
 /**

@@ -106,6 +106,10 @@ struct cmt_qp {
  * @est_missing: 4-tuple filter deletes that found none (NO_OBJECT)
  * @unsynced: filter changes posted since the CM last waited for them (sync)
  * @refused: SYN filter changes the fake engine refused (CMT_REFUSE_QHASH)
+ * @syn_ports: SYN filters in place, by local port
+ * @martians: SYNs a core sent itself that no SYN filter took: the host's
+ *	stack, which they then reach, drops a segment from its own address
+ *	without a word
  * @syn_del_unlisted: SYN filter deletes posted once no listener of that
  *	port was in the table any more (a new listener's add could then
  *	reach the engine before the delete)
@@ -141,6 +145,8 @@ struct cmt_core {
 	int est_missing;
 	int unsynced;
 	int refused;
+	u8 *syn_ports;
+	int martians;
 	int syn_del_unlisted;
 	int ports;
 	unsigned long *port_map;
@@ -479,10 +485,12 @@ static int cmt_qhash(struct irdma_cm_core *core, const struct irdma_cm_info *ci,
 		cc->syn_del_unlisted++;
 	if (syn && ci->vlan_id < VLAN_N_VID)
 		cc->syn_tagged += add ? 1 : -1;
-	if (syn)
+	if (syn) {
 		cc->syn_filters += add ? 1 : -1;
-	else
+		cc->syn_ports[ci->loc_port] += add ? 1 : -1;
+	} else {
 		cmt_est_change(cc, ci, add, failed);
+	}
 	cc->unsynced++;
 	return 0;
 }
@@ -968,6 +976,8 @@ static void cmt_core_init(struct kunit *test, struct cmt_env *env,
 	cc->port_map = kunit_kzalloc(test, BITS_TO_LONGS(1 << 16) *
 				     sizeof(long), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cc->port_map);
+	cc->syn_ports = kunit_kzalloc(test, 1 << 16, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cc->syn_ports);
 	for (i = 0; i < CMT_QPS; i++)
 		cc->qps[i].qpn = i;
 }
@@ -1000,6 +1010,31 @@ static void cmt_free_list(struct list_head *head)
 	}
 }
 
+/*
+ * A pure SYN a core sent to itself that no SYN filter of it takes: the
+ * engine hands it to the host's stack, which drops it as a martian (its
+ * source is one of its own addresses), without a RST.
+ */
+static bool cmt_martian(const struct cmt_frame *f)
+{
+	const u8 *b = f->data;
+	u32 off = 12;
+	u16 proto;
+
+	if (f->src->peer != f->src || f->len < off + 2)
+		return false;
+	proto = get_unaligned_be16(b + off);
+	if (proto == ETH_P_8021Q) {
+		off += 4;
+		proto = get_unaligned_be16(b + off);
+	}
+	off += 2 + (proto == ETH_P_IPV6 ? 40 : 20);
+	if (f->len < off + 20 ||
+	    (b[off + 13] & (TCPHDR_SYN | TCPHDR_ACK | TCPHDR_RST)) != TCPHDR_SYN)
+		return false;
+	return !f->src->syn_ports[get_unaligned_be16(b + off + 2)];
+}
+
 /* Deliver the oldest frame on the wire; returns false if there was none. */
 static bool cmt_deliver_one(struct cmt_env *env)
 {
@@ -1013,7 +1048,9 @@ static bool cmt_deliver_one(struct cmt_env *env)
 	spin_unlock_irqrestore(&env->lock, flags);
 	if (!f)
 		return false;
-	if (f->src->peer)
+	if (cmt_martian(f))
+		f->src->martians++;
+	else if (f->src->peer)
 		irdma_receive_ilq(f->src->peer->core, f->data, f->len, NULL);
 	kfree(f);
 	return true;

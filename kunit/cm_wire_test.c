@@ -610,6 +610,74 @@ static void irdma_cm_wire_entry_errors(struct kunit *test)
 	cmt_expect_no_event(env);
 }
 
+/*
+ * A loopback connect whose listener goes while its SYN is on its way (the
+ * server exits): no SYN filter takes the SYN, and the host's stack drops
+ * it without a RST. The connect is refused at the SYN's first
+ * retransmission, not after all of them (minutes): a listener of ours is
+ * the only one that could answer it.
+ */
+static void irdma_cm_wire_loopback_listener_gone(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_id *lid, *cid;
+	int rc;
+
+	env->a.peer = &env->a;
+	lid = cmt_listen(&env->a, false, 1, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 1, 4000, &cp), 0);
+	cmt_unlisten(lid);
+	cmt_pump(env);
+	KUNIT_EXPECT_EQ(test, env->a.martians, 1);
+	cmt_expect_no_event(env);
+	cmt_advance(env, IRDMA_CM_RETRANS_FIRST_MS);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
+	/* refused instead of sent again */
+	KUNIT_EXPECT_EQ(test, env->a.martians, 1);
+	cmt_expect_no_event(env);
+}
+
+/*
+ * The engine refuses the MODIFY_QP of a loopback accept: the responder
+ * resets the request, and its server, its accept failed, goes with its
+ * listener. The initiator, reset after its MPA v2 request, would try
+ * again with MPA v1: with no listener here to take that SYN it is refused
+ * at once (before: the SYN went to the host, which dropped it unanswered,
+ * and the connect hung for minutes).
+ */
+static void irdma_cm_wire_loopback_accept_refused(struct kunit *test)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
+	struct cmt_id *lid, *cid;
+	struct cmt_event *e;
+	int rc;
+
+	env->a.peer = &env->a;
+	lid = cmt_listen(&env->a, false, 1, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 1, 4000, &cp), 0);
+	cmt_pump(env);
+	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	KUNIT_ASSERT_NOT_NULL(test, cmt_child_of(env, e));
+	set_bit(CMT_FAIL_RTS, &env->a.fail);
+	KUNIT_EXPECT_EQ(test, cmt_accept(cmt_child_of(env, e), &ap), -EIO);
+	clear_bit(CMT_FAIL_RTS, &env->a.fail);
+	cmt_unlisten(lid);
+	cmt_pump(env);
+	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
+	KUNIT_EXPECT_EQ(test,
+			atomic64_read(&env->a.core->stats[IRDMA_CM_STAT_V1_FALLBACK]),
+			1);
+	KUNIT_EXPECT_EQ(test, env->a.martians, 0);
+	cmt_expect_no_event(env);
+}
+
 /* Accept fails while starting the QP: the initiator sees a reset. */
 static void irdma_cm_wire_accept_qp_errors(struct kunit *test)
 {
@@ -1414,6 +1482,8 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_cm_wire_mss),
 	KUNIT_CASE(irdma_cm_wire_xmit_refused),
 	KUNIT_CASE(irdma_cm_wire_loopback_refused),
+	KUNIT_CASE(irdma_cm_wire_loopback_listener_gone),
+	KUNIT_CASE(irdma_cm_wire_loopback_accept_refused),
 	KUNIT_CASE(irdma_cm_wire_entry_errors),
 	KUNIT_CASE(irdma_cm_wire_listen_refused),
 	KUNIT_CASE(irdma_cm_wire_accept_qp_errors),
