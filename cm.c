@@ -2212,7 +2212,14 @@ static bool irdma_cm_unnumber_request(struct irdma_cm_node *node)
 	return taken;
 }
 
-/* CONNECT_REQUEST to the listener; iw_cm refusing it aborts the node. */
+/*
+ * CONNECT_REQUEST to the listener; iw_cm refusing it aborts the node. A
+ * request iw_cm took is the ULP's, as an accept(2)ed socket is: it leaves
+ * the backlog, which bounds the handshakes not yet handed up (rdma_ucm
+ * bounds the requests its user has not read). A ULP that never answers
+ * one would otherwise hold the slot until it destroys the id, and once
+ * the backlog is full every later SYN is dropped.
+ */
 static void irdma_cm_event_request(struct irdma_cm_node *node)
 {
 	struct iw_cm_id *cm_id;
@@ -2231,9 +2238,14 @@ static void irdma_cm_event_request(struct irdma_cm_node *node)
 		irdma_cm_abort_request(node);
 		return;
 	}
-	if (irdma_send_cm_event(node, cm_id, IW_CM_EVENT_CONNECT_REQUEST, 0) &&
-	    irdma_cm_unnumber_request(node))
-		irdma_cm_abort_request(node);
+	if (irdma_send_cm_event(node, cm_id, IW_CM_EVENT_CONNECT_REQUEST, 0)) {
+		if (irdma_cm_unnumber_request(node))
+			irdma_cm_abort_request(node);
+		return;
+	}
+	spin_lock_irqsave(&node->lock, flags);
+	irdma_cm_uncount_pending(node);
+	irdma_cm_node_unlock(node, flags);
 }
 
 static void irdma_cm_event_handler(struct work_struct *work)

@@ -78,6 +78,9 @@ struct cmt_step {
 			   .opts = (o), .optlen = sizeof(o) }
 #define IN_PORT(f, o, pt) { .op = T_IN, .flags = (f), .opts = (o), \
 			    .optlen = sizeof(o), .port = (pt) }
+/* a RST with sequence number @s from peer port @pt */
+#define IN_PORT_R(s, pt) { .op = T_IN, .flags = TCPHDR_RST, .seq = (s), \
+			   .port = (pt) }
 #define OUT(f, s, a) { .op = T_OUT, .flags = (f), .seq = (s), .ack = (a) }
 #define OUT_P(f, s, a, p) { .op = T_OUT, .flags = (f), .seq = (s), \
 			    .ack = (a), .pay = (p), .paylen = sizeof(p) }
@@ -605,6 +608,11 @@ static const struct cmt_script cmt_scripts[] = {
 		  IN_O(F_S, 0, 0, S_OPT), OUT(F_SA, 0, 1),
 		  IN_PORT(F_S, S_OPT, 5001), NONE(), IN(F_R, 1, 0),
 		  CALL(C_UNLISTEN, 0)),
+	/* a request handed up is the ULP's: the next SYN is answered */
+	SCRIPT_BL("unanswered request leaves the backlog", 1,
+		  SUB(p_reqrcvd), IN_PORT(F_S, S_OPT, 5001), OUT(F_SA, 0, 1),
+		  IN_PORT_R(1, 5001), NONE(), CALL(C_UNLISTEN, 0),
+		  OUT_ANY(F_RA, 0, 0), CALL(C_ACCEPT, -ECONNRESET), NONE()),
 	SCRIPT("accept with unknown qp resets", SUB(p_reqrcvd),
 	       CALL(C_ACCEPT_BADQP, -EINVAL), OUT_ANY(F_RA, 1, 0), CLOSED,
 	       CALL(C_UNLISTEN, 0), NONE()),

@@ -12,6 +12,8 @@ STORM_NS=storm
 STORM_PIDS=()
 STORM_SERVERS=()
 STORM_CLIENTS=()
+STORM_LIMIT_MAX=0
+declare -A STORM_LOOP=()
 bus=/sys/bus/irdma_sim
 dbg=/sys/kernel/debug/irdma_sim
 
@@ -49,24 +51,77 @@ storm_in() {
 	[ "$1" = - ] || STORM_PRE=(ip netns exec "$1")
 }
 
-# A client loop: CMD... runs again and again until storm_stop, each run
-# killed after LIMIT seconds (it then counts as hung), in namespace NS
-# ("-": this one). Each run's exit code goes to $STORM_DIR/TAG.rc and its
+# A client loop: CMD... runs again and again until storm_stop (or
+# storm_client_stop TAG), in namespace NS ("-": this one). A run still
+# going after LIMIT seconds counts as hung: storm_hung_dump records what
+# the CM and the engine show at that moment, then the run is killed. Each
+# run's exit code goes to $STORM_DIR/TAG.rc (124 when it hung) and its
 # output to TAG.out. Usage: storm_client TAG NS LIMIT CMD...
 storm_client() {
 	local tag=$1 limit=$3
 
 	storm_in "$2"
 	shift 3
+	((limit > STORM_LIMIT_MAX)) && STORM_LIMIT_MAX=$limit
 	(
-		while [ ! -e $STORM_STOP ]; do
-			"${STORM_PRE[@]}" timeout -k 5 "$limit" "$@" \
-				>>"$STORM_DIR/$tag.out" 2>&1
-			echo $? >>"$STORM_DIR/$tag.rc"
+		local n=0 run nap ended rc
+
+		while [ ! -e $STORM_STOP ] && [ ! -e "$STORM_DIR/$tag.stop" ]; do
+			n=$((n + 1))
+			echo "== run $n" >>"$STORM_DIR/$tag.out"
+			"${STORM_PRE[@]}" timeout -k 5 $((limit + 30)) "$@" \
+				>>"$STORM_DIR/$tag.out" 2>&1 &
+			run=$!
+			sleep "$limit" &
+			nap=$!
+			wait -n -p ended "$run" "$nap"
+			rc=$?
+			if [ "$ended" = "$nap" ]; then
+				storm_hung_dump "$tag" "$n" "$limit"
+				kill "$run" 2>/dev/null
+				wait "$run"
+				rc=124
+			else
+				kill "$nap" 2>/dev/null
+				wait "$nap"
+			fi
+			echo $rc >>"$STORM_DIR/$tag.rc"
 		done
 	) &
 	STORM_PIDS+=($!)
 	STORM_CLIENTS+=("$tag")
+	STORM_LOOP[$tag]=$!
+}
+
+# What a hung run of TAG (run N, LIMIT seconds old) waits for, appended
+# to $STORM_DIR/TAG.hung: its last output lines, every rdma_cm id with
+# irdma's CM node (state, TCP, MPA), the CM counters that are not 0, and
+# the engine's connections, queues and QPs of functions 0 to 2.
+# Usage: storm_hung_dump TAG N LIMIT
+storm_hung_dump() {
+	local fn
+
+	{
+		echo "== $1: run $2 still running after $3 s"
+		sed -n "/^== run $2\$/,\$p" "$STORM_DIR/$1.out" | tail -n 6 |
+			sed 's/^/out: /'
+		rdma res show cm_id -dd
+		grep -H . /sys/class/infiniband/*/hw_counters/cm_* \
+			/sys/class/infiniband/*/ports/*/hw_counters/cm_* 2>/dev/null |
+			grep -v ':0$' | sed 's|^/sys/class/infiniband/||'
+		for fn in 0 1 2; do
+			grep -E '^(wire|ilq|toe|objects|qp [0-9]+):' \
+				$dbg/irdma_sim$fn/state | sed "s/^/sim$fn /"
+		done
+	} >>"$STORM_DIR/$1.hung" 2>&1
+}
+
+# Stop the client loop TAG alone: it ends after the run it is in; fails
+# the test if it does not. Usage: storm_client_stop TAG
+storm_client_stop() {
+	touch "$STORM_DIR/$1.stop"
+	wait_exit $((STORM_LIMIT_MAX + 40)) "${STORM_LOOP[$1]}" ||
+		fail "the $1 loop did not end"
 }
 
 # A server: CMD... in namespace NS, started again whenever it exits, until
@@ -89,21 +144,29 @@ storm_server() {
 }
 
 # ucmatose's server and client, once: the server in namespace NS on ADDR
-# and PORT, two connections of ten messages each way. Run by storm_client
-# (exported below). Usage: storm_ucm_pair NS ADDR PORT
+# and PORT, one connection of ten messages each way. Run by storm_client
+# (exported below). One connection: ucmatose -c 2 whose second connect
+# fails after its first succeeded never ends (the client waits for the
+# first one's DISCONNECTED, the server for the second request).
+# Usage: storm_ucm_pair NS ADDR PORT
 storm_ucm_pair() {
 	local spid rc
 
 	storm_in "$1"
-	"${STORM_PRE[@]}" ucmatose -b "$2" -p "$3" -c 2 -C 10 >/dev/null 2>&1 &
+	"${STORM_PRE[@]}" ucmatose -b "$2" -p "$3" -c 1 -C 10 >/dev/null 2>&1 &
 	spid=$!
 	pause 1
-	ucmatose -s "$2" -p "$3" -c 2 -C 10
+	ucmatose -s "$2" -p "$3" -c 1 -C 10
 	rc=$?
 	kill $spid 2>/dev/null
 	wait $spid
 	return $rc
 }
+
+# An iWARP client run ends by itself within the CM's SYN give-up (32
+# SYNs, the last after 1, 2, 4 and then 8 s each: 239 s), its MPA reply
+# wait (60 s) and the transfer: a run still going after that hung.
+STORM_IW_LIMIT=330
 
 # The traffic of the storms: rping across the wire (iWARP, server in the
 # namespace), rping on an iWARP loopback (function 0 to itself), ucmatose
@@ -113,22 +176,22 @@ storm_ucm_pair() {
 # into its own (a larger client overruns the server's MR: a local
 # protection error, a TERMINATE). rping -c exits 0 after a failed ping too:
 # -v prints the verified pings, which storm_tally counts. The servers are
-# persistent (-P) unless STORM_PERSIST is set empty: a persistent rping
-# server whose thread fails to set up a connection never answers its
-# request, which then holds a place of the listener's backlog of 3 until
-# the server exits; three such and every later SYN is dropped.
+# persistent (-P) unless STORM_PERSIST is set empty (a persistent rping
+# server's thread that fails to set up a connection never answers or
+# destroys its request).
 storm_traffic() {
 	local ping=(rping -c -v -V -C 5 -S 128) srv=(rping -s -V -S 128)
+	local lim=$STORM_IW_LIMIT
 
 	[ -n "${STORM_PERSIST--P}" ] && srv+=(-P)
 	storm_server srv_wire $STORM_NS "${srv[@]}" -a 192.0.2.2 -p 7301
 	storm_server srv_loop - "${srv[@]}" -a 192.0.2.1 -p 7302
 	storm_server srv_roce - "${srv[@]}" -a 198.51.100.1 -p 7304
 	pause 2
-	storm_client iw_wire - 120 "${ping[@]}" -a 192.0.2.2 -p 7301
-	storm_client iw_loop - 120 "${ping[@]}" -a 192.0.2.1 -p 7302
+	storm_client iw_wire - $lim "${ping[@]}" -a 192.0.2.2 -p 7301
+	storm_client iw_loop - $lim "${ping[@]}" -a 192.0.2.1 -p 7302
 	storm_client roce_loop - 150 "${ping[@]}" -a 198.51.100.1 -p 7304
-	storm_client ucm_wire - 120 bash -c \
+	storm_client ucm_wire - $lim bash -c \
 		". $IRDMA_REPO/tools/guest/lib.sh; . $IRDMA_REPO/tools/guest/storm.sh; storm_ucm_pair $STORM_NS 192.0.2.2 7303"
 }
 
@@ -143,7 +206,8 @@ storm_stop() {
 			kill "$pid" 2>/dev/null
 	done
 	for p in "${STORM_PIDS[@]}"; do
-		wait_exit 200 "$p" || fail "a traffic loop did not end"
+		wait_exit $((STORM_LIMIT_MAX + 40)) "$p" ||
+			fail "a traffic loop did not end"
 		wait "$p"
 	done
 	STORM_PIDS=()
@@ -186,6 +250,9 @@ storm_tally() {
 	cat "$STORM_DIR"/*.out 2>/dev/null |
 		grep -iE 'error|fail|reject|unreach|timed out|refused' |
 		sed -E 's/[0-9]+/N/g' | sort | uniq -c | sort -rn | head -15
+	for tag in "${STORM_CLIENTS[@]}"; do
+		[ -s "$STORM_DIR/$tag.hung" ] && head -n 60 "$STORM_DIR/$tag.hung"
+	done
 	((hung == 0)) || fail "$hung runs hung"
 }
 
@@ -296,7 +363,7 @@ storm_traffic_more() {
 	ip -n $STORM_NS addr add 192.0.2.21/24 dev isim1 || fail "192.0.2.21"
 	storm_server srv_any $STORM_NS rping -s -P -V -S 128 -a 0.0.0.0 -p 7305
 	storm_traffic
-	storm_client iw_any - 120 rping -c -v -V -C 5 -S 128 -a 192.0.2.21 -p 7305
+	storm_client iw_any - $STORM_IW_LIMIT rping -c -v -V -C 5 -S 128 -a 192.0.2.21 -p 7305
 }
 
 # A function reset of function FN under traffic: the driver must have its
