@@ -185,6 +185,7 @@ static int irdma_cm_hw_qhash(struct irdma_cm_core *core,
 	struct irdma_cqp_qhash_info qh = {
 		.loc_port = ci->loc_port,
 		.qp_num = IRDMA_ILQ_QPN,
+		.qs_handle = irdma_ilq_qs_handle(irdma_cm_hw_dev(core)->fn->hw),
 		.ipv4 = ci->ipv4,
 		.vlan_valid = ci->vlan_id < VLAN_N_VID,
 		.entry_type = syn ? IRDMA_QHASH_TYPE_TCP_SYN :

@@ -1186,6 +1186,29 @@ void irdma_ilq_attach(struct irdma_hw *hw, struct irdma_cm_core *core)
 	rcu_read_unlock();
 }
 
+/**
+ * irdma_ilq_qs_handle - the queue set of the ILQ's QP
+ * @hw: the engine
+ *
+ * The queue set a MANAGE_QHASH names: its filter steers segments to the
+ * ILQ. Read without the QoS lock, as callers may not sleep: a filter added
+ * during a traffic-class change may name the old set.
+ *
+ * Return: the handle, 0 while there is no ILQ.
+ */
+u16 irdma_ilq_qs_handle(struct irdma_hw *hw)
+{
+	struct irdma_ilq *ilq;
+	u16 handle = 0;
+
+	rcu_read_lock();
+	ilq = rcu_dereference(hw->ilq);
+	if (ilq)
+		handle = READ_ONCE(ilq->qos.qs_handle);
+	rcu_read_unlock();
+	return handle;
+}
+
 static bool irdma_ilq_tx_idle(struct irdma_ilq *ilq)
 {
 	unsigned long flags;

@@ -76,6 +76,7 @@ void irdma_ieq_unwait(struct irdma_hw *hw, struct irdma_ieq_stream *s);
 int irdma_ieq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
 		   const void *tcp, u32 tcp_len, const void *fpdus, u32 len);
 void irdma_ilq_attach(struct irdma_hw *hw, struct irdma_cm_core *core);
+u16 irdma_ilq_qs_handle(struct irdma_hw *hw);
 void irdma_ilq_read_stats(struct irdma_hw *hw, u64 *vals);
 bool irdma_ilq_ceq_event(struct irdma_hw *hw, u64 cq_ctx);
 int irdma_ilq_xmit(struct irdma_hw *hw, struct irdma_ilq_ah *ah,
