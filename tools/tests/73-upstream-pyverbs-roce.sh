@@ -11,13 +11,22 @@
 # Not run, each listed with its reason:
 # - the two tests 46a does not run either: they judge libirdma's
 #   arithmetic, not a driver;
-# - the RDMA CM tests that connect (the multicast ones run): the IB CM
-#   creates each MAD's AH with interrupts off (ib_send_cm_req() holds the
+# - the RDMA CM tests that connect: the IB CM creates each MAD's AH with interrupts off (ib_send_cm_req() holds the
 #   ID's lock), and upstream spins up to 5 s for CREATE_AH's completion.
 #   The adapter answers in microseconds; the model runs on the guest's one
 #   CPU, which the spin holds, so it answers only after upstream gave up
 #   and freed the AH its callback then writes (KASAN, irdma_gsi_ud_qp_ah_cb;
 #   72-upstream-roce does not use rdma_cm for that reason).
+# - the multicast tests: their two processes join one group at once, and
+#   upstream posts the group's CREATE_MCG and MODIFY_MCG (and on leaving,
+#   MODIFY and DESTROY) after dropping the lock that ordered the members
+#   (irdma_attach_mcast(), irdma_detach_mcast()), so the commands can reach
+#   the engine in reverse order. Whatever an adapter does with the reversed
+#   pair, its group then differs from upstream's list; the model refuses a
+#   MODIFY of a group not created (NO_OBJECT), and upstream's failed leave
+#   strands the QP's uverbs objects (WARN in uverbs_destroy_ufile_hw(), a
+#   kmemleak report). A race of upstream's, seen in one run of many; ours
+#   holds its group lock across the command.
 # Expected to fail, each a bug of upstream's (mainline's verbs.c still has
 # it), checked to fail the known way:
 # - test_create_cq_bad_flow, _ex: a user CQ's size is never checked
@@ -31,6 +40,7 @@
 
 L=upstream-roce
 CM=tests.test_rdmacm.CMTestCase.test_rdmacm_
+MC="upstream posts a group's CREATE and MODIFY outside its lock: two joining at once can reach the engine reversed"
 AH="the IB CM creates AHs with interrupts off and upstream spins for them: the model cannot run on the guest's one CPU meanwhile"
 PYVERBS_DRIVER=upstream pyverbs_run roce 192.0.2.1 \
 	--not-run $L tests.test_qp.QPTest.test_create_raw_qp_ex_with_illegal_caps_max_send_wr \
@@ -43,6 +53,9 @@ PYVERBS_DRIVER=upstream pyverbs_run roce 192.0.2.1 \
 	--not-run $L ${CM}async_udp_traffic "$AH" \
 	--not-run $L ${CM}async_write "$AH" \
 	--not-run $L ${CM}sync_traffic "$AH" \
+	--not-run $L ${CM}async_ex_leave_multicast_traffic "$MC" \
+	--not-run $L ${CM}async_ex_multicast_traffic "$MC" \
+	--not-run $L ${CM}async_multicast_traffic "$MC" \
 	--expect-fail $L tests.test_cq.CQAPITest.test_create_cq_bad_flow "5 != 22" \
 	"upstream's bug: a user CQ's size is not checked, the adapter refuses it (EIO)" \
 	--expect-fail $L tests.test_cqex.CQEXAPITest.test_create_cq_ex_bad_flow "5 != 22" \
