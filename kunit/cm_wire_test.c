@@ -611,6 +611,26 @@ static void irdma_cm_wire_entry_errors(struct kunit *test)
 }
 
 /*
+ * A listener on a's address 1, port 4000, and a connect to it from port
+ * 6000 of the same function (a loopback); returns the connecting ID.
+ */
+static struct cmt_id *cmt_loopback_connect(struct kunit *test,
+					   struct cmt_id **lid)
+{
+	struct cmt_env *env = test->priv;
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_id *cid;
+	int rc;
+
+	env->a.peer = &env->a;
+	*lid = cmt_listen(&env->a, false, 1, 4000, 0, &rc);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	cid = cmt_id_new(&env->a);
+	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 1, 4000, &cp), 0);
+	return cid;
+}
+
+/*
  * A loopback connect whose listener goes while its SYN is on its way (the
  * server exits): no SYN filter takes the SYN, and the host's stack drops
  * it without a RST. The connect is refused at the SYN's first
@@ -620,15 +640,9 @@ static void irdma_cm_wire_entry_errors(struct kunit *test)
 static void irdma_cm_wire_loopback_listener_gone(struct kunit *test)
 {
 	struct cmt_env *env = test->priv;
-	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
 	struct cmt_id *lid, *cid;
-	int rc;
 
-	env->a.peer = &env->a;
-	lid = cmt_listen(&env->a, false, 1, 4000, 0, &rc);
-	KUNIT_ASSERT_EQ(test, rc, 0);
-	cid = cmt_id_new(&env->a);
-	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 1, 4000, &cp), 0);
+	cid = cmt_loopback_connect(test, &lid);
 	cmt_unlisten(lid);
 	cmt_pump(env);
 	KUNIT_EXPECT_EQ(test, env->a.martians, 1);
@@ -651,17 +665,11 @@ static void irdma_cm_wire_loopback_listener_gone(struct kunit *test)
 static void irdma_cm_wire_loopback_accept_refused(struct kunit *test)
 {
 	struct cmt_env *env = test->priv;
-	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
 	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
 	struct cmt_id *lid, *cid;
 	struct cmt_event *e;
-	int rc;
 
-	env->a.peer = &env->a;
-	lid = cmt_listen(&env->a, false, 1, 4000, 0, &rc);
-	KUNIT_ASSERT_EQ(test, rc, 0);
-	cid = cmt_id_new(&env->a);
-	KUNIT_ASSERT_EQ(test, cmt_connect(cid, false, 1, 6000, 1, 4000, &cp), 0);
+	cid = cmt_loopback_connect(test, &lid);
 	cmt_pump(env);
 	e = cmt_expect_event(env, lid, IW_CM_EVENT_CONNECT_REQUEST, 0);
 	KUNIT_ASSERT_NOT_NULL(test, cmt_child_of(env, e));
