@@ -115,3 +115,20 @@ pyverbs_ours() {
 	done
 	echo "beside ours: pyverbs $1 has not finished in this run (46a/46b)"
 }
+
+# pyverbs_upstream_args LABEL MCREASON: set PYVERBS_UPSTREAM to what 73 and
+# 74 share: upstream's multicast tests not run (MCREASON, each protocol's
+# own) and its unchecked user CQ size, expected to fail.
+pyverbs_upstream_args() {
+	local cm=tests.test_rdmacm.CMTestCase.test_rdmacm_ t
+	local cq="upstream's bug: a user CQ's size is not checked, the adapter refuses it (EIO)"
+
+	PYVERBS_UPSTREAM=()
+	for t in async_ex_leave_multicast_traffic async_ex_multicast_traffic \
+		async_multicast_traffic; do
+		PYVERBS_UPSTREAM+=(--not-run "$1" "$cm$t" "$2")
+	done
+	PYVERBS_UPSTREAM+=(
+		--expect-fail "$1" tests.test_cq.CQAPITest.test_create_cq_bad_flow "5 != 22" "$cq"
+		--expect-fail "$1" tests.test_cqex.CQEXAPITest.test_create_cq_ex_bad_flow "5 != 22" "$cq")
+}

@@ -42,6 +42,7 @@ L=upstream-roce
 CM=tests.test_rdmacm.CMTestCase.test_rdmacm_
 MC="upstream posts a group's CREATE and MODIFY outside its lock: two joining at once can reach the engine reversed"
 AH="the IB CM creates AHs with interrupts off and upstream spins for them: the model cannot run on the guest's one CPU meanwhile"
+pyverbs_upstream_args $L "$MC"
 PYVERBS_DRIVER=upstream pyverbs_run roce 192.0.2.1 \
 	--not-run $L tests.test_qp.QPTest.test_create_raw_qp_ex_with_illegal_caps_max_send_wr \
 	"libirdma 44 wraps 0xffffffff send WRs to a 256-quantum ring in 32-bit arithmetic" \
@@ -53,12 +54,6 @@ PYVERBS_DRIVER=upstream pyverbs_run roce 192.0.2.1 \
 	--not-run $L ${CM}async_udp_traffic "$AH" \
 	--not-run $L ${CM}async_write "$AH" \
 	--not-run $L ${CM}sync_traffic "$AH" \
-	--not-run $L ${CM}async_ex_leave_multicast_traffic "$MC" \
-	--not-run $L ${CM}async_ex_multicast_traffic "$MC" \
-	--not-run $L ${CM}async_multicast_traffic "$MC" \
-	--expect-fail $L tests.test_cq.CQAPITest.test_create_cq_bad_flow "5 != 22" \
-	"upstream's bug: a user CQ's size is not checked, the adapter refuses it (EIO)" \
-	--expect-fail $L tests.test_cqex.CQEXAPITest.test_create_cq_ex_bad_flow "5 != 22" \
-	"upstream's bug: a user CQ's size is not checked, the adapter refuses it (EIO)" \
 	--expect-fail $L tests.test_cq.CQTest.test_resize_cq "PyverbsRDMAError not raised" \
-	"upstream's bug: MODIFY_CQ does not ask the overflow check, a too small ring is taken"
+	"upstream's bug: MODIFY_CQ does not ask the overflow check, a too small ring is taken" \
+	"${PYVERBS_UPSTREAM[@]}"

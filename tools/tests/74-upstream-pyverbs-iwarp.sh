@@ -27,6 +27,7 @@
 L=upstream-iwarp
 CM=tests.test_rdmacm.CMTestCase.test_rdmacm_
 MC="upstream reports multicast groups on iWARP but refuses the UD QPs they need (EOPNOTSUPP)"
+pyverbs_upstream_args $L "$MC"
 PYVERBS_DRIVER=upstream pyverbs_run iwarp 198.51.100.1 \
 	--not-run $L ${CM}async_udp_traffic \
 	"RDMA CM's UDP port space needs UD QPs, which iWARP does not have" \
@@ -34,12 +35,6 @@ PYVERBS_DRIVER=upstream pyverbs_run iwarp 198.51.100.1 \
 	"rdma_cm reports an iWARP connect reply as ESTABLISHED, never the CONNECT_RESPONSE the test waits for" \
 	--not-run $L ${CM}async_traffic \
 	"the kernel's rdma_cm never gives an iWARP QP the ACK timeout the test asserts" \
-	--not-run $L ${CM}async_ex_leave_multicast_traffic "$MC" \
-	--not-run $L ${CM}async_ex_multicast_traffic "$MC" \
-	--not-run $L ${CM}async_multicast_traffic "$MC" \
-	--expect-fail $L tests.test_cq.CQAPITest.test_create_cq_bad_flow "5 != 22" \
-	"upstream's bug: a user CQ's size is not checked, the adapter refuses it (EIO)" \
-	--expect-fail $L tests.test_cqex.CQEXAPITest.test_create_cq_ex_bad_flow "5 != 22" \
-	"upstream's bug: a user CQ's size is not checked, the adapter refuses it (EIO)" \
 	--expect-fail $L tests.test_qp.QPTest.test_query_rc_qp "<ibv_qp_state.IBV_QPS_INIT: 1> != 0" \
-	"upstream's bug: a new iWARP RC QP is reported RESET, not INIT"
+	"upstream's bug: a new iWARP RC QP is reported RESET, not INIT" \
+	"${PYVERBS_UPSTREAM[@]}"
