@@ -301,6 +301,14 @@ static void find_device(void)
 		 u.device->dev_name);
 }
 
+/* a failed call's errno; NO_ERRNO when it left none */
+#define NO_ERRNO	INT_MIN
+
+static int call_errno(void)
+{
+	return errno ? errno : NO_ERRNO;
+}
+
 /*
  * The walk of a user context: GET_CONTEXT through the uverbs write() ABI,
  * as libirdma asks for it, on a file of its own, closed after. Not
@@ -336,7 +344,7 @@ static int raw_ctx(struct try *t)
 	if (t)
 		arm(t);
 	if (write(fd, &cmd, sizeof(cmd)) != sizeof(cmd))
-		err = errno ? errno : -1;
+		err = call_errno();
 	if (t)
 		disarm(t);
 	if (!err)
@@ -390,7 +398,7 @@ static int made(const void *obj)
 {
 	if (obj)
 		return 0;
-	return errno ? errno : -1;
+	return call_errno();
 }
 
 /* Make @k; between arm() and disarm() when @t is given */
@@ -553,7 +561,7 @@ static int kern_op(const char *verb, int k, struct try *t)
 	if (t)
 		arm(t);
 	if (write(cfg.kop_fd, b, len) != len)
-		err = errno ? errno : -1;
+		err = call_errno();
 	if (t)
 		disarm(t);
 	return err;
@@ -696,7 +704,7 @@ static int cm_connect(struct try *t)
 	if (t)
 		arm(t);
 	if (rdma_connect(c.cli.id, &p))
-		err = errno ? errno : -1;
+		err = call_errno();
 	if (t)
 		disarm(t);
 	return err;
@@ -744,7 +752,7 @@ static int cm_accept(struct try *t)
 	if (t)
 		arm(t);
 	if (rdma_accept(c.srv.id, &p))
-		err = errno ? errno : -1;
+		err = call_errno();
 	if (t)
 		disarm(t);
 	return err;
@@ -875,7 +883,7 @@ static int cm_try(enum cm_op op, struct try *t)
 		if (t)
 			arm(t);
 		if (rdma_listen(id, 8))
-			err = errno ? errno : -1;
+			err = call_errno();
 		if (t)
 			disarm(t);
 		c.cli.id = id;
@@ -913,7 +921,7 @@ static int cm_try(enum cm_op op, struct try *t)
 			if (t)
 				arm(t);
 			if (rdma_reject(c.srv.id, NULL, 0))
-				err = errno ? errno : -1;
+				err = call_errno();
 			if (t)
 				disarm(t);
 		}
@@ -940,7 +948,7 @@ static int cm_try(enum cm_op op, struct try *t)
 		if (t)
 			arm(t);
 		if (rdma_disconnect(c.cli.id))
-			err = errno ? errno : -1;
+			err = call_errno();
 		if (t)
 			disarm(t);
 		/* a disconnect that failed is tried again unarmed */
@@ -1047,13 +1055,18 @@ static void op_needs(const struct op *o, bool make)
 	}
 }
 
-/* errnos the failures returned, by errno (the last slot: other) */
+/*
+ * errnos the failures returned, by errno; then the calls that left none
+ * and those that left a value no errno has
+ */
 #define ERRS	134
+#define ERR_NONE	ERRS
+#define ERR_BAD		(ERRS + 1)
 
 static void walk(const struct op *o)
 {
 	static char base[8192], have[8192], res0[8192], res1[8192];
-	unsigned int errs[ERRS + 1] = { 0 }, hits = 0, tolerated = 0, i;
+	unsigned int errs[ERR_BAD + 1] = { 0 }, hits = 0, tolerated = 0, i;
 	unsigned int arp0, arp;
 	struct try t = { 0 };
 	long t0 = now_ms();
@@ -1081,7 +1094,8 @@ static void walk(const struct op *o)
 		if (!t.err)
 			tolerated++;
 		else
-			errs[t.err > 0 && t.err < ERRS ? t.err : ERRS]++;
+			errs[t.err > 0 && t.err < ERRS ? t.err :
+			     t.err == NO_ERRNO ? ERR_NONE : ERR_BAD]++;
 	}
 	if (t.n > cfg.max)
 		bad("%s: still failing at point %u", o->name, cfg.max);
@@ -1090,10 +1104,11 @@ static void walk(const struct op *o)
 		bad("%s: RDMA resources %s, not %s", o->name, res1, res0);
 	len = snprintf(line, sizeof(line), "walk %s: %u points:", o->name,
 		       hits);
-	for (i = 0; i <= ERRS; i++)
+	for (i = 0; i <= ERR_BAD; i++)
 		if (errs[i] && len < (int)sizeof(line))
 			len += snprintf(line + len, sizeof(line) - len,
-					" %s %u", i == ERRS ? "no-errno" :
+					" %s %u", i == ERR_NONE ? "no-errno" :
+					i == ERR_BAD ? "not-an-errno" :
 					strerrorname_np(i), errs[i]);
 	printf("%s, tolerated %u (%.1f s)\n", line, tolerated,
 	       (now_ms() - t0) / 1000.0);

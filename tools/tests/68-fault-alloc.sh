@@ -11,7 +11,9 @@
 # nothing may oops, WARN or leak (kmemleak, at the guest's end), and the
 # engine's objects must be back to the baseline after each try and the
 # RDMA resources after each walk. It prints how many points each walk had
-# and the errnos ("no-errno": libirdma returned no errno).
+# and the errnos ("no-errno": the library left none; "not-an-errno": it
+# left a value that is none, as libirdma 44's ibv_create_ah() does when
+# its GID query fails: it stores ibv_query_gid()'s -1 in errno).
 #  - RoCEv2 function 0, user verbs through libibverbs and libirdma: the
 #    context (GET_CONTEXT written raw: faultwalk.c says why), PD, CQ, RC
 #    and UD QPs, MR, MW, AH, multicast attach and an RC QP's move to RTR;
