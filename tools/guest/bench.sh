@@ -21,6 +21,19 @@
 #   roce2  irdma_sim function 2 to function 3, 192.0.2.130 in namespace
 #          benchroce: RoCEv2 between two functions over the simulated
 #          wire (the perftest rows only)
+#   up     Linux 6.1's own irdma (irdma_upstream) on function 4 (iWARP),
+#          isim4, 198.51.100.129, function 5 beside it: the same model
+#          under the driver that runs on real adapters. Its perftest
+#          servers bind the address (bind-addr.c; a wildcard listen makes
+#          it take the RTNL under rdma_cm's lock)
+#   uproce irdma_upstream on function 6 (RoCEv2), 198.51.100.193, function
+#          7 beside it: the kernel post+poll row and idle CPU only (the IB
+#          CM creates AHs with interrupts off, where upstream spins for
+#          CREATE_AH and the one-CPU model cannot answer)
+# Upstream's functions are created, and its figures taken, with full
+# preemption, as the 7N-upstream scripts run it (its CQP waits spin; the
+# model's CQP worker must preempt them); the rest under the kernel's own
+# (voluntary).
 # Measures:
 #   connects/s   cmtime -c N for N = 1 (BENCH_ONE_RUNS runs, default 10,
 #                one after the other), 50 and $BENCH_CONNS (default 500):
@@ -52,9 +65,9 @@
 # cpu; for example '^irdma\.(write_bw|lat)$') runs the matching
 # figures alone (the idle CPU of all transports or none); the others
 # print n/a.
-# The ratios say how many times better irdma does than siw or rxe, for
-# every row (so above 1 is better, whichever way the row counts): iWARP
-# against siw and rxe, RoCEv2 against rxe.
+# The ratios say how many times better irdma does than siw, rxe or
+# upstream, for every row (so above 1 is better, whichever way the row
+# counts): iWARP against siw, rxe and up, RoCEv2 against rxe and uproce.
 # The test kernel runs KASAN, lockdep and kmemleak under QEMU's TCG: the
 # figures compare the transports on this guest, not on hardware.
 . "$IRDMA_REPO/tools/guest/lib.sh"
@@ -65,16 +78,31 @@ idle=${BENCH_IDLE:-100}
 idle_secs=${BENCH_IDLE_SECS:-10}
 bus=/sys/bus/irdma_sim
 out=${IRDMA_OUT:-/tmp}/bench
-names=(irdma siw roce rxe)
-declare -A dev addr result why remark lat_opts srv_ns srv_dev
+names=(irdma siw roce rxe up uproce)
+declare -A dev addr result why remark lat_opts srv_ns srv_dev srv_env
 
 mkdir -p "$out"
 
-# is figure $2 of transport $1 wanted (BENCH_ONLY)?
+# is figure $2 of transport $1 wanted (BENCH_ONLY), and can it be taken?
 want() {
+	if [ "$1" = uproce ] && [[ $2 != post ]]; then
+		why[$1.$2]="upstream's rdma_cm on RoCEv2: the IB CM's AHs (see above)"
+		return 1
+	fi
 	[[ $1.$2 =~ ${BENCH_ONLY:-.} ]] && return 0
 	why[$1.$2]="not asked for"
 	return 1
+}
+
+# run "$@" for transport $1, with full preemption for upstream's
+under() {
+	local t=$1 rc=0
+
+	shift
+	[[ $t == up* ]] && { preempt_mode full || fail "cannot switch to full preemption"; }
+	"$@" || rc=$?
+	[[ $t == up* ]] && preempt_restore
+	return $rc
 }
 
 note() {
@@ -167,14 +195,15 @@ veth_link() {
 		rdma link add "$4" type "$5" netdev "$1"
 }
 
-# simulated functions $1 (protocol $2) and its peer, $1 addressed $3
+# simulated functions $1 (protocol $2, claimed by driver $4, irdma by
+# default) and its peer, $1 addressed $3
 sim_pair() {
-	local peer=$(($1 + 1))
+	local peer=$(($1 + 1)) drv=${4:-irdma}
 
-	echo "$1 $2" >$bus/new_device || fail "cannot create function $1"
+	echo "$1 $2 gen2 $drv" >$bus/new_device || fail "cannot create function $1"
 	# the other end of the wire: without it the port has no carrier,
 	# and perftest refuses a port that is not ACTIVE
-	echo "$peer $2" >$bus/new_device || fail "cannot create function $peer"
+	echo "$peer $2 gen2 $drv" >$bus/new_device || fail "cannot create function $peer"
 	ip link set "isim$peer" up
 	ip link set "isim$1" up
 	ip addr add "$3" dev "isim$1"
@@ -186,6 +215,7 @@ setup() {
 	kmod irdma_sim || fail "cannot load irdma_sim"
 	kmod siw || fail "cannot load siw"
 	kmod rdma_rxe || fail "cannot load rdma_rxe"
+	kmod irdma_upstream || fail "cannot load irdma_upstream"
 	note "idle CPU, $idle_secs s each"
 	idle_cpu "" 1
 	sim_pair 0 iwarp 192.0.2.1/25
@@ -200,12 +230,21 @@ setup() {
 	idle_cpu siw 1
 	veth_link vrxe0 vrxe1 198.51.100.65/26 rxe0 rxe || fail "rxe link"
 	idle_cpu rxe 1
+	under up sim_pair 4 iwarp 198.51.100.129/26 upstream
+	idle_cpu up 2
+	under up sim_pair 6 roce 198.51.100.193/26 upstream
+	idle_cpu uproce 2
 	addr=([irdma]=192.0.2.1 [roce]=192.0.2.129 [siw]=198.51.100.1
-	      [rxe]=198.51.100.65)
+	      [rxe]=198.51.100.65 [up]=198.51.100.129)
 	dev[irdma]=$(rdma_dev_of isim0) || fail "no RDMA device on isim0"
 	dev[roce]=$(rdma_dev_of isim2) || fail "no RDMA device on isim2"
 	dev[siw]=siw0
 	dev[rxe]=rxe0
+	dev[up]=$(rdma_dev_of isim4) || fail "no RDMA device on isim4"
+	dev[uproce]=$(rdma_dev_of isim6) || fail "no RDMA device on isim6"
+	wait_gid "${dev[uproce]}" ':ffff:c633:64c1' ||
+		fail "no GID for 198.51.100.193 on ${dev[uproce]}"
+	srv_env[up]="LD_PRELOAD=/run/irdma/run/bind-addr.so IRDMA_BIND_ADDR=${addr[up]}"
 	dev[roce2]=${dev[roce]}
 	addr[roce2]=192.0.2.130
 	srv_ns[roce2]=benchroce
@@ -216,6 +255,7 @@ setup() {
 	lat_opts[irdma]="-I $IRDMA_PERFTEST_INLINE"
 	lat_opts[roce]="-I $IRDMA_PERFTEST_INLINE"
 	lat_opts[roce2]=${lat_opts[roce]}
+	lat_opts[up]=${lat_opts[irdma]}
 	rdma link show
 }
 
@@ -339,8 +379,9 @@ bench_perftest() {
 
 	shift 5
 	# a server in its own namespace (roce2) is the far function's
+	# shellcheck disable=SC2086 # srv_env holds assignments, each a word
 	run "$tool-srv-$t" ${srv_ns[$t]:+ip netns exec "${srv_ns[$t]}"} \
-		"$tool" -R -F -d "${srv_dev[$t]:-${dev[$t]}}" -p "$port" "$@" &
+		${srv_env[$t]:+env ${srv_env[$t]}} "$tool" -R -F -d "${srv_dev[$t]:-${dev[$t]}}" -p "$port" "$@" &
 	spid=$!
 	pause 3
 	if ! run "$tool-$t" "$tool" -R -F -d "${dev[$t]}" -p "$port" "$@" "${addr[$t]}"; then
@@ -462,13 +503,13 @@ sim_dump start
 port=7100
 note "cmtime, one connection, $one_runs runs"
 for t in "${names[@]}"; do
-	want "$t" cps1 && bench_cmtime_one "$t" $port
+	want "$t" cps1 && under "$t" bench_cmtime_one "$t" $port
 	((port++))
 done
 for n in 50 "$conns"; do
 	note "cmtime, $n connections at once"
 	for t in "${names[@]}"; do
-		want "$t" "cps$n" && bench_cmtime "$t" $port "$n" "cps$n"
+		want "$t" "cps$n" && under "$t" bench_cmtime "$t" $port "$n" "cps$n"
 		((port++))
 	done
 done
@@ -477,7 +518,7 @@ for tool in ib_write_bw ib_read_bw ib_send_bw; do
 	note "$tool -R, 64 KiB"
 	for t in "${names[@]}" roce2; do
 		want "$t" "${tool#ib_}" &&
-			bench_perftest "$t" "$tool" $port 3 "${tool#ib_}" -s 65536 -n 200
+			under "$t" bench_perftest "$t" "$tool" $port 3 "${tool#ib_}" -s 65536 -n 200
 		((port++))
 	done
 done
@@ -485,19 +526,20 @@ note "ib_write_lat -R, 2 bytes"
 for t in "${names[@]}" roce2; do
 	# shellcheck disable=SC2086 # the options are words
 	want "$t" lat &&
-		bench_perftest "$t" ib_write_lat $port 4 lat -s 2 -n 500 ${lat_opts[$t]:-}
+		under "$t" bench_perftest "$t" ib_write_lat $port 4 lat -s 2 -n 500 ${lat_opts[$t]:-}
 	((port++))
 done
 sim_dump perftest
 note "post_send + poll_cq, kernel"
-for t in roce rxe; do
-	want "$t" post && bench_kverbs "$t"
+for t in roce rxe uproce; do
+	want "$t" post && under "$t" bench_kverbs "$t"
 done
 why[irdma.post]="iWARP: the kernel benchmark connects its QPs without a CM"
 why[siw.post]=${why[irdma.post]}
+why[up.post]=${why[irdma.post]}
 note "$idle idle connections"
 for t in "${names[@]}"; do
-	want "$t" idle && bench_idle "$t" $port
+	want "$t" idle && under "$t" bench_idle "$t" $port
 	((port++))
 done
 sim_dump end
@@ -513,8 +555,9 @@ gain() {
 }
 
 echo
-printf '%-36s %10s %10s %10s %10s %10s | %8s %8s %8s %8s\n' "" irdma-iw siw irdma-roce rxe \
-	roce-2fn "iw/siw" "iw/rxe" "roce/rxe" "2fn/rxe"
+printf '%-36s %10s %10s %10s %10s %10s %10s %10s | %8s %8s %8s %8s %8s %8s\n' "" \
+	irdma-iw siw irdma-roce rxe up-iw up-roce roce-2fn \
+	"iw/siw" "iw/rxe" "roce/rxe" "2fn/rxe" "iw/up" "roce/up"
 row() {
 	local label=$1 key=$2 low=${3:-} t
 
@@ -522,9 +565,10 @@ row() {
 	for t in "${names[@]}" roce2; do
 		printf ' %10s' "${result[$t.$key]:-n/a}"
 	done
-	printf ' | %8s %8s %8s %8s\n' "$(gain irdma siw "$key" "$low")" \
+	printf ' | %8s %8s %8s %8s %8s %8s\n' "$(gain irdma siw "$key" "$low")" \
 		"$(gain irdma rxe "$key" "$low")" "$(gain roce rxe "$key" "$low")" \
-		"$(gain roce2 rxe "$key" "$low")"
+		"$(gain roce2 rxe "$key" "$low")" "$(gain irdma up "$key" "$low")" \
+		"$(gain roce uproce "$key" "$low")"
 }
 row "rdma_cm connects/s (1 at a time)" cps1
 row "rdma_cm connects/s (50 at once)" cps50
@@ -539,6 +583,7 @@ row "slab per idle connection (bytes)" idle low
 row "idle CPU per bound device (%)" cpu low
 row "kernel post_send+poll_cq (ns/WQE)" post low
 echo "(roce-2fn: irdma RoCEv2 from function 2 to function 3 across the wire; perftest rows only)"
+echo "(up-iw, up-roce: Linux 6.1's irdma on the same model; iw/up, roce/up above 1: ours faster)"
 echo "(ratios: times better than the other transport; above 1 is better)"
 for k in "${!remark[@]}"; do
 	echo "note $k: ${remark[$k]}"
