@@ -36,11 +36,13 @@
 # (voluntary).
 # Measures:
 #   connects/s   cmtime -c N for N = 1 (BENCH_ONE_RUNS runs, default 10,
-#                one after the other), 50 and $BENCH_CONNS (default 500):
-#                rdma_cm connections established per second over the
-#                connect step (all N issued at once); connects that failed
-#                are not counted, and how many failed, and how, is said
-#                after the table. iw_cm's listen backlog
+#                one after the other, each with a fresh server), 50 and
+#                $BENCH_CONNS (default 500): rdma_cm connections
+#                established per second over the connect step (all N
+#                issued at once); connects that failed are not counted,
+#                and how many failed, and how, is said after the table.
+#                Both ends are on one device: N needs 2N QPs, and a
+#                device with fewer (max_qp) gets n/a. iw_cm's listen backlog
 #                (net.iw_cm.default_backlog) is raised to the connection
 #                count meanwhile, so that a SYN is not dropped for want of
 #                room in the queue of connections to accept. From the
@@ -267,6 +269,14 @@ run() {
 	timeout 600 "$@" >"$out/$tag.txt" 2>&1
 }
 
+# stop a server started as "run ... &" with PID $1: its children too (a
+# signal to the subshell alone leaves the server listening)
+stop_server() {
+	pkill -P "$1" 2>/dev/null
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 # "NAME : total_ms max_ms min_us us/conn": field $2 (1 to 4) of step $1
 cmtime_step() {
 	local line name rest
@@ -305,20 +315,26 @@ cmtime_client() {
 
 # cmtime with $3 connections at once: connections per second (key $4)
 bench_cmtime() {
-	local t=$1 port=$2 n=$3 key=$4 spid ms failed first txt backlog=""
+	local t=$1 port=$2 n=$3 key=$4 spid ms failed first txt backlog="" maxqp
 
+	# both ends on one device: 2N QPs
+	maxqp=$(ibv_devinfo -d "${dev[$t]}" -v 2>/dev/null |
+		awk '$1 == "max_qp:" { print $2 }')
+	if [ -n "$maxqp" ] && ((2 * n > maxqp)); then
+		why[$t.$key]="$n at once takes $((2 * n)) QPs of ${dev[$t]}, which has $maxqp"
+		return
+	fi
 	[ -r /proc/sys/net/iw_cm/default_backlog ] &&
 		read -r backlog </proc/sys/net/iw_cm/default_backlog &&
 		echo "$n" >/proc/sys/net/iw_cm/default_backlog
 	run "cmtime-srv-$t-$n" cmtime -b "${addr[$t]}" -p "$port" &
 	spid=$!
-	pause 3
+	wait_cm_listen 30 "$port" || why[$t.$key]="no listener on port $port"
 	txt=$out/cmtime-$t-$n.txt
 	if ! cmtime_client "$t" "$port" "$n" ""; then
 		why[$t.$key]="cmtime failed: $(tail -n 1 "$txt")"
 	fi
-	kill $spid 2>/dev/null
-	wait $spid 2>/dev/null
+	stop_server $spid
 	[ -n "$backlog" ] && echo "$backlog" >/proc/sys/net/iw_cm/default_backlog
 	ms=$(cmtime_step connect 1 "$txt")
 	read -r failed first < <(cmtime_failed "$txt")
@@ -342,26 +358,28 @@ bench_cmtime() {
 	fi
 }
 
-# $one_runs cmtime runs of one connection each, one after the other (a
-# server that ended with its client is started again)
+# $one_runs cmtime runs of one connection each, one after the other, each
+# with a server of its own: a cmtime server serves one client run (later
+# connect requests fail its QP creation and are rejected). A run whose
+# connect failed is not counted.
 bench_cmtime_one() {
-	local t=$1 port=$2 spid="" i ms total=0 ok=0
+	local t=$1 port=$2 spid i ms txt failed first total=0 ok=0
 
 	for ((i = 0; i < one_runs; i++)); do
-		if [ -z "$spid" ] || ! kill -0 "$spid" 2>/dev/null; then
-			wait $spid 2>/dev/null
-			run "cmtime-srv-$t-1-$i" cmtime -b "${addr[$t]}" -p "$port" &
-			spid=$!
-			pause 3
+		run "cmtime-srv-$t-1-$i" cmtime -b "${addr[$t]}" -p "$port" &
+		spid=$!
+		txt=$out/cmtime-$t-1-$i.txt
+		if wait_cm_listen 30 "$port" &&
+			cmtime_client "$t" "$port" 1 "-$i"; then
+			ms=$(cmtime_step connect 1 "$txt")
+			read -r failed first < <(cmtime_failed "$txt")
+			if [ -n "$ms" ] && ((failed == 0)); then
+				total=$(awk -v a="$total" -v b="$ms" 'BEGIN { print a + b }')
+				ok=$((ok + 1))
+			fi
 		fi
-		cmtime_client "$t" "$port" 1 "-$i" || continue
-		ms=$(cmtime_step connect 1 "$out/cmtime-$t-1-$i.txt")
-		[ -n "$ms" ] || continue
-		total=$(awk -v a="$total" -v b="$ms" 'BEGIN { print a + b }')
-		ok=$((ok + 1))
+		stop_server $spid
 	done
-	kill $spid 2>/dev/null
-	wait $spid 2>/dev/null
 	if ((ok)); then
 		result[$t.cps1]=$(awk -v n=$ok -v ms="$total" \
 			'BEGIN { if (ms > 0) printf "%.1f", n * 1000 / ms }')
@@ -387,8 +405,7 @@ bench_perftest() {
 	if ! run "$tool-$t" "$tool" -R -F -d "${dev[$t]}" -p "$port" "$@" "${addr[$t]}"; then
 		why[$t.$key]="$tool failed: $(tail -n 1 "$out/$tool-$t.txt")"
 	fi
-	kill $spid 2>/dev/null
-	wait $spid 2>/dev/null
+	stop_server $spid
 	while read -r -a w; do
 		# the data line starts with the message size
 		[[ ${w[0]:-} =~ ^[0-9]+$ ]] && [ ${#w[@]} -gt "$col" ] &&
