@@ -94,21 +94,26 @@ storm_client() {
 }
 
 # What a hung run of TAG (run N, LIMIT seconds old) waits for, appended
-# to $STORM_DIR/TAG.hung: its last output lines, every rdma_cm id with
-# irdma's CM node (state, TCP, MPA), the CM counters that are not 0, and
-# the engine's connections, queues and QPs of functions 0 to 2.
-# Usage: storm_hung_dump TAG N LIMIT
+# to $STORM_DIR/TAG.hung: its last output lines and the servers', every
+# rdma_cm id with irdma's CM node (state, TCP, MPA), irdma's and the IB
+# CM's counters that are not 0, and the engine's connections, queues and
+# QPs of functions 0 to 2. Usage: storm_hung_dump TAG N LIMIT
 storm_hung_dump() {
-	local fn
+	local fn srv
 
 	{
 		echo "== $1: run $2 still running after $3 s"
 		sed -n "/^== run $2\$/,\$p" "$STORM_DIR/$1.out" | tail -n 6 |
 			sed 's/^/out: /'
+		for srv in "${STORM_SERVERS[@]}"; do
+			tail -n 4 "$STORM_DIR/$srv.out" | sed "s/^/$srv: /"
+		done
 		rdma res show cm_id -dd
 		grep -H . /sys/class/infiniband/*/hw_counters/cm_* \
 			/sys/class/infiniband/*/ports/*/hw_counters/cm_* 2>/dev/null |
 			grep -v ':0$' | sed 's|^/sys/class/infiniband/||'
+		grep -H . /sys/class/infiniband_cm/*/*/cm_*/* 2>/dev/null |
+			grep -v ':0$' | sed 's|^/sys/class/infiniband_cm/||'
 		for fn in 0 1 2; do
 			grep -E '^(wire|ilq|toe|objects|qp [0-9]+):' \
 				$dbg/irdma_sim$fn/state | sed "s/^/sim$fn /"
@@ -178,15 +183,18 @@ STORM_IW_LIMIT=330
 # -v prints the verified pings, which storm_tally counts. The servers are
 # persistent (-P) unless STORM_PERSIST is set empty (a persistent rping
 # server's thread that fails to set up a connection never answers or
-# destroys its request).
+# destroys its request). The RoCEv2 server never is: rdma_cm answers a
+# request not yet accepted with an MRA of 2^24 * 4.096 us (69 s), again
+# for each of the client's 15 retries, so a request left so holds the
+# client about 18 minutes (an iWARP client gives up at its MPA wait).
 storm_traffic() {
 	local ping=(rping -c -v -V -C 5 -S 128) srv=(rping -s -V -S 128)
 	local lim=$STORM_IW_LIMIT
 
+	storm_server srv_roce - "${srv[@]}" -a 198.51.100.1 -p 7304
 	[ -n "${STORM_PERSIST--P}" ] && srv+=(-P)
 	storm_server srv_wire $STORM_NS "${srv[@]}" -a 192.0.2.2 -p 7301
 	storm_server srv_loop - "${srv[@]}" -a 192.0.2.1 -p 7302
-	storm_server srv_roce - "${srv[@]}" -a 198.51.100.1 -p 7304
 	pause 2
 	storm_client iw_wire - $lim "${ping[@]}" -a 192.0.2.2 -p 7301
 	storm_client iw_loop - $lim "${ping[@]}" -a 192.0.2.1 -p 7302
