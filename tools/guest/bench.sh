@@ -23,9 +23,7 @@
 #          wire (the perftest rows only)
 #   up     Linux 6.1's own irdma (irdma_upstream) on function 4 (iWARP),
 #          isim4, 198.51.100.129, function 5 beside it: the same model
-#          under the driver that runs on real adapters. Its perftest
-#          servers bind the address (bind-addr.c; a wildcard listen makes
-#          it take the RTNL under rdma_cm's lock)
+#          under the driver that runs on real adapters
 #   uproce irdma_upstream on function 6 (RoCEv2), 198.51.100.193, function
 #          7 beside it: the kernel post+poll row and idle CPU only (the IB
 #          CM creates AHs with interrupts off, where upstream spins for
@@ -81,7 +79,7 @@ idle_secs=${BENCH_IDLE_SECS:-10}
 bus=/sys/bus/irdma_sim
 out=${IRDMA_OUT:-/tmp}/bench
 names=(irdma siw roce rxe up uproce)
-declare -A dev addr result why remark lat_opts srv_ns srv_dev srv_env
+declare -A dev addr result why remark lat_opts srv_ns srv_dev
 
 mkdir -p "$out"
 
@@ -246,7 +244,6 @@ setup() {
 	dev[uproce]=$(rdma_dev_of isim6) || fail "no RDMA device on isim6"
 	wait_gid "${dev[uproce]}" ':ffff:c633:64c1' ||
 		fail "no GID for 198.51.100.193 on ${dev[uproce]}"
-	srv_env[up]="LD_PRELOAD=/run/irdma/run/bind-addr.so IRDMA_BIND_ADDR=${addr[up]}"
 	dev[roce2]=${dev[roce]}
 	addr[roce2]=192.0.2.130
 	srv_ns[roce2]=benchroce
@@ -396,12 +393,17 @@ bench_perftest() {
 	local t=$1 tool=$2 port=$3 col=$4 key=$5 spid w
 
 	shift 5
-	# a server in its own namespace (roce2) is the far function's
-	# shellcheck disable=SC2086 # srv_env holds assignments, each a word
+	# A server in its own namespace (roce2) is the far function's. Every
+	# server binds its address (bind-addr.c): a perftest server listens
+	# on the wildcard, which reaches every device, upstream's too, whose
+	# create_listen then takes the RTNL under rdma_cm's lock (lockdep).
 	run "$tool-srv-$t" ${srv_ns[$t]:+ip netns exec "${srv_ns[$t]}"} \
-		${srv_env[$t]:+env ${srv_env[$t]}} "$tool" -R -F -d "${srv_dev[$t]:-${dev[$t]}}" -p "$port" "$@" &
+		env LD_PRELOAD=/run/irdma/run/bind-addr.so \
+		IRDMA_BIND_ADDR="${addr[$t]}" "$tool" -R -F \
+		-d "${srv_dev[$t]:-${dev[$t]}}" -p "$port" "$@" &
 	spid=$!
-	pause 3
+	wait_cm_listen 30 "$port" ${srv_ns[$t]:+ip netns exec "${srv_ns[$t]}"} ||
+		why[$t.$key]="$tool: no listener on port $port"
 	if ! run "$tool-$t" "$tool" -R -F -d "${dev[$t]}" -p "$port" "$@" "${addr[$t]}"; then
 		why[$t.$key]="$tool failed: $(tail -n 1 "$out/$tool-$t.txt")"
 	fi
@@ -506,7 +508,8 @@ bench_kverbs() {
 sim_dump() {
 	local fn
 
-	for fn in 0 2; do
+	# ours (0, 2) and upstream's (4, 6): the same work, command by command
+	for fn in 0 2 4 6; do
 		cat "/sys/kernel/debug/irdma_sim/irdma_sim$fn/state" \
 			>"$out/sim$fn-state-$1.txt" 2>/dev/null
 	done
