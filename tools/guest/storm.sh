@@ -93,13 +93,32 @@ storm_client() {
 	STORM_LOOP[$tag]=$!
 }
 
+# What the CM and the engine show now, on stdout: the links and
+# addresses of both namespaces, every rdma_cm id with irdma's CM node
+# (state, TCP, MPA), irdma's and the IB CM's counters that are not 0, and
+# the engine's connections, queues and QPs of functions 0 to 2.
+storm_state_dump() {
+	local fn
+
+	ip -br link && ip -br addr
+	ip -n $STORM_NS -br link && ip -n $STORM_NS -br addr
+	rdma res show cm_id -dd
+	grep -H . /sys/class/infiniband/*/hw_counters/cm_* \
+		/sys/class/infiniband/*/ports/*/hw_counters/cm_* 2>/dev/null |
+		grep -v ':0$' | sed 's|^/sys/class/infiniband/||'
+	grep -H . /sys/class/infiniband_cm/*/*/cm_*/* 2>/dev/null |
+		grep -v ':0$' | sed 's|^/sys/class/infiniband_cm/||'
+	for fn in 0 1 2; do
+		grep -E '^(wire|ilq|toe|objects|qp [0-9]+):' \
+			$dbg/irdma_sim$fn/state | sed "s/^/sim$fn /"
+	done
+}
+
 # What a hung run of TAG (run N, LIMIT seconds old) waits for, appended
-# to $STORM_DIR/TAG.hung: its last output lines and the servers', every
-# rdma_cm id with irdma's CM node (state, TCP, MPA), irdma's and the IB
-# CM's counters that are not 0, and the engine's connections, queues and
-# QPs of functions 0 to 2. Usage: storm_hung_dump TAG N LIMIT
+# to $STORM_DIR/TAG.hung: its last output lines and the servers', then
+# storm_state_dump. Usage: storm_hung_dump TAG N LIMIT
 storm_hung_dump() {
-	local fn srv
+	local srv
 
 	{
 		echo "== $1: run $2 still running after $3 s"
@@ -108,16 +127,7 @@ storm_hung_dump() {
 		for srv in "${STORM_SERVERS[@]}"; do
 			tail -n 4 "$STORM_DIR/$srv.out" | sed "s/^/$srv: /"
 		done
-		rdma res show cm_id -dd
-		grep -H . /sys/class/infiniband/*/hw_counters/cm_* \
-			/sys/class/infiniband/*/ports/*/hw_counters/cm_* 2>/dev/null |
-			grep -v ':0$' | sed 's|^/sys/class/infiniband/||'
-		grep -H . /sys/class/infiniband_cm/*/*/cm_*/* 2>/dev/null |
-			grep -v ':0$' | sed 's|^/sys/class/infiniband_cm/||'
-		for fn in 0 1 2; do
-			grep -E '^(wire|ilq|toe|objects|qp [0-9]+):' \
-				$dbg/irdma_sim$fn/state | sed "s/^/sim$fn /"
-		done
+		storm_state_dump
 	} >>"$STORM_DIR/$1.hung" 2>&1
 }
 
@@ -274,16 +284,20 @@ storm_new_connections() {
 	pause 1
 	rping -c -v -V -C 5 -a 192.0.2.2 -p 7311 >"$out-cli.txt" 2>&1 &
 	cpid=$!
-	rping_pings_verified 120 "$cpid" "$out-cli.txt" 5 ||
+	if ! rping_pings_verified 120 "$cpid" "$out-cli.txt" 5; then
+		storm_state_dump 2>&1
 		fail "no new iWARP connection after the storm: $(<"$out-cli.txt") (server: $(<"$out-srv.txt"))"
+	fi
 	rping_server_done 30 spid "$out-srv.txt" 5
 	rping -s -v -V -a 198.51.100.1 -p 7312 >"$out-rsrv.txt" 2>&1 &
 	spid=$!
 	pause 1
 	rping -c -v -V -C 5 -a 198.51.100.1 -p 7312 >"$out-rcli.txt" 2>&1 &
 	cpid=$!
-	rping_pings_verified 150 "$cpid" "$out-rcli.txt" 5 ||
+	if ! rping_pings_verified 150 "$cpid" "$out-rcli.txt" 5; then
+		storm_state_dump 2>&1
 		fail "no new RoCEv2 connection after the storm: $(<"$out-rcli.txt")"
+	fi
 	rping_server_done 30 spid "$out-rsrv.txt" 5
 	echo "new connections after the storm: iWARP and RoCEv2 ping"
 }
@@ -312,8 +326,13 @@ storm_res() {
 # namespace serves (192.0.2.21, which a client loop connects to) removed
 # and added; that listener killed (its loop starts it again); the MTU of
 # both ends to 1200 and back, with the parent's MTU event; the traffic
-# classes of functions 0 and 2 changed (the qos knob). Counts each kind
-# in STORM_TROUBLE. Usage: storm_trouble SECS
+# classes of both ends of the wire (functions 0 and 1, alike, as DCBX
+# sets a link's two ends) and of function 2 changed (the qos knob): with
+# more than one class a port tags its frames with VLAN 0 and its SYN
+# filters take VLAN 0, and the engine matches a filter's VLAN exactly:
+# ends that differ miss each other's listeners. Counts each kind in
+# STORM_TROUBLE.
+# Usage: storm_trouble SECS
 storm_trouble() {
 	local end now i=0 pid tc
 	local -a maps=("up2tc 0 0 0 0 0 0 0 0" "up2tc 0 1 0 1 2 2 3 3"
@@ -353,6 +372,7 @@ storm_trouble() {
 		4)
 			tc=${maps[$((i / 5 % 3))]}
 			echo "$tc" >$dbg/irdma_sim0/qos &&
+				echo "$tc" >$dbg/irdma_sim1/qos &&
 				echo "$tc" >$dbg/irdma_sim2/qos ||
 				fail "traffic-class change"
 			STORM_TROUBLE[tc]=$((${STORM_TROUBLE[tc]:-0} + 1))
