@@ -72,11 +72,16 @@ storm_client() {
 			"${STORM_PRE[@]}" timeout -k 5 $((limit + 30)) "$@" \
 				>>"$STORM_DIR/$tag.out" 2>&1 &
 			run=$!
-			sleep "$limit" &
+			storm_watch "$tag" $n "$limit" &
 			nap=$!
 			wait -n -p ended "$run" "$nap"
 			rc=$?
-			if [ "$ended" = "$nap" ]; then
+			if [ "$ended" = "$nap" ] && ((rc == 3)) &&
+				storm_rping_joins "$run" "$tag"; then
+				kill "$run" 2>/dev/null
+				wait "$run"
+				rc=joined
+			elif [ "$ended" = "$nap" ]; then
 				storm_hung_dump "$tag" "$n" "$limit"
 				kill "$run" 2>/dev/null
 				wait "$run"
@@ -91,6 +96,57 @@ storm_client() {
 	STORM_PIDS+=($!)
 	STORM_CLIENTS+=("$tag")
 	STORM_LOOP[$tag]=$!
+}
+
+# Wait LIMIT seconds for run N of client loop TAG; return 3 early when
+# the run printed rping's perror of a synchronous rdma_connect() failure
+# (the kernel said no at once, for example ENETUNREACH while the link is
+# down). rping never ends after that: rping_run_client() joins its CQ
+# thread without cancelling it, and the thread waits in
+# ibv_get_cq_event() for a completion that cannot come. An asynchronous
+# failure is different: rping's CM thread exits the process.
+# Usage: storm_watch TAG N LIMIT
+storm_watch() {
+	local t
+
+	for ((t = 0; t < $3; t += 2)); do
+		sleep 2
+		sed -n "/^== run $2\$/,\$p" "$STORM_DIR/$1.out" |
+			grep -q '^rdma_connect: ' && return 3
+	done
+	return 0
+}
+
+# The processes below PID, one a line. Usage: storm_descendants PID
+storm_descendants() {
+	local c
+
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		storm_descendants "$c"
+	done
+}
+
+# Whether client run PID (of loop TAG) is rping left waiting in user
+# space after a synchronous connect failure: still running 5 s after it,
+# and none of its threads in the kernel's uninterruptible sleep. Appends
+# each thread's state and wait channel to TAG's output either way.
+# Usage: storm_rping_joins PID TAG
+storm_rping_joins() {
+	local pids p t state d=0
+
+	sleep 5
+	kill -0 "$1" 2>/dev/null || return 1
+	pids=$(storm_descendants "$1" | while read -r t; do
+		[ "$(cat /proc/"$t"/comm 2>/dev/null)" = rping ] && echo "$t"
+	done)
+	[ -n "$pids" ] || return 1
+	for t in $(for p in $pids; do echo /proc/"$p"/task/*; done); do
+		state=$(awk '/^State:/ {print $2}' "$t/status" 2>/dev/null)
+		[ "$state" = D ] && d=1
+		echo "stuck: ${t#/proc/} state $state wchan $(cat "$t/wchan" 2>/dev/null)"
+	done >>"$STORM_DIR/$2.out"
+	((d == 0))
 }
 
 # What the CM and the engine show now, on stdout: the links and
@@ -252,6 +308,7 @@ storm_tally() {
 			case $rc in
 			0) line+=", ok ${by[$rc]}"; made=$((made + by[$rc])) ;;
 			124 | 137) line+=", hung ${by[$rc]}"; hung=$((hung + by[$rc])) ;;
+			joined) line+=", rping stuck after a refused rdma_connect ${by[$rc]}" ;;
 			*) line+=", rc=$rc ${by[$rc]}" ;;
 			esac
 		done
@@ -270,6 +327,8 @@ storm_tally() {
 		sed -E 's/[0-9]+/N/g' | sort | uniq -c | sort -rn | head -15
 	for tag in "${STORM_CLIENTS[@]}"; do
 		[ -s "$STORM_DIR/$tag.hung" ] && head -n 60 "$STORM_DIR/$tag.hung"
+		grep -h '^stuck:' "$STORM_DIR/$tag.out" | head -n 8 |
+			sed "s/^/$tag: /"
 	done
 	((hung == 0)) || fail "$hung runs hung"
 }
