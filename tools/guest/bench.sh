@@ -424,7 +424,7 @@ wait_line_alive() {
 	shift
 	for ((i = 0; i < $1; i++)); do
 		wait_line 1 "$2" "$3" && return 0
-		if ! kill -0 "$pid" 2>/dev/null; then
+		if proc_exited "$pid"; then
 			wait_line 1 "$2" "$3"
 			return
 		fi

@@ -110,7 +110,7 @@ listening
 timeout 600 ib_write_bw -R -F -d "$dev2" -p 7901 -s 65536 -n 20 198.51.100.2
 # the server has its numbers too; it may still wait for the close
 for ((i = 0; i < 30; i++)); do
-	kill -0 $spid 2>/dev/null || break
+	proc_exited $spid && break
 	pause 1
 done
 kill $spid 2>/dev/null || true

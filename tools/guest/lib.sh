@@ -620,6 +620,24 @@ wait_cm_listen() {
 	return 1
 }
 
+# For tests: whether process PID has exited: it is gone, or it is a zombie
+# with no thread left (a shell running only builtins does not reap its
+# children, so an exited child of this shell stays a zombie until "wait").
+# Usage: proc_exited PID
+proc_exited() {
+	local line tasks
+
+	kill -0 "$1" 2>/dev/null || return 0
+	{
+		while IFS= read -r line; do
+			[[ $line == State:* ]] && break
+		done <"/proc/$1/status"
+	} 2>/dev/null || return 0
+	[[ $line == State:*Z* ]] || return 1
+	tasks=(/proc/"$1"/task/*)
+	((${#tasks[@]} <= 1))
+}
+
 # For tests: wait up to SECONDS for background process PID to exit; fails
 # if it still runs then. It is not reaped: "wait PID" gives its status.
 # Usage: wait_exit SECONDS PID
@@ -627,10 +645,10 @@ wait_exit() {
 	local i
 
 	for ((i = 0; i < $1 * IRDMA_POLLS; i++)); do
-		kill -0 "$2" 2>/dev/null || return 0
+		proc_exited "$2" && return 0
 		pause "$IRDMA_POLL_SECS"
 	done
-	! kill -0 "$2" 2>/dev/null
+	proc_exited "$2"
 }
 
 # For tests: the RDMA resources of every device, one line a device as

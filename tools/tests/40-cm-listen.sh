@@ -172,10 +172,10 @@ wait_line 30 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/rping-7004.txt ||
 for ((i = 0; i < 30; i++)); do
 	read -r n <<<"$(sim_counts 1 toe conns)"
 	[ "$n" = 2 ] && break
-	kill -0 "$cpid" 2>/dev/null || break
+	proc_exited "$cpid" && break
 	pause 1
 done
-[ "$n" = 2 ] || ! kill -0 "$cpid" 2>/dev/null ||
+[ "$n" = 2 ] || proc_exited "$cpid" ||
 	fail "function 1 toe conns: wanted 2, have $n"
 # the pings may be running already: read what was sent before what looped
 read -r ttx <<<"$(sim_counts 1 toe tx)"

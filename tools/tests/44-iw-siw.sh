@@ -66,10 +66,10 @@ wait_rc() {
 	local i
 
 	for ((i = 0; i < $2; i++)); do
-		kill -0 "$1" 2>/dev/null || break
+		proc_exited "$1" && break
 		pause 1
 	done
-	if kill -0 "$1" 2>/dev/null; then
+	if ! proc_exited "$1"; then
 		rc=124
 		return
 	fi

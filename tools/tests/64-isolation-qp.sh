@@ -133,7 +133,7 @@ step "the victim keeps pinging"
 n0=$(rping_pings $cli)
 for ((i = 0; i < 60; i++)); do
 	(($(rping_pings $cli) >= n0 + 5)) && break
-	kill -0 $cpid 2>/dev/null || break
+	proc_exited $cpid && break
 	pause 1
 done
 n1=$(rping_pings $cli)
