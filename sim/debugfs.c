@@ -125,6 +125,25 @@ static unsigned long isim_xa_count(struct xarray *xa)
 	return n;
 }
 
+/*
+ * an offloaded connection's close, for one that hangs: "toe qp N: ..." with
+ * what its FIN waits for (isim_toe_sq_idle())
+ */
+static void isim_show_toe_qp(struct seq_file *s, struct isim_func *f,
+			     unsigned long id, struct isim_qp *qp)
+{
+	const struct isim_toe *t = &qp->toe;
+
+	if (qp->type != ISIM_QP_TYPE_IWARP || !t->linked)
+		return;
+	seq_printf(s, "toe qp %lu: snd_una=%u snd_nxt=%u snd_wnd=%u wnd_open=%d sq_empty=%d wait_fpdu=%d rd_busy=%d term_halted=%d fin_pending=%d fin_sent=%d fin_acked=%d fin_rcvd=%d kicked=%d\n",
+		   id, t->snd_una, t->snd_nxt, t->snd_wnd,
+		   isim_toe_window_open(t), isim_exec_sq_empty(f, qp),
+		   t->wait_fpdu, t->rd_busy, qp->term_halted, t->fin_pending,
+		   t->fin_sent, t->fin_acked, t->fin_rcvd,
+		   !list_empty(&qp->kick));
+}
+
 static void isim_show_objects(struct seq_file *s, struct isim_func *f)
 {
 	struct isim_mcg *mcg;
@@ -148,6 +167,8 @@ static void isim_show_objects(struct seq_file *s, struct isim_func *f)
 			   qp->executed, qp->flushed, qp->virt, qp->qs_handle,
 			   isim_sched_tc(f, qp->qs_handle), qp->sq.quanta,
 			   qp->rq.quanta, qp->rq.shift);
+	xa_for_each(&f->qps, id, qp)
+		isim_show_toe_qp(s, f, id, qp);
 	isim_stag_show(s, f);
 }
 

@@ -11,7 +11,9 @@
 # commands: the CQP ring wraps many times), and afterwards the RDMA
 # resources and the engine's objects must be back where they were.
 # The engine's pass counters, CQP position and offload counters are
-# sampled every 5 s and shown on a failure; the offload counters at the
+# sampled every 5 s and shown on a failure, and a client still running 60 s
+# after the server ended shows its connections (rdma_cm's, the QPs', the
+# engine's TCP) before it is killed; the offload counters at the
 # end (segments sent again, timeouts, connections given up, queue
 # overflows) say how hard the engine's TCP had to work. The kernel log
 # stays quiet: the connections' AEs (FINs, completed closes) reach the
@@ -25,6 +27,7 @@ port=7047
 cleanup() {
 	ae_trace_stop 2>/dev/null
 	[ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
+	[ -n "${cpid:-}" ] && kill "$cpid" 2>/dev/null
 	if [ -n "${tpid:-}" ]; then
 		kill "$tpid" 2>/dev/null
 		[ -n "${failed:-}" ] && echo "engine samples:" &&
@@ -63,8 +66,26 @@ t0=$SECONDS
 ucmatose -b 192.0.2.1 -p $port -c $conns -C 10 >/tmp/ucma-s.txt 2>&1 &
 spid=$!
 pause 3
-timeout 600 ucmatose -s 192.0.2.1 -p $port -c $conns -C 10 >/tmp/ucma-c.txt 2>&1
+ucmatose -s 192.0.2.1 -p $port -c $conns -C 10 >/tmp/ucma-c.txt 2>&1 &
+cpid=$!
+# the server ends the connections: a client left 60 s after it is stuck
+stuck=0
+for ((i = 0; i < 600 && stuck < 60; i++)); do
+	proc_exited $cpid && break
+	proc_exited $spid && stuck=$((stuck + 1))
+	pause 1
+done
+if ! proc_exited $cpid; then
+	echo "the client still runs 60 s after the server ended; its connections:"
+	rdma res show cm_id -dd
+	rdma res show qp
+	echo "the engine's offloaded connections:"
+	grep "^toe qp " "/sys/kernel/debug/irdma_sim/irdma_sim0/state"
+	kill $cpid
+fi
+wait $cpid
 rc=$?
+cpid=
 echo "client exited $rc after $((SECONDS - t0)) s; engine: $(sim_counts 0 ticks count max_us late_max_us)"
 echo "client: $(</tmp/ucma-c.txt)"
 echo "offloaded segments: $(sim_counts 0 toe rx retrans timeouts gave_up full rxq_max |
