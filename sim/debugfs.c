@@ -105,9 +105,9 @@ static void isim_show_queues(struct seq_file *s, struct isim_func *f)
 				   f->ceq[i].ring.size, f->ceq[i].ring.head,
 				   f->ceq[i].posted);
 	if (f->aeq.live)
-		seq_printf(s, "aeq: size=%u head=%u posted=%llu credits=%llu\n",
+		seq_printf(s, "aeq: size=%u head=%u posted=%llu credits=%llu lost=%llu\n",
 			   f->aeq.ring.size, f->aeq.ring.head, f->aeq.posted,
-			   f->aeq.credits);
+			   f->aeq.credits, f->aeq.lost);
 	for (i = 0; i < ISIM_NUM_VECTORS; i++)
 		seq_printf(s, "vector %u: irq=%d pending=%d fired=%llu engine=%u\n",
 			   i, f->vec[i].virq, f->vec[i].pending, f->vec[i].fired,

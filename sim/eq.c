@@ -203,8 +203,10 @@ int isim_aeq_post_full(struct isim_func *f, u16 code, u8 src, u32 id,
 	lockdep_assert_held(&f->eng_lock);
 	if (!eq->live)
 		return -ENOENT;
-	if (!eq->credits)
+	if (!eq->credits) {
+		eq->lost++;
 		return -ENOSPC;
+	}
 	e[0] = ctx;
 	e[1] = FIELD_PREP(ISIM_AEQE_ID_LO,
 			  id & GENMASK(ISIM_AEQE_ID_LO_BITS - 1, 0)) |

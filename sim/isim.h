@@ -291,12 +291,14 @@ struct isim_qp {
  * @live: created and not destroyed
  * @posted: elements written
  * @credits: AEQ only: elements the driver handed back through AEQALLOC
+ * @lost: AEQ only: AEs dropped because no element was free
  */
 struct isim_eq {
 	struct isim_ring ring;
 	bool live;
 	u64 posted;
 	u64 credits;
+	u64 lost;
 };
 
 /**

@@ -15,7 +15,8 @@
 # after the server ended shows its connections (rdma_cm's, the QPs', the
 # engine's TCP) before it is killed; the offload counters at the
 # end (segments sent again, timeouts, connections given up, queue
-# overflows) say how hard the engine's TCP had to work. The kernel log
+# overflows) say how hard the engine's TCP had to work, and no AE may have
+# found the AEQ full (the engine drops it, as hardware does). The kernel log
 # stays quiet: the connections' AEs (FINs, completed closes) reach the
 # irdma_ae tracepoint, and irdma logs not one line for all of it.
 . "$IRDMA_REPO/tools/guest/lib.sh"
@@ -95,7 +96,10 @@ wait "$spid"
 src=$?
 spid=
 echo "server exited $src: $(</tmp/ucma-s.txt)"
+read -r aeq_size aeq_lost <<<"$(sim_counts 0 aeq size lost)"
+echo "AEQ: $aeq_size entries, $aeq_lost AEs lost"
 [ "$rc" = 0 ] || fail "ucmatose client exited $rc"
+[ "$aeq_lost" = 0 ] || fail "$aeq_lost AEs lost: the AEQ had no free entry"
 [ "$src" = 0 ] || fail "ucmatose server exited $src"
 [ "$(count_log 'timed out; CQP unusable')" = 0 ] || fail "a CQP command timed out"
 failed=
