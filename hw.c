@@ -773,16 +773,48 @@ static void irdma_eq_destroy(struct irdma_eq *eq)
 	irdma_dma_free(eq->hw->dev, &eq->mem);
 }
 
+/**
+ * irdma_hw_eq_sizes - how many entries the AEQ and each CEQ get
+ * @iwarp: the function runs iWARP
+ * @qps: QPs the HMC holds
+ * @cqs: CQs the HMC holds
+ * @aeq: the AEQ's entries
+ * @ceq: each CEQ's entries
+ *
+ * The engine drops an AE when the AEQ has no free entry, and a CEQ that
+ * overflows is an engine error: both rings hold as many events as can be
+ * outstanding. A CQ has at most one CEQE outstanding (it is re-armed
+ * after), so a CEQ holds every CQ. An iWARP QP can have two AEs
+ * outstanding at once (the peer's FIN, then the close completion or a
+ * reset), a RoCE QP one, and each CQ one more (an overflow, a CQ error).
+ */
+void irdma_hw_eq_sizes(bool iwarp, u32 qps, u32 cqs, u32 *aeq, u32 *ceq)
+{
+	u64 n = (u64)(iwarp ? 2 : 1) * qps + cqs;
+
+	*aeq = clamp_t(u64, n, IRDMA_HW_EQ_MIN, IRDMA_HW_AEQ_MAX);
+	*ceq = clamp_t(u32, cqs, IRDMA_HW_EQ_MIN, IRDMA_HW_CEQ_MAX);
+}
+
+static void irdma_hw_eq_sizes_of(struct irdma_hw *hw, u32 *aeq, u32 *ceq)
+{
+	irdma_hw_eq_sizes(hw->fn->protocol == IRDMA_PROTOCOL_IWARP,
+			  hw->hmc.obj[IRDMA_HMC_QP].cnt,
+			  hw->hmc.obj[IRDMA_HMC_CQ].cnt, aeq, ceq);
+}
+
 static int irdma_aeq_setup(struct irdma_hw *hw)
 {
 	struct irdma_eq *eq = &hw->aeq;
+	u32 size, unused;
 
 	eq->hw = hw;
 	eq->vector = IRDMA_HW_AEQ_VECTOR;
 	eq->hw_vector = hw->fn->msix[eq->vector].entry;
 	snprintf(eq->name, sizeof(eq->name), "irdma-%s-aeq",
 		 dev_name(irdma_hw_adev(hw)));
-	return irdma_eq_create(eq, IRDMA_HW_AEQ_SIZE);
+	irdma_hw_eq_sizes_of(hw, &size, &unused);
+	return irdma_eq_create(eq, size);
 }
 
 static void irdma_ceqs_teardown(struct irdma_hw *hw)
@@ -814,10 +846,12 @@ static int irdma_ceqs_setup(struct irdma_hw *hw)
 	u32 want = irdma_hw_ceq_count(hw->fn->msix_count, hw->max_ceqs,
 				      num_online_cpus());
 	struct irdma_eq *eq;
+	u32 size, unused;
 	int ret;
 
 	if (!want)
 		return -EINVAL;
+	irdma_hw_eq_sizes_of(hw, &unused, &size);
 	hw->ceqs = kcalloc(want, sizeof(*hw->ceqs), GFP_KERNEL);
 	if (!hw->ceqs)
 		return -ENOMEM;
@@ -829,7 +863,7 @@ static int irdma_ceqs_setup(struct irdma_hw *hw)
 		eq->hw_vector = hw->fn->msix[eq->vector].entry;
 		snprintf(eq->name, sizeof(eq->name), "irdma-%s-ceq%u",
 			 dev_name(irdma_hw_adev(hw)), eq->id);
-		ret = irdma_eq_create(eq, IRDMA_HW_CEQ_SIZE);
+		ret = irdma_eq_create(eq, size);
 		if (ret) {
 			irdma_ceqs_teardown(hw);
 			return ret;

@@ -28,8 +28,10 @@ struct irdma_ilq;
 /* Ring sizes of the privileged queues, in elements */
 #define IRDMA_HW_CQP_SIZE	128
 #define IRDMA_HW_CCQ_SIZE	256
-#define IRDMA_HW_AEQ_SIZE	256
-#define IRDMA_HW_CEQ_SIZE	256
+/* The AEQ and CEQ sizes the engine takes, and the smallest we give */
+#define IRDMA_HW_AEQ_MAX	524287
+#define IRDMA_HW_CEQ_MAX	262143
+#define IRDMA_HW_EQ_MIN		8
 /* How long a CQP command, or the CQP itself, may take to complete */
 #define IRDMA_HW_CQP_TIMEOUT_MS	3000
 /* HMC profile asked for; halved until it fits the function's SDs */
@@ -392,6 +394,7 @@ static inline bool irdma_hw_given_up(struct irdma_hw *hw)
 const struct irdma_hw_regs *irdma_hw_regs_of(int gen);
 int irdma_hw_hmc_size(struct irdma_hmc_layout *l, u32 qps, u32 pbles);
 u32 irdma_hw_ceq_count(u32 vectors, u32 max_ceqs, u32 cpus);
+void irdma_hw_eq_sizes(bool iwarp, u32 qps, u32 cqs, u32 *aeq, u32 *ceq);
 void irdma_hw_counters_fold(struct irdma_hw_counters *c, const void *block);
 int irdma_hw_read_counters(struct irdma_hw *hw, u64 *out);
 int irdma_hw_loc_mac_set(struct irdma_hw *hw, const u8 *mac);

@@ -46,6 +46,38 @@ static void irdma_hw_ceq_count_table(struct kunit *test)
 						 c->cpus), c->want);
 }
 
+/*
+ * The event rings hold every event that can be outstanding: two AEs per
+ * iWARP QP (one per RoCE QP) and one per CQ, one CEQE per CQ; within what
+ * the engine takes and never below its smallest ring.
+ */
+static const struct {
+	const char *name;
+	bool iwarp;
+	u32 qps, cqs, aeq, ceq;
+} hw_eq_cases[] = {
+	{ "iwarp", true, 1024, 2048, 4096, 2048 },
+	{ "roce", false, 1024, 2048, 3072, 2048 },
+	{ "tiny", true, 1, 2, 8, 8 },
+	{ "capped", true, 262144, 262144, 524287, 262143 },
+	{ "no_overflow", true, U32_MAX, U32_MAX, 524287, 262143 },
+};
+
+static void irdma_hw_eq_sizes_table(struct kunit *test)
+{
+	unsigned int i;
+	u32 aeq, ceq;
+
+	for (i = 0; i < ARRAY_SIZE(hw_eq_cases); i++) {
+		irdma_hw_eq_sizes(hw_eq_cases[i].iwarp, hw_eq_cases[i].qps,
+				  hw_eq_cases[i].cqs, &aeq, &ceq);
+		KUNIT_EXPECT_EQ_MSG(test, aeq, hw_eq_cases[i].aeq, "%s",
+				    hw_eq_cases[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, ceq, hw_eq_cases[i].ceq, "%s",
+				    hw_eq_cases[i].name);
+	}
+}
+
 /* A gen2 function: QPs of 512 bytes, everything else 64 bytes. */
 static struct irdma_hmc_layout *hw_layout(struct kunit *test, u32 max_sds,
 					  u32 max_qps, u32 max_pbles)
@@ -182,6 +214,7 @@ static void irdma_hw_cqp_ctx_hmc_profile(struct kunit *test)
 
 static struct kunit_case irdma_hw_cases[] = {
 	KUNIT_CASE_PARAM(irdma_hw_ceq_count_table, hw_ceq_gen_params),
+	KUNIT_CASE(irdma_hw_eq_sizes_table),
 	KUNIT_CASE(irdma_hw_hmc_size_fits),
 	KUNIT_CASE(irdma_hw_hmc_size_capped_by_device),
 	KUNIT_CASE(irdma_hw_hmc_size_halves_to_fit),
