@@ -1572,32 +1572,37 @@ bool irdma_qp_resets_conn(const struct irdma_qp *qp, enum ib_qp_state cur,
 }
 
 /**
- * irdma_qp_sqd_after_close - a graceful close of a connection that is over
+ * irdma_qp_sqd_noop - an SQD that asks for nothing new
  * @qp: the QP
  * @cur: its state
  * @next: the state asked for
  * @attr_mask: IB_QP_* bits of the modify
  *
- * librdmacm's rdma_disconnect() moves a user QP to SQD itself before it
- * asks iw_cm, also once RDMA_CM_EVENT_DISCONNECTED came, when the CM has
- * moved the QP to ERR already. For an iWARP QP whose connection the
- * engine reported closed or reset, that SQD succeeds and changes nothing,
- * as iw_cm's disconnect of a closed connection does; so does iw_cm's SQD
- * of a QP whose TERMINATE closes its connection already.
+ * librdmacm's rdma_disconnect() moves a user iWARP QP to SQD itself, then
+ * asks iw_cm, whose disconnect moves it to SQD again: the engine began the
+ * graceful close on the first, and the second issues no MODIFY_QP (nor
+ * does Linux 6.1's irdma for a QP already closing). librdmacm does so also
+ * once RDMA_CM_EVENT_DISCONNECTED came, when the CM has moved the QP to ERR
+ * already: for an iWARP QP whose connection the engine reported closed or
+ * reset, that SQD succeeds and changes nothing, as iw_cm's disconnect of a
+ * closed connection does; so does iw_cm's SQD of a QP whose TERMINATE
+ * closes its connection already.
  *
  * Return: true if the modify is such a no-op.
  */
-bool irdma_qp_sqd_after_close(const struct irdma_qp *qp,
-			      enum ib_qp_state cur, enum ib_qp_state next,
-			      int attr_mask)
+bool irdma_qp_sqd_noop(const struct irdma_qp *qp, enum ib_qp_state cur,
+		       enum ib_qp_state next, int attr_mask)
 {
+	if (next != IB_QPS_SQD || attr_mask != IB_QP_STATE)
+		return false;
 	/* a TERMINATE is closing it already (SQD for the core) */
-	if (qp->hw_state == IRDMA_QPS_TERMINATE && cur == IB_QPS_SQD &&
-	    next == IB_QPS_SQD && attr_mask == IB_QP_STATE)
+	if (qp->hw_state == IRDMA_QPS_TERMINATE && cur == IB_QPS_SQD)
 		return true;
-	return irdma_qp_is_iwarp(qp) && qp->conn_set &&
-	       READ_ONCE(qp->llp_closed) && cur == IB_QPS_ERR &&
-	       next == IB_QPS_SQD && attr_mask == IB_QP_STATE;
+	if (!irdma_qp_is_iwarp(qp) || !qp->conn_set)
+		return false;
+	if (cur == IB_QPS_SQD)
+		return true;
+	return cur == IB_QPS_ERR && READ_ONCE(qp->llp_closed);
 }
 
 /* Tell the CM that owns the QP's connection how the ULP ended it */
@@ -1641,7 +1646,7 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 		goto out_unlock;
 	cur = qp->ib_state;
 	next = attr_mask & IB_QP_STATE ? attr->qp_state : cur;
-	if (irdma_qp_sqd_after_close(qp, cur, next, attr_mask))
+	if (irdma_qp_sqd_noop(qp, cur, next, attr_mask))
 		goto out_unlock;
 	ret = irdma_qp_modify_check(qp, attr, attr_mask, cur, next);
 	if (!ret)

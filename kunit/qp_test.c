@@ -116,15 +116,16 @@ static void irdma_qp_ulp_disc_cause_moves(struct kunit *test)
 				    moves[i].next);
 }
 
-/* ---- irdma_qp_resets_conn, irdma_qp_sqd_after_close ---- */
+/* ---- irdma_qp_resets_conn, irdma_qp_sqd_noop ---- */
 
 /*
  * The two questions a close asks of a move, on a QP of the given kind:
  * QC_RST, whether its MODIFY_QP carries RESETCON (a connected iWARP QP
  * leaving RTS or SQD for ERR or RESET, unless the engine closed the TCP
- * already); QC_NOOP, whether it is rdma_disconnect()'s SQD after the close
- * (a no-op only for an iWARP QP in ERR whose connection the engine
- * reported over, and only the state asked).
+ * already); QC_NOOP, whether an SQD is a no-op (iw_cm's after
+ * librdmacm's on a connected iWARP QP, or rdma_disconnect()'s after the
+ * close of an iWARP QP in ERR whose connection the engine reported over;
+ * only the state asked).
  */
 enum qp_close_ask { QC_RST, QC_NOOP };
 
@@ -168,6 +169,14 @@ static const struct qp_close_case qp_close_cases[] = {
 	       IB_QP_STATE | IB_QP_ACCESS_FLAGS, 1, 1, 1, 0),
 	QCLOSE("sqd_noop_no_conn", QC_NOOP, ERR, SQD, IB_QP_STATE, 1, 0, 1, 0),
 	QCLOSE("sqd_noop_roce", QC_NOOP, ERR, SQD, IB_QP_STATE, 0, 0, 1, 0),
+	/* iw_cm's SQD after librdmacm's: the engine is closing already */
+	QCLOSE("sqd_noop_sqd_sqd", QC_NOOP, SQD, SQD, IB_QP_STATE, 1, 1, 0, 1),
+	QCLOSE("sqd_noop_sqd_sqd_attrs", QC_NOOP, SQD, SQD,
+	       IB_QP_STATE | IB_QP_ACCESS_FLAGS, 1, 1, 0, 0),
+	QCLOSE("sqd_noop_sqd_sqd_no_conn", QC_NOOP, SQD, SQD, IB_QP_STATE,
+	       1, 0, 0, 0),
+	QCLOSE("sqd_noop_sqd_sqd_roce", QC_NOOP, SQD, SQD, IB_QP_STATE,
+	       0, 0, 0, 0),
 };
 
 static void qp_close_desc(const struct qp_close_case *c, char *desc)
@@ -189,7 +198,7 @@ static void irdma_qp_close_moves_table(struct kunit *test)
 	qp->conn_set = c->conn;
 	qp->llp_closed = c->closed;
 	if (c->ask == QC_NOOP)
-		got = irdma_qp_sqd_after_close(qp, c->cur, c->next, c->mask);
+		got = irdma_qp_sqd_noop(qp, c->cur, c->next, c->mask);
 	else
 		got = irdma_qp_resets_conn(qp, c->cur, c->next);
 	KUNIT_EXPECT_EQ(test, got, c->want);
