@@ -1605,6 +1605,29 @@ bool irdma_qp_sqd_noop(const struct irdma_qp *qp, enum ib_qp_state cur,
 	return cur == IB_QPS_ERR && READ_ONCE(qp->llp_closed);
 }
 
+/**
+ * irdma_qp_iw_stays_idle - a move of an iWARP QP the engine need not see
+ * @qp: the QP
+ * @cur: its state
+ * @next: the state asked for
+ *
+ * An iWARP QP in INIT or RTR is idle on the engine until the CM moves it
+ * to RTS, writing its whole context with the connection's
+ * (irdma_qp_iw_to_rts()); nothing a move between INIT and RTR, or a modify
+ * within either, carries is in that context before then. librdmacm's
+ * connect and accept make two or three such moves a QP: none issues a
+ * MODIFY_QP (nor does Linux 6.1's irdma after the first move to INIT).
+ *
+ * Return: true to skip the engine's command.
+ */
+bool irdma_qp_iw_stays_idle(const struct irdma_qp *qp, enum ib_qp_state cur,
+			    enum ib_qp_state next)
+{
+	return irdma_qp_is_iwarp(qp) &&
+	       (cur == IB_QPS_INIT || cur == IB_QPS_RTR) &&
+	       (next == IB_QPS_INIT || next == IB_QPS_RTR);
+}
+
 /* Tell the CM that owns the QP's connection how the ULP ended it */
 static void irdma_qp_ulp_disconn(struct irdma_qp *qp, int cause)
 {
@@ -1665,7 +1688,7 @@ static int irdma_qp_modify(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	roce = qp->roce;
 	irdma_qp_apply_roce(attr, attr_mask, &roce);
 	ret = irdma_qp_roce_begin(qp, attr, attr_mask, &saved);
-	if (!ret)
+	if (!ret && !irdma_qp_iw_stays_idle(qp, cur, next))
 		ret = irdma_qp_hw_move(qp, hw_state, &roce,
 				       irdma_qp_resets_conn(qp, cur, next));
 	if (ret == -EIO && irdma_qp_err_by_flush(qp, cur, next))

@@ -401,6 +401,8 @@ int irdma_qp_ulp_disc_cause(enum ib_qp_state cur, enum ib_qp_state next);
 int irdma_qp_iw_ulp_move(enum ib_qp_state cur, enum ib_qp_state next);
 bool irdma_qp_resets_conn(const struct irdma_qp *qp, enum ib_qp_state cur,
 			  enum ib_qp_state next);
+bool irdma_qp_iw_stays_idle(const struct irdma_qp *qp, enum ib_qp_state cur,
+			    enum ib_qp_state next);
 bool irdma_qp_sqd_noop(const struct irdma_qp *qp, enum ib_qp_state cur,
 		       enum ib_qp_state next, int attr_mask);
 void irdma_qp_publish(struct irdma_hw *hw, struct irdma_qp *qp, u32 id);

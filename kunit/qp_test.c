@@ -204,6 +204,46 @@ static void irdma_qp_close_moves_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, got, c->want);
 }
 
+/* ---- irdma_qp_iw_stays_idle ---- */
+
+/*
+ * Only moves of an iWARP QP between INIT and RTR (or within either) skip
+ * the engine: the first move to INIT, the move to RTS, to ERR or RESET,
+ * and every move of a RoCE QP still issue a MODIFY_QP.
+ */
+static void irdma_qp_iw_stays_idle_moves(struct kunit *test)
+{
+	static const struct {
+		bool iwarp;
+		enum ib_qp_state cur, next;
+		bool want;
+	} c[] = {
+		{ true, IB_QPS_INIT, IB_QPS_INIT, true },
+		{ true, IB_QPS_INIT, IB_QPS_RTR, true },
+		{ true, IB_QPS_RTR, IB_QPS_RTR, true },
+		{ true, IB_QPS_RESET, IB_QPS_INIT, false },
+		{ true, IB_QPS_INIT, IB_QPS_RTS, false },
+		{ true, IB_QPS_RTR, IB_QPS_RTS, false },
+		{ true, IB_QPS_INIT, IB_QPS_ERR, false },
+		{ true, IB_QPS_RTR, IB_QPS_RESET, false },
+		{ false, IB_QPS_INIT, IB_QPS_INIT, false },
+		{ false, IB_QPS_INIT, IB_QPS_RTR, false },
+	};
+	struct irdma_qp *qp;
+	unsigned int i;
+
+	qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		qp->hw_type = c[i].iwarp ? IRDMA_QPTYPE_IWARP :
+					   IRDMA_QPTYPE_ROCE_RC;
+		KUNIT_EXPECT_EQ_MSG(test,
+				    irdma_qp_iw_stays_idle(qp, c[i].cur,
+							   c[i].next),
+				    c[i].want, "case %u", i);
+	}
+}
+
 /* ---- irdma_qp_ring_sizes ---- */
 
 struct qp_size_case {
@@ -943,6 +983,7 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_PARAM(irdma_qp_hw_state_table, qp_state_gen_params),
 	KUNIT_CASE(irdma_qp_ulp_disc_cause_moves),
 	KUNIT_CASE_PARAM(irdma_qp_close_moves_table, qp_close_gen_params),
+	KUNIT_CASE(irdma_qp_iw_stays_idle_moves),
 	KUNIT_CASE_PARAM(irdma_qp_ring_sizes_table, qp_size_gen_params),
 	{}
 };
