@@ -446,6 +446,16 @@ slab_settle() {
 	done
 }
 
+# the slab caches that grew from slabinfo $1 to slabinfo $2, largest
+# first: cache, objects added, bytes added per connection
+slab_growth() {
+	awk -v n="$idle" 'NR == FNR { if (FNR > 2) was[$1] = $3; next }
+		FNR > 2 && $3 > was[$1] {
+			printf "%-28s %8d %10d\n", $1, $3 - was[$1],
+				($3 - was[$1]) * $4 / n
+		}' "$1" "$2" | sort -k3 -n -r | head -n 15
+}
+
 # slab per idle connection (both ends)
 bench_idle() {
 	local t=$1 port=$2 spid cpid before after go
@@ -464,12 +474,17 @@ bench_idle() {
 	   wait_line 120 listening "$out/idle-srv-$t.txt"; then
 		slab_settle
 		before=$(sunreclaim)
+		cat /proc/slabinfo >"$out/idle-slab-$t.before" 2>/dev/null
 		: >"$go"
 		if wait_line_alive "$cpid" 900 "connected*" "$out/idle-$t.txt" &&
 		   wait_line_alive "$spid" 120 "accepted*" "$out/idle-srv-$t.txt"; then
 			pause 2
 			after=$(sunreclaim)
 			result[$t.idle]=$(((after - before) * 1024 / idle))
+			cat /proc/slabinfo >"$out/idle-slab-$t.after" 2>/dev/null &&
+				slab_growth "$out/idle-slab-$t.before" \
+					"$out/idle-slab-$t.after" \
+					>"$out/idle-slab-$t.txt"
 		else
 			why[$t.idle]="idle connections: $(tail -n 1 "$out/idle-$t.txt")"
 		fi
