@@ -456,6 +456,19 @@ slab_growth() {
 		}' "$1" "$2" | sort -k3 -n -r | head -n 15
 }
 
+# who allocated what the three caches that grew most hold, where the
+# kernel keeps track (slub_debug=U, e.g. in IRDMA_VM_APPEND)
+slab_callers() {
+	local cache _ n=0
+
+	while read -r cache _ && ((n++ < 3)); do
+		[ -r "/sys/kernel/debug/slab/$cache/alloc_traces" ] || continue
+		echo "== $cache"
+		grep -E "^ *[0-9]+ " "/sys/kernel/debug/slab/$cache/alloc_traces" |
+			sort -n -r | head -n 20
+	done
+}
+
 # slab per idle connection (both ends)
 bench_idle() {
 	local t=$1 port=$2 spid cpid before after go
@@ -478,13 +491,17 @@ bench_idle() {
 		: >"$go"
 		if wait_line_alive "$cpid" 900 "connected*" "$out/idle-$t.txt" &&
 		   wait_line_alive "$spid" 120 "accepted*" "$out/idle-srv-$t.txt"; then
-			pause 2
+			# the connects' short-lived objects (and kmemleak's
+			# records of them) are freed after RCU grace periods
+			slab_settle
 			after=$(sunreclaim)
 			result[$t.idle]=$(((after - before) * 1024 / idle))
 			cat /proc/slabinfo >"$out/idle-slab-$t.after" 2>/dev/null &&
 				slab_growth "$out/idle-slab-$t.before" \
 					"$out/idle-slab-$t.after" \
 					>"$out/idle-slab-$t.txt"
+			slab_callers <"$out/idle-slab-$t.txt" \
+				>"$out/idle-slab-$t.callers"
 		else
 			why[$t.idle]="idle connections: $(tail -n 1 "$out/idle-$t.txt")"
 		fi
