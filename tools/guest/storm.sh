@@ -64,7 +64,7 @@ storm_client() {
 	shift 3
 	((limit > STORM_LIMIT_MAX)) && STORM_LIMIT_MAX=$limit
 	(
-		local n=0 run nap ended rc
+		local n=0 run nap ended rc why
 
 		while [ ! -e $STORM_STOP ] && [ ! -e "$STORM_DIR/$tag.stop" ]; do
 			n=$((n + 1))
@@ -76,13 +76,21 @@ storm_client() {
 			nap=$!
 			wait -n -p ended "$run" "$nap"
 			rc=$?
-			if [ "$ended" = "$nap" ] && ((rc == 3)) &&
-				storm_rping_joins "$run" "$tag"; then
+			why="still running after $limit s"
+			if [ "$ended" = "$nap" ] && ((rc == 3)); then
+				storm_rping_joins "$run" "$tag"
+				rc=$?
+				why="in D state after a refused rdma_connect"
+			fi
+			if [ "$ended" = "$nap" ] && ((rc == 0)); then
 				kill "$run" 2>/dev/null
 				wait "$run"
 				rc=joined
+			elif [ "$ended" = "$nap" ] && ((rc == 2)); then
+				wait "$run"
+				rc=$?
 			elif [ "$ended" = "$nap" ]; then
-				storm_hung_dump "$tag" "$n" "$limit"
+				storm_hung_dump "$tag" "$n" "$why"
 				kill "$run" 2>/dev/null
 				wait "$run"
 				rc=124
@@ -127,20 +135,27 @@ storm_descendants() {
 	done
 }
 
-# Whether client run PID (of loop TAG) is rping left waiting in user
-# space after a synchronous connect failure: still running 5 s after it,
-# and none of its threads in the kernel's uninterruptible sleep. Appends
-# each thread's state and wait channel to TAG's output either way.
-# Usage: storm_rping_joins PID TAG
+# What became of client run PID (of loop TAG) 5 s after rping printed a
+# synchronous connect failure: 0 when it is rping left waiting in user
+# space (none of its threads in the kernel's uninterruptible sleep), 2
+# when the run has ended by itself meanwhile (a device removal ends that
+# wait: rping's CM thread exits the process), 1 otherwise (hung). Appends
+# each thread's state and wait channel to TAG's output when rping is
+# still there. Usage: storm_rping_joins PID TAG
 storm_rping_joins() {
 	local pids p t state d=0
 
 	sleep 5
-	kill -0 "$1" 2>/dev/null || return 1
+	kill -0 "$1" 2>/dev/null || return 2
 	pids=$(storm_descendants "$1" | while read -r t; do
 		[ "$(cat /proc/"$t"/comm 2>/dev/null)" = rping ] && echo "$t"
 	done)
-	[ -n "$pids" ] || return 1
+	if [ -z "$pids" ]; then
+		# rping is gone; timeout, its parent, follows at once
+		sleep 1
+		kill -0 "$1" 2>/dev/null && return 1
+		return 2
+	fi
 	for t in $(for p in $pids; do echo /proc/"$p"/task/*; done); do
 		state=$(awk '/^State:/ {print $2}' "$t/status" 2>/dev/null)
 		[ "$state" = D ] && d=1
@@ -170,14 +185,14 @@ storm_state_dump() {
 	done
 }
 
-# What a hung run of TAG (run N, LIMIT seconds old) waits for, appended
+# What a hung run of TAG (run N, hung as WHY says) waits for, appended
 # to $STORM_DIR/TAG.hung: its last output lines and the servers', then
-# storm_state_dump. Usage: storm_hung_dump TAG N LIMIT
+# storm_state_dump. Usage: storm_hung_dump TAG N WHY
 storm_hung_dump() {
 	local srv
 
 	{
-		echo "== $1: run $2 still running after $3 s"
+		echo "== $1: run $2 $3"
 		sed -n "/^== run $2\$/,\$p" "$STORM_DIR/$1.out" | tail -n 6 |
 			sed 's/^/out: /'
 		for srv in "${STORM_SERVERS[@]}"; do
