@@ -266,11 +266,17 @@ job_e2e() {
 
 # IRDMA_VM_PERF=1 on the host: the guest's CPU sampled while the scripts
 # run (perf record -a -g, cpu-clock at 49 Hz: the guest has no PMU), into
-# perf.data, with the kernel's symbols as they were at the end in
-# kallsyms (modules loaded and unloaded meanwhile stay unresolved). Read
-# on the host with perf report -i perf.data --kallsyms=kallsyms.
+# perf.data, with the kernel's symbols in kallsyms: the core's as at the
+# end, the modules' as last seen loaded (looked for every 5 s; a module
+# loaded elsewhere earlier in the run stays unresolved there, so profile
+# one script at a time). perf report leaves the modules' samples
+# unresolved (they were loaded after the recording began): read it on the
+# host with tools/lib/perf_mods.py (usage in its header).
 PERF_PID=
+PERF_SNAP=
 perf_start() {
+	local tab=$'\t'
+
 	[ -n "${irdma_vm_perf:-}" ] || return 0
 	if ! command -v perf >/dev/null; then
 		echo "IRDMA_VM_PERF: no perf on the host (Debian: linux-perf)"
@@ -279,11 +285,32 @@ perf_start() {
 	perf record -q -a -g -F 49 -e cpu-clock -o "$IRDMA_OUT/perf.data" \
 		>"$IRDMA_OUT/perf.log" 2>&1 &
 	PERF_PID=$!
+	(
+		local mods last=
+
+		while :; do
+			# /proc/kallsyms is costly to read: only when a module moved
+			mods=$(grep '^irdma' /proc/modules)
+			if [ -n "$mods" ] && [ "$mods" != "$last" ]; then
+				grep -F "${tab}[" /proc/kallsyms \
+					>"$IRDMA_OUT/kallsyms.mods"
+				last=$mods
+			fi
+			sleep 5
+		done
+	) &
+	PERF_SNAP=$!
 }
 
 perf_stop() {
+	local tab=$'\t'
+
 	[ -n "$PERF_PID" ] || return 0
-	cp /proc/kallsyms "$IRDMA_OUT/kallsyms"
+	kill "$PERF_SNAP"
+	wait "$PERF_SNAP" || true
+	grep -vF "${tab}[" /proc/kallsyms >"$IRDMA_OUT/kallsyms"
+	cat "$IRDMA_OUT/kallsyms.mods" >>"$IRDMA_OUT/kallsyms" 2>/dev/null || true
+	rm -f "$IRDMA_OUT/kallsyms.mods"
 	kill -INT "$PERF_PID"
 	wait "$PERF_PID" || true
 }
