@@ -152,19 +152,10 @@ struct isim_sched {
  */
 struct isim_ud_stats {
 	struct sk_buff_head rxq;
-	atomic64_t tx;
-	atomic64_t tx_err;
-	atomic64_t tx_lost;
-	atomic64_t steered;
-	atomic64_t rx;
-	atomic64_t rx_err;
-	atomic64_t drop_full;
-	atomic64_t drop_malformed;
-	atomic64_t drop_icrc;
-	atomic64_t drop_opcode;
-	atomic64_t drop_qp;
-	atomic64_t drop_qkey;
-	atomic64_t drop_no_rqe;
+	atomic64_t tx, tx_err, tx_lost;
+	atomic64_t steered, rx, rx_err;
+	atomic64_t drop_full, drop_malformed, drop_icrc, drop_opcode;
+	atomic64_t drop_qp, drop_qkey, drop_no_rqe;
 };
 
 /* conn.c */

@@ -308,33 +308,15 @@ struct isim_ilq {
  */
 struct isim_toe_stats {
 	struct sk_buff_head rxq;
-	atomic64_t full;
-	atomic64_t stale;
-	atomic64_t malformed;
-	atomic64_t unacceptable;
-	atomic64_t ooo;
-	atomic64_t retrans;
-	atomic64_t timeouts;
-	atomic64_t gave_up;
 	u32 rxq_max;
 	u32 rto_ms;
 	u32 tw_ms;
-	atomic64_t tw_acks;
-	atomic64_t tw_reused;
-	atomic64_t partials;
-	atomic64_t to_ieq;
-	atomic64_t from_ieq;
-	atomic64_t ieq_bad;
-	atomic64_t tx;
-	atomic64_t rx;
-	atomic64_t fin;
-	atomic64_t rst;
-	atomic64_t fin_tx;
-	atomic64_t rst_tx;
-	atomic64_t term_tx;
-	atomic64_t term_rx;
-	atomic64_t closed;
-	atomic64_t dropped;
+	atomic64_t tx, rx, fin, rst;
+	atomic64_t fin_tx, rst_tx, term_tx, term_rx, closed;
+	atomic64_t dropped, full, stale, malformed, unacceptable, ooo;
+	atomic64_t retrans, timeouts, gave_up;
+	atomic64_t tw_acks, tw_reused;
+	atomic64_t partials, to_ieq, from_ieq, ieq_bad;
 };
 
 /* ilq.c */

@@ -293,26 +293,21 @@ struct isim_roce {
 	u32 psn_una;
 	struct isim_roce_swqe sw[ISIM_ROCE_SWQES];
 	u32 sw_head;
-	u32 sw_n;
-	u32 reads;
+	/* what isim_roce_clear() forgets on the requester's side */
+	struct_group(req_flight, u32 sw_n; u32 reads; bool rnr_wait; bool halted;);
 	u8 retries;
 	u8 rnr_left;
 	unsigned long rto_due;
 	unsigned long rnr_until;
-	bool rnr_wait;
 	u32 gap_psn;
-	bool halted;
 	/* responder */
 	u32 epsn;
 	u32 msn;
-	u16 rop;
-	bool nak_sent;
-	bool ack_due;
+	/* and on the responder's, with @rd_n */
+	struct_group(rsp_flight, u16 rop; bool nak_sent, ack_due, ctl_due, rq_active, rerr;);
 	u32 ack_psn;
-	bool ctl_due;
 	u8 ctl_syn;
 	u32 ctl_psn;
-	bool rq_active;
 	u32 rq_idx;
 	u32 rq_off;
 	struct isim_sgl rq;
@@ -323,7 +318,6 @@ struct isim_roce {
 	struct isim_roce_rd rd[ISIM_ROCE_IRD];
 	u32 rd_head;
 	u32 rd_n;
-	bool rerr;
 	unsigned long cnp_at;
 };
 
@@ -497,17 +491,9 @@ static void isim_roce_load(struct isim_func *f, struct isim_roce *r,
 /* forget every message and READ in flight, both ways */
 static void isim_roce_clear(struct isim_roce *r)
 {
-	r->sw_n = 0;
-	r->reads = 0;
+	memset(&r->req_flight, 0, sizeof(r->req_flight));
+	memset(&r->rsp_flight, 0, sizeof(r->rsp_flight));
 	r->rd_n = 0;
-	r->rq_active = false;
-	r->rop = 0;
-	r->ack_due = false;
-	r->ctl_due = false;
-	r->rnr_wait = false;
-	r->halted = false;
-	r->rerr = false;
-	r->nak_sent = false;
 }
 
 static struct isim_roce *isim_roce_alloc(struct isim_func *f,
