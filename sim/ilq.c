@@ -92,10 +92,21 @@ void isim_ilq_init(struct isim_func *f)
 /**
  * isim_ilq_reset - drop steered frames the engine has not placed
  * @f: function
+ *
+ * The page the engine was building frames in is let go too (frames still
+ * in flight hold their own references to it).
  */
 void isim_ilq_reset(struct isim_func *f)
 {
+	struct page_frag_cache *nc = &f->ilq.frags;
+
+	lockdep_assert_held(&f->eng_lock);
 	skb_queue_purge(&f->ilq.rxq);
+	if (nc->va) {
+		__page_frag_cache_drain(virt_to_head_page(nc->va),
+					nc->pagecnt_bias);
+		nc->va = NULL;
+	}
 }
 
 /* ---- receive: steering, in softirq context ---- */
@@ -542,12 +553,32 @@ struct sk_buff *isim_ip_frame(struct isim_func *f,
 			      const struct isim_ilq_hdrs *h, u8 proto, u32 len,
 			      void **l4)
 {
-	u32 room = VLAN_ETH_HLEN + sizeof(struct ipv6hdr) + len;
-	struct sk_buff *skb = alloc_skb(NET_IP_ALIGN + room, GFP_KERNEL);
-	void *ih;
+	u32 room = NET_IP_ALIGN + VLAN_ETH_HLEN + sizeof(struct ipv6hdr) + len;
+	u32 size = SKB_DATA_ALIGN(room) +
+		   SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	struct sk_buff *skb = NULL;
+	void *ih, *data;
 
-	if (!skb)
-		return NULL;
+	lockdep_assert_held(&f->eng_lock);
+	/*
+	 * The engine's hot path (a frame a segment, another for its ACK):
+	 * in page fragments, as a NIC's receive ring fills, rather than a
+	 * slab object for the data besides the skb's.
+	 */
+	if (size <= PAGE_SIZE) {
+		data = page_frag_alloc(&f->ilq.frags, size, GFP_KERNEL);
+		if (!data)
+			return NULL;
+		skb = build_skb(data, size);
+		if (!skb) {
+			skb_free_frag(data);
+			return NULL;
+		}
+	} else {
+		skb = alloc_skb(room, GFP_KERNEL);
+		if (!skb)
+			return NULL;
+	}
 	skb_reserve(skb, NET_IP_ALIGN);
 	ih = isim_ilq_put_l2(skb, h);
 	*l4 = skb_put(skb, len);

@@ -249,6 +249,8 @@ struct isim_toe_tw {
  * @rxq: steered frames waiting for the engine to place them (own lock)
  * @tx_tap: test hook: when set, takes transmitted frames instead of the
  *	netdev (KUnit); set before the engine runs, never changed after
+ * @frags: the pages the engine builds its frames in (isim_ip_frame(),
+ *	under isim_func.eng_lock)
  * @ip_id: identification of the next IPv4 header the engine writes
  * @tx: frames transmitted
  * @rx: frames placed in an RQ buffer
@@ -260,6 +262,7 @@ struct isim_toe_tw {
 struct isim_ilq {
 	struct sk_buff_head rxq;
 	void (*tx_tap)(struct isim_func *f, struct sk_buff *skb);
+	struct page_frag_cache frags;
 	u16 ip_id;
 	atomic64_t tx;
 	atomic64_t rx;
