@@ -80,7 +80,7 @@ storm_client() {
 			if [ "$ended" = "$nap" ] && ((rc == 3)); then
 				storm_rping_joins "$run" "$tag"
 				rc=$?
-				why="in D state after a refused rdma_connect"
+				why="still running after a refused rdma_connect"
 			fi
 			if [ "$ended" = "$nap" ] && ((rc == 0)); then
 				kill "$run" 2>/dev/null
