@@ -556,7 +556,7 @@ struct sk_buff *isim_ip_frame(struct isim_func *f,
 	u32 room = NET_IP_ALIGN + VLAN_ETH_HLEN + sizeof(struct ipv6hdr) + len;
 	u32 size = SKB_DATA_ALIGN(room) +
 		   SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
-	struct sk_buff *skb = NULL;
+	struct sk_buff *skb;
 	void *ih, *data;
 
 	lockdep_assert_held(&f->eng_lock);
