@@ -49,10 +49,12 @@
 #   bandwidth    ib_write_bw, ib_read_bw, ib_send_bw -R, 64 KiB, average MB/s
 #   write_lat    ib_write_lat -R, 2-byte writes, typical latency in us;
 #                irdma is given -I $IRDMA_PERFTEST_INLINE (lib.sh says why)
-#   idle conn    kernel slab (SUnreclaim) per idle connection, both ends
-#                counted, with $BENCH_IDLE (default 100) connections held
-#                open (tools/guest/idleconn.py); it covers rdma_cm, iw_cm
-#                or the IB CM, and the provider's connection and QP state
+#   idle conn    kernel memory per idle connection, both ends counted,
+#                with $BENCH_IDLE (default 100) connections held open
+#                (tools/guest/idleconn.py): the slab objects in use plus
+#                kmalloc's page allocations (kmem_live); it covers rdma_cm,
+#                iw_cm or the IB CM, and the provider's connection and QP
+#                state. The raw outputs also give the SUnreclaim growth
 #   idle CPU     the guest's busy share of its one vCPU over
 #                $BENCH_IDLE_SECS (default 10) seconds with the transport's
 #                devices bound and nothing running, less the same share
@@ -145,6 +147,27 @@ sunreclaim() {
 	while read -r k v _; do
 		[ "$k" = SUnreclaim: ] && echo "$v" && return
 	done </proc/meminfo
+}
+
+# Bytes the kernel's allocators hold live: the objects in use in every
+# slab cache, plus kmalloc's page allocations (in SUnreclaim, in no
+# cache). SUnreclaim alone counts slab pages, and so depends on how much
+# free room the transports measured before left in the caches' slabs.
+kmem_live() {
+	local name active size pages slabs r live=0 slab=0 sun pg
+
+	pg=$(getconf PAGESIZE)
+	sun=$(sunreclaim)
+	# name active_objs num_objs objsize objperslab pagesperslab
+	# : tunables (3) : slabdata active_slabs num_slabs sharedavail
+	while read -r name active _ size _ pages _ _ _ _ _ _ _ _ slabs _; do
+		[[ $active =~ ^[0-9]+$ ]] || continue
+		live=$((live + active * size))
+		r=0
+		read -r r 2>/dev/null <"/sys/kernel/slab/$name/reclaim_account"
+		((r)) || slab=$((slab + slabs * pages * pg))
+	done </proc/slabinfo
+	echo $((live + sun * 1024 - slab))
 }
 
 # busy and total jiffies of the CPU so far ("busy total")
@@ -460,22 +483,22 @@ slab_settle() {
 	done
 }
 
-# the slab caches that grew from slabinfo $1 to slabinfo $2, largest
-# first: cache, objects added, bytes added per connection
+# the slab caches whose objects in use grew from slabinfo $1 to slabinfo
+# $2, largest first: cache, objects added, bytes added per connection
 slab_growth() {
-	awk -v n="$idle" 'NR == FNR { if (FNR > 2) was[$1] = $3; next }
-		FNR > 2 && $3 > was[$1] {
-			printf "%-28s %8d %10d\n", $1, $3 - was[$1],
-				($3 - was[$1]) * $4 / n
+	awk -v n="$idle" 'NR == FNR { if (FNR > 2) was[$1] = $2; next }
+		FNR > 2 && $2 > was[$1] {
+			printf "%-28s %8d %10d\n", $1, $2 - was[$1],
+				($2 - was[$1]) * $4 / n
 		}' "$1" "$2" | sort -k3 -n -r | head -n 15
 }
 
-# who allocated what the three caches that grew most hold, where the
+# who allocated what the six caches that grew most hold, where the
 # kernel keeps track (slub_debug=U, e.g. in IRDMA_VM_APPEND)
 slab_callers() {
 	local cache _ n=0
 
-	while read -r cache _ && ((n++ < 3)); do
+	while read -r cache _ && ((n++ < 6)); do
 		[ -r "/sys/kernel/debug/slab/$cache/alloc_traces" ] || continue
 		echo "== $cache"
 		grep -E "^ *[0-9]+ " "/sys/kernel/debug/slab/$cache/alloc_traces" |
@@ -483,9 +506,9 @@ slab_callers() {
 	done
 }
 
-# slab per idle connection (both ends)
+# kernel memory per idle connection (both ends)
 bench_idle() {
-	local t=$1 port=$2 spid cpid before after go
+	local t=$1 port=$2 spid cpid before after go sun
 
 	go=$out/go-$t
 
@@ -500,7 +523,8 @@ bench_idle() {
 	if wait_line 120 ready "$out/idle-$t.txt" &&
 	   wait_line 120 listening "$out/idle-srv-$t.txt"; then
 		slab_settle
-		before=$(sunreclaim)
+		before=$(kmem_live)
+		sun=$(sunreclaim)
 		cat /proc/slabinfo >"$out/idle-slab-$t.before" 2>/dev/null
 		: >"$go"
 		if wait_line_alive "$cpid" 900 "connected*" "$out/idle-$t.txt" &&
@@ -508,8 +532,10 @@ bench_idle() {
 			# the connects' short-lived objects (and kmemleak's
 			# records of them) are freed after RCU grace periods
 			slab_settle
-			after=$(sunreclaim)
-			result[$t.idle]=$(((after - before) * 1024 / idle))
+			after=$(kmem_live)
+			result[$t.idle]=$(((after - before) / idle))
+			echo "SUnreclaim per connection: $((($(sunreclaim) - sun) * 1024 / idle)) bytes" \
+				>"$out/idle-sunreclaim-$t.txt"
 			cat /proc/slabinfo >"$out/idle-slab-$t.after" 2>/dev/null &&
 				slab_growth "$out/idle-slab-$t.before" \
 					"$out/idle-slab-$t.after" \
@@ -645,7 +671,7 @@ row "ib_write_bw -R 64 KiB (MB/s)" write_bw
 row "ib_read_bw -R 64 KiB (MB/s)" read_bw
 row "ib_send_bw -R 64 KiB (MB/s)" send_bw
 row "ib_write_lat -R 2 B typical (us)" lat low
-row "slab per idle connection (bytes)" idle low
+row "memory per idle connection (bytes)" idle low
 row "idle CPU per bound device (%)" cpu low
 row "kernel post_send+poll_cq (ns/WQE)" post low
 echo "(roce-2fn: irdma RoCEv2 from function 2 to function 3 across the wire; perftest rows only)"
