@@ -1764,6 +1764,8 @@ static void irdma_cm_destroy_node(struct irdma_cm_node *node)
 		irdma_cm_listener_put(node->listener);
 	}
 	irdma_free_lsmm_rsrc(node);
+	kfree(node->pdata);
+	kfree(node->mpa_rx);
 	atomic_dec(&core->node_cnt);
 	cm_stat(core, NODES_FREED);
 }
@@ -1865,7 +1867,7 @@ static void irdma_cm_event_pdata(struct irdma_cm_node *node,
 {
 	u16 len = node->rx_pdata_len;
 
-	if (!len)
+	if (!len || !node->mpa_rx)
 		return;
 	if (len > IRDMA_MPA_ULP_PDATA_MAX) {
 		cm_stat(node->core, PDATA_TRUNCATED);
@@ -2064,15 +2066,30 @@ static int irdma_cm_start_qp(struct irdma_cm_node *node, void *qp,
 	return 0;
 }
 
+/*
+ * The MPA exchange is over once the ULP is connected: what it buffered
+ * goes, so that an idle connection holds no more than it needs. The upcalls
+ * that read @mpa_rx run on the ordered core->event_wq, as this does.
+ */
 static void irdma_cm_mark_connected(struct irdma_cm_node *node)
 {
 	unsigned long flags;
+	u8 *pdata, *mpa_rx;
 	bool requeue;
 
 	spin_lock_irqsave(&node->lock, flags);
 	node->ulp_connected = true;
 	requeue = node->disc_causes && node->cm_id;
+	pdata = node->pdata;
+	mpa_rx = node->mpa_rx;
+	node->pdata = NULL;
+	node->pdata_len = 0;
+	node->mpa_rx = NULL;
+	node->mpa_rx_len = 0;
+	node->rx_pdata_len = 0;
 	spin_unlock_irqrestore(&node->lock, flags);
+	kfree(pdata);
+	kfree(mpa_rx);
 	if (requeue && irdma_cm_node_get(node) &&
 	    !queue_work(node->core->event_wq, &node->disc_work))
 		irdma_rem_ref_cm_node(node);
@@ -2861,6 +2878,13 @@ static bool irdma_handle_rcv_mpa(struct irdma_cm_node *node,
 	if (seg->datalen > room) {
 		irdma_cm_open_err(node, true, -ECONNRESET);
 		return false;
+	}
+	if (!node->mpa_rx) {
+		node->mpa_rx = kmalloc(IRDMA_MPA_MAX_FRAME, GFP_ATOMIC);
+		if (!node->mpa_rx) {
+			irdma_cm_open_err(node, true, -ENOMEM);
+			return false;
+		}
 	}
 	memcpy(node->mpa_rx + node->mpa_rx_len, seg->data, seg->datalen);
 	node->mpa_rx_len += seg->datalen;
@@ -3955,20 +3979,28 @@ irdma_create_cm_node(struct irdma_cm_core *core, struct irdma_cm_info *ci,
 {
 	u16 vlan = irdma_cm_addr_vlan(core, ci);
 	struct irdma_cm_node *node;
+	u8 *pdata = NULL;
 
+	if (p->private_data_len) {
+		pdata = kmemdup(p->private_data, p->private_data_len,
+				GFP_KERNEL);
+		if (!pdata)
+			return ERR_PTR(-ENOMEM);
+	}
 	ci->tos = cm_id->tos_set ? cm_id->tos : 0;
 	/* on a VLAN of its own, the VLAN device's priority for the TOS */
 	if (vlan != IRDMA_CM_NO_VLAN && core->ops->vlan_prio)
 		ci->user_pri = core->ops->vlan_prio(core, ci);
 	ci->vlan_id = irdma_cm_tag_vlan(core, vlan, ci->tos, &ci->user_pri);
 	node = irdma_make_cm_node(core, ci, NULL, NULL);
-	if (IS_ERR(node))
+	if (IS_ERR(node)) {
+		kfree(pdata);
 		return node;
+	}
 	node->active = true;
 	irdma_record_ird_ord(node, p->ird, p->ord);
+	node->pdata = pdata;
 	node->pdata_len = p->private_data_len;
-	if (p->private_data_len)
-		memcpy(node->pdata, p->private_data, p->private_data_len);
 	return node;
 }
 

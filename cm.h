@@ -643,9 +643,10 @@ struct irdma_cm_listener {
  * @ord: our ORD
  * @peer_ird: IRD announced by the peer, or IRDMA_MPA_NO_IRD_ORD (none)
  * @peer_ord: ORD announced by the peer, or IRDMA_MPA_NO_IRD_ORD (none)
- * @pdata: private data of the request (to deliver or to send)
+ * @pdata: private data of our request (active), until the ULP is connected
  * @pdata_len: its length
- * @mpa_rx: MPA frame being reassembled
+ * @mpa_rx: MPA frame being reassembled (IRDMA_MPA_MAX_FRAME bytes, taken
+ *	at its first byte), until the ULP is connected
  * @mpa_rx_len: bytes in @mpa_rx
  * @rx_pdata_off: offset of the peer's ULP private data in @mpa_rx
  * @rx_pdata_len: its length
@@ -704,9 +705,9 @@ struct irdma_cm_node {
 	u32 ord;
 	u32 peer_ird;
 	u32 peer_ord;
-	u8 pdata[IRDMA_MPA_MAX_PDATA];
+	u8 *pdata;
 	u16 pdata_len;
-	u8 mpa_rx[IRDMA_MPA_MAX_FRAME];
+	u8 *mpa_rx;
 	u16 mpa_rx_len;
 	u16 rx_pdata_off;
 	u16 rx_pdata_len;

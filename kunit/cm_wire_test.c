@@ -199,6 +199,10 @@ static void irdma_cm_wire_connect_accept_close(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, e->ord, 8);
 	}
 	cmt_check_ctx(test, c, &env->a.qps[1], &srv->qps[2]);
+	/* connected: neither end keeps what it buffered for MPA */
+	KUNIT_EXPECT_NULL(test, env->a.qps[1].node->pdata);
+	KUNIT_EXPECT_NULL(test, env->a.qps[1].node->mpa_rx);
+	KUNIT_EXPECT_NULL(test, srv->qps[2].node->mpa_rx);
 	cmt_graceful_close(env, srv, cid, child);
 	KUNIT_EXPECT_TRUE(test, env->a.qps[1].err);
 	cmt_unlisten(lid);
