@@ -10,7 +10,7 @@
 #define IRDMA_KUNIT_CMD_FAKE_H
 
 #include <kunit/test.h>
-#include <linux/delay.h>
+#include <linux/wait.h>
 
 #define CMD_T_CQP_SIZE	16
 #define CMD_T_CCQ_SIZE	32
@@ -30,6 +30,7 @@
  * @cq_pol: valid bit of the current lap of the CCQ
  * @db: the last head written to CQPDB
  * @doorbells: CQPDB writes
+ * @rung: woken at each CQPDB write
  */
 struct cmd_t_dev {
 	struct irdma_hw hw;
@@ -43,6 +44,7 @@ struct cmd_t_dev {
 	u8 cq_pol;
 	u32 db;
 	u32 doorbells;
+	wait_queue_head_t rung;
 };
 
 static void cmd_t_wr32(const struct irdma_mmio *mmio, u32 off, u32 val)
@@ -56,6 +58,7 @@ static void cmd_t_wr32(const struct irdma_mmio *mmio, u32 off, u32 val)
 	d->db = val;
 	d->doorbells++;
 	spin_unlock_irqrestore(&d->lock, flags);
+	wake_up(&d->rung);
 }
 
 static u32 cmd_t_rd32(const struct irdma_mmio *mmio, u32 off)
@@ -128,6 +131,7 @@ static inline void cmd_t_dev_init(struct kunit *test, struct cmd_t_dev *d)
 	struct irdma_hw *hw = &d->hw;
 
 	spin_lock_init(&d->lock);
+	init_waitqueue_head(&d->rung);
 	d->cq_pol = 1;
 	d->regs.cqp_db = CMD_T_CQPDB;
 	d->regs.cqp_tail = CMD_T_CQPTAIL;
@@ -170,8 +174,8 @@ static inline u64 cmd_t_peek_hdr(struct cmd_t_dev *d)
 static inline bool cmd_t_wait_pending(struct cmd_t_dev *d, u32 n,
 				      unsigned int ms)
 {
-	while (cmd_t_pending(d) < n && ms--)
-		usleep_range(1000, 2000);
+	wait_event_timeout(d->rung, cmd_t_pending(d) >= n,
+			   msecs_to_jiffies(ms));
 	return cmd_t_pending(d) >= n;
 }
 
