@@ -320,7 +320,9 @@ job_demo() {
 }
 
 job_bench() {
+	perf_start
 	bash "$IRDMA_REPO/tools/guest/bench.sh"
+	perf_stop
 }
 
 job_shell() {
