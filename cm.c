@@ -1992,9 +1992,29 @@ static void irdma_event_connect_error(struct irdma_cm_node *node, int status)
 	irdma_cm_unlink_ulp(node);
 }
 
+/*
+ * The initiator's first FPDU. A responder's LSMM carries WAITFORRCVPDU: its
+ * SQ holds until that FPDU arrives. With RTR negotiated (RFC 6581) it is the
+ * RTR; without (MPA v1, as after a fallback, or a v2 reply without P2P) the
+ * initiator still opens with a zero-length RDMA READ, which any responder
+ * answers and which the 6.1 driver sends too, so a responder whose ULP
+ * speaks first is not left waiting for an initiator that waits for it. A v2
+ * responder that announced IRD 0 cannot take a READ: a NOP then.
+ */
+static enum irdma_cm_rdma0 irdma_cm_first_fpdu(const struct irdma_cm_node *node)
+{
+	if (node->p2p)
+		return node->rdma0;
+	if (!node->active || !node->peer_ird)
+		return IRDMA_CM_RDMA0_NONE;
+	return IRDMA_CM_RDMA0_READ;
+}
+
 static void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 			       struct irdma_cm_tcp_ctx *ctx)
 {
+	enum irdma_cm_rdma0 rdma0 = irdma_cm_first_fpdu(node);
+
 	/* a fresh connection starts with two segments in flight */
 	*ctx = (struct irdma_cm_tcp_ctx){
 		.tcp = node->tcp,
@@ -2002,9 +2022,10 @@ static void irdma_init_tcp_ctx(struct irdma_cm_node *node,
 		.ttl = 64,
 		.rexmit_thresh = 8,
 		.arp_idx = node->arp_idx,
-		.ord = node->ord,
+		.ord = rdma0 == IRDMA_CM_RDMA0_READ ? max(node->ord, 1U) :
+		       node->ord,
 		.ird = node->ird,
-		.rdma0 = node->p2p ? node->rdma0 : IRDMA_CM_RDMA0_NONE,
+		.rdma0 = rdma0,
 		.p2p = node->p2p,
 		.crc = node->mpa_crc,
 		.active = node->active,
@@ -2051,7 +2072,7 @@ static int irdma_cm_start_qp(struct irdma_cm_node *node, void *qp,
 		if (err)
 			return err;
 	}
-	/* an initiator without RTR (MPA v1) still fills the quantum */
+	/* an initiator without a first FPDU still fills the quantum */
 	if (ctx->active) {
 		err = core->ops->qp_post_rtr(core, qp, ctx->rdma0);
 		if (err)

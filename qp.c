@@ -2081,9 +2081,9 @@ int irdma_qp_iw_post_rtr(struct irdma_qp *qp, bool read)
  * @qp: an iWARP QP with its connection set, held by the caller
  *
  * The engine runs the SQ in order from quantum 0, which the QP keeps for
- * its connection WQE: an initiator that sends no RTR (MPA v1, as after a
- * fallback from v2) fills it with a NOP, or the engine would stop there
- * and never send the ULP's first message. Kernel and user QPs alike.
+ * its connection WQE: an initiator with no first FPDU to send (its peer
+ * announced IRD 0 and no RTR) fills it with a NOP, or the engine would stop
+ * there and never send the ULP's first message. Kernel and user QPs alike.
  *
  * Context: process context; sleeps.
  * Return: 0 or -EINVAL (no connection, wrong state, a user SQ that does

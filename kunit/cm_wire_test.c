@@ -126,7 +126,11 @@ static void cmt_check_ctx(struct kunit *test, const struct cmt_wire_case *c,
 		KUNIT_EXPECT_EQ(test, qa->rtr, IRDMA_CM_RDMA0_WRITE);
 		KUNIT_EXPECT_EQ(test, qb->ctx.rdma0, IRDMA_CM_RDMA0_WRITE);
 	} else {
-		KUNIT_EXPECT_EQ(test, qa->rtr, IRDMA_CM_RDMA0_NONE);
+		/* no RTR: the initiator still opens with a READ of nothing */
+		KUNIT_EXPECT_EQ(test, qa->rtr, IRDMA_CM_RDMA0_READ);
+		KUNIT_EXPECT_EQ(test, qa->ctx.rdma0, IRDMA_CM_RDMA0_READ);
+		KUNIT_EXPECT_GE(test, qa->ctx.ord, 1);
+		KUNIT_EXPECT_EQ(test, qb->ctx.rdma0, IRDMA_CM_RDMA0_NONE);
 	}
 }
 
@@ -870,15 +874,17 @@ static void irdma_cm_wire_conn_port_refused(struct kunit *test)
  * The responder's engine refuses the 4-tuple filter of a request whose
  * SYN-ACK is out already: the responder resets it, and the initiator,
  * which heard a RST to its MPA v2 request, tries again with MPA v1 on the
- * same 4-tuple. That connection has no RTR: the initiator's QP must still
- * get a connection WQE (a NOP) at the quantum the engine starts from, or
- * its first message never goes and both ends wait for ever (the strict
- * fake fails the move to RTS without one).
+ * same 4-tuple. That connection has no RTR, and the responder's LSMM
+ * holds its SQ until the initiator's first FPDU: the initiator must still
+ * open with a zero-length READ at the quantum the engine starts from, or a
+ * responder whose ULP sends first and an initiator whose ULP waits for it
+ * wait for ever (the strict fake fails the move to RTS without a
+ * connection WQE). A READ needs an ORD of one at least: the ULP asked none.
  */
 static void irdma_cm_wire_resp_filter_refused(struct kunit *test)
 {
 	struct cmt_env *env = test->priv;
-	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 2 };
+	struct cmt_conn cp = { .qpn = 1, .ird = 2, .ord = 0 };
 	struct cmt_conn ap = { .qpn = 2, .ird = 2, .ord = 2 };
 	struct cmt_id *lid, *cid, *child;
 	struct cmt_event *e;
@@ -905,7 +911,9 @@ static void irdma_cm_wire_resp_filter_refused(struct kunit *test)
 	cmt_expect_event(env, child, IW_CM_EVENT_ESTABLISHED, 0);
 	cmt_expect_event(env, cid, IW_CM_EVENT_CONNECT_REPLY, 0);
 	KUNIT_EXPECT_FALSE(test, env->a.qps[1].ctx.p2p);
-	KUNIT_EXPECT_EQ(test, env->a.qps[1].rtr, IRDMA_CM_RDMA0_NONE);
+	KUNIT_EXPECT_EQ(test, env->a.qps[1].rtr, IRDMA_CM_RDMA0_READ);
+	KUNIT_EXPECT_EQ(test, env->a.qps[1].ctx.ord, 1);
+	KUNIT_EXPECT_EQ(test, env->b.qps[2].ctx.rdma0, IRDMA_CM_RDMA0_NONE);
 	KUNIT_EXPECT_TRUE(test, env->a.qps[1].conn_wqe);
 	KUNIT_EXPECT_TRUE(test, env->b.qps[2].conn_wqe);
 	cmt_graceful_close(env, &env->b, cid, child);
