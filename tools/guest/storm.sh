@@ -9,7 +9,6 @@
 STORM_DIR=/tmp/storm
 STORM_STOP=$STORM_DIR/stop
 STORM_NS=storm
-STORM_PIDS=()
 STORM_SERVERS=()
 STORM_CLIENTS=()
 STORM_LIMIT_MAX=0
@@ -101,7 +100,6 @@ storm_client() {
 			echo $rc >>"$STORM_DIR/$tag.rc"
 		done
 	) &
-	STORM_PIDS+=($!)
 	STORM_CLIENTS+=("$tag")
 	STORM_LOOP[$tag]=$!
 }
@@ -225,8 +223,8 @@ storm_server() {
 			echo $? >>"$STORM_DIR/$tag.rc"
 		done
 	) &
-	STORM_PIDS+=($!)
 	STORM_SERVERS+=("$tag")
+	STORM_LOOP[$tag]=$!
 }
 
 # ucmatose's server and client, once: the server in namespace NS on ADDR
@@ -284,22 +282,46 @@ storm_traffic() {
 		". $IRDMA_REPO/tools/guest/lib.sh; . $IRDMA_REPO/tools/guest/storm.sh; storm_ucm_pair $STORM_NS 192.0.2.2 7303"
 }
 
+# Why the loop TAG did not end: its last output lines and hung-run
+# dumps, and every process still running with where it waits.
+# Usage: storm_loop_report TAG
+storm_loop_report() {
+	local p
+
+	echo "the $1 loop is still running:"
+	tail -n 8 "$STORM_DIR/$1.out" | sed "s/^/$1: /"
+	[ -e "$STORM_DIR/$1.hung" ] && head -n 60 "$STORM_DIR/$1.hung"
+	for p in ${STORM_LOOP[$1]} $(storm_descendants "${STORM_LOOP[$1]}"); do
+		echo "pid $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
+		sed -n 's/^State:/  state/p' "/proc/$p/status" 2>/dev/null
+		sed 's/^/  /' "/proc/$p/stack" 2>/dev/null
+	done
+}
+
 # Stop the loops: clients finish the run they are in (within their
-# limit), servers are killed; fails the test if a loop does not end.
+# limit), servers are killed, again until their loop ends (a loop that
+# had not seen the stop yet may start one more server after the first
+# kill); fails the test, saying what it waits for, if a loop does not end.
 storm_stop() {
-	local tag pid p
+	local tag pid i
 
 	touch $STORM_STOP
 	for tag in "${STORM_SERVERS[@]}"; do
-		read -r pid <"$STORM_DIR/$tag.pid" 2>/dev/null &&
-			kill "$pid" 2>/dev/null
+		for ((i = 0; i < 30; i++)); do
+			[ -n "${STORM_LOOP[$tag]}" ] || break
+			read -r pid <"$STORM_DIR/$tag.pid" 2>/dev/null &&
+				kill "$pid" 2>/dev/null
+			wait_exit 1 "${STORM_LOOP[$tag]}" && break
+		done
 	done
-	for p in "${STORM_PIDS[@]}"; do
-		wait_exit $((STORM_LIMIT_MAX + 40)) "$p" ||
-			fail "a traffic loop did not end"
-		wait "$p"
+	for tag in "${!STORM_LOOP[@]}"; do
+		wait_exit $((STORM_LIMIT_MAX + 40)) "${STORM_LOOP[$tag]}" || {
+			storm_loop_report "$tag"
+			fail "the $tag loop did not end"
+		}
+		wait "${STORM_LOOP[$tag]}"
 	done
-	STORM_PIDS=()
+	STORM_LOOP=()
 }
 
 # How the client runs ended, one line per loop ("TAG: N runs, ok X,
