@@ -245,7 +245,7 @@ static int __init isim_init(void)
 {
 	int err;
 
-	isim_wq = alloc_workqueue("irdma_sim", WQ_UNBOUND, 0);
+	isim_wq = alloc_workqueue("irdma_sim", WQ_UNBOUND | WQ_HIGHPRI, 0);
 	if (!isim_wq)
 		return -ENOMEM;
 	isim_cqp_worker = kthread_create_worker(0, "irdma_sim_cqp");
