@@ -669,9 +669,10 @@ struct sk_buff *isim_ilq_seg_frame(struct isim_func *f,
  * @f: function
  * @skb: the frame, consumed: a TCP segment or a UDP datagram (RoCEv2)
  *
- * It goes to the test's tap when one is set, else out of the netdev
- * through the qdisc and the packet taps, as the stack's own frames go; a
- * frame for the function itself with no link is looped by the switch.
+ * It goes to the test's tap when one is set; a frame for the function
+ * itself is turned around by the switch (isim_wire_engine_loop()); else
+ * it goes out of the netdev through the qdisc and the packet taps, as the
+ * stack's own frames go.
  *
  * Return: 0, or -EIO when it was dropped (no netdev, refused).
  */
@@ -692,7 +693,7 @@ int isim_ilq_emit(struct isim_func *f, struct sk_buff *skb)
 		kfree_skb(skb);
 		return -EIO;
 	}
-	if (isim_wire_engine_xmit(f, skb))
+	if (isim_wire_engine_loop(f, skb) || isim_wire_engine_xmit(f, skb))
 		return 0;
 	skb->dev = f->netdev;
 	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS ? 0 : -EIO;

@@ -948,6 +948,7 @@ void isim_netdev_exit(struct isim_func *f);
 void isim_wire_link(struct isim_func *f);
 void isim_wire_unlink(struct isim_func *f);
 bool isim_wire_engine_xmit(struct isim_func *f, struct sk_buff *skb);
+bool isim_wire_engine_loop(struct isim_func *f, struct sk_buff *skb);
 
 /* aux.c */
 void isim_aux_reset_work(struct work_struct *work);

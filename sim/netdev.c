@@ -203,6 +203,45 @@ bool isim_wire_engine_xmit(struct isim_func *f, struct sk_buff *skb)
 	return true;
 }
 
+/**
+ * isim_wire_engine_loop - a frame the engine built for itself, turned
+ *	around inside the adapter
+ * @f: function, with a netdev
+ * @skb: the frame, data at the Ethernet header
+ *
+ * The adapter's switch turns such a frame around before the port; the
+ * host has no part in it. So, unless something may look at it on the way
+ * (a packet tap such as tcpdump, the drop and delay knobs) or it carries
+ * a VLAN tag, it goes straight to the filters, without the netdev's queue
+ * and the softirq of its receive path: the next pass, or this one, takes
+ * it. A frame the filters leave to the host goes the usual way.
+ *
+ * Return: true if @skb was consumed that way, false to send it normally.
+ */
+bool isim_wire_engine_loop(struct isim_func *f, struct sk_buff *skb)
+{
+	const struct ethhdr *eh = (const struct ethhdr *)skb->data;
+	bool took;
+
+	if (!isim_wire_to_self(f, skb) || !(f->netdev->flags & IFF_UP) ||
+	    eth_type_vlan(eh->h_proto) || dev_nit_active(f->netdev) ||
+	    READ_ONCE(f->faults.delay_ms) ||
+	    atomic_read(&f->faults.drop_frames) > 0)
+		return false;
+	skb->dev = f->netdev;
+	skb->protocol = eth_type_trans(skb, f->netdev);
+	/* the filters run in the receive softirq otherwise: its locking */
+	local_bh_disable();
+	took = isim_ilq_steer(f, skb);
+	local_bh_enable();
+	if (!took) {
+		skb_push(skb, ETH_HLEN);
+		return false;
+	}
+	atomic64_inc(&f->wire.looped);
+	return true;
+}
+
 static void isim_ndo_stats(struct net_device *nd,
 			   struct rtnl_link_stats64 *s)
 {
