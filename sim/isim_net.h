@@ -58,6 +58,8 @@ struct isim_mcg {
  * @lmac_used: entries of @lmac handed out by ALLOC_LOCAL_MAC
  * @stats: statistics instances in use
  * @toe: 4-tuples of offloaded connections (struct isim_toe.node)
+ * @acks: offloaded connections owed an ACK by the pass (struct
+ *	isim_toe.ack_node); under eng_lock
  * @ntoe: entries in @toe
  * @toe_gen: generation of the last connection offloaded
  * @tw: connections in TIME_WAIT (struct isim_toe_tw), in the order they
@@ -78,6 +80,7 @@ struct isim_conn {
 	unsigned long lmac_used;
 	DECLARE_BITMAP(stats, ISIM_STATS_INSTANCES);
 	struct list_head toe;
+	struct list_head acks;
 	u32 ntoe;
 	u32 toe_gen;
 	struct list_head tw;

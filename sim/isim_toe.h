@@ -90,6 +90,9 @@ struct isim_flow {
  *	data is in
  * @rtxq: segments sent and not yet acknowledged, oldest first (struct
  *	isim_toe_rtx, toe.c); set up when the connection is linked
+ * @ack_node: in isim_conn.acks while an ACK is owed
+ * @ack_owed: segments received since our last segment (which acknowledged
+ *	everything before them)
  * @rx_queued: its segments in the engine's receive queue, not yet looked
  *	at (taken under isim_conn.qh_lock, while @linked)
  * @rto_due: jiffies when the oldest of them is sent again
@@ -148,6 +151,8 @@ struct isim_toe {
 	u32 rd_done;
 	bool rd_inv;
 	struct list_head rtxq;
+	struct list_head ack_node;
+	u16 ack_owed;
 	atomic_t rx_queued;
 	unsigned long rto_due;
 	u32 rto_ms;

@@ -94,6 +94,7 @@
 #define ISIM_TOE_DUPACKS	3	/* RFC 5681, 3.2: fast retransmit */
 #define ISIM_TOE_TW_MS		60000	/* TIME_WAIT: 2 MSL, as Linux's */
 #define ISIM_TOE_TW_MAX		4096	/* records kept; the oldest goes */
+#define ISIM_TOE_ACK_EVERY	16	/* segments one ACK may cover */
 
 /**
  * struct isim_toe_rtx - a sent segment the peer has not acknowledged
@@ -141,6 +142,7 @@ static struct isim_toe_cb *isim_toe_cb(struct sk_buff *skb)
 void isim_toe_init(struct isim_func *f)
 {
 	INIT_LIST_HEAD(&f->conn.toe);
+	INIT_LIST_HEAD(&f->conn.acks);
 	INIT_LIST_HEAD(&f->conn.tw);
 	skb_queue_head_init(&f->toe.rxq);
 	f->toe.rto_ms = ISIM_TOE_RTO_MS;
@@ -358,6 +360,8 @@ static void isim_toe_link(struct isim_func *f, struct isim_qp *qp)
 	struct isim_toe_tw *tw, *tmp;
 
 	INIT_LIST_HEAD(&qp->toe.rtxq);
+	INIT_LIST_HEAD(&qp->toe.ack_node);
+	qp->toe.ack_owed = 0;
 	qp->toe.rto_ms = f->toe.rto_ms;
 	spin_lock_bh(&f->conn.qh_lock);
 	/* a new connection of a 4-tuple in TIME_WAIT: the old one is over */
@@ -393,6 +397,8 @@ void isim_toe_unlink(struct isim_func *f, struct isim_qp *qp)
 	f->conn.ntoe--;
 	qp->toe.linked = false;
 	spin_unlock_bh(&f->conn.qh_lock);
+	list_del_init(&qp->toe.ack_node);
+	qp->toe.ack_owed = 0;
 	isim_toe_rtx_purge(&qp->toe);
 }
 
@@ -687,6 +693,37 @@ static bool isim_toe_go_partial(struct isim_func *f, struct isim_qp *qp,
 	return true;
 }
 
+/*
+ * Data received is acknowledged once the pass has taken every segment
+ * waiting (isim_toe_acks()), as receive coalescing does, or after
+ * ISIM_TOE_ACK_EVERY segments; any segment we send meanwhile carries the
+ * ACK (isim_toe_frame()). A segment out of order, or one already
+ * received, is still answered at once.
+ */
+static void isim_toe_ack_later(struct isim_func *f, struct isim_qp *qp)
+{
+	struct isim_toe *t = &qp->toe;
+
+	if (!t->ack_owed++)
+		list_add_tail(&t->ack_node, &f->conn.acks);
+	if (t->ack_owed >= ISIM_TOE_ACK_EVERY)
+		isim_toe_send(f, qp, NULL, 0);
+}
+
+/* the ACKs the pass's segments are owed */
+static void isim_toe_acks(struct isim_func *f)
+{
+	struct isim_toe *t, *tmp;
+
+	list_for_each_entry_safe(t, tmp, &f->conn.acks, ack_node) {
+		isim_toe_send(f, container_of(t, struct isim_qp, toe), NULL,
+			      0);
+		/* a QP the scheduler holds sends no ACK (isim_toe_frame()) */
+		list_del_init(&t->ack_node);
+		t->ack_owed = 0;
+	}
+}
+
 /* the payload of a segment at rcv_nxt: FPDUs for the data path */
 static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
 			  struct isim_qp *qp, struct sk_buff *skb,
@@ -725,7 +762,7 @@ static void isim_toe_data(struct isim_xfer **xp, struct isim_func *f,
 	}
 	/* acknowledge, unless a READ RESPONSE already did */
 	if (t->linked && t->snd_nxt == snd)
-		isim_toe_send(f, qp, data, 0);
+		isim_toe_ack_later(f, qp);
 }
 
 /* the QP offloading @fl, or NULL */
@@ -1189,6 +1226,7 @@ bool isim_toe_run(struct isim_func *f, unsigned int budget)
 		n++;
 	}
 	isim_xfer_put(x);
+	isim_toe_acks(f);
 	isim_toe_timers(f);
 	return !skb_queue_empty(&f->toe.rxq) || !skb_queue_empty(&f->ilq.rxq);
 }
@@ -1272,6 +1310,11 @@ static u16 isim_toe_frame(struct isim_func *f, struct isim_qp *qp, u32 seq,
 	if (isim_toe_out(f, &h, &t->flow, seq, t->rcv_nxt, isim_toe_wnd(t),
 			 data, len, flags))
 		return ISIM_WC_LOC_QP_OP;
+	/* it acknowledges everything received */
+	if (t->ack_owed) {
+		list_del_init(&t->ack_node);
+		t->ack_owed = 0;
+	}
 	return 0;
 }
 

@@ -837,6 +837,42 @@ static void isim_toe_acks_window_and_duplicates(struct kunit *test)
 }
 
 /*
+ * Segments that came in before a pass are acknowledged together, once
+ * the pass has taken them: one pure ACK of the last.
+ */
+static void isim_toe_acks_coalesce(struct kunit *test)
+{
+	static const char mpa[] = "MPA ID Rep Frame\x10\x02\x00\x04";
+	u32 rtr = sizeof(isim_t_rtr_write);
+	struct isim_test *t = test->priv;
+	struct isim_t_toe *m;
+	struct sk_buff *skb;
+	struct isim_qp *qp;
+
+	qp = isim_t_toe_up(test, &m);
+	memcpy(m->buf, mpa, sizeof(mpa) - 1);
+	isim_t_lsmm(t, m, sizeof(mpa) - 1);
+	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	kfree_skb(skb);
+
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x18, ISIM_T_RCV_NXT,
+						  ISIM_T_SND_NXT, 0,
+						  isim_t_rtr_write, rtr));
+	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x18,
+						  ISIM_T_RCV_NXT + rtr,
+						  ISIM_T_SND_NXT, 0,
+						  isim_t_rtr_write, rtr));
+	isim_t_poll(t);
+	KUNIT_EXPECT_EQ(test, qp->toe.rcv_nxt, (u32)ISIM_T_RCV_NXT + 2 * rtr);
+	isim_t_pure_ack(test, ISIM_T_RCV_NXT + 2 * rtr);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
+	KUNIT_EXPECT_EQ(test, qp->toe.ack_owed, 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&t->f->conn.acks));
+}
+
+/*
  * Nothing acknowledges the LSMM: each expiry of the timer sends it again,
  * the same bytes at the same sequence number, with the timeout doubled;
  * the expiry after REXMIT_THRESH resends fails the connection.
@@ -982,6 +1018,7 @@ static struct kunit_case isim_toe_test_cases[] = {
 	KUNIT_CASE(isim_toe_time_wait_ends_at_syn),
 	KUNIT_CASE(isim_toe_time_wait_expires),
 	KUNIT_CASE(isim_toe_resetcon_sends_rst),
+	KUNIT_CASE(isim_toe_acks_coalesce),
 	KUNIT_CASE(isim_toe_fin_waits_for_the_sq),
 	KUNIT_CASE(isim_toe_acks_window_and_duplicates),
 	KUNIT_CASE(isim_toe_resends_then_gives_up),
