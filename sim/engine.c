@@ -17,10 +17,10 @@
  *   nothing runs, unless a deadline is pending (a retransmission or
  *   TIME_WAIT timer, QPs kicked for the next pass, such as one waiting
  *   out an RNR NAK), or user space may ring its doorbell page, which no
- *   kick can tell: a watch (a timer that reads the two user doorbell
- *   registers, no more) looks every jiffy while user space rings, backing
- *   off to ISIM_UDB_SLOW_MS once it stops, and stops while no QP is a
- *   user QP. An idle function costs nothing.
+ *   kick can tell: a watch (an hrtimer that reads the two user doorbell
+ *   registers, no more) looks every ISIM_UDB_HOT_US while user space
+ *   rings, backing off to ISIM_UDB_SLOW_MS once it stops, and stops while
+ *   no QP is a user QP. An idle function costs nothing.
  * - Any other driver (or none) is polled: once per jiffy (and at once
  *   again while CQP commands are still queued). An engine that has moved
  *   nothing for ISIM_QUIET_PASSES passes in a row polls every
@@ -54,9 +54,10 @@
 #define ISIM_QUIET_PASSES	16
 #define ISIM_QUIET_MS	4
 /*
- * The user doorbell watch looks every jiffy for ISIM_UDB_HOT_MS after the
- * last user doorbell, then backs off to every ISIM_UDB_SLOW_MS.
+ * The user doorbell watch looks every ISIM_UDB_HOT_US for ISIM_UDB_HOT_MS
+ * after the last user doorbell, then backs off to every ISIM_UDB_SLOW_MS.
  */
+#define ISIM_UDB_HOT_US		250
 #define ISIM_UDB_HOT_MS		50
 #define ISIM_UDB_SLOW_MS	20
 
@@ -386,54 +387,59 @@ static long isim_engine_next(struct isim_func *f, bool more)
 	return delay;
 }
 
-/* the user doorbell watch's next period, in jiffies */
-static unsigned long isim_udb_period(struct isim_func *f)
+/* the user doorbell watch's next period, in ns */
+static u64 isim_udb_period(struct isim_func *f)
 {
-	unsigned long p = f->wake.udb_period;
+	u64 p = f->wake.udb_period;
 
 	if (time_before(jiffies, READ_ONCE(f->wake.udb_seen) +
 				 msecs_to_jiffies(ISIM_UDB_HOT_MS)))
-		p = 1;
+		p = ISIM_UDB_HOT_US * NSEC_PER_USEC;
 	else
-		p = min(2 * p, msecs_to_jiffies(ISIM_UDB_SLOW_MS));
+		p = min_t(u64, 2 * p, ISIM_UDB_SLOW_MS * NSEC_PER_MSEC);
 	f->wake.udb_period = p;
 	return p;
 }
 
 /*
  * The user doorbell watch: libirdma writes user space's doorbells straight
- * into the mapped page, which no kick can report. A timer of the tick
- * (an hrtimer's reprogramming of the guest's clock event device costs
- * more under TCG than the look itself) reads the two doorbell registers
- * and kicks the engine if one was rung; the pass consumes them
- * (isim_exec_run(), isim_cq_poll_arm()).
+ * into the mapped page, which no kick can report. An hrtimer (in softirq
+ * context) reads the two doorbell registers and kicks the engine if one
+ * was rung; the pass consumes them (isim_exec_run(), isim_cq_poll_arm()).
+ * A doorbell is seen within ISIM_UDB_HOT_US while user space rings, as
+ * the adapter sees its doorbell write at once; a timer of the tick would
+ * leave each one a jiffy (4 ms at HZ=250) to wait, which every round trip
+ * of a user QP paid twice.
  */
-static void isim_udb_watch(struct timer_list *t)
+static enum hrtimer_restart isim_udb_watch(struct hrtimer *t)
 {
-	struct isim_func *f = from_timer(f, t, wake.udb_timer);
+	struct isim_func *f = container_of(t, struct isim_func,
+					   wake.udb_timer);
 
 	if (!READ_ONCE(f->running) || !READ_ONCE(f->wake.kicked) ||
 	    !READ_ONCE(f->wake.user_qps))
-		return;
+		return HRTIMER_NORESTART;
 	atomic64_inc(&f->wake.udb_looks);
 	if (isim_rd32(f, isim_reg_udb_wqealloc(f)) != ISIM_DB_IDLE ||
 	    isim_rd32(f, isim_reg_udb_cqarm(f)) != ISIM_DB_IDLE) {
 		WRITE_ONCE(f->wake.udb_seen, jiffies);
 		isim_engine_kick(f, ISIM_WAKE_UDB);
 	}
-	mod_timer(t, jiffies + isim_udb_period(f));
+	hrtimer_forward_now(t, ns_to_ktime(isim_udb_period(f)));
+	return HRTIMER_RESTART;
 }
 
 /* start the watch if user space may ring and it is not running */
 static void isim_udb_start(struct isim_func *f)
 {
-	struct timer_list *t = &f->wake.udb_timer;
+	struct hrtimer *t = &f->wake.udb_timer;
 
 	if (!READ_ONCE(f->wake.kicked) || !READ_ONCE(f->wake.user_qps) ||
-	    timer_pending(t))
+	    hrtimer_active(t))
 		return;
-	f->wake.udb_period = 1;
-	mod_timer(t, jiffies + 1);
+	f->wake.udb_period = ISIM_UDB_HOT_US * NSEC_PER_USEC;
+	hrtimer_start(t, ns_to_ktime(f->wake.udb_period),
+		      HRTIMER_MODE_REL_SOFT);
 }
 
 /*
@@ -570,14 +576,14 @@ void isim_engine_show(struct seq_file *s, struct isim_func *f)
 	for (i = 0; i < ISIM_WAKE_NUM; i++)
 		seq_printf(s, " %s=%lld", isim_wake_names[i],
 			   atomic64_read(&w->count[i]));
-	seq_printf(s, " kick_lat_max_us=%llu kick_lat_avg_us=%llu user_qps=%u udb_looks=%lld udb_period_ms=%u cqp_answers=%llu\n",
+	seq_printf(s, " kick_lat_max_us=%llu kick_lat_avg_us=%llu user_qps=%u udb_looks=%lld udb_period_us=%llu cqp_answers=%llu\n",
 		   div_u64(w->kick_lat_ns_max, NSEC_PER_USEC),
 		   w->kicked_passes ?
 		   div64_u64(w->kick_lat_ns_total,
 			     w->kicked_passes * NSEC_PER_USEC) : 0,
 		   READ_ONCE(w->user_qps), atomic64_read(&w->udb_looks),
-		   timer_pending(&w->udb_timer) ?
-		   jiffies_to_msecs(w->udb_period) : 0, w->cqp_answers);
+		   hrtimer_active(&w->udb_timer) ?
+		   div_u64(w->udb_period, NSEC_PER_USEC) : 0, w->cqp_answers);
 	seq_printf(s, "lock: wait_max_us=%llu hold_max_us=%llu hold_max_by=%s\n",
 		   div_u64(f->lockstat.wait_ns_max, NSEC_PER_USEC),
 		   div_u64(f->lockstat.hold_ns_max, NSEC_PER_USEC),
@@ -633,7 +639,8 @@ int isim_engine_init(struct isim_func *f)
 	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
 	spin_lock_init(&f->wake.wqe.lock);
 	spin_lock_init(&f->wake.arm.lock);
-	timer_setup(&f->wake.udb_timer, isim_udb_watch, 0);
+	hrtimer_init(&f->wake.udb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	f->wake.udb_timer.function = isim_udb_watch;
 	timer_setup(&f->wake.cqp_timer, isim_cqp_watch, 0);
 	kthread_init_work(&f->wake.cqp_work, isim_cqp_answer);
 	isim_ilq_init(f);
@@ -682,7 +689,7 @@ void isim_engine_stop(struct isim_func *f)
 	WRITE_ONCE(f->running, false);
 	isim_eng_unlock(f);
 	/* the watches end themselves once they see !running */
-	del_timer_sync(&f->wake.udb_timer);
+	hrtimer_cancel(&f->wake.udb_timer);
 	del_timer_sync(&f->wake.cqp_timer);
 	kthread_cancel_work_sync(&f->wake.cqp_work);
 	cancel_delayed_work_sync(&f->tick);
@@ -702,7 +709,7 @@ void isim_engine_exit(struct isim_func *f)
 	 * have queued a pass; it found the engine stopped, and none can come
 	 * now that the netdev and debugfs are gone.
 	 */
-	del_timer_sync(&f->wake.udb_timer);
+	hrtimer_cancel(&f->wake.udb_timer);
 	del_timer_sync(&f->wake.cqp_timer);
 	kthread_cancel_work_sync(&f->wake.cqp_work);
 	cancel_delayed_work_sync(&f->tick);

@@ -533,7 +533,7 @@ struct isim_dbq {
  *	doorbell page for them
  * @udb_timer: the user doorbell watch (runs while @kicked and @user_qps)
  * @udb_seen: jiffies when a user doorbell was last found rung
- * @udb_period: the watch's period now, in jiffies
+ * @udb_period: the watch's period now, in ns
  * @udb_looks: times the watch looked at the user doorbell page
  * @cqp_timer: the CQP watch (runs while the engine runs and not @kicked)
  * @cqp_work: answers the CQP's requests, on the CQP watch's worker
@@ -555,9 +555,9 @@ struct isim_wakeup {
 	unsigned long due;
 	bool due_set;
 	u32 user_qps;
-	struct timer_list udb_timer;
+	struct hrtimer udb_timer;
 	unsigned long udb_seen;
-	unsigned long udb_period;
+	u64 udb_period;
 	atomic64_t udb_looks;
 	struct timer_list cqp_timer;
 	struct kthread_work cqp_work;
