@@ -136,16 +136,30 @@ nvmeof_writes() {
 }
 
 # Start writing fresh random data to the namespace in the background, as
-# nvmeof_write does, and return once N of its 64 KiB writes are done and
-# it still runs: NVMEOF_DD is its PID, NVMEOF_W0 the writes done before
-# it, its errors go to $NVMEOF_BACK.err. Usage: nvmeof_write_bg N
+# nvmeof_write does but NVMEOF_BG_PASSES times over (the same bytes each
+# time, so that what a verify finds does not depend on when it stopped),
+# and return once N of its 64 KiB writes are done and it still runs: the
+# first pass alone can be over before a caller acts on it. NVMEOF_DD is
+# its PID (a TERM stops the dd it waits for too), NVMEOF_W0 the writes
+# done before it, its errors go to $NVMEOF_BACK.err; it fails with the
+# first dd that fails. Usage: nvmeof_write_bg N
+NVMEOF_BG_PASSES=16
 nvmeof_write_bg() {
 	local i n=0
 
 	head -c $((NVMEOF_MIB << 20)) /dev/urandom >"$NVMEOF_PAT" || fail "pattern"
 	NVMEOF_W0=$(nvmeof_writes)
-	dd if="$NVMEOF_PAT" of="$NVMEOF_BLK" bs=64k count=$((NVMEOF_MIB * 16)) \
-		oflag=direct status=none 2>"$NVMEOF_BACK.err" &
+	(
+		trap 'kill "$d" 2>/dev/null; exit 143' TERM
+		for ((i = 0; i < NVMEOF_BG_PASSES; i++)); do
+			# (nocreat: once the device has gone, no file in /dev)
+			dd if="$NVMEOF_PAT" of="$NVMEOF_BLK" bs=64k \
+				count=$((NVMEOF_MIB * 16)) oflag=direct \
+				conv=nocreat status=none &
+			d=$!
+			wait "$d" || exit 1
+		done
+	) 2>"$NVMEOF_BACK.err" &
 	NVMEOF_DD=$!
 	for ((i = 0; i < 300; i++)); do
 		n=$(($(nvmeof_writes) - NVMEOF_W0))
@@ -155,7 +169,7 @@ nvmeof_write_bg() {
 	done
 	((n >= $1)) || fail "the write did not start: $n writes"
 	kill -0 "$NVMEOF_DD" 2>/dev/null || fail "the write was over after $n writes"
-	echo "$n of $((NVMEOF_MIB * 16)) writes done"
+	echo "$n of $((NVMEOF_MIB * 16 * NVMEOF_BG_PASSES)) writes done"
 }
 
 # Wait up to 30 s for the host's controller to go away; fail if it stays.
@@ -321,7 +335,7 @@ nvmeof_recover() {
 	fi
 	i=$(($(nvmeof_writes) - NVMEOF_W0))
 	echo "$NVMEOF_CTL is $(<"/sys/class/nvme/$NVMEOF_CTL/state") after $tries" \
-		"refused reconnects; the write waits at $i of $((mib * 16))"
+		"refused reconnects; the write waits at $i of $((mib * 16 * NVMEOF_BG_PASSES))"
 	((i == 0)) || fail "$i writes completed with the target away"
 	if [ "$tr" = iwarp ]; then
 		port_counters "$dev"

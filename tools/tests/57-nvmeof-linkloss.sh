@@ -49,7 +49,7 @@ state=$(<"/sys/class/nvme/$NVMEOF_CTL/state")
 [ "$state" = connecting ] || fail "$NVMEOF_CTL is $state"
 kill -0 "$NVMEOF_DD" 2>/dev/null || fail "the write ended while the wire was silent"
 echo "$NVMEOF_CTL is $state; the write waits at" \
-	"$(($(nvmeof_writes) - NVMEOF_W0)) of 32; $(<$knobs/drop_frames) frames to drop"
+	"$(($(nvmeof_writes) - NVMEOF_W0)) of $((NVMEOF_MIB * 16 * NVMEOF_BG_PASSES)); $(<$knobs/drop_frames) frames to drop"
 pause 5
 echo 0 >$knobs/drop_frames || fail "drop_frames 0"
 echo "the wire is back"
