@@ -95,20 +95,32 @@
 #define ISIM_TOE_TW_MS		60000	/* TIME_WAIT: 2 MSL, as Linux's */
 #define ISIM_TOE_TW_MAX		4096	/* records kept; the oldest goes */
 #define ISIM_TOE_ACK_EVERY	16	/* segments one ACK may cover */
+#define ISIM_TOE_RTX_SEGS	16	/* segments one resend record holds */
 
 /**
- * struct isim_toe_rtx - a sent segment the peer has not acknowledged
+ * struct isim_toe_rtx - sent segments the peer has not all acknowledged
  * @node: in struct isim_toe.rtxq
- * @seq: its first sequence number
- * @len: bytes of data
- * @fin: it carried our FIN (one more sequence number)
- * @data: the bytes
+ * @seq: the first sequence number of the first
+ * @len: bytes of data of all
+ * @cap: room for data
+ * @nseg: segments
+ * @fin: the last carried our FIN (one more sequence number)
+ * @seg: each one's bytes of data, so that a resend cuts where the first
+ *	transmission did (an FPDU never straddles two segments)
+ * @data: the bytes, one segment after the other
+ *
+ * A segment sent while others are in flight joins the newest record if
+ * it has room: a record of ISIM_TOE_RTX_SEGS segments costs one
+ * allocation where a stream paid one a segment.
  */
 struct isim_toe_rtx {
 	struct list_head node;
 	u32 seq;
 	u32 len;
+	u32 cap;
+	u8 nseg;
 	bool fin;
+	u16 seg[ISIM_TOE_RTX_SEGS];
 	u8 data[];
 };
 
@@ -1344,12 +1356,52 @@ static u16 isim_toe_frame_out(struct isim_func *f, struct isim_qp *qp,
 	return minor;
 }
 
+/*
+ * The record a new segment of @len bytes (@fin: with our FIN) joins: the
+ * newest, if it has room and the segment follows it; else NULL.
+ */
+static struct isim_toe_rtx *isim_toe_rtx_tail(struct isim_toe *t, u32 len,
+					      bool fin)
+{
+	struct isim_toe_rtx *r;
+
+	if (list_empty(&t->rtxq) || fin)
+		return NULL;
+	r = list_last_entry(&t->rtxq, struct isim_toe_rtx, node);
+	if (r->fin || r->nseg == ISIM_TOE_RTX_SEGS || r->cap - r->len < len ||
+	    r->seq + r->len != t->snd_nxt)
+		return NULL;
+	return r;
+}
+
+/*
+ * A new record: sized for the segment alone when nothing else is in
+ * flight (a message of one segment, a FIN), for ISIM_TOE_RTX_SEGS
+ * segments of the MSS when a stream is under way.
+ */
+static struct isim_toe_rtx *isim_toe_rtx_new(struct isim_toe *t, u32 len)
+{
+	u32 cap = list_empty(&t->rtxq) ? len :
+		  max_t(u32, len, ISIM_TOE_RTX_SEGS * t->mss);
+	struct isim_toe_rtx *r;
+
+	r = kmalloc(struct_size(r, data, cap), GFP_ATOMIC | __GFP_NOWARN);
+	if (!r)
+		return NULL;
+	r->seq = t->snd_nxt;
+	r->len = 0;
+	r->cap = cap;
+	r->nseg = 0;
+	r->fin = false;
+	return r;
+}
+
 static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 			 const u8 *data, u32 len, u8 flags)
 {
 	bool fin = flags & ISIM_TOE_FIN;
 	struct isim_toe *t = &qp->toe;
-	struct isim_toe_rtx *r = NULL;
+	struct isim_toe_rtx *r = NULL, *fresh = NULL;
 	u16 minor;
 
 	lockdep_assert_held(&f->eng_lock);
@@ -1358,15 +1410,13 @@ static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 	if (!t->linked)
 		return ISIM_WC_LOC_QP_OP;
 	if (len || fin) {
-		r = kmalloc(struct_size(r, data, len),
-			    GFP_ATOMIC | __GFP_NOWARN);
-		if (!r)
-			return ISIM_WC_LOC_QP_OP;
-		r->seq = t->snd_nxt;
-		r->len = len;
-		r->fin = fin;
-		if (len)
-			memcpy(r->data, data, len);
+		r = isim_toe_rtx_tail(t, len, fin);
+		if (!r) {
+			fresh = isim_toe_rtx_new(t, len);
+			if (!fresh)
+				return ISIM_WC_LOC_QP_OP;
+			r = fresh;
+		}
 	}
 	if (len && atomic_dec_if_positive(&f->faults.drop_toe) >= 0) {
 		/* lost on the way (drop_toe_segs): only a resend brings it */
@@ -1376,15 +1426,21 @@ static u16 isim_toe_xmit(struct isim_func *f, struct isim_qp *qp,
 		minor = isim_toe_frame_out(f, qp, t->snd_nxt, data, len,
 					   flags);
 		if (minor) {
-			kfree(r);
+			kfree(fresh);
 			return minor;
 		}
 	}
 	t->snd_nxt += len + fin;
-	if (r) {
+	if (!r)
+		return 0;
+	memcpy(r->data + r->len, data, len);
+	r->seg[r->nseg++] = len;
+	r->len += len;
+	r->fin = fin;
+	if (fresh) {
 		if (list_empty(&t->rtxq))
 			t->rto_due = jiffies + msecs_to_jiffies(t->rto_ms);
-		list_add_tail(&r->node, &t->rtxq);
+		list_add_tail(&fresh->node, &t->rtxq);
 	}
 	return 0;
 }
@@ -1394,13 +1450,29 @@ static void isim_toe_resend(struct isim_func *f, struct isim_qp *qp)
 {
 	struct isim_toe *t = &qp->toe;
 	struct isim_toe_rtx *r;
+	u32 seq, off = 0;
+	bool fin = false;
+	u8 i;
 
 	r = list_first_entry_or_null(&t->rtxq, struct isim_toe_rtx, node);
-	if (r && !isim_toe_frame(f, qp, r->seq, r->data, r->len,
-				 r->fin ? ISIM_TOE_FIN : 0)) {
+	if (!r)
+		goto timer;
+	seq = r->seq;
+	for (i = 0; i < r->nseg; i++) {
+		fin = r->fin && i == r->nseg - 1;
+		/* the first that is not all acknowledged */
+		if ((s32)(seq + r->seg[i] + fin - t->snd_una) > 0)
+			break;
+		seq += r->seg[i];
+		off += r->seg[i];
+	}
+	if (i < r->nseg &&
+	    !isim_toe_frame(f, qp, seq, r->data + off, r->seg[i],
+			    fin ? ISIM_TOE_FIN : 0)) {
 		atomic64_inc(&f->toe.retrans);
 		isim_hwc_add(f, ISIM_GS_TCP_RTX_SEGS, 1);
 	}
+timer:
 	t->rto_due = jiffies + msecs_to_jiffies(t->rto_ms);
 }
 

@@ -926,16 +926,6 @@ static inline void isim_t_rto_expire(struct isim_test *t, struct isim_qp *qp)
 	isim_t_poll(t);
 }
 
-static inline u32 isim_t_rtx_count(struct isim_qp *qp)
-{
-	struct list_head *pos;
-	u32 n = 0;
-
-	list_for_each(pos, &qp->toe.rtxq)
-		n++;
-	return n;
-}
-
 /* a transmitted frame comes back in, as the loopback wire turns it */
 static inline void isim_t_wire_in(struct isim_test *t, struct sk_buff *skb)
 {
