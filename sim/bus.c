@@ -28,6 +28,7 @@ static DEFINE_IDA(isim_ids);
 static bool isim_bus_enable;
 
 struct workqueue_struct *isim_wq;
+struct workqueue_struct *isim_wq_hi;
 /* the CQP watch's worker, SCHED_FIFO (engine.c) */
 struct kthread_worker *isim_cqp_worker;
 
@@ -245,13 +246,19 @@ static int __init isim_init(void)
 {
 	int err;
 
-	isim_wq = alloc_workqueue("irdma_sim", WQ_UNBOUND | WQ_HIGHPRI, 0);
+	isim_wq = alloc_workqueue("irdma_sim", WQ_UNBOUND, 0);
 	if (!isim_wq)
 		return -ENOMEM;
+	isim_wq_hi = alloc_workqueue("irdma_sim_hi", WQ_UNBOUND | WQ_HIGHPRI,
+				     0);
+	if (!isim_wq_hi) {
+		err = -ENOMEM;
+		goto err_destroy_wq;
+	}
 	isim_cqp_worker = kthread_create_worker(0, "irdma_sim_cqp");
 	if (IS_ERR(isim_cqp_worker)) {
 		err = PTR_ERR(isim_cqp_worker);
-		goto err_destroy_wq;
+		goto err_destroy_wq_hi;
 	}
 	sched_set_fifo_low(isim_cqp_worker->task);
 	isim_debugfs_mod_init();
@@ -271,6 +278,8 @@ err_bus_unregister:
 err_debugfs_exit:
 	isim_debugfs_mod_exit();
 	kthread_destroy_worker(isim_cqp_worker);
+err_destroy_wq_hi:
+	destroy_workqueue(isim_wq_hi);
 err_destroy_wq:
 	destroy_workqueue(isim_wq);
 	return err;
@@ -283,6 +292,7 @@ static void __exit isim_exit(void)
 	bus_unregister(&isim_bus);
 	isim_debugfs_mod_exit();
 	kthread_destroy_worker(isim_cqp_worker);
+	destroy_workqueue(isim_wq_hi);
 	destroy_workqueue(isim_wq);
 	ida_destroy(&isim_ids);
 }

@@ -103,6 +103,30 @@ void isim_eng_unlock(struct isim_func *f)
 	mutex_unlock(&f->eng_lock);
 }
 
+/*
+ * Which passes run on the high-priority work queue, ahead of every task
+ * of normal priority: what a frame or a user doorbell asks for, the
+ * continuation of such work, and every pass of a driver that does not
+ * kick (polled, as upstream's is). A kicking driver's own register
+ * writes queue theirs on isim_wq, where the writes the driver makes
+ * meanwhile (a CQP command after another, a WQE after a WQE) join the
+ * same pass, as they did before there were two queues.
+ */
+static bool isim_wake_hi(struct isim_func *f, enum isim_wake why)
+{
+	switch (why) {
+	case ISIM_WAKE_RX:
+	case ISIM_WAKE_UDB:
+		return true;
+	case ISIM_WAKE_REG:
+	case ISIM_WAKE_CTL:
+	case ISIM_WAKE_CQP:
+		return false;
+	default:
+		return !READ_ONCE(f->wake.kicked);
+	}
+}
+
 /**
  * isim_engine_kick - have a pass run now
  * @f: function
@@ -116,12 +140,24 @@ void isim_eng_unlock(struct isim_func *f)
  */
 void isim_engine_kick(struct isim_func *f, enum isim_wake why)
 {
+	bool hi = isim_wake_hi(f, why);
+
 	/* a stopped engine runs no pass; isim_engine_start() kicks it */
-	if (!READ_ONCE(f->running) || atomic_xchg(&f->wake.pending, 1))
+	if (!READ_ONCE(f->running))
 		return;
+	if (atomic_xchg(&f->wake.pending, 1)) {
+		/* a frame or a user doorbell does not wait behind tasks */
+		if (hi && !xchg(&f->wake.pending_hi, true))
+			mod_delayed_work(isim_wq_hi, &f->tick_hi, 0);
+		return;
+	}
 	atomic64_inc(&f->wake.count[why]);
 	WRITE_ONCE(f->wake.kick_ns, ktime_get_ns());
-	mod_delayed_work(isim_wq, &f->tick, 0);
+	WRITE_ONCE(f->wake.pending_hi, hi);
+	if (hi)
+		mod_delayed_work(isim_wq_hi, &f->tick_hi, 0);
+	else
+		mod_delayed_work(isim_wq, &f->tick, 0);
 }
 
 static void isim_dbq_push(struct isim_dbq *q, u32 id)
@@ -516,12 +552,16 @@ static void isim_engine_account(struct isim_func *f, bool kicked, u64 t0)
 	f->wake.kicked_passes++;
 }
 
-static void isim_engine_tick(struct work_struct *work)
+/*
+ * One pass; the next one queued as the pass asks. f->tick and f->tick_hi
+ * each stay on their own queue, so that each is never run twice at once
+ * (and cancel_delayed_work_sync() waits for it); eng_lock orders one
+ * against the other.
+ */
+static void isim_engine_pass(struct isim_func *f)
 {
-	struct isim_func *f = container_of(to_delayed_work(work),
-					   struct isim_func, tick);
 	u64 t0, ns, moves;
-	bool more, kicked;
+	bool more, kicked, hi;
 	long delay;
 
 	isim_eng_lock(f, "pass");
@@ -529,6 +569,7 @@ static void isim_engine_tick(struct work_struct *work)
 	 * Kicks from now on queue the next pass; this one sees the writes of
 	 * those before (the exchange orders its reads after them).
 	 */
+	hi = xchg(&f->wake.pending_hi, false);
 	kicked = atomic_xchg(&f->wake.pending, 0);
 	if (!f->running) {
 		isim_eng_unlock(f);
@@ -556,9 +597,26 @@ static void isim_engine_tick(struct work_struct *work)
 	delay = isim_engine_next(f, more);
 	f->tick_due_ns = delay < 0 ? 0 : t0 + ns + jiffies_to_nsecs(delay);
 	isim_eng_unlock(f);
-	if (delay >= 0)
+	/* work left over goes on as it began; a deadline as a kick would */
+	if (delay > 0 || !kicked)
+		hi = isim_wake_hi(f, f->wake.next);
+	if (delay >= 0 && hi)
+		queue_delayed_work(isim_wq_hi, &f->tick_hi, delay);
+	else if (delay >= 0)
 		queue_delayed_work(isim_wq, &f->tick, delay);
 	isim_udb_start(f);
+}
+
+static void isim_engine_tick(struct work_struct *work)
+{
+	isim_engine_pass(container_of(to_delayed_work(work), struct isim_func,
+				      tick));
+}
+
+static void isim_engine_tick_hi(struct work_struct *work)
+{
+	isim_engine_pass(container_of(to_delayed_work(work), struct isim_func,
+				      tick_hi));
 }
 
 /**
@@ -637,6 +695,7 @@ int isim_engine_init(struct isim_func *f)
 	INIT_LIST_HEAD(&f->kick_list);
 	xa_init(&f->stags);
 	INIT_DELAYED_WORK(&f->tick, isim_engine_tick);
+	INIT_DELAYED_WORK(&f->tick_hi, isim_engine_tick_hi);
 	spin_lock_init(&f->wake.wqe.lock);
 	spin_lock_init(&f->wake.arm.lock);
 	hrtimer_init(&f->wake.udb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
@@ -693,6 +752,7 @@ void isim_engine_stop(struct isim_func *f)
 	del_timer_sync(&f->wake.cqp_timer);
 	kthread_cancel_work_sync(&f->wake.cqp_work);
 	cancel_delayed_work_sync(&f->tick);
+	cancel_delayed_work_sync(&f->tick_hi);
 	isim_eng_lock(f, "stop");
 	isim_engine_clear(f);
 	isim_eng_unlock(f);
@@ -713,6 +773,7 @@ void isim_engine_exit(struct isim_func *f)
 	del_timer_sync(&f->wake.cqp_timer);
 	kthread_cancel_work_sync(&f->wake.cqp_work);
 	cancel_delayed_work_sync(&f->tick);
+	cancel_delayed_work_sync(&f->tick_hi);
 	mutex_lock(&f->eng_lock);
 	isim_engine_clear(f);
 	mutex_unlock(&f->eng_lock);

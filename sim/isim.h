@@ -516,6 +516,7 @@ struct isim_dbq {
  *	its registers need no polling; set and cleared by the driver
  *	(isim_aux_ops.set_kicked) and when the auxiliary device is unplugged
  * @pending: a pass is queued for a kick and has not started yet
+ * @pending_hi: and on isim_wq_hi
  * @kick_ns: when the kick that queued the pending pass came
  * @wqe: the WQEALLOC doorbells the kicks named
  * @arm: the CQARM doorbells the kicks named
@@ -542,6 +543,7 @@ struct isim_dbq {
 struct isim_wakeup {
 	bool kicked;
 	atomic_t pending;
+	bool pending_hi;
 	u64 kick_ns;
 	struct isim_dbq wqe;
 	struct isim_dbq arm;
@@ -606,7 +608,9 @@ struct isim_lockstat {
  *	which runs under @aux_lock)
  * @qos: the traffic classes the parent reports (qos_get)
  * @reset_work: replugs the auxiliary device after a reset request
- * @tick: engine pass, queued by a kick or at a deadline (engine.c)
+ * @tick: engine pass, queued by a kick or at a deadline (engine.c), on
+ *	isim_wq
+ * @tick_hi: the same, on isim_wq_hi
  * @wake: what queues @tick, and the count of passes by reason
  * @ddir: debugfs directory
  * @faults: fault injection knobs
@@ -692,6 +696,7 @@ struct isim_func {
 	struct isim_aux_qos qos;
 	struct work_struct reset_work;
 	struct delayed_work tick;
+	struct delayed_work tick_hi;
 	struct isim_wakeup wake;
 	struct dentry *ddir;
 	struct isim_faults faults;
@@ -783,6 +788,7 @@ typedef void (*isim_op_fn)(struct isim_func *f, const u64 *wqe,
 
 /* bus.c */
 extern struct workqueue_struct *isim_wq;
+extern struct workqueue_struct *isim_wq_hi;
 extern struct kthread_worker *isim_cqp_worker;
 extern struct mutex isim_bus_lock;
 struct isim_func *isim_func_lookup(u32 id);
