@@ -113,9 +113,11 @@ storm_client() {
 # failure is different: rping's CM thread exits the process.
 # Usage: storm_watch TAG N LIMIT
 storm_watch() {
-	local t
+	local end=$((SECONDS + $3))
 
-	for ((t = 0; t < $3; t += 2)); do
+	# by the clock: each look costs a few tenths of a second under TCG,
+	# and a watch that counted its naps let timeout kill the run first
+	while ((SECONDS < end)); do
 		sleep 2
 		sed -n "/^== run $2\$/,\$p" "$STORM_DIR/$1.out" |
 			grep -q '^rdma_connect: ' && return 3
@@ -237,10 +239,12 @@ storm_ucm_pair() {
 	local spid rc
 
 	storm_in "$1"
-	"${STORM_PRE[@]}" ucmatose -b "$2" -p "$3" -c 1 -C 10 >/dev/null 2>&1 &
+	# line-buffered: a run killed as hung still shows how far it got
+	"${STORM_PRE[@]}" stdbuf -oL ucmatose -b "$2" -p "$3" -c 1 -C 10 \
+		> >(sed -u 's/^/server: /') 2>&1 &
 	spid=$!
 	pause 1
-	ucmatose -s "$2" -p "$3" -c 1 -C 10
+	stdbuf -oL ucmatose -s "$2" -p "$3" -c 1 -C 10
 	rc=$?
 	kill $spid 2>/dev/null
 	wait $spid
@@ -250,7 +254,7 @@ storm_ucm_pair() {
 # An iWARP client run ends by itself within the CM's SYN give-up (32
 # SYNs, the last after 1, 2, 4 and then 8 s each: 239 s), its MPA reply
 # wait (60 s) and the transfer: a run still going after that hung.
-STORM_IW_LIMIT=330
+STORM_IW_LIMIT=${STORM_IW_LIMIT:-330}
 
 # The traffic of the storms: rping across the wire (iWARP, server in the
 # namespace), rping on an iWARP loopback (function 0 to itself), ucmatose
@@ -275,10 +279,10 @@ storm_traffic() {
 	storm_server srv_wire $STORM_NS "${srv[@]}" -a 192.0.2.2 -p 7301
 	storm_server srv_loop - "${srv[@]}" -a 192.0.2.1 -p 7302
 	pause 2
-	storm_client iw_wire - $lim "${ping[@]}" -a 192.0.2.2 -p 7301
-	storm_client iw_loop - $lim "${ping[@]}" -a 192.0.2.1 -p 7302
+	storm_client iw_wire - "$lim" "${ping[@]}" -a 192.0.2.2 -p 7301
+	storm_client iw_loop - "$lim" "${ping[@]}" -a 192.0.2.1 -p 7302
 	storm_client roce_loop - 150 "${ping[@]}" -a 198.51.100.1 -p 7304
-	storm_client ucm_wire - $lim bash -c \
+	storm_client ucm_wire - "$lim" bash -c \
 		". $IRDMA_REPO/tools/guest/lib.sh; . $IRDMA_REPO/tools/guest/storm.sh; storm_ucm_pair $STORM_NS 192.0.2.2 7303"
 }
 
@@ -364,6 +368,10 @@ storm_tally() {
 		sed -E 's/[0-9]+/N/g' | sort | uniq -c | sort -rn | head -15
 	for tag in "${STORM_CLIENTS[@]}"; do
 		[ -s "$STORM_DIR/$tag.hung" ] && head -n 60 "$STORM_DIR/$tag.hung"
+		# a run killed at its limit, or stuck: how its output ended
+		grep -qxE '124|137|joined' "$STORM_DIR/$tag.rc" &&
+			[ ! -s "$STORM_DIR/$tag.hung" ] &&
+			tail -n 12 "$STORM_DIR/$tag.out" | sed "s/^/$tag: /"
 		grep -h '^stuck:' "$STORM_DIR/$tag.out" | head -n 8 |
 			sed "s/^/$tag: /"
 	done
@@ -487,7 +495,7 @@ storm_traffic_more() {
 	ip -n $STORM_NS addr add 192.0.2.21/24 dev isim1 || fail "192.0.2.21"
 	storm_server srv_any $STORM_NS rping -s -P -V -S 128 -a 0.0.0.0 -p 7305
 	storm_traffic
-	storm_client iw_any - $STORM_IW_LIMIT rping -c -v -V -C 5 -S 128 -a 192.0.2.21 -p 7305
+	storm_client iw_any - "$STORM_IW_LIMIT" rping -c -v -V -C 5 -S 128 -a 192.0.2.21 -p 7305
 }
 
 # A function reset of function FN under traffic: the driver must have its
