@@ -82,6 +82,7 @@ storm_client() {
 				why="still running after a refused rdma_connect"
 			fi
 			if [ "$ended" = "$nap" ] && ((rc == 0)); then
+				storm_hung_dump "$tag" "$n" "stuck"
 				kill "$run" 2>/dev/null
 				wait "$run"
 				rc=joined
@@ -180,7 +181,7 @@ storm_state_dump() {
 	grep -H . /sys/class/infiniband_cm/*/*/cm_*/* 2>/dev/null |
 		grep -v ':0$' | sed 's|^/sys/class/infiniband_cm/||'
 	for fn in 0 1 2; do
-		grep -E '^(wire|ilq|toe|objects|qp [0-9]+):' \
+		grep -E '^(wire|ilq|toe|toe qp [0-9]+|objects|qp [0-9]+):' \
 			$dbg/irdma_sim$fn/state | sed "s/^/sim$fn /"
 	done
 }
@@ -367,7 +368,7 @@ storm_tally() {
 		grep -iE 'error|fail|reject|unreach|timed out|refused' |
 		sed -E 's/[0-9]+/N/g' | sort | uniq -c | sort -rn | head -15
 	for tag in "${STORM_CLIENTS[@]}"; do
-		[ -s "$STORM_DIR/$tag.hung" ] && head -n 60 "$STORM_DIR/$tag.hung"
+		[ -s "$STORM_DIR/$tag.hung" ] && head -n 150 "$STORM_DIR/$tag.hung"
 		# a run killed at its limit, or stuck: how its output ended
 		grep -qxE '124|137|joined' "$STORM_DIR/$tag.rc" &&
 			[ ! -s "$STORM_DIR/$tag.hung" ] &&
