@@ -139,13 +139,15 @@ nvmeof_writes() {
 # nvmeof_write does but NVMEOF_BG_PASSES times over (the same bytes each
 # time, so that what a verify finds does not depend on when it stopped),
 # and return once N of its 64 KiB writes are done and it still runs: the
-# first pass alone can be over before a caller acts on it. NVMEOF_DD is
-# its PID (a TERM stops the dd it waits for too), NVMEOF_W0 the writes
-# done before it, its errors go to $NVMEOF_BACK.err; it fails with the
-# first dd that fails. Usage: nvmeof_write_bg N
-NVMEOF_BG_PASSES=16
+# first pass alone can be over before a caller acts on it (PASSES, when
+# given, for a caller that stops the target first). NVMEOF_DD is its PID
+# (a TERM stops the dd it waits for too), NVMEOF_W0 the writes done before
+# it, its errors go to $NVMEOF_BACK.err; it fails with the first dd that
+# fails. Usage: nvmeof_write_bg N [PASSES]
 nvmeof_write_bg() {
 	local i n=0
+
+	NVMEOF_BG_PASSES=${2:-16}
 
 	head -c $((NVMEOF_MIB << 20)) /dev/urandom >"$NVMEOF_PAT" || fail "pattern"
 	NVMEOF_W0=$(nvmeof_writes)
@@ -319,7 +321,7 @@ nvmeof_recover() {
 		pause 0.2
 	done
 	[ "$state" != live ] || fail "$NVMEOF_CTL still live 30 s after its port went down"
-	nvmeof_write_bg 0
+	nvmeof_write_bg 0 1
 	for ((i = 0; i < 60; i++)); do
 		tries=$(count_log "Failed reconnect attempt")
 		((tries >= 2)) && break

@@ -58,10 +58,10 @@ for k in mr rts qp_rc cq pd; do
 done
 
 step "an rping connection on $iw"
-stdbuf -oL rping -s -d -a $addr -p $port >/tmp/39b-s.txt 2>&1 &
+nice -n 19 stdbuf -oL rping -s -d -a $addr -p $port >/tmp/39b-s.txt 2>&1 &
 spid=$!
 sim_wait_counts 60 "1 1" 2 objects qhash apbvt_ports
-stdbuf -oL rping -c -d -a $addr -p $port -C 0 >/tmp/39b-c.txt 2>&1 &
+nice -n 19 stdbuf -oL rping -c -d -a $addr -p $port -C 0 >/tmp/39b-c.txt 2>&1 &
 cpid=$!
 wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" /tmp/39b-c.txt ||
 	fail "no connection: $(</tmp/39b-c.txt)"

@@ -5,7 +5,7 @@
 #
 # Another process's QP, named to rdma_cm, on one simulated iWARP function.
 # The victim: an rping pair on the function's own address (rping -C 0, -V
-# checking every ping). The attacker, a process of its own
+# checking every ping; at nice 19, or its pings starve the steps). The attacker, a process of its own
 # (tools/guest/isolation.py), as the unprivileged user nobody and as
 # root, tries:
 #  - rdma_connect() naming the victim client's or server's QP, to a port
@@ -71,10 +71,10 @@ echo "file qp.c +p" >/sys/kernel/debug/dynamic_debug/control
 take_baseline "qps stags qhash apbvt_ports ahs" 0
 
 step "the victim: an rping pair on 192.0.2.1:$port"
-stdbuf -oL rping -s -d -v -V -a 192.0.2.1 -p $port >$srv 2>&1 &
+nice -n 19 stdbuf -oL rping -s -d -v -V -a 192.0.2.1 -p $port >$srv 2>&1 &
 spid=$!
 sim_wait_counts 60 "1 1" 0 objects qhash apbvt_ports
-stdbuf -oL rping -c -d -v -V -a 192.0.2.1 -p $port -C 0 >$cli 2>&1 &
+nice -n 19 stdbuf -oL rping -c -d -v -V -a 192.0.2.1 -p $port -C 0 >$cli 2>&1 &
 cpid=$!
 wait_line 150 "*RDMA_CM_EVENT_ESTABLISHED*" $cli ||
 	fail "the victim did not connect: $(<$cli) / server: $(<$srv)"
