@@ -289,6 +289,18 @@ run() {
 	timeout 600 "$@" >"$out/$tag.txt" 2>&1
 }
 
+# the device counters of transport $1 (its CQP commands and their waits,
+# for irdma) appended to $out/$2.counters as "NAME VALUE" lines under a
+# "== $3" line: read before and after a figure, they say where it waited
+save_counters() {
+	local f
+
+	echo "== $3" >>"$out/$2.counters"
+	for f in /sys/class/infiniband/"${dev[$1]}"/hw_counters/cqp_*; do
+		[ -r "$f" ] && echo "${f##*/} $(<"$f")"
+	done >>"$out/$2.counters"
+}
+
 # stop a server started as "run ... &" with PID $1: its children too (a
 # signal to the subshell alone leaves the server listening)
 stop_server() {
@@ -351,9 +363,11 @@ bench_cmtime() {
 	spid=$!
 	wait_cm_listen 30 "$port" || why[$t.$key]="no listener on port $port"
 	txt=$out/cmtime-$t-$n.txt
+	save_counters "$t" "cmtime-$t-$n" before
 	if ! cmtime_client "$t" "$port" "$n" ""; then
 		why[$t.$key]="cmtime failed: $(tail -n 1 "$txt")"
 	fi
+	save_counters "$t" "cmtime-$t-$n" after
 	stop_server $spid
 	[ -n "$backlog" ] && echo "$backlog" >/proc/sys/net/iw_cm/default_backlog
 	ms=$(cmtime_step connect 1 "$txt")
