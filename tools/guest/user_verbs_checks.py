@@ -376,7 +376,13 @@ def tc_change_busy():
            qp.contents.qp_num, ret, errno.EBUSY)
     if state_then != QPS_INIT:
         die("the refused QP is in state %d, not INIT" % state_then)
-    busy = port_counter(roce, "qos_busy")
+    # the core answers a read within a port's counter lifespan (10 ms)
+    # with the last values it read: look again until past it
+    for _ in range(50):
+        busy = port_counter(roce, "qos_busy")
+        if busy != busy0:
+            break
+        time.sleep(0.02)
     if busy != busy0 + 1:
         die("qos_busy went from %d to %d, not up by one" % (busy0, busy))
     print("qos_busy: %d -> %d" % (busy0, busy))
