@@ -139,6 +139,22 @@ static void isim_t_lsmm(struct isim_test *t, struct isim_t_toe *m, u32 len)
 	isim_t_wqe(m->sq, 2, ISIM_WQOP_GEN_RTS_AE, 0, 0, 0, 0);
 }
 
+/* an MPA reply of @len bytes sent as the LSMM: its frame, off the ILQ */
+static struct sk_buff *isim_t_lsmm_sent(struct kunit *test,
+					struct isim_t_toe *m, const char *mpa,
+					u32 len)
+{
+	struct isim_test *t = test->priv;
+	struct sk_buff *skb;
+
+	memcpy(m->buf, mpa, len);
+	isim_t_lsmm(t, m, len);
+	isim_t_poll(t);
+	skb = skb_dequeue(&t->ilq->frames);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	return skb;
+}
+
 static void isim_t_check_lsmm(struct kunit *test, struct sk_buff *skb,
 			      const u8 *payload, u32 len)
 {
@@ -234,12 +250,7 @@ static void isim_toe_lsmm_sent_then_held(struct kunit *test)
 	u32 id;
 
 	qp = isim_t_toe_up(test, &m);
-	memcpy(m->buf, mpa, sizeof(mpa) - 1);
-	isim_t_lsmm(t, m, sizeof(mpa) - 1);
-	isim_t_poll(t);
-
-	skb = skb_dequeue(&t->ilq->frames);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb = isim_t_lsmm_sent(test, m, mpa, sizeof(mpa) - 1);
 	isim_t_check_lsmm(test, skb, (const u8 *)mpa, sizeof(mpa) - 1);
 	kfree_skb(skb);
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&t->ilq->frames));
@@ -778,7 +789,6 @@ static void isim_toe_acks_window_and_duplicates(struct kunit *test)
 	struct isim_test *t = test->priv;
 	u8 two[2 * sizeof(isim_t_rtr_write)];
 	struct isim_t_toe *m;
-	struct sk_buff *skb;
 	struct isim_qp *qp;
 	u32 id;
 
@@ -786,12 +796,7 @@ static void isim_toe_acks_window_and_duplicates(struct kunit *test)
 	memcpy(two + rtr, isim_t_rtr_write, rtr);
 	qp = isim_t_toe_up(test, &m);
 	KUNIT_EXPECT_EQ(test, qp->toe.snd_una, (u32)ISIM_T_SND_NXT);
-	memcpy(m->buf, mpa, sizeof(mpa) - 1);
-	isim_t_lsmm(t, m, sizeof(mpa) - 1);
-	isim_t_poll(t);
-	skb = skb_dequeue(&t->ilq->frames);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-	kfree_skb(skb);
+	kfree_skb(isim_t_lsmm_sent(test, m, mpa, sizeof(mpa) - 1));
 
 	/* the RTR acknowledges nothing and shuts the window */
 	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x18, ISIM_T_RCV_NXT,
@@ -860,16 +865,10 @@ static void isim_toe_acks_coalesce(struct kunit *test)
 	u32 rtr = sizeof(isim_t_rtr_write);
 	struct isim_test *t = test->priv;
 	struct isim_t_toe *m;
-	struct sk_buff *skb;
 	struct isim_qp *qp;
 
 	qp = isim_t_toe_up(test, &m);
-	memcpy(m->buf, mpa, sizeof(mpa) - 1);
-	isim_t_lsmm(t, m, sizeof(mpa) - 1);
-	isim_t_poll(t);
-	skb = skb_dequeue(&t->ilq->frames);
-	KUNIT_ASSERT_NOT_NULL(test, skb);
-	kfree_skb(skb);
+	kfree_skb(isim_t_lsmm_sent(test, m, mpa, sizeof(mpa) - 1));
 
 	KUNIT_EXPECT_TRUE(test, isim_t_toe_rx_seg(test, 0x18, ISIM_T_RCV_NXT,
 						  ISIM_T_SND_NXT, 0,
