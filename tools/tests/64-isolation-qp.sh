@@ -5,9 +5,9 @@
 #
 # Another process's QP, named to rdma_cm, on one simulated iWARP function.
 # The victim: an rping pair on the function's own address (rping -C 0, -V
-# checking every ping; at nice 19, or its pings starve the steps). The attacker, a process of its own
-# (tools/guest/isolation.py), as the unprivileged user nobody and as
-# root, tries:
+# checking every ping; at nice 19, or its pings starve the steps). The
+# attacker, a process of its own (tools/guest/isolation.py), as the
+# unprivileged user nobody and as root, tries:
 #  - rdma_connect() naming the victim client's or server's QP, to a port
 #    nobody listens on: refused with EACCES (the QP is not the caller's),
 #    for root as for nobody;
