@@ -58,6 +58,8 @@
  * after the last user doorbell, then backs off to every ISIM_UDB_SLOW_MS.
  */
 #define ISIM_UDB_HOT_US		250
+/* the CQP watch's period: well inside upstream's 10 ms polled waits */
+#define ISIM_CQP_WATCH_US	1000
 #define ISIM_UDB_HOT_MS		50
 #define ISIM_UDB_SLOW_MS	20
 
@@ -196,8 +198,10 @@ void isim_engine_kick_reg(struct isim_func *f, u32 off, u32 val)
 static void isim_cqp_watch_start(struct isim_func *f)
 {
 	if (READ_ONCE(f->running) && !READ_ONCE(f->wake.kicked) &&
-	    !timer_pending(&f->wake.cqp_timer))
-		mod_timer(&f->wake.cqp_timer, jiffies + 1);
+	    !hrtimer_active(&f->wake.cqp_timer))
+		hrtimer_start(&f->wake.cqp_timer,
+			      ns_to_ktime(ISIM_CQP_WATCH_US * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL_SOFT);
 }
 
 /**
@@ -480,7 +484,7 @@ static void isim_udb_start(struct isim_func *f)
 
 /*
  * A CQP request the engine has not answered, read without eng_lock: a
- * stale answer costs one look of the worker, or waits a jiffy.
+ * stale answer costs one look of the worker, or waits for the next look.
  */
 static bool isim_cqp_asks(struct isim_func *f)
 {
@@ -493,16 +497,22 @@ static bool isim_cqp_asks(struct isim_func *f)
 	return !low || isim_rd32(f, f->rm->cqpdb) != READ_ONCE(cqp->tail);
 }
 
-/* the CQP watch's look, each jiffy while the driver does not kick */
-static void isim_cqp_watch(struct timer_list *t)
+/*
+ * The CQP watch's look, every ISIM_CQP_WATCH_US while the driver does not
+ * kick: a jiffy (4 ms) plus the worker's wake-up left too little of
+ * upstream's 10 ms spin on a busy host.
+ */
+static enum hrtimer_restart isim_cqp_watch(struct hrtimer *t)
 {
-	struct isim_func *f = from_timer(f, t, wake.cqp_timer);
+	struct isim_func *f = container_of(t, struct isim_func,
+					   wake.cqp_timer);
 
 	if (!READ_ONCE(f->running) || READ_ONCE(f->wake.kicked))
-		return;
+		return HRTIMER_NORESTART;
 	if (isim_cqp_asks(f))
 		kthread_queue_work(isim_cqp_worker, &f->wake.cqp_work);
-	mod_timer(t, jiffies + 1);
+	hrtimer_forward_now(t, ns_to_ktime(ISIM_CQP_WATCH_US * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
 }
 
 /* the CQP watch's worker: the CQP's requests, and nothing else */
@@ -700,7 +710,8 @@ int isim_engine_init(struct isim_func *f)
 	spin_lock_init(&f->wake.arm.lock);
 	hrtimer_init(&f->wake.udb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	f->wake.udb_timer.function = isim_udb_watch;
-	timer_setup(&f->wake.cqp_timer, isim_cqp_watch, 0);
+	hrtimer_init(&f->wake.cqp_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	f->wake.cqp_timer.function = isim_cqp_watch;
 	kthread_init_work(&f->wake.cqp_work, isim_cqp_answer);
 	isim_ilq_init(f);
 	isim_ud_init(f);
@@ -749,7 +760,7 @@ void isim_engine_stop(struct isim_func *f)
 	isim_eng_unlock(f);
 	/* the watches end themselves once they see !running */
 	hrtimer_cancel(&f->wake.udb_timer);
-	del_timer_sync(&f->wake.cqp_timer);
+	hrtimer_cancel(&f->wake.cqp_timer);
 	kthread_cancel_work_sync(&f->wake.cqp_work);
 	cancel_delayed_work_sync(&f->tick);
 	cancel_delayed_work_sync(&f->tick_hi);
@@ -770,7 +781,7 @@ void isim_engine_exit(struct isim_func *f)
 	 * now that the netdev and debugfs are gone.
 	 */
 	hrtimer_cancel(&f->wake.udb_timer);
-	del_timer_sync(&f->wake.cqp_timer);
+	hrtimer_cancel(&f->wake.cqp_timer);
 	kthread_cancel_work_sync(&f->wake.cqp_work);
 	cancel_delayed_work_sync(&f->tick);
 	cancel_delayed_work_sync(&f->tick_hi);

@@ -561,7 +561,7 @@ struct isim_wakeup {
 	unsigned long udb_seen;
 	u64 udb_period;
 	atomic64_t udb_looks;
-	struct timer_list cqp_timer;
+	struct hrtimer cqp_timer;
 	struct kthread_work cqp_work;
 	u64 cqp_answers;
 };
